@@ -1,0 +1,51 @@
+// One error type for the whole service. Its wire shapes are chosen in src/http/error-body.ts.
+
+export type ErrorCode =
+  | 'INVALID_ENTITY'
+  | 'INVALID_ACTION'
+  | 'INVALID_PARAMETERS'
+  | 'AUTHENTICATION_ERROR'
+  | 'CONNECTION_ERROR'
+  | 'DEVICE_NOT_FOUND'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'BAD_REQUEST'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'RATE_LIMITED'
+  | 'HUB_ERROR'
+  | 'INTERNAL_ERROR';
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, status: number, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+    this.details = details;
+  }
+}
+
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new AppError('BAD_REQUEST', 400, message, details);
+export const invalidParameters = (message: string, details?: Record<string, unknown>) =>
+  new AppError('INVALID_PARAMETERS', 400, message, details);
+export const notFound = (message: string, details?: Record<string, unknown>) =>
+  new AppError('NOT_FOUND', 404, message, details);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new AppError('CONFLICT', 409, message, details);
+export const unauthorized = (message = 'A valid bearer token is required') =>
+  new AppError('AUTHENTICATION_ERROR', 401, message);
+export const hubUnavailable = (message = 'The hub is not connected') =>
+  new AppError('CONNECTION_ERROR', 503, message);
+
+/** Wraps anything thrown into an AppError; unknown errors become a 500 that leaks nothing. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('INTERNAL_ERROR', 500, 'Internal server error');
+}
