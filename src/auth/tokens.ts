@@ -1,0 +1,63 @@
+// HS256 access tokens. Verified tokens are cached until they expire, so the hot path is one Map lookup.
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { unauthorized } from '../errors.js';
+
+export const ISSUER = 'home-mcp-bridge';
+export const AUDIENCE = 'home-mcp-bridge';
+const CACHE_MAX = 10_000;
+
+export interface Principal {
+  sub: string;
+}
+
+export class TokenService {
+  private readonly key: Uint8Array;
+  private readonly cache = new Map<string, { sub: string; expMs: number }>();
+
+  constructor(secret: string, readonly ttlSeconds: number) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(sub: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(sub)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(this.key);
+    return { access_token: token, token_type: 'Bearer', expires_in: this.ttlSeconds };
+  }
+
+  /** Returns the principal from a cached verification, or undefined when the token must be verified. */
+  cached(token: string): Principal | undefined {
+    const hit = this.cache.get(token);
+    if (!hit) return undefined;
+    if (hit.expMs > Date.now()) return hit;
+    this.cache.delete(token);
+    return undefined;
+  }
+
+  async verify(token: string): Promise<Principal> {
+    const hit = this.cached(token);
+    if (hit) return hit;
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['sub', 'exp', 'iat'] }));
+    } catch (err) {
+      throw unauthorized(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is invalid');
+    }
+    const entry = { sub: payload.sub!, expMs: payload.exp! * 1000 };
+    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(token, entry);
+    return entry;
+  }
+}
+
+/** Pulls the token out of `Authorization: Bearer <token>`; anything else is undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = header.slice(7).trim();
+  return token || undefined;
+}

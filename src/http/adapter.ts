@@ -1,0 +1,217 @@
+// Turns a uWS request into the request/response pair polka expects. uWS invalidates its request
+// object when the handler returns, so everything needed later is copied first; the response is only
+// touched while valid (never after onAborted) and always inside cork().
+import { randomBytes } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { Readable } from 'node:stream';
+import type { HttpRequest, HttpResponse } from './uws.js';
+
+export type HeaderValue = string | number | readonly string[];
+
+/** The request as polka and our route wrapper see it. */
+export interface BridgeRequest {
+  method: string;
+  url: string;
+  originalUrl: string;
+  headers: Record<string, string>;
+  ip: string;
+  id: string;
+  /** Present when the request announces a body (content-length > 0 or chunked). */
+  body?: BodyStream;
+  aborted: boolean;
+  // Filled in by polka:
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+  params: Record<string, string>;
+}
+
+/** The request body as a stream: uWS is paused while the consumer is behind. */
+export class BodyStream extends Readable {
+  private paused = false;
+  constructor(private readonly res: HttpResponse, private readonly state: { aborted: boolean }) {
+    super();
+  }
+  /** Called with each chunk uWS hands over; pauses the socket while the consumer is behind. */
+  feed(chunk: Buffer): void {
+    if (!this.push(chunk) && !this.paused) {
+      this.paused = true;
+      this.res.pause();
+    }
+  }
+  override _read(): void {
+    // Resuming a socket that was never paused upsets uWS's keep-alive handling.
+    if (this.paused && !this.state.aborted && !this.readableEnded) {
+      this.paused = false;
+      this.res.resume();
+    }
+  }
+}
+
+const BOOT = randomBytes(4).toString('hex');
+let sequence = 0;
+const CLIENT_ID = /^[\w.:-]{1,64}$/;
+
+function requestId(given: string | undefined): string {
+  return given && CLIENT_ID.test(given) ? given : `${BOOT}-${(++sequence).toString(36)}`;
+}
+
+/** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
+export function unversioned(url: string): string {
+  if (url.startsWith('/api/v1/')) return url.slice(7);
+  if (url === '/api/v1' || url.startsWith('/api/v1?')) return `/api${url.slice(7)}`;
+  return url;
+}
+
+export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest {
+  const headers: Record<string, string> = {};
+  req.forEach((k, v) => {
+    headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
+  });
+  const query = req.getQuery();
+  const rawUrl = req.getUrl() + (query ? `?${query}` : '');
+  const out: BridgeRequest = {
+    method: req.getCaseSensitiveMethod().toUpperCase(),
+    url: unversioned(rawUrl),
+    originalUrl: rawUrl,
+    headers,
+    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    id: requestId(headers['x-request-id']),
+    aborted: false,
+    path: '',
+    query: {},
+    params: {},
+  };
+  const length = headers['content-length'];
+  if ((length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined) {
+    const body = new BodyStream(res, out);
+    res.onData((chunk, isLast) => {
+      // uWS reuses the chunk's memory after this callback, so it is copied.
+      if (chunk.byteLength) body.feed(Buffer.from(chunk.slice(0)));
+      if (isLast) body.push(null);
+    });
+    out.body = body;
+  }
+  return out;
+}
+
+/** Reads a whole body, failing with `tooLarge` once more than `limit` bytes arrive. */
+export function readBody(body: BodyStream, limit: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        body.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    body.on('error', reject);
+    body.on('close', () => reject(new Error('request aborted')));
+  });
+}
+
+const statusLines = new Map<number, string>();
+function statusLine(code: number): string {
+  let line = statusLines.get(code);
+  if (!line) statusLines.set(code, (line = `${code} ${STATUS_CODES[code] ?? 'Unknown'}`));
+  return line;
+}
+
+/** uWS computes these itself; writing them as well would send them twice. */
+const MANAGED = new Set(['content-length', 'transfer-encoding', 'connection', 'date']);
+
+export class ResponseAdapter {
+  statusCode = 200;
+  finished = false;
+  headersSent = false;
+  aborted = false;
+  private readonly headers = new Map<string, [string, HeaderValue]>();
+  private closeAfter = false;
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly baseHeaders: readonly (readonly [string, string])[],
+    private readonly onFinish: () => void,
+  ) {}
+
+  setHeader(name: string, value: HeaderValue): this {
+    this.headers.set(name.toLowerCase(), [name, value]);
+    return this;
+  }
+  getHeader(name: string): HeaderValue | undefined {
+    return this.headers.get(name.toLowerCase())?.[1];
+  }
+  hasHeader(name: string): boolean {
+    return this.headers.has(name.toLowerCase());
+  }
+  removeHeader(name: string): void {
+    this.headers.delete(name.toLowerCase());
+  }
+  /** Ask uWS to close the connection after this response (used when a body was refused unread). */
+  closeConnection(): void {
+    this.closeAfter = true;
+  }
+
+  writeHead(status: number, headers?: Record<string, HeaderValue>): this {
+    this.statusCode = status;
+    if (headers) for (const k in headers) this.setHeader(k, headers[k]!);
+    return this;
+  }
+
+  private flushHead(): void {
+    if (this.headersSent) return;
+    this.headersSent = true;
+    const res = this.res;
+    res.writeStatus(statusLine(this.statusCode));
+    for (const [k, v] of this.baseHeaders) if (!this.headers.has(k.toLowerCase())) res.writeHeader(k, v);
+    for (const [lower, [name, value]] of this.headers) {
+      if (MANAGED.has(lower)) continue;
+      if (Array.isArray(value)) for (const one of value) res.writeHeader(name, one);
+      else res.writeHeader(name, String(value));
+    }
+  }
+
+  /** Streams a chunk; false means the client is behind and `onDrain` will say when to go on. */
+  write(chunk: string | Buffer): boolean {
+    if (this.aborted || this.finished) return false;
+    let ok = true;
+    this.res.cork(() => {
+      this.flushHead();
+      ok = this.res.write(chunk);
+    });
+    return ok;
+  }
+
+  onDrain(cb: () => void): void {
+    this.res.onWritable(() => {
+      cb();
+      return true;
+    });
+  }
+
+  end(chunk?: string | Buffer): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (!this.aborted) {
+      this.res.cork(() => {
+        this.flushHead();
+        this.res.end(chunk ?? '', this.closeAfter);
+      });
+    }
+    this.onFinish();
+  }
+
+  /** Called from onAborted: the uWS response must not be used any more. */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    if (!this.finished) {
+      this.finished = true;
+      this.onFinish();
+    }
+  }
+}

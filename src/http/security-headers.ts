@@ -1,0 +1,28 @@
+// Headers sent with every response. The panel is framed by Home Assistant's own page through
+// ingress (same origin), so frames are allowed from the same origin only.
+
+const common: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
+];
+
+/** JSON and streams: nothing may be loaded or framed. */
+export const API_HEADERS: readonly (readonly [string, string])[] = [
+  ...common,
+  ['X-Frame-Options', 'DENY'],
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"],
+  ['Cache-Control', 'no-store'],
+];
+
+/** The ingress panel: its own scripts, styles and API calls only. */
+export const PANEL_HEADERS: readonly (readonly [string, string])[] = [
+  ...common,
+  ['X-Frame-Options', 'SAMEORIGIN'],
+  [
+    'Content-Security-Policy',
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'self'; base-uri 'self'; form-action 'self'",
+  ],
+];
