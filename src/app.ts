@@ -9,7 +9,12 @@ import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { engine } from './http/uws.js';
-import type { HubStatus } from './hub/status.js';
+import { ActionExecutor } from './actions/executor.js';
+import { createBus, type Bus } from './bus.js';
+import { registerDeviceRoutes } from './http/api/devices.js';
+import { HubClient } from './hub/client.js';
+import { websocketUrl } from './hub/socket.js';
+import { startSimulator, type Simulator } from './sim/index.js';
 import { createLogger, type Logger } from './log.js';
 import { VERSION } from './version.js';
 
@@ -24,7 +29,29 @@ export interface RunningApp {
   port: number;
   url: string;
   ctx: AppContext;
+  hub: HubClient;
+  bus: Bus;
+  /** The embedded simulator, when no hub is configured. */
+  simulator?: Simulator;
   close(): Promise<void>;
+}
+
+const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
+
+/** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
+async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {
+  const common = { bus, log: log.child({ part: 'hub' }) };
+  if (config.hassUrl) {
+    const token = (config.hassToken ?? config.supervisorToken)!;
+    return { hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }) };
+  }
+  if (config.supervisorToken) {
+    return { hub: new HubClient({ ...common, wsUrl: SUPERVISOR_WS, token: config.supervisorToken, displayUrl: 'http://supervisor/core', mode: 'supervisor' }) };
+  }
+  const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
+  log.info(`no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`);
+  const hub = new HubClient({ ...common, wsUrl: websocketUrl(simulator.url), token: simulator.token, displayUrl: simulator.url, mode: 'simulator', simulator: { home: config.simHome } });
+  return { hub, simulator };
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
@@ -39,10 +66,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   }
   const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir);
   if (generatedPassword) {
-    log.warn(`no users configured: created user "admin" with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
+    log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
   }
 
-  const hubStatus: HubStatus = { connected: false, url: config.hassUrl ?? 'simulator', mode: config.hassUrl ? 'home_assistant' : 'simulator' };
+  const bus = createBus();
+  const { hub, simulator } = await connectHub(config, bus, log);
+  hub.start();
+  const actions = new ActionExecutor(hub);
   const routes = new RouteTable();
   const limiter = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
   let server: HttpServer | undefined;
@@ -56,13 +86,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     routes,
     tokens: new TokenService(secret, config.jwtTtl),
     users,
-    hub: { status: () => hubStatus },
+    hub,
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: false, scenes: false, groups: false }),
   };
   if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   registerSystemRoutes(ctx);
+  registerDeviceRoutes(ctx, hub, actions);
   for (const r of opts.extraRoutes ?? []) routes.add(r);
 
   server = await startHttpServer({
@@ -78,10 +109,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port,
     url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
     ctx,
+    hub,
+    bus,
+    simulator,
     close: () =>
       (closing ??= (async () => {
         await server!.close(config.shutdownTimeoutMs);
         limiter.close();
+        await hub.close();
+        await simulator?.stop();
         log.info('stopped');
       })()),
   };

@@ -33,6 +33,8 @@ export class BodyStream extends Readable {
   }
   /** Called with each chunk uWS hands over; pauses the socket while the consumer is behind. */
   feed(chunk: Buffer): void {
+    // Destroyed: the response is already out (e.g. 413) and uWS must not be touched any more.
+    if (this.destroyed) return;
     if (!this.push(chunk) && !this.paused) {
       this.paused = true;
       this.res.pause();
@@ -40,7 +42,7 @@ export class BodyStream extends Readable {
   }
   override _read(): void {
     // Resuming a socket that was never paused upsets uWS's keep-alive handling.
-    if (this.paused && !this.state.aborted && !this.readableEnded) {
+    if (this.paused && !this.state.aborted && !this.destroyed && !this.readableEnded) {
       this.paused = false;
       this.res.resume();
     }
@@ -57,9 +59,7 @@ function requestId(given: string | undefined): string {
 
 /** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
 export function unversioned(url: string): string {
-  if (url.startsWith('/api/v1/')) return url.slice(7);
-  if (url === '/api/v1' || url.startsWith('/api/v1?')) return `/api${url.slice(7)}`;
-  return url;
+  return url.startsWith('/api/v1') && (url.length === 7 || url[7] === '/' || url[7] === '?') ? `/api${url.slice(7)}` : url;
 }
 
 export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest {
@@ -87,7 +87,7 @@ export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest 
     res.onData((chunk, isLast) => {
       // uWS reuses the chunk's memory after this callback, so it is copied.
       if (chunk.byteLength) body.feed(Buffer.from(chunk.slice(0)));
-      if (isLast) body.push(null);
+      if (isLast && !body.destroyed) body.push(null);
     });
     out.body = body;
   }
@@ -135,6 +135,7 @@ export class ResponseAdapter {
   constructor(
     private readonly res: HttpResponse,
     private readonly baseHeaders: readonly (readonly [string, string])[],
+    private readonly server: { readonly closing: boolean },
     private readonly onFinish: () => void,
   ) {}
 
@@ -199,7 +200,8 @@ export class ResponseAdapter {
     if (!this.aborted) {
       this.res.cork(() => {
         this.flushHead();
-        this.res.end(chunk ?? '', this.closeAfter);
+        // While the server shuts down, keep-alive connections are closed as their last response goes out.
+        this.res.end(chunk ?? '', this.closeAfter || this.server.closing);
       });
     }
     this.onFinish();

@@ -39,11 +39,12 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
   app.any('/*', (res, req) => {
     const request = readRequest(res, req);
     inFlight++;
-    const response = new ResponseAdapter(res, API_HEADERS, () => {
+    const response = new ResponseAdapter(res, API_HEADERS, state, () => {
+      // A body still arriving after the answer is dropped, not fed to a finished response.
+      if (request.body && !request.body.readableEnded) request.body.destroy();
       if (--inFlight === 0 && drained) drained();
     });
     response.setHeader('X-Request-Id', request.id);
-    if (closing) response.closeConnection();
     res.onAborted(() => {
       request.aborted = true;
       request.body?.destroy();

@@ -1,0 +1,336 @@
+// The bridge's one connection to the hub: connects in the background, keeps the state cache,
+// registries and service list current, pings, reconnects, resyncs, and calls services.
+import { createConnection, type Connection } from 'home-assistant-js-websocket';
+import { AppError, hubUnavailable } from '../errors.js';
+import type { Bus } from '../bus.js';
+import { newContext } from '../bus.js';
+import type { Logger } from '../log.js';
+import type { BackoffOptions } from './backoff.js';
+import { loadRegistries, Registries, REGISTRY_EVENTS } from './registries.js';
+import { socketFactory, type HubSocket } from './socket.js';
+import { StateCache } from './state-cache.js';
+import type { HubStatus } from './status.js';
+import type { HubConfig, HubContext, HubEvent, HubServices, HubState, StateChangedData } from './types.js';
+
+export interface HubClientOptions {
+  /** WebSocket URL of the hub's API. */
+  wsUrl: string;
+  token: string;
+  /** What /api/config shows as the hub's address. */
+  displayUrl: string;
+  mode: HubStatus['mode'];
+  simulator?: { home: string };
+  bus: Bus;
+  log: Logger;
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+  callTimeoutMs?: number;
+  /** How long a call waits for the entity's state_changed when none came with the call's result. */
+  settleMs?: number;
+  backoff?: BackoffOptions;
+  authRetryMs?: number;
+}
+
+interface Observer {
+  ids: Set<string>;
+  seen: Map<string, StateChangedData & { context?: string }>;
+  wake?: () => void;
+}
+
+export interface CallResult {
+  context: HubContext;
+  /** Each target entity's state after the call (or its last known state if none came in time). */
+  states: Map<string, HubState | undefined>;
+}
+
+const RELOAD_DEBOUNCE_MS = 250;
+
+export class HubClient {
+  readonly cache = new StateCache();
+  readonly registries = new Registries();
+  services: HubServices = {};
+  config?: HubConfig;
+
+  private conn?: Connection;
+  private connected = false;
+  private synced = false;
+  private since = new Date();
+  /** Events that arrive while a snapshot is being fetched wait here, in order. */
+  private buffer?: HubEvent[];
+  private readonly observers = new Set<Observer>();
+  private readonly abort = new AbortController();
+  private pinger?: NodeJS.Timeout;
+  private reloadTimers = new Map<string, NodeJS.Timeout>();
+  private readyWaiters: (() => void)[] = [];
+  private running?: Promise<void>;
+
+  constructor(private readonly opts: HubClientOptions) {}
+
+  status(): HubStatus {
+    return {
+      connected: this.connected,
+      version: this.config?.version ?? this.conn?.haVersion,
+      url: this.opts.displayUrl,
+      mode: this.opts.mode,
+      ...(this.opts.simulator ? { simulator: this.opts.simulator } : {}),
+      ...(this.connected ? {} : { since: this.since.toISOString() }),
+    };
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** Starts connecting in the background; never throws. */
+  start(): void {
+    this.running ??= this.run().catch((err: unknown) => {
+      if (!this.abort.signal.aborted) this.opts.log.error({ err }, 'hub client stopped unexpectedly');
+    });
+  }
+
+  /** Resolves once the client is connected and synced (now, if it already is). */
+  ready(timeoutMs = 30_000): Promise<void> {
+    if (this.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`hub not ready within ${timeoutMs} ms`)), timeoutMs);
+      this.readyWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private async run(): Promise<void> {
+    const log = this.opts.log;
+    log.info({ url: this.opts.displayUrl, mode: this.opts.mode }, `connecting to the hub at ${this.opts.displayUrl}`);
+    const createSocket = socketFactory({
+      url: this.opts.wsUrl,
+      token: this.opts.token,
+      log,
+      backoff: this.opts.backoff,
+      authRetryMs: this.opts.authRetryMs,
+      signal: this.abort.signal,
+    });
+    const conn = await createConnection({ createSocket: createSocket as never });
+    if (this.abort.signal.aborted) {
+      conn.close();
+      return;
+    }
+    this.conn = conn;
+    conn.addEventListener('disconnected', () => {
+      this.connected = false;
+      this.since = new Date();
+      log.warn('hub connection lost; reconnecting');
+    });
+    conn.addEventListener('ready', () => {
+      void this.sync('resync');
+    });
+    this.buffer = [];
+    // The library re-sends this subscription by itself after every reconnect.
+    await conn.subscribeEvents<HubEvent>((event) => this.onHubEvent(event));
+    await this.sync('initial');
+    this.startPinger();
+  }
+
+  /** Loads states, config, services and registries; on a resync, reports what changed meanwhile. */
+  private async sync(kind: 'initial' | 'resync'): Promise<void> {
+    const conn = this.conn;
+    if (!conn) return;
+    this.buffer ??= [];
+    try {
+      const send = (msg: { type: string }) => conn.sendMessagePromise(msg);
+      const [states, config, services, registries] = await Promise.all([
+        send({ type: 'get_states' }) as Promise<HubState[]>,
+        send({ type: 'get_config' }) as Promise<HubConfig>,
+        send({ type: 'get_services' }) as Promise<HubServices>,
+        loadRegistries(send),
+      ]);
+      this.config = config;
+      this.services = services;
+      this.registries.replace(registries);
+      const changes = this.cache.replaceAll(states);
+      const buffered = this.buffer;
+      this.buffer = undefined;
+      if (kind === 'resync' && this.synced) {
+        for (const change of changes) this.publish(resyncEvent(change));
+      }
+      // Buffered events older than the snapshot are already in it; newer ones still apply.
+      for (const event of buffered) {
+        if (event.event_type === 'state_changed' && !this.isNewer(event.data as unknown as StateChangedData)) continue;
+        this.onHubEvent(event);
+      }
+      this.synced = true;
+      this.connected = true;
+      const log = this.opts.log;
+      log.info(
+        { version: config.version, entities: this.cache.size, areas: this.registries.areas.size, floors: this.registries.floorsSupported ? this.registries.floors.size : 'unsupported', changed: kind === 'resync' ? changes.length : undefined },
+        kind === 'initial' ? `hub connected: Home Assistant ${config.version}, ${this.cache.size} entities` : `hub reconnected; ${changes.length} entities changed while away`,
+      );
+      for (const w of this.readyWaiters.splice(0)) w();
+    } catch (err) {
+      this.buffer = undefined;
+      if (this.abort.signal.aborted) return;
+      // The connection dropped mid-sync; the next 'ready' starts another one.
+      this.opts.log.warn({ err: (err as Error)?.message ?? err }, 'hub sync failed; waiting for the next connection');
+    }
+  }
+
+  private isNewer(change: StateChangedData): boolean {
+    const cached = this.cache.get(change.entity_id);
+    if (!change.new_state) return cached !== undefined;
+    return !cached || change.new_state.last_updated > cached.last_updated;
+  }
+
+  private onHubEvent(event: HubEvent): void {
+    if (this.buffer) {
+      this.buffer.push(event);
+      return;
+    }
+    if (event.event_type === 'state_changed') {
+      const change = event.data as unknown as StateChangedData;
+      this.cache.apply(change);
+      if (this.observers.size) this.observe(change, event.context?.id);
+    } else if (REGISTRY_EVENTS.has(event.event_type)) {
+      this.scheduleReload('registries', async () => this.registries.replace(await loadRegistries((m) => this.conn!.sendMessagePromise(m))));
+    } else if (event.event_type === 'service_registered' || event.event_type === 'service_removed') {
+      this.scheduleReload('services', async () => {
+        this.services = (await this.conn!.sendMessagePromise({ type: 'get_services' })) as HubServices;
+      });
+    }
+    this.publish(event);
+  }
+
+  private publish(event: HubEvent): void {
+    this.opts.bus.emit('event', event);
+  }
+
+  private scheduleReload(what: string, load: () => Promise<void>): void {
+    if (this.reloadTimers.has(what)) return;
+    const timer = setTimeout(() => {
+      this.reloadTimers.delete(what);
+      if (!this.connected) return;
+      load().catch((err: unknown) => this.opts.log.warn({ err }, `reloading ${what} failed`));
+    }, RELOAD_DEBOUNCE_MS);
+    timer.unref();
+    this.reloadTimers.set(what, timer);
+  }
+
+  private startPinger(): void {
+    const every = this.opts.pingIntervalMs ?? 30_000;
+    const within = this.opts.pingTimeoutMs ?? 10_000;
+    this.pinger = setInterval(() => {
+      const conn = this.conn;
+      if (!conn || !this.connected) return;
+      const socket = conn.socket as unknown as HubSocket | undefined;
+      let answered = false;
+      const timer = setTimeout(() => {
+        if (answered || conn.socket !== (socket as unknown)) return;
+        this.opts.log.warn(`hub did not answer a ping within ${within} ms; reconnecting`);
+        // terminate() fires 'close' at once, where a polite close could wait on a dead peer.
+        socket?.terminate();
+      }, within);
+      conn.ping().then(
+        () => {
+          answered = true;
+          clearTimeout(timer);
+        },
+        () => clearTimeout(timer),
+      );
+    }, every);
+    this.pinger.unref();
+  }
+
+  private observe(change: StateChangedData, contextId: string | undefined): void {
+    for (const o of this.observers) {
+      if (!o.ids.has(change.entity_id)) continue;
+      o.seen.set(change.entity_id, { ...change, context: contextId });
+      o.wake?.();
+    }
+  }
+
+  private ensureConnected(): Connection {
+    if (!this.connected || !this.conn) throw hubUnavailable(`The hub is not connected (since ${this.since.toISOString()})`);
+    return this.conn;
+  }
+
+  /**
+   * Calls a service and returns each target's state afterwards: the state_changed that carries the
+   * call's context when it came with the result, else the next one within settleMs, else the cache.
+   */
+  async callService(domain: string, service: string, data: Record<string, unknown>, entityIds: string[]): Promise<CallResult> {
+    const conn = this.ensureConnected();
+    const observer: Observer = { ids: new Set(entityIds), seen: new Map() };
+    this.observers.add(observer);
+    try {
+      const message = { type: 'call_service', domain, service, service_data: data, target: entityIds.length ? { entity_id: entityIds } : undefined };
+      const result = (await withTimeout(conn.sendMessagePromise(message), this.opts.callTimeoutMs ?? 10_000, () =>
+        hubUnavailable(`The hub did not answer ${domain}.${service} within ${this.opts.callTimeoutMs ?? 10_000} ms`),
+      ).catch((err: unknown) => {
+        throw hubError(err, `${domain}.${service}`);
+      })) as { context?: HubContext } | null;
+      const context = result?.context ?? newContext();
+      // Changes seen before the result count only when the call caused them; later ones count anyway.
+      for (const [id, change] of observer.seen) if (change.context !== context.id) observer.seen.delete(id);
+      const pending = () => entityIds.filter((id) => !observer.seen.has(id));
+      if (pending().length) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.opts.settleMs ?? 500);
+          observer.wake = () => {
+            if (pending().length === 0) {
+              clearTimeout(timer);
+              resolve();
+            }
+          };
+        });
+      }
+      return { context, states: new Map(entityIds.map((id) => [id, this.cache.get(id)])) };
+    } finally {
+      this.observers.delete(observer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.abort.abort();
+    clearInterval(this.pinger);
+    for (const t of this.reloadTimers.values()) clearTimeout(t);
+    this.connected = false;
+    this.conn?.close();
+    await this.running;
+  }
+}
+
+function resyncEvent(change: StateChangedData): HubEvent {
+  return {
+    event_type: 'state_changed',
+    data: change as unknown as Record<string, unknown>,
+    origin: 'LOCAL',
+    time_fired: change.new_state?.last_updated ?? new Date().toISOString(),
+    context: change.new_state?.context ?? newContext(),
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(onTimeout()), ms);
+    p.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e: unknown) => (clearTimeout(timer), reject(e)),
+    );
+  });
+}
+
+/** The hub's refusal, kept in its own words. */
+export function hubError(err: unknown, what: string): AppError {
+  if (err instanceof AppError) return err;
+  // The library rejects with ERR_CONNECTION_LOST (3) or an error object carrying it.
+  if (err === 3 || (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 3)) {
+    return hubUnavailable(`The hub connection was lost during ${what}`);
+  }
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: string; message?: string };
+  const details = { hub_code: e.code ?? null, hub_message: e.message ?? null };
+  const message = e.message ?? `The hub refused ${what}`;
+  if (e.code === 'invalid_format') return new AppError('INVALID_PARAMETERS', 400, message, details);
+  if (e.code === 'not_found') return new AppError('INVALID_ACTION', 400, message, details);
+  if (e.code === 'unauthorized') return new AppError('HUB_ERROR', 403, message, details);
+  return new AppError('HUB_ERROR', 400, message, details);
+}

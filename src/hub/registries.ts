@@ -1,0 +1,119 @@
+// Areas, floors, devices, entities and labels from the hub's registries. An entity's area is its
+// own, else its device's. Hubs before 2024.4 have no floors or labels and answer unknown_command.
+
+export interface Floor {
+  floor_id: string;
+  name: string;
+  level?: number | null;
+  aliases?: string[];
+}
+export interface Area {
+  area_id: string;
+  name: string;
+  floor_id?: string | null;
+  aliases?: string[];
+}
+export interface Device {
+  id: string;
+  name?: string | null;
+  name_by_user?: string | null;
+  area_id?: string | null;
+}
+export interface EntityEntry {
+  entity_id: string;
+  device_id?: string | null;
+  area_id?: string | null;
+  name?: string | null;
+  original_name?: string | null;
+  disabled_by?: string | null;
+  hidden_by?: string | null;
+  aliases?: string[];
+  labels?: string[];
+}
+export interface Label {
+  label_id: string;
+  name: string;
+}
+
+export interface RegistrySnapshot {
+  areas: Area[];
+  floors: Floor[];
+  devices: Device[];
+  entities: EntityEntry[];
+  labels: Label[];
+  /** False on hubs that predate floors (they answered unknown_command). */
+  floorsSupported: boolean;
+}
+
+type Send = (msg: { type: string }) => Promise<unknown>;
+
+const isUnknownCommand = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'unknown_command';
+
+async function listOrEmpty<T>(send: Send, type: string): Promise<{ items: T[]; supported: boolean }> {
+  try {
+    return { items: (await send({ type })) as T[], supported: true };
+  } catch (err) {
+    if (isUnknownCommand(err)) return { items: [], supported: false };
+    throw err;
+  }
+}
+
+export async function loadRegistries(send: Send): Promise<RegistrySnapshot> {
+  const [areas, floors, devices, entities, labels] = await Promise.all([
+    send({ type: 'config/area_registry/list' }) as Promise<Area[]>,
+    listOrEmpty<Floor>(send, 'config/floor_registry/list'),
+    send({ type: 'config/device_registry/list' }) as Promise<Device[]>,
+    send({ type: 'config/entity_registry/list' }) as Promise<EntityEntry[]>,
+    listOrEmpty<Label>(send, 'config/label_registry/list'),
+  ]);
+  return { areas, floors: floors.items, devices, entities, labels: labels.items, floorsSupported: floors.supported };
+}
+
+/** Registry events after which the snapshot is reloaded. */
+export const REGISTRY_EVENTS = new Set([
+  'area_registry_updated',
+  'floor_registry_updated',
+  'device_registry_updated',
+  'entity_registry_updated',
+  'label_registry_updated',
+]);
+
+export class Registries {
+  readonly areas = new Map<string, Area>();
+  readonly floors = new Map<string, Floor>();
+  readonly devices = new Map<string, Device>();
+  readonly entities = new Map<string, EntityEntry>();
+  readonly labels = new Map<string, Label>();
+  floorsSupported = false;
+
+  replace(s: RegistrySnapshot): void {
+    const fill = <T>(map: Map<string, T>, items: T[], key: (t: T) => string) => {
+      map.clear();
+      for (const item of items) map.set(key(item), item);
+    };
+    fill(this.areas, s.areas, (a) => a.area_id);
+    fill(this.floors, s.floors, (f) => f.floor_id);
+    fill(this.devices, s.devices, (d) => d.id);
+    fill(this.entities, s.entities, (e) => e.entity_id);
+    fill(this.labels, s.labels, (l) => l.label_id);
+    this.floorsSupported = s.floorsSupported;
+  }
+
+  areaIdOf(entityId: string): string | null {
+    const entry = this.entities.get(entityId);
+    if (!entry) return null;
+    if (entry.area_id) return entry.area_id;
+    const device = entry.device_id ? this.devices.get(entry.device_id) : undefined;
+    return device?.area_id ?? null;
+  }
+
+  areaOf(entityId: string): Area | undefined {
+    const id = this.areaIdOf(entityId);
+    return id ? this.areas.get(id) : undefined;
+  }
+
+  floorOf(entityId: string): Floor | undefined {
+    const floorId = this.areaOf(entityId)?.floor_id;
+    return floorId ? this.floors.get(floorId) : undefined;
+  }
+}

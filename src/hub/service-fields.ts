@@ -1,0 +1,79 @@
+// Checks service data against the fields the hub describes for a service (get_services), so a bad
+// parameter is refused with its name before the hub is called. Selectors say what a field takes.
+import { invalidParameters } from '../errors.js';
+import type { ServiceDescription, ServiceField } from './types.js';
+
+/** Fields of a service, with the sections of newer hubs flattened. */
+export function flattenFields(fields: Record<string, ServiceField> | undefined): Record<string, ServiceField> {
+  const out: Record<string, ServiceField> = {};
+  for (const [name, field] of Object.entries(fields ?? {})) {
+    if (field.fields && !field.selector) Object.assign(out, flattenFields(field.fields));
+    else out[name] = field;
+  }
+  return out;
+}
+
+type Check = (value: unknown, selector: Record<string, unknown>) => string | undefined;
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const range = (v: number, min: unknown, max: unknown): string | undefined => {
+  if (isNum(min) && v < min) return `must be at least ${min}`;
+  if (isNum(max) && v > max) return `must be at most ${max}`;
+  return undefined;
+};
+const optionValues = (options: unknown): string[] =>
+  Array.isArray(options) ? options.map((o) => (typeof o === 'object' && o !== null ? String((o as { value: unknown }).value) : String(o))) : [];
+const stringOrStrings = (v: unknown) => typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+
+const CHECKS: Record<string, Check> = {
+  number: (v, s) => (isNum(v) ? range(v, s.min, s.max) : 'must be a number'),
+  boolean: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
+  text: (v) => (typeof v === 'string' ? undefined : 'must be a string'),
+  select: (v, s) => {
+    const allowed = optionValues(s.options);
+    const values = s.multiple && Array.isArray(v) ? v : [v];
+    for (const one of values) {
+      if (typeof one !== 'string') return 'must be a string';
+      if (!s.custom_value && allowed.length && !allowed.includes(one)) return `must be one of ${allowed.join(', ')}`;
+    }
+    return undefined;
+  },
+  color_rgb: (v) =>
+    Array.isArray(v) && v.length === 3 && v.every((c) => Number.isInteger(c) && c >= 0 && c <= 255) ? undefined : 'must be [red, green, blue], each 0-255',
+  color_temp: (v, s) => {
+    if (!isNum(v)) return 'must be a number';
+    const kelvin = s.unit === 'kelvin';
+    return range(v, kelvin ? s.min : (s.min_mireds ?? s.min), kelvin ? s.max : (s.max_mireds ?? s.max));
+  },
+  entity: (v) => (stringOrStrings(v) ? undefined : 'must be an entity id or a list of them'),
+  area: (v) => (stringOrStrings(v) ? undefined : 'must be an area id or a list of them'),
+  device: (v) => (stringOrStrings(v) ? undefined : 'must be a device id or a list of them'),
+  time: (v) => (typeof v === 'string' ? undefined : 'must be a time string'),
+  date: (v) => (typeof v === 'string' ? undefined : 'must be a date string'),
+  datetime: (v) => (typeof v === 'string' ? undefined : 'must be a date-time string'),
+  duration: (v) => (isNum(v) || typeof v === 'string' || (typeof v === 'object' && v !== null) ? undefined : 'must be a duration'),
+};
+
+/**
+ * Throws INVALID_PARAMETERS naming the first field that the service does not take, that is
+ * missing while required, or whose value its selector refuses. A service that describes no
+ * fields at all (scripts without fields, for one) takes its data as it is.
+ */
+export function checkServiceData(what: string, service: ServiceDescription, data: Record<string, unknown>): void {
+  const fields = flattenFields(service.fields);
+  const names = Object.keys(fields);
+  if (names.length === 0) return;
+  for (const [key, value] of Object.entries(data)) {
+    const field = fields[key];
+    if (!field) {
+      throw invalidParameters(`${key}: ${what} does not take this parameter`, { field: key, accepted: names.sort() });
+    }
+    const [kind, selector] = Object.entries(field.selector ?? {})[0] ?? [];
+    const check = kind ? CHECKS[kind] : undefined;
+    const problem = check?.(value, (selector ?? {}) as Record<string, unknown>);
+    if (problem) throw invalidParameters(`${key}: ${problem}`, { field: key, value });
+  }
+  for (const [name, field] of Object.entries(fields)) {
+    if (field.required && !(name in data)) throw invalidParameters(`${name}: required by ${what}`, { field: name });
+  }
+}

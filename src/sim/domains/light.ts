@@ -1,0 +1,468 @@
+// Lights as the hub's light integration runs them: the turn_on preprocessing (brightness_pct,
+// steps, colour names, mireds), conversion into a colour mode the light supports, and state
+// attributes that are present but null while the light is off.
+import {
+  type HS,
+  type RGB,
+  type XY,
+  colorNameToRgb,
+  hsToRgb,
+  hsToXy,
+  kelvinToHs,
+  kelvinToMired,
+  miredToKelvin,
+  pyRound,
+  rgbToHs,
+  rgbToXy,
+  xyToHs,
+  xyToRgb,
+} from '../color.js';
+import { type DomainModule, finish } from '../domain.js';
+import type { Hub } from '../hub.js';
+import { all, any, clamp, coerceFloat, coerceInt, exactSequence, literal, oneOf, range, string } from '../schema.js';
+import type { EntityCtx, FieldDef } from '../services.js';
+import { byte, num, positiveInt, sel, smallFloat } from './common.js';
+
+export const LIGHT_EFFECT = 4;
+export const LIGHT_FLASH = 8;
+export const LIGHT_TRANSITION = 32;
+
+const BRIGHTNESS_MODES = new Set(['brightness', 'color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww', 'white']);
+const COLOR_MODES = new Set(['hs', 'xy', 'rgb', 'rgbw', 'rgbww']);
+const COLOR_GROUP = 'Color descriptors';
+
+const VALID_TRANSITION = all(coerceFloat, clamp({ min: 0, max: 6553 }));
+const VALID_BRIGHTNESS = all(coerceInt, clamp({ min: 0, max: 255 }));
+const VALID_FLASH = oneOf(['short', 'long']);
+
+const transition: FieldDef = {
+  v: VALID_TRANSITION,
+  name: 'Transition',
+  description: 'Duration it takes to get to next state.',
+  selector: sel.number(0, 300, { unit_of_measurement: 'seconds' }),
+  filter: { supported_features: [LIGHT_TRANSITION] },
+};
+const flash: FieldDef = {
+  v: VALID_FLASH,
+  name: 'Flash',
+  description: 'Tell light to flash, can be either value short or long.',
+  advanced: true,
+  selector: sel.select(['long', 'short']),
+  filter: { supported_features: [LIGHT_FLASH] },
+};
+const colorFilter = { attribute: { supported_color_modes: ['hs', 'xy', 'rgb', 'rgbw', 'rgbww'] } };
+const ctFilter = { attribute: { supported_color_modes: ['color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww'] } };
+const brightnessFilter = {
+  attribute: { supported_color_modes: ['brightness', 'color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww', 'white'] },
+};
+
+const TURN_ON_FIELDS: Record<string, FieldDef> = {
+  transition,
+  rgb_color: {
+    v: exactSequence([byte, byte, byte]),
+    exclusive: COLOR_GROUP,
+    name: 'Color',
+    description: 'The color in RGB format. A list of three integers between 0 and 255 representing the values of red, green, and blue.',
+    example: '[255, 100, 100]',
+    selector: { color_rgb: {} },
+    filter: colorFilter,
+  },
+  rgbw_color: {
+    v: exactSequence([byte, byte, byte, byte]),
+    exclusive: COLOR_GROUP,
+    name: 'RGBW-color',
+    description: 'The color in RGBW format. A list of four integers between 0 and 255 representing the values of red, green, blue, and white.',
+    example: '[255, 100, 100, 50]',
+    advanced: true,
+    selector: sel.object(),
+    filter: colorFilter,
+  },
+  color_name: {
+    v: string,
+    exclusive: COLOR_GROUP,
+    name: 'Color name',
+    description: 'A human-readable color name.',
+    advanced: true,
+    selector: sel.select(['red', 'green', 'blue', 'white', 'yellow', 'orange', 'purple', 'pink'], { translation_key: 'color_name' }),
+    filter: colorFilter,
+  },
+  hs_color: {
+    v: exactSequence([all(coerceFloat, range({ min: 0, max: 360 })), all(coerceFloat, range({ min: 0, max: 100 }))]),
+    exclusive: COLOR_GROUP,
+    name: 'Hue/Sat color',
+    description: 'Color in hue/sat format. A list of two integers. Hue is 0-360 and Sat is 0-100.',
+    example: '[300, 70]',
+    advanced: true,
+    selector: sel.object(),
+    filter: colorFilter,
+  },
+  xy_color: {
+    v: exactSequence([smallFloat, smallFloat]),
+    exclusive: COLOR_GROUP,
+    name: 'XY-color',
+    description: 'Color in XY-format. A list of two decimal numbers between 0 and 1.',
+    example: '[0.52, 0.43]',
+    advanced: true,
+    selector: sel.object(),
+    filter: colorFilter,
+  },
+  color_temp_kelvin: {
+    v: positiveInt,
+    exclusive: COLOR_GROUP,
+    name: 'Color temperature',
+    description: 'Color temperature in Kelvin.',
+    selector: { color_temp: { unit: 'kelvin', min: 2000, max: 6500 } },
+    filter: ctFilter,
+  },
+  color_temp: {
+    v: all(coerceInt, range({ min: 1 })),
+    exclusive: COLOR_GROUP,
+    name: 'Color temperature (mireds)',
+    description: 'Color temperature in mireds.',
+    advanced: true,
+    selector: { color_temp: { unit: 'mired', min: 153, max: 500 } },
+    filter: ctFilter,
+  },
+  kelvin: {
+    v: positiveInt,
+    exclusive: COLOR_GROUP,
+    name: 'Color temperature (Kelvin)',
+    description: 'Color temperature in Kelvin (deprecated alias of color_temp_kelvin).',
+    advanced: true,
+    selector: { color_temp: { unit: 'kelvin', min: 2000, max: 6500 } },
+    filter: ctFilter,
+  },
+  brightness: {
+    v: VALID_BRIGHTNESS,
+    exclusive: 'brightness',
+    name: 'Brightness value',
+    description: 'Number indicating brightness, where 0 turns the light off, 1 is the minimum brightness, and 255 is the maximum brightness.',
+    advanced: true,
+    selector: sel.number(0, 255),
+    filter: brightnessFilter,
+  },
+  brightness_pct: {
+    v: all(coerceFloat, range({ min: 0, max: 100 })),
+    exclusive: 'brightness',
+    name: 'Brightness',
+    description: 'Number indicating the percentage of full brightness, where 0 turns the light off, 1 is the minimum brightness, and 100 is the maximum brightness.',
+    selector: sel.number(0, 100, { unit_of_measurement: '%' }),
+    filter: brightnessFilter,
+  },
+  brightness_step: {
+    v: all(coerceInt, clamp({ min: -255, max: 255 })),
+    exclusive: 'brightness',
+    name: 'Brightness step value',
+    description: 'Change brightness by an amount.',
+    advanced: true,
+    selector: sel.number(-225, 255),
+    filter: brightnessFilter,
+  },
+  brightness_step_pct: {
+    v: all(coerceFloat, clamp({ min: -100, max: 100 })),
+    exclusive: 'brightness',
+    name: 'Brightness step',
+    description: 'Change brightness by a percentage.',
+    selector: sel.number(-100, 100, { unit_of_measurement: '%' }),
+    filter: brightnessFilter,
+  },
+  white: {
+    v: any(literal(true), VALID_BRIGHTNESS),
+    exclusive: COLOR_GROUP,
+    name: 'White',
+    description: 'Set the light to white mode.',
+    advanced: true,
+    selector: { constant: { value: true, label: 'Enabled' } },
+    filter: { attribute: { supported_color_modes: ['white'] } },
+  },
+  profile: {
+    v: string,
+    exclusive: COLOR_GROUP,
+    name: 'Profile',
+    description: 'Name of a light profile to use.',
+    example: 'relax',
+    advanced: true,
+    selector: sel.text(),
+  },
+  flash,
+  effect: {
+    v: string,
+    name: 'Effect',
+    description: 'Light effect.',
+    selector: sel.text(),
+    filter: { supported_features: [LIGHT_EFFECT] },
+  },
+};
+
+interface Model {
+  brightness: number | null;
+  colorMode: string | null;
+  hs?: HS;
+  xy?: XY;
+  rgb?: RGB;
+  rgbw?: [number, number, number, number];
+  kelvin?: number;
+  effect?: string | null;
+}
+
+const modesOf = (attrs: Record<string, unknown>): string[] =>
+  Array.isArray(attrs.supported_color_modes) ? (attrs.supported_color_modes as string[]) : ['onoff'];
+const brightnessSupported = (modes: string[]) => modes.some((m) => BRIGHTNESS_MODES.has(m));
+const colorSupported = (modes: string[]) => modes.some((m) => COLOR_MODES.has(m));
+const kelvinRange = (attrs: Record<string, unknown>): [number, number] => [
+  num(attrs.min_color_temp_kelvin, 2000),
+  num(attrs.max_color_temp_kelvin, 6535),
+];
+
+function defaultMode(modes: string[]): string {
+  for (const m of ['color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'white', 'brightness']) if (modes.includes(m)) return m;
+  return 'onoff';
+}
+
+/** color_rgbw_to_rgb: add white, then scale back to the input's maximum. */
+function rgbwToRgb(r: number, g: number, b: number, w: number): RGB {
+  const out = [r + w, g + w, b + w];
+  const maxIn = Math.max(r, g, b, w);
+  const maxOut = Math.max(...out);
+  const factor = maxOut === 0 ? 0 : maxIn / maxOut;
+  return out.map((c) => pyRound(c * factor)) as RGB;
+}
+
+/** color_rgb_to_rgbw: take the common white out of the three channels, then rescale. */
+function rgbToRgbw(r: number, g: number, b: number): [number, number, number, number] {
+  const w = Math.min(r, g, b);
+  const raw = [r - w, g - w, b - w, w];
+  const maxIn = Math.max(r, g, b);
+  const maxOut = Math.max(...raw);
+  const factor = maxOut === 0 ? 0 : maxIn / maxOut;
+  return raw.map((c) => pyRound(c * factor)) as [number, number, number, number];
+}
+
+function readModel(attrs: Record<string, unknown>): Model {
+  const m: Model = {
+    brightness: typeof attrs.brightness === 'number' ? attrs.brightness : null,
+    colorMode: typeof attrs.color_mode === 'string' ? attrs.color_mode : null,
+    effect: typeof attrs.effect === 'string' ? attrs.effect : null,
+  };
+  if (Array.isArray(attrs.hs_color)) m.hs = attrs.hs_color as HS;
+  if (Array.isArray(attrs.xy_color)) m.xy = attrs.xy_color as XY;
+  if (Array.isArray(attrs.rgb_color)) m.rgb = attrs.rgb_color as RGB;
+  if (Array.isArray(attrs.rgbw_color)) m.rgbw = attrs.rgbw_color as [number, number, number, number];
+  if (typeof attrs.color_temp_kelvin === 'number') m.kelvin = attrs.color_temp_kelvin;
+  else if (typeof attrs.color_temp === 'number' && attrs.color_temp > 0) m.kelvin = miredToKelvin(attrs.color_temp);
+  return m;
+}
+
+function convertColor(mode: string, m: Model): Record<string, unknown> {
+  if (mode === 'hs' && m.hs) {
+    const [h, s] = m.hs;
+    return { hs_color: [pyRound(h, 3), pyRound(s, 3)], rgb_color: hsToRgb(h, s), xy_color: hsToXy(h, s) };
+  }
+  if (mode === 'xy' && m.xy) {
+    const [x, y] = m.xy;
+    return { hs_color: xyToHs(x, y), rgb_color: xyToRgb(x, y), xy_color: [pyRound(x, 6), pyRound(y, 6)] };
+  }
+  if (mode === 'rgb' && m.rgb) {
+    const [r, g, b] = m.rgb;
+    return { hs_color: rgbToHs(r, g, b), rgb_color: [r, g, b].map(Math.trunc), xy_color: rgbToXy(r, g, b) };
+  }
+  if (mode === 'rgbw' && m.rgbw) {
+    const rgb = rgbwToRgb(...m.rgbw);
+    return { hs_color: rgbToHs(...rgb), rgb_color: rgb, rgbw_color: m.rgbw.map(Math.trunc), xy_color: rgbToXy(...rgb) };
+  }
+  if (mode === 'color_temp' && m.kelvin) {
+    const [h, s] = kelvinToHs(m.kelvin);
+    return { hs_color: [pyRound(h, 3), pyRound(s, 3)], rgb_color: hsToRgb(h, s), xy_color: hsToXy(h, s) };
+  }
+  return {};
+}
+
+/** The light's full attribute set: capabilities, then state attributes (null while off). */
+function render(base: Record<string, unknown>, on: boolean, m: Model): Record<string, unknown> {
+  const modes = modesOf(base);
+  const features = num(base.supported_features, 0);
+  const out: Record<string, unknown> = { ...base };
+  if (modes.includes('color_temp')) {
+    const [minK, maxK] = kelvinRange(base);
+    out.min_color_temp_kelvin = minK;
+    out.max_color_temp_kelvin = maxK;
+    out.min_mireds = kelvinToMired(maxK);
+    out.max_mireds = kelvinToMired(minK);
+  }
+  if (features & LIGHT_EFFECT) out.effect_list = Array.isArray(base.effect_list) ? base.effect_list : [];
+  out.supported_color_modes = [...modes].sort();
+  const mode = on ? m.colorMode : null;
+  if (features & LIGHT_EFFECT) out.effect = on ? (m.effect ?? null) : null;
+  out.color_mode = mode;
+  if (brightnessSupported(modes)) out.brightness = mode && BRIGHTNESS_MODES.has(mode) ? m.brightness : null;
+  if (modes.includes('color_temp')) {
+    const k = mode === 'color_temp' ? (m.kelvin ?? null) : null;
+    out.color_temp_kelvin = k;
+    out.color_temp = k ? kelvinToMired(k) : null;
+  }
+  if (colorSupported(modes) || modes.includes('color_temp')) {
+    out.hs_color = null;
+    out.rgb_color = null;
+    out.xy_color = null;
+    if (modes.includes('rgbw')) out.rgbw_color = null;
+    if (mode) Object.assign(out, convertColor(mode, m));
+  }
+  return finish(out, String(base.friendly_name ?? ''), features);
+}
+
+function remember(e: EntityCtx, m: Model): void {
+  e.memory.last = { ...m };
+}
+
+function turnOff(e: EntityCtx): void {
+  if (e.state.state === 'on') remember(e, readModel(e.attrs));
+  e.write('off', render(e.attrs, false, readModel(e.attrs)));
+}
+
+function turnOn(e: EntityCtx): void {
+  const p: Record<string, unknown> = { ...e.params };
+  const on = e.state.state === 'on';
+  const current = readModel(e.attrs);
+  const modes = modesOf(e.attrs);
+  const features = e.features;
+
+  if ('brightness_step' in p || 'brightness_step_pct' in p) {
+    let b = on && current.brightness ? current.brightness : 0;
+    b += 'brightness_step' in p ? (p.brightness_step as number) : pyRound(((p.brightness_step_pct as number) / 100) * 255);
+    p.brightness = Math.max(0, Math.min(255, b));
+    delete p.brightness_step;
+    delete p.brightness_step_pct;
+  }
+  // preprocess_turn_on_alternatives
+  delete p.profile;
+  if (typeof p.color_name === 'string') {
+    const rgb = colorNameToRgb(p.color_name);
+    if (!rgb) e.hub.log.warn(`Got unknown color ${p.color_name}, falling back to white`);
+    p.rgb_color = rgb ?? [255, 255, 255];
+    delete p.color_name;
+  }
+  if (typeof p.color_temp === 'number') p.color_temp_kelvin = miredToKelvin(p.color_temp);
+  if (typeof p.kelvin === 'number') p.color_temp_kelvin = p.kelvin;
+  delete p.color_temp;
+  delete p.kelvin;
+  if (typeof p.brightness_pct === 'number') p.brightness = pyRound((255 * p.brightness_pct) / 100);
+  delete p.brightness_pct;
+
+  // A colour temperature on a light without one is emulated with a colour.
+  if (typeof p.color_temp_kelvin === 'number' && !modes.includes('color_temp')) {
+    if (colorSupported(modes)) p.hs_color = kelvinToHs(p.color_temp_kelvin);
+    delete p.color_temp_kelvin;
+  }
+  // Convert a given colour into a space the light supports.
+  const has = (m: string) => modes.includes(m);
+  if (p.hs_color && !has('hs')) {
+    const [h, s] = p.hs_color as HS;
+    if (has('rgb')) p.rgb_color = hsToRgb(h, s);
+    else if (has('rgbw')) p.rgbw_color = rgbToRgbw(...hsToRgb(h, s));
+    else if (has('xy')) p.xy_color = hsToXy(h, s);
+    delete p.hs_color;
+  } else if (p.rgb_color && !has('rgb')) {
+    const rgb = p.rgb_color as RGB;
+    if (has('rgbw')) p.rgbw_color = rgbToRgbw(...rgb);
+    else if (has('hs')) p.hs_color = rgbToHs(...rgb);
+    else if (has('xy')) p.xy_color = rgbToXy(...rgb);
+    delete p.rgb_color;
+  } else if (p.xy_color && !has('xy')) {
+    const [x, y] = p.xy_color as XY;
+    if (has('hs')) p.hs_color = xyToHs(x, y);
+    else if (has('rgb')) p.rgb_color = xyToRgb(x, y);
+    else if (has('rgbw')) p.rgbw_color = rgbToRgbw(...xyToRgb(x, y));
+    delete p.xy_color;
+  } else if (p.rgbw_color && !has('rgbw')) {
+    const rgb = rgbwToRgb(...(p.rgbw_color as [number, number, number, number]));
+    if (has('rgb')) p.rgb_color = rgb;
+    else if (has('hs')) p.hs_color = rgbToHs(...rgb);
+    else if (has('xy')) p.xy_color = rgbToXy(...rgb);
+    delete p.rgbw_color;
+  }
+  if (p.white !== undefined) {
+    if (has('white')) {
+      if (p.white !== true && p.brightness === undefined) p.brightness = p.white;
+    } else delete p.white;
+  }
+  if (p.brightness === 0 || p.white === 0) {
+    turnOff(e);
+    return;
+  }
+  if (!(features & LIGHT_EFFECT)) delete p.effect;
+  if (!brightnessSupported(modes)) delete p.brightness;
+
+  const last = (e.memory.last as Model | undefined) ?? null;
+  const m: Model = on ? current : { ...(last ?? { brightness: null, colorMode: null }) };
+  if (typeof p.brightness === 'number') m.brightness = p.brightness;
+  else if (!on || m.brightness === null) m.brightness = brightnessSupported(modes) ? (last?.brightness ?? 255) : null;
+  const [minK, maxK] = kelvinRange(e.attrs);
+  if (typeof p.color_temp_kelvin === 'number') {
+    m.colorMode = 'color_temp';
+    m.kelvin = Math.max(minK, Math.min(maxK, p.color_temp_kelvin));
+  } else if (p.hs_color) {
+    m.colorMode = 'hs';
+    m.hs = p.hs_color as HS;
+  } else if (p.rgb_color) {
+    m.colorMode = 'rgb';
+    m.rgb = p.rgb_color as RGB;
+  } else if (p.xy_color) {
+    m.colorMode = 'xy';
+    m.xy = p.xy_color as XY;
+  } else if (p.rgbw_color) {
+    m.colorMode = 'rgbw';
+    m.rgbw = p.rgbw_color as [number, number, number, number];
+  } else if (p.white !== undefined) {
+    m.colorMode = 'white';
+  }
+  if (!m.colorMode || !modes.includes(m.colorMode)) m.colorMode = defaultMode(modes);
+  if (m.colorMode === 'color_temp' && !m.kelvin) m.kelvin = Math.max(minK, Math.min(maxK, 3000));
+  if (m.colorMode === 'hs' && !m.hs) m.hs = [0, 0];
+  if (typeof p.effect === 'string') m.effect = p.effect;
+  remember(e, m);
+  e.write('on', render(e.attrs, true, m));
+}
+
+export const light: DomainModule = {
+  domain: 'light',
+  init(seed) {
+    const a = seed.attributes;
+    const modes = Array.isArray(a.supported_color_modes) ? (a.supported_color_modes as string[]) : ['color_temp', 'hs'];
+    a.supported_color_modes = modes;
+    const features = num(a.supported_features, LIGHT_TRANSITION | (Array.isArray(a.effect_list) ? LIGHT_EFFECT : 0));
+    a.supported_features = features;
+    a.friendly_name ??= seed.name;
+    const state = seed.state ?? 'off';
+    const on = state === 'on';
+    const m = readModel(a);
+    if (!m.colorMode || !modes.includes(m.colorMode)) {
+      m.colorMode = defaultMode(modes);
+      if (m.hs && modes.includes('hs')) m.colorMode = 'hs';
+    }
+    if (m.brightness === null && brightnessSupported(modes)) m.brightness = 255;
+    const [minK, maxK] = kelvinRange(a);
+    if (m.colorMode === 'color_temp' && !m.kelvin) m.kelvin = Math.max(minK, Math.min(maxK, 3000));
+    if (m.colorMode === 'hs' && !m.hs) m.hs = [0, 0];
+    return { state, attributes: render(a, on, m) };
+  },
+  setup(hub: Hub) {
+    hub.services.register('light', 'turn_on', {
+      name: 'Turn on',
+      description: 'Turns on one or more lights and adjusts their properties, even when they are turned on already.',
+      fields: TURN_ON_FIELDS,
+      handle: turnOn,
+    });
+    hub.services.register('light', 'turn_off', {
+      name: 'Turn off',
+      description: 'Turns off one or more lights.',
+      fields: { transition, flash },
+      handle: turnOff,
+    });
+    hub.services.register('light', 'toggle', {
+      name: 'Toggle',
+      description: 'Toggles one or more lights, from on to off, or off to on, based on their current state.',
+      fields: TURN_ON_FIELDS,
+      handle: (e) => (e.state.state === 'on' ? turnOff(e) : turnOn(e)),
+    });
+  },
+};

@@ -1,0 +1,115 @@
+import { describe, expect, test } from 'vitest';
+import { backoffDelay } from '../../src/hub/backoff.js';
+import { domainOf, isEntityId, slugify } from '../../src/hub/entity-id.js';
+import { closestEntities, similarity } from '../../src/hub/similar.js';
+import { StateCache } from '../../src/hub/state-cache.js';
+import { checkServiceData, flattenFields } from '../../src/hub/service-fields.js';
+import { websocketUrl } from '../../src/hub/socket.js';
+import type { HubState, ServiceDescription } from '../../src/hub/types.js';
+
+describe('backoff', () => {
+  test('grows exponentially, is capped, and jitters within [cap/2, cap]', () => {
+    const opts = { baseMs: 500, maxMs: 30_000 };
+    expect(backoffDelay(0, opts, () => 0)).toBe(250);
+    expect(backoffDelay(0, opts, () => 1)).toBe(500);
+    expect(backoffDelay(3, opts, () => 1)).toBe(4000);
+    expect(backoffDelay(20, opts, () => 1)).toBe(30_000);
+    expect(backoffDelay(20, opts, () => 0)).toBe(15_000);
+    expect(backoffDelay(1000, opts, () => 0.5)).toBe(22_500);
+  });
+});
+
+describe('entity ids', () => {
+  test.each(['light.kitchen', 'sensor.a1_b2', 'alarm_control_panel.security', 'vacuum.0_ground_floor'])('%s is valid', (id) => expect(isEntityId(id)).toBe(true));
+  test.each(['light', 'Light.kitchen', 'light.', '.kitchen', 'light.kitchen lamp', 'light._x', 'light.x_', 'light.a__b', 'light.kitchen;drop', 'a.b.c', 5, null])('%s is not', (id) =>
+    expect(isEntityId(id)).toBe(false));
+  test('domain and slug', () => {
+    expect(domainOf('media_player.tv')).toBe('media_player');
+    expect(slugify('Movie Night!')).toBe('movie_night');
+    expect(slugify("  Café  d'été ")).toBe('cafe_d_ete');
+  });
+  test('websocket urls', () => {
+    expect(websocketUrl('http://ha.local:8123')).toBe('ws://ha.local:8123/api/websocket');
+    expect(websocketUrl('https://ha.example/')).toBe('wss://ha.example/api/websocket');
+    expect(websocketUrl('ws://supervisor/core/websocket')).toBe('ws://supervisor/core/websocket');
+  });
+});
+
+describe('closest entities', () => {
+  test('similar names of the same domain come first', () => {
+    const ids = ['light.kitchen_ceiling', 'light.bedroom_lamp', 'switch.kitchen', 'sensor.kitchen_temperature', 'light.kitchen_counter'];
+    const got = closestEntities('light.kitchen_celing', ids, 3);
+    expect(got[0]).toBe('light.kitchen_ceiling');
+    expect(got).toHaveLength(3);
+    expect(got.slice(0, 2).sort()).toEqual(['light.kitchen_ceiling', 'light.kitchen_counter']);
+    expect(got).not.toContain('light.bedroom_lamp');
+    expect(similarity('abc', 'abc')).toBe(1);
+    expect(similarity('ab', 'cd')).toBe(0);
+  });
+});
+
+const st = (entity_id: string, state: string, last_updated: string): HubState => ({ entity_id, state, attributes: {}, last_changed: last_updated, last_updated });
+
+describe('state cache', () => {
+  test('applies changes and removals', () => {
+    const c = new StateCache();
+    c.apply({ entity_id: 'light.a', old_state: null, new_state: st('light.a', 'on', 't1') });
+    expect(c.get('light.a')?.state).toBe('on');
+    c.apply({ entity_id: 'light.a', old_state: null, new_state: null });
+    expect(c.has('light.a')).toBe(false);
+  });
+
+  test('a snapshot reports what changed, appeared and disappeared', () => {
+    const c = new StateCache();
+    c.replaceAll([st('light.a', 'on', 't1'), st('light.b', 'off', 't1'), st('light.gone', 'on', 't1')]);
+    const changes = c.replaceAll([st('light.a', 'on', 't1'), st('light.b', 'on', 't2'), st('light.new', 'off', 't2')]);
+    expect(changes.map((x) => [x.entity_id, x.old_state?.state ?? null, x.new_state?.state ?? null])).toEqual([
+      ['light.b', 'off', 'on'],
+      ['light.new', null, 'off'],
+      ['light.gone', 'on', null],
+    ]);
+    expect([...c.ids()].sort()).toEqual(['light.a', 'light.b', 'light.new']);
+  });
+});
+
+describe('service fields', () => {
+  const turnOn: ServiceDescription = {
+    fields: {
+      brightness_pct: { selector: { number: { min: 0, max: 100 } } },
+      rgb_color: { selector: { color_rgb: {} } },
+      color_temp_kelvin: { selector: { color_temp: { unit: 'kelvin', min: 2000, max: 6500 } } },
+      effect: { selector: { select: { options: ['colorloop', 'random'] } } },
+      flash: { selector: { select: { options: [{ value: 'short', label: 'Short' }, { value: 'long', label: 'Long' }] } } },
+      advanced_fields: { collapsed: true, fields: { transition: { selector: { number: { min: 0, max: 300 } } } } },
+    },
+  };
+  const check = (data: Record<string, unknown>) => () => checkServiceData('light.turn_on', turnOn, data);
+
+  test('sections are flattened', () => expect(Object.keys(flattenFields(turnOn.fields))).toContain('transition'));
+  test('good data passes', () => {
+    expect(check({ brightness_pct: 50, rgb_color: [255, 0, 10], color_temp_kelvin: 3000, effect: 'random', flash: 'short', transition: 2 })).not.toThrow();
+  });
+  test.each([
+    [{ brightness_pct: 150 }, /^brightness_pct: must be at most 100$/],
+    [{ brightness_pct: '50' }, /^brightness_pct: must be a number$/],
+    [{ rgb_color: [300, 0, 0] }, /^rgb_color: must be \[red, green, blue\]/],
+    [{ color_temp_kelvin: 1000 }, /^color_temp_kelvin: must be at least 2000$/],
+    [{ effect: 'disco' }, /^effect: must be one of colorloop, random$/],
+    [{ flash: 'medium' }, /^flash: must be one of short, long$/],
+    [{ colour: 'red' }, /^colour: light\.turn_on does not take this parameter$/],
+  ])('%o is refused naming the field', (data, message) => {
+    expect(check(data)).toThrow(message);
+    try {
+      check(data)();
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: Object.keys(data)[0] } });
+    }
+  });
+  test('required fields', () => {
+    const svc: ServiceDescription = { fields: { temperature: { required: true, selector: { number: {} } } } };
+    expect(() => checkServiceData('climate.set_temperature', svc, {})).toThrow(/^temperature: required by climate\.set_temperature$/);
+  });
+  test('a service without described fields takes any data', () => {
+    expect(() => checkServiceData('script.morning', { fields: {} }, { anything: 1 })).not.toThrow();
+  });
+});

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { settingsTable } from '../../src/config/settings-table.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+test('README carries the settings table as the settings module describes it', () => {
+  expect(readme).toContain(settingsTable());
+});
+
+test('README quick start has the two commands', () => {
+  expect(readme).toMatch(/npm ci && npm start/);
+  expect(readme).toMatch(/npm test/);
+});
