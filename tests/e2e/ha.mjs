@@ -13,7 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync,
-  realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, fstatSync,
+  realpathSync, renameSync, rmSync, writeFileSync, writeSync, fstatSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -122,12 +122,17 @@ function pidAlive(pid) {
   }
 }
 
+/** Children of runLogged still running, killed when this process is interrupted. */
+const running = new Set();
+
 /** Run a command with its output in a log file, printing a heartbeat so CI logs show progress. */
 async function runLogged(cmd, args, logFile, what) {
   const fd = openSync(logFile, 'a');
   const t0 = Date.now();
   const child = spawn(cmd, args, { stdio: ['ignore', fd, fd], env: { ...process.env, PIP_NO_INPUT: '1' } });
   closeSync(fd);
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   const timer = setInterval(() => {
     const last = lastMatchingLine(logFile, /^(Collecting|Downloading|Building|Installing|Successfully)/) ?? '';
     say(`  ${what}: ${seconds(Date.now() - t0)} s ${last ? `(${last.slice(0, 100)})` : ''}`);
@@ -169,6 +174,15 @@ export async function installHa({ force = false } = {}) {
   const partial = mkdtempSync(join(root, `venv.partial-${process.pid}-`));
   const log = join(root, 'install.log');
   writeFileSync(log, `# ${new Date().toISOString()} install of Home Assistant ${HA_VERSION} into ${partial}\n`);
+  // Interrupted: stop pip and drop the half-built venv rather than leave pip writing into it.
+  const onSignal = (sig) => {
+    for (const child of running) child.kill('SIGKILL');
+    rmSync(partial, { recursive: true, force: true });
+    say(`install interrupted (${sig}); nothing was kept`);
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     await runLogged(python.cmd, ['-m', 'venv', partial], log, 'creating the venv');
     const pip = [
@@ -197,6 +211,9 @@ export async function installHa({ force = false } = {}) {
   } catch (e) {
     rmSync(partial, { recursive: true, force: true });
     throw e;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
   }
   // Swap into place. A venv moves safely as long as it is run as venv/bin/python (ha.mjs never
   // uses the console scripts, whose #! lines name the temporary path).
@@ -357,7 +374,7 @@ async function waitFor(state, spawned, what, probe, deadline) {
   const t0 = Date.now();
   for (;;) {
     const newLog = readFrom(state.log, spawned.offset);
-    const pipMatch = /Attempting install of (\S+)|Unable to install package (\S+)/.exec(newLog);
+    const pipMatch = /Attempting install of ([^\s:]+)|Unable to install package ([^\s:]+)/.exec(newLog);
     if (pipMatch) {
       throw new StartError(
         `Home Assistant tried to pip install ${pipMatch[1] ?? pipMatch[2]} at start-up: add the requirement ` +
@@ -456,7 +473,7 @@ async function becomeReady(state, spawned, { fresh, timeoutMs }) {
 }
 
 async function failStart(state, spawned, err) {
-  say(`ERROR: ${err.message}`);
+  say(`start failed: ${err.message}`);
   await killGroup(spawned.pid, 10_000);
   state.pid = null;
   writeState(state);
@@ -468,12 +485,17 @@ async function failStart(state, spawned, err) {
  * port, starts it, onboards the owner and stores a long-lived token. Returns the state, which is
  * also written to DIR/state.json.
  */
-export async function createHa({ dir, timeoutMs = envMs('HA_E2E_START_TIMEOUT', 300) } = {}) {
+export async function createHa({ dir, stateFile = defaultStateFile(), timeoutMs = envMs('HA_E2E_START_TIMEOUT', 300) } = {}) {
   if (!isInstalled()) await installHa();
-  dir = dir ? resolve(dir) : mkdtempSync(join(tmpdir(), 'home-mcp-bridge-ha-'));
+  if (dir) dir = resolve(dir);
+  else if (stateFile) dir = dirname(stateFile);
+  else dir = mkdtempSync(join(tmpdir(), 'home-mcp-bridge-ha-'));
+  stateFile = stateFile ?? join(dir, 'state.json');
   mkdirSync(dir, { recursive: true });
   const configDir = join(dir, 'config');
-  if (existsSync(configDir)) throw new Error(`${configDir} exists: start needs a fresh directory`);
+  if (existsSync(configDir)) {
+    throw new Error(`${configDir} exists: start makes a fresh instance in a new directory; restart starts this one again`);
+  }
   cpSync(CONFIG_SRC, configDir, { recursive: true });
   const state = {
     version: HA_VERSION,
@@ -485,7 +507,7 @@ export async function createHa({ dir, timeoutMs = envMs('HA_E2E_START_TIMEOUT', 
     dir,
     configDir,
     log: join(dir, 'hass.log'),
-    stateFile: join(dir, 'state.json'),
+    stateFile,
     python: venvPython(),
     startSeconds: null,
   };
@@ -632,9 +654,13 @@ async function main(argv) {
     case 'install':
       await installHa({ force: rest.includes('--force') });
       return 0;
-    case 'start':
-      await createHa({ dir: opt('--dir') });
+    case 'start': {
+      const s = await createHa({ dir: opt('--dir'), stateFile: opt('--state') ? stateFile : undefined });
+      if (resolve(process.env.HA_E2E_STATE ?? '') !== s.stateFile) {
+        say(`for stop, restart, env, logs: export HA_E2E_STATE=${shq(s.stateFile)}`);
+      }
       return 0;
+    }
     case 'stop':
       if (stateFile && existsSync(stateFile)) await stopHa({ stateFile });
       return 0;
@@ -670,7 +696,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      say(`ERROR: ${err instanceof StartError ? err.message : err.stack ?? err}`);
+      say(`ERROR: ${process.env.HA_E2E_DEBUG ? err.stack ?? err : err.message ?? err}`);
       process.exit(1);
     },
   );

@@ -13,7 +13,9 @@ import { parseInput } from '../validate.js';
 export const deviceCommandSchema = v.object({
   entity_id: v.string('must be a string'),
   action: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
-  parameters: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  parameters: v.optional(
+    v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'must be an object'),
+  ),
 });
 
 /** Reads are served from the cache; while the hub is away they say so in headers. */

@@ -1,0 +1,38 @@
+// What an end-to-end test needs from the real Home Assistant that tests/e2e/run.sh started:
+// where it is, its token, and stopping and starting it again (same port, same config dir, so
+// the token stays valid). The state file is $HA_E2E_STATE, written by `ha.mjs start`.
+import * as ha from './ha.mjs';
+import type { HaState } from './ha.mjs';
+
+export type { HaState };
+export const { HA_VERSION, DEMO_ENTITIES } = ha;
+
+function stateFile(): string {
+  const file = ha.defaultStateFile();
+  if (!file) throw new Error('HA_E2E_STATE is not set: run the end-to-end suite with `npm run test:e2e`');
+  return file;
+}
+
+/** The current state: url, wsUrl, token, pid (null while stopped), dir, log. */
+export function haState(): HaState {
+  return ha.readState(stateFile());
+}
+
+/** SIGTERM, then SIGKILL after a bound; the config dir and the token survive. */
+export function stopHa(): Promise<HaState> {
+  return ha.stopHa({ stateFile: stateFile() });
+}
+
+/** Starts it again on the same port with the same config dir; resolves when the demo entities exist. */
+export function startHa(): Promise<HaState> {
+  return ha.startHa({ stateFile: stateFile() });
+}
+
+export function restartHa(): Promise<HaState> {
+  return ha.restartHa({ stateFile: stateFile() });
+}
+
+/** The last lines of Home Assistant's log, for failure messages. */
+export function haLogTail(lines = 60): string {
+  return ha.logTail(lines, stateFile());
+}
