@@ -84,8 +84,8 @@ export function rgbToXy(r: number, g: number, b: number): XY {
   return [pyRound(X / sum, 3), pyRound(Y / sum, 3)];
 }
 
-export function xyToRgb(x: number, y: number): RGB {
-  if (y === 0) return [0, 0, 0];
+export function xyToRgb(x: number, yIn: number): RGB {
+  const y = yIn === 0 ? 1e-11 : yIn;
   const Y = 1;
   const X = (Y / y) * x;
   const Z = (Y / y) * (1 - x - y);
@@ -142,7 +142,7 @@ const CSS_COLORS: Record<string, string> = {
   olivedrab: '6b8e23', orange: 'ffa500', orangered: 'ff4500', orchid: 'da70d6', palegoldenrod: 'eee8aa',
   palegreen: '98fb98', paleturquoise: 'afeeee', palevioletred: 'db7093', papayawhip: 'ffefd5', peachpuff: 'ffdab9',
   peru: 'cd853f', pink: 'ffc0cb', plum: 'dda0dd', powderblue: 'b0e0e6', purple: '800080',
-  rebeccapurple: '663399', red: 'ff0000', rosybrown: 'bc8f8f', royalblue: '4169e1', saddlebrown: '8b4513',
+  red: 'ff0000', rosybrown: 'bc8f8f', royalblue: '4169e1', saddlebrown: '8b4513',
   salmon: 'fa8072', sandybrown: 'f4a460', seagreen: '2e8b57', seashell: 'fff5ee', sienna: 'a0522d',
   silver: 'c0c0c0', skyblue: '87ceeb', slateblue: '6a5acd', slategray: '708090', slategrey: '708090',
   snow: 'fffafa', springgreen: '00ff7f', steelblue: '4682b4', tan: 'd2b48c', teal: '008080',
@@ -159,4 +159,5 @@ export function colorNameToRgb(name: string): RGB | undefined {
   return [Number.parseInt(hex.slice(0, 2), 16), Number.parseInt(hex.slice(2, 4), 16), Number.parseInt(hex.slice(4, 6), 16)];
 }
 
-export const COLOR_NAMES: readonly string[] = Object.keys(CSS_COLORS);
+/** The names light.turn_on offers (its select list): the hub's own first, black left out. */
+export const COLOR_NAMES: readonly string[] = ['homeassistant', ...Object.keys(CSS_COLORS).filter((n) => n !== 'black' && n !== 'homeassistant')];

@@ -60,6 +60,8 @@ export interface Home {
   /** location_name in get_config. */
   name?: string;
   time_zone?: string;
+  /** Units the hub reports in; climate defaults (min/max temperature) follow it. */
+  unit_system?: 'metric' | 'us_customary';
   floors?: HomeFloor[];
   areas?: HomeArea[];
   devices?: HomeDevice[];
@@ -85,6 +87,7 @@ const stateText = v.pipe(
 const HomeSchema = v.looseObject({
   name: v.optional(v.string()),
   time_zone: v.optional(v.string()),
+  unit_system: v.optional(v.picklist(['metric', 'us_customary'])),
   floors: v.optional(
     v.array(
       v.looseObject({
@@ -145,6 +148,7 @@ export function parseHome(input: unknown, source = 'home'): Home {
   };
   if (raw.name !== undefined) home.name = raw.name;
   if (raw.time_zone !== undefined) home.time_zone = raw.time_zone;
+  if (raw.unit_system !== undefined) home.unit_system = raw.unit_system;
   if (raw.floors) home.floors = raw.floors as HomeFloor[];
   if (raw.areas) home.areas = raw.areas as HomeArea[];
   if (raw.devices) home.devices = raw.devices as HomeDevice[];

@@ -37,12 +37,12 @@ export const DEFAULT_TIMING: Timing = {
   alarmTriggerMs: 0,
 };
 
-type LogFn = (...args: unknown[]) => void;
+/** What the simulator needs of a logger; a pino logger fits. */
 export interface Logger {
-  debug: LogFn;
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
+  debug(msg: string): void;
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
 }
 
 const SILENT: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -123,7 +123,7 @@ export class Hub {
     this.legacy = opts.legacy;
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.log = opts.logger ?? SILENT;
-    this.unitSystem = (opts.home as { unit_system?: string }).unit_system === 'us_customary' ? 'us_customary' : 'metric';
+    this.unitSystem = opts.home.unit_system ?? 'metric';
     this.states = new StateMachine(this.bus, !opts.legacy);
     this.registries = new Registries(opts.home, opts.legacy);
     this.services = new ServiceRegistry(this);
@@ -186,11 +186,6 @@ export class Hub {
     return c;
   }
 
-  /** A context as the socket's user creates one. */
-  userContext(parentId: string | null = null): Context {
-    return new Context(this.user.id, parentId);
-  }
-
   /** Runs fn after ms (at once when ms <= 0); every pending timer dies with dispose(). */
   after(ms: number, fn: () => void): () => void {
     if (ms <= 0) {
@@ -202,7 +197,7 @@ export class Hub {
       try {
         fn();
       } catch (err) {
-        this.log.error({ err }, 'simulator timer failed');
+        this.log.error(`simulator timer failed: ${(err as Error).message}`);
       }
     }, ms);
     t.unref();

@@ -16,8 +16,12 @@ export interface FieldDef extends KeySpec {
   example?: unknown;
   advanced?: boolean;
   filter?: Record<string, unknown>;
+  /** Described inside this collapsed section on hubs that have sections (flat and advanced before). */
+  section?: 'advanced_fields';
   /** Accepted but not described (aliases the hub still takes). */
   hidden?: boolean;
+  /** Described only by hubs of that age (the field is accepted by both). */
+  describedBy?: 'legacy' | 'modern';
 }
 
 export interface ServiceCall {
@@ -60,6 +64,8 @@ export interface ServiceDef {
   /** The entity must support one of these feature sets. */
   requiredFeatures?: number[];
   response?: 'optional' | 'only';
+  /** The target description, when not "entities of this domain". */
+  target?: Record<string, unknown>;
   /** Per-entity handler of an entity service. */
   handle?: (e: EntityCtx) => unknown;
   /** Whole-call handler: plain services, or entity services that resolve targets themselves. */
@@ -146,7 +152,7 @@ export class ServiceRegistry {
   }
 
   has(domain: string, service: string): boolean {
-    return this.services.get(domain)?.has(service) ?? false;
+    return this.services.get(domain.toLowerCase())?.has(service.toLowerCase()) ?? false;
   }
 
   domains(): string[] {
@@ -260,33 +266,38 @@ export class ServiceRegistry {
     const out: Record<string, Record<string, unknown>> = {};
     for (const [domain, byService] of this.services) {
       const services: Record<string, unknown> = {};
-      for (const [service, reg] of byService) services[service] = describeService(reg);
+      for (const [service, reg] of byService) services[service] = describeService(reg, this.hub.legacy);
       out[domain] = services;
     }
     return out;
   }
 }
 
-function describeService(reg: Registered): Record<string, unknown> {
+function describeService(reg: Registered, legacy: boolean): Record<string, unknown> {
   const { def } = reg;
   const fields: Record<string, unknown> = {};
+  // Collapsible sections arrived in 2024.6; older hubs list those fields flat, marked advanced.
+  const section: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(def.fields ?? {})) {
     if (f.hidden || !f.selector) continue;
+    if (f.describedBy && f.describedBy !== (legacy ? 'legacy' : 'modern')) continue;
+    const inSection = f.section !== undefined && !legacy;
     const d: Record<string, unknown> = {};
     if (f.required) d.required = true;
     if (f.example !== undefined) d.example = f.example;
     d.selector = f.selector;
-    if (f.advanced) d.advanced = true;
+    if (f.advanced || (f.section && legacy)) d.advanced = true;
     if (f.filter) d.filter = f.filter;
     d.name = f.name ?? name;
     d.description = f.description ?? '';
-    fields[name] = d;
+    (inSection ? section : fields)[name] = d;
   }
+  if (Object.keys(section).length) fields.advanced_fields = { collapsed: true, fields: section };
   const out: Record<string, unknown> = { name: def.name, description: def.description, fields };
   if ((def.kind ?? 'entity') === 'entity') {
     const filter: Record<string, unknown> = { domain: [reg.domain] };
     if (def.requiredFeatures) filter.supported_features = def.requiredFeatures;
-    out.target = { entity: [filter] };
+    out.target = def.target ?? { entity: [filter] };
   }
   if (def.response) out.response = { optional: def.response === 'optional' };
   return out;

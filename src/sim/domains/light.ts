@@ -2,6 +2,7 @@
 // steps, colour names, mireds), conversion into a colour mode the light supports, and state
 // attributes that are present but null while the light is off.
 import {
+  COLOR_NAMES,
   type HS,
   type RGB,
   type XY,
@@ -46,14 +47,14 @@ const flash: FieldDef = {
   v: VALID_FLASH,
   name: 'Flash',
   description: 'Tell light to flash, can be either value short or long.',
-  advanced: true,
-  selector: sel.select(['long', 'short']),
+  section: 'advanced_fields',
+  selector: sel.select(['long', 'short'], { translation_key: 'flash' }),
   filter: { supported_features: [LIGHT_FLASH] },
 };
 const colorFilter = { attribute: { supported_color_modes: ['hs', 'xy', 'rgb', 'rgbw', 'rgbww'] } };
 const ctFilter = { attribute: { supported_color_modes: ['color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww'] } };
 const brightnessFilter = {
-  attribute: { supported_color_modes: ['brightness', 'color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww', 'white'] },
+  attribute: { supported_color_modes: ['brightness', 'color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww'] },
 };
 
 const TURN_ON_FIELDS: Record<string, FieldDef> = {
@@ -73,7 +74,17 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     name: 'RGBW-color',
     description: 'The color in RGBW format. A list of four integers between 0 and 255 representing the values of red, green, blue, and white.',
     example: '[255, 100, 100, 50]',
-    advanced: true,
+    section: 'advanced_fields',
+    selector: sel.object(),
+    filter: colorFilter,
+  },
+  rgbww_color: {
+    v: exactSequence([byte, byte, byte, byte, byte]),
+    exclusive: COLOR_GROUP,
+    name: 'RGBWW-color',
+    description: 'The color in RGBWW format. A list of five integers between 0 and 255 representing the values of red, green, blue, cold white, and warm white.',
+    example: '[255, 100, 100, 50, 70]',
+    section: 'advanced_fields',
     selector: sel.object(),
     filter: colorFilter,
   },
@@ -82,8 +93,8 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     exclusive: COLOR_GROUP,
     name: 'Color name',
     description: 'A human-readable color name.',
-    advanced: true,
-    selector: sel.select(['red', 'green', 'blue', 'white', 'yellow', 'orange', 'purple', 'pink'], { translation_key: 'color_name' }),
+    section: 'advanced_fields',
+    selector: sel.select([...COLOR_NAMES], { translation_key: 'color_name' }),
     filter: colorFilter,
   },
   hs_color: {
@@ -92,7 +103,7 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     name: 'Hue/Sat color',
     description: 'Color in hue/sat format. A list of two integers. Hue is 0-360 and Sat is 0-100.',
     example: '[300, 70]',
-    advanced: true,
+    section: 'advanced_fields',
     selector: sel.object(),
     filter: colorFilter,
   },
@@ -102,7 +113,7 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     name: 'XY-color',
     description: 'Color in XY-format. A list of two decimal numbers between 0 and 1.',
     example: '[0.52, 0.43]',
-    advanced: true,
+    section: 'advanced_fields',
     selector: sel.object(),
     filter: colorFilter,
   },
@@ -113,13 +124,14 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     description: 'Color temperature in Kelvin.',
     selector: { color_temp: { unit: 'kelvin', min: 2000, max: 6500 } },
     filter: ctFilter,
+    describedBy: 'modern',
   },
   color_temp: {
     v: all(coerceInt, range({ min: 1 })),
     exclusive: COLOR_GROUP,
     name: 'Color temperature (mireds)',
     description: 'Color temperature in mireds.',
-    advanced: true,
+    section: 'advanced_fields',
     selector: { color_temp: { unit: 'mired', min: 153, max: 500 } },
     filter: ctFilter,
   },
@@ -131,13 +143,14 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     advanced: true,
     selector: { color_temp: { unit: 'kelvin', min: 2000, max: 6500 } },
     filter: ctFilter,
+    describedBy: 'legacy',
   },
   brightness: {
     v: VALID_BRIGHTNESS,
     exclusive: 'brightness',
     name: 'Brightness value',
     description: 'Number indicating brightness, where 0 turns the light off, 1 is the minimum brightness, and 255 is the maximum brightness.',
-    advanced: true,
+    section: 'advanced_fields',
     selector: sel.number(0, 255),
     filter: brightnessFilter,
   },
@@ -154,7 +167,7 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     exclusive: 'brightness',
     name: 'Brightness step value',
     description: 'Change brightness by an amount.',
-    advanced: true,
+    section: 'advanced_fields',
     selector: sel.number(-225, 255),
     filter: brightnessFilter,
   },
@@ -171,7 +184,7 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     exclusive: COLOR_GROUP,
     name: 'White',
     description: 'Set the light to white mode.',
-    advanced: true,
+    section: 'advanced_fields',
     selector: { constant: { value: true, label: 'Enabled' } },
     filter: { attribute: { supported_color_modes: ['white'] } },
   },
@@ -181,7 +194,7 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     name: 'Profile',
     description: 'Name of a light profile to use.',
     example: 'relax',
-    advanced: true,
+    section: 'advanced_fields',
     selector: sel.text(),
   },
   flash,
@@ -373,7 +386,13 @@ function turnOn(e: EntityCtx): void {
     else if (has('rgb')) p.rgb_color = xyToRgb(x, y);
     else if (has('rgbw')) p.rgbw_color = rgbToRgbw(...xyToRgb(x, y));
     delete p.xy_color;
-  } else if (p.rgbw_color && !has('rgbw')) {
+  } else if (p.rgbww_color) {
+    // No simulated light has cold and warm white channels: fold both into white.
+    const [r, g, b, cw, ww] = p.rgbww_color as number[];
+    p.rgbw_color = [r ?? 0, g ?? 0, b ?? 0, Math.round(((cw ?? 0) + (ww ?? 0)) / 2)];
+    delete p.rgbww_color;
+  }
+  if (p.rgbw_color && !has('rgbw')) {
     const rgb = rgbwToRgb(...(p.rgbw_color as [number, number, number, number]));
     if (has('rgb')) p.rgb_color = rgb;
     else if (has('hs')) p.hs_color = rgbToHs(...rgb);
@@ -425,7 +444,7 @@ function turnOn(e: EntityCtx): void {
 
 export const light: DomainModule = {
   domain: 'light',
-  init(seed) {
+  init(seed, hub) {
     const a = seed.attributes;
     const modes = Array.isArray(a.supported_color_modes) ? (a.supported_color_modes as string[]) : ['color_temp', 'hs'];
     a.supported_color_modes = modes;
@@ -443,6 +462,8 @@ export const light: DomainModule = {
     const [minK, maxK] = kelvinRange(a);
     if (m.colorMode === 'color_temp' && !m.kelvin) m.kelvin = Math.max(minK, Math.min(maxK, 3000));
     if (m.colorMode === 'hs' && !m.hs) m.hs = [0, 0];
+    // What a light declared off would come back on with.
+    hub.memory(seed.entityId).last = { ...m };
     return { state, attributes: render(a, on, m) };
   },
   setup(hub: Hub) {

@@ -1,0 +1,268 @@
+// The WebSocket commands the simulator answers, each with the message schema the hub checks
+// (so a malformed command fails as it does there) and a handler. Hubs older than 2024.4 know
+// no floor or label registry: those commands are then unknown.
+import { type HubEvent, MATCH_ALL } from './bus.js';
+import { Context } from './context.js';
+import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, UnauthorizedError, type Translation } from './errors.js';
+import type { Hub, NotificationUpdate, PersistentNotification } from './hub.js';
+import { entitiesInitial, eventMessage, eventMessageJson, pongMessage, stateDiffJson } from './protocol.js';
+import {
+  type KeySpec,
+  type Validator,
+  Invalid,
+  all,
+  coerceInt,
+  dict,
+  isType,
+  listOf,
+  literal,
+  mapOf,
+  range,
+  string,
+} from './schema.js';
+import { targetFields } from './services.js';
+import { type State, type StateChangedData, validEntityId } from './states.js';
+
+export interface SimUser {
+  id: string;
+  name: string;
+  isAdmin: boolean;
+}
+
+/** What a command handler may do with its connection. */
+export interface CommandConnection {
+  readonly hub: Hub;
+  readonly user: SimUser;
+  readonly subscriptions: Map<number, () => void>;
+  send(msg: object | string): void;
+  sendResult(id: number, result?: unknown): void;
+  sendError(id: number, code: string, message: string, translation?: Translation): void;
+  setSupportedFeatures(features: Record<string, number>): void;
+}
+
+type Msg = Record<string, unknown> & { id: number; type: string };
+
+export interface Command {
+  schema: Validator;
+  admin?: boolean;
+  handle(conn: CommandConnection, msg: Msg): void | Promise<void>;
+}
+
+/** Event types a non-admin user may subscribe to (the hub's SUBSCRIBE_ALLOWLIST). */
+const SUBSCRIBE_ALLOWLIST = new Set([
+  'area_registry_updated',
+  'category_registry_updated',
+  'component_loaded',
+  'core_config_updated',
+  'device_registry_updated',
+  'entity_registry_updated',
+  'floor_registry_updated',
+  'label_registry_updated',
+  'lovelace_updated',
+  'panels_updated',
+  'persistent_notifications_updated',
+  'recorder_5min_statistics_generated',
+  'recorder_hourly_statistics_generated',
+  'repairs_issue_registry_updated',
+  'service_registered',
+  'service_removed',
+  'shopping_list_updated',
+  'state_changed',
+  'themes_updated',
+]);
+
+const positiveInt = all(coerceInt, range({ min: 0 }));
+
+/** vol.Schema({id, type, ...fields}) */
+function schema(type: string, fields: Record<string, KeySpec> = {}): Validator {
+  return dict({ id: { v: positiveInt, required: true }, type: { v: literal(type), required: true }, ...fields });
+}
+
+const entityIds: Validator = (v, path) => {
+  const list = typeof v === 'string' ? v.split(',').map((s) => s.trim()) : Array.isArray(v) ? v : [v];
+  return list.map((x) => {
+    const id = typeof x === 'string' ? x.toLowerCase() : '';
+    if (!validEntityId(id)) throw new Invalid(`Entity ID ${String(x)} is an invalid entity ID`, path);
+    return id;
+  });
+};
+
+const FILTER_KEYS = ['include_domains', 'include_entities', 'include_entity_globs', 'exclude_domains', 'exclude_entities', 'exclude_entity_globs'];
+
+function globRe(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/** A simplified include/exclude entity filter (domains, entities, globs). */
+function entityFilter(msg: Msg): ((id: string) => boolean) | undefined {
+  const list = (k: string) => (Array.isArray(msg[k]) ? (msg[k] as string[]) : []);
+  const inc = { d: list('include_domains'), e: list('include_entities'), g: list('include_entity_globs').map(globRe) };
+  const exc = { d: list('exclude_domains'), e: list('exclude_entities'), g: list('exclude_entity_globs').map(globRe) };
+  const hasInclude = inc.d.length + inc.e.length + inc.g.length > 0;
+  const hasExclude = exc.d.length + exc.e.length + exc.g.length > 0;
+  if (!hasInclude && !hasExclude) return undefined;
+  return (id) => {
+    const domain = id.slice(0, id.indexOf('.'));
+    if (inc.e.includes(id)) return true;
+    if (exc.e.includes(id)) return false;
+    if (exc.d.includes(domain) || exc.g.some((re) => re.test(id))) return false;
+    if (!hasInclude) return true;
+    return inc.d.includes(domain) || inc.g.some((re) => re.test(id));
+  };
+}
+
+function notificationsById(items: PersistentNotification[]): Record<string, PersistentNotification> {
+  return Object.fromEntries(items.map((n) => [n.notification_id, n]));
+}
+
+/** The raw JSON of a result whose payload is already serialised. */
+const rawResult = (id: number, payloadJson: string) => `{"id":${id},"type":"result","success":true,"result":${payloadJson}}`;
+
+function sendServiceError(conn: CommandConnection, msg: Msg, err: unknown): void {
+  if (err instanceof ServiceNotFoundError) {
+    if (err.domain === String(msg.domain).toLowerCase() && err.service === String(msg.service).toLowerCase()) {
+      conn.sendError(msg.id, 'not_found', err.message, err.translation);
+    } else {
+      conn.sendError(msg.id, 'home_assistant_error', `Service ${err.domain}.${err.service} called service ${String(msg.domain)}.${String(msg.service)} which was not found.`, {
+        domain: 'websocket_api',
+        key: 'child_service_not_found',
+        placeholders: { domain: String(msg.domain), service: String(msg.service), child_domain: err.domain, child_service: err.service },
+      });
+    }
+  } else if (err instanceof Invalid) {
+    conn.sendError(msg.id, 'invalid_format', err.text);
+  } else if (err instanceof ServiceValidationError) {
+    conn.sendError(msg.id, 'service_validation_error', `Validation error: ${err.message}`, err.translation);
+  } else if (err instanceof HomeAssistantError) {
+    conn.sendError(msg.id, 'home_assistant_error', err.message, err.translation);
+  } else {
+    conn.sendError(msg.id, 'unknown_error', err instanceof Error ? err.message : String(err));
+  }
+}
+
+export function buildCommands(legacy: boolean): Map<string, Command> {
+  const c = new Map<string, Command>();
+  const add = (type: string, fields: Record<string, KeySpec>, handle: Command['handle'], admin = false) =>
+    c.set(type, { schema: schema(type, fields), handle, admin });
+
+  add('supported_features', { features: { v: mapOf(isType('int')), required: true } }, (conn, msg) => {
+    conn.setSupportedFeatures(msg.features as Record<string, number>);
+    conn.sendResult(msg.id);
+  });
+  add('ping', {}, (conn, msg) => conn.send(pongMessage(msg.id)));
+  add('auth/current_user', {}, (conn, msg) =>
+    conn.sendResult(msg.id, {
+      id: conn.user.id,
+      name: conn.user.name,
+      is_owner: conn.user.isAdmin,
+      is_admin: conn.user.isAdmin,
+      credentials: [{ auth_provider_type: 'homeassistant', auth_provider_id: null }],
+      mfa_modules: [],
+    }),
+  );
+  add('get_states', {}, (conn, msg) => conn.send(rawResult(msg.id, `[${conn.hub.states.all().map((s) => s.json).join(',')}]`)));
+  add('get_config', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.configDict()));
+  add('get_services', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.services.describe()));
+
+  add(
+    'call_service',
+    {
+      domain: { v: isType('str'), required: true },
+      service: { v: isType('str'), required: true },
+      target: { v: dict(targetFields(legacy)) },
+      service_data: { v: isType('dict') },
+      return_response: { v: isType('bool'), default: false },
+    },
+    async (conn, msg) => {
+      const context = new Context(conn.user.id);
+      try {
+        const response = await conn.hub.services.call(msg.domain as string, msg.service as string, msg.service_data as Record<string, unknown> | undefined, {
+          context,
+          ...(msg.target ? { target: msg.target as Record<string, unknown> } : {}),
+          returnResponse: msg.return_response === true,
+        });
+        conn.sendResult(msg.id, msg.return_response === true ? { context, response } : { context });
+      } catch (err) {
+        sendServiceError(conn, msg, err);
+      }
+    },
+  );
+
+  add('subscribe_events', { event_type: { v: isType('str'), default: MATCH_ALL } }, (conn, msg) => {
+    const eventType = msg.event_type as string;
+    if (!conn.user.isAdmin && !SUBSCRIBE_ALLOWLIST.has(eventType)) throw new UnauthorizedError();
+    const id = msg.id;
+    conn.subscriptions.set(
+      id,
+      conn.hub.bus.listen(eventType, (event: HubEvent) => conn.send(eventMessageJson(id, event.json))),
+    );
+    conn.sendResult(id);
+  });
+
+  add(
+    'subscribe_entities',
+    Object.fromEntries([['entity_ids', { v: entityIds }], ...FILTER_KEYS.map((k) => [k, { v: listOf(string), default: [] }])]),
+    (conn, msg) => {
+      const id = msg.id;
+      const wanted = Array.isArray(msg.entity_ids) && msg.entity_ids.length ? new Set(msg.entity_ids as string[]) : undefined;
+      const filter = entityFilter(msg);
+      const matches = (entityId: string) => (!wanted || wanted.has(entityId)) && (!filter || filter(entityId));
+      // No await between the snapshot and the listener, so no change can slip between them.
+      const states: State[] = conn.hub.states.all().filter((s) => matches(s.entityId));
+      conn.subscriptions.set(
+        id,
+        conn.hub.bus.listen('state_changed', (event: HubEvent<StateChangedData>) => {
+          if (matches(event.data.entity_id)) conn.send(eventMessageJson(id, stateDiffJson(event)));
+        }),
+      );
+      conn.sendResult(id);
+      conn.send(eventMessageJson(id, JSON.stringify(entitiesInitial(states))));
+    },
+  );
+
+  add('unsubscribe_events', { subscription: { v: positiveInt, required: true } }, (conn, msg) => {
+    const sub = msg.subscription as number;
+    const unsub = conn.subscriptions.get(sub);
+    if (!unsub) {
+      conn.sendError(msg.id, 'not_found', 'Subscription not found.');
+      return;
+    }
+    conn.subscriptions.delete(sub);
+    unsub();
+    conn.sendResult(msg.id);
+  });
+
+  add(
+    'fire_event',
+    { event_type: { v: isType('str'), required: true }, event_data: { v: isType('dict') } },
+    (conn, msg) => {
+      const context = new Context(conn.user.id);
+      conn.hub.bus.fire(msg.event_type as string, (msg.event_data as Record<string, unknown> | undefined) ?? {}, { context });
+      conn.sendResult(msg.id, { context });
+    },
+    true,
+  );
+
+  add('config/area_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listAreas()));
+  add('config/device_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listDevices()));
+  add('config/entity_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listEntities()));
+  if (!legacy) {
+    add('config/floor_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listFloors()));
+    add('config/label_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listLabels()));
+  }
+
+  add('persistent_notification/get', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.listNotifications()));
+  add('persistent_notification/subscribe', {}, (conn, msg) => {
+    const id = msg.id;
+    conn.subscriptions.set(
+      id,
+      conn.hub.onNotifications((type: NotificationUpdate, items) =>
+        conn.send(eventMessage(id, { type, notifications: notificationsById(items) })),
+      ),
+    );
+    conn.sendResult(id);
+    conn.send(eventMessage(id, { type: 'current', notifications: notificationsById(conn.hub.listNotifications()) }));
+  });
+
+  return c;
+}
