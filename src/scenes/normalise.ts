@@ -1,0 +1,121 @@
+// Scene bodies in both of the seed's action shapes, brought to one stored form: DeviceCommand
+// {entity_id, action, parameters}. The shorthand {device, action, value} maps as
+//   on / off          -> turn_on / turn_off
+//   dim + value       -> turn_on {brightness_pct: value}
+//   anything else     -> that action by name, with the value (if any) as parameters.value
+// Every action is then checked by ActionExecutor.plan, the one place that knows entities and
+// services; the stored action keeps the generic name (close, set_value) and is resolved to a
+// service again at activation, against the hub's services of that moment.
+import * as v from 'valibot';
+import type { ActionExecutor } from '../actions/executor.js';
+import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
+import type { HubServices } from '../hub/types.js';
+import { descriptionSchema, keyOf, MAX_ITEMS, nameSchema } from '../store/names.js';
+import type { SceneAction, SceneInput } from '../store/scenes.js';
+
+/** Object-level messages: an unknown field, a missing one, or not an object at all. */
+export const objectMessage = (issue: v.BaseIssue<unknown>) =>
+  issue.expected === 'never' ? 'unknown field' : issue.expected?.startsWith('"') ? 'is required' : 'must be an object';
+
+const actionName = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
+
+const commandShape = v.strictObject(
+  {
+    entity_id: v.string('must be a string'),
+    action: actionName,
+    parameters: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  },
+  objectMessage,
+);
+
+const shorthandShape = v.strictObject(
+  {
+    device: v.string('must be a string'),
+    action: actionName,
+    value: v.optional(v.union([v.number(), v.string(), v.boolean()], 'must be a number, a string or true/false')),
+  },
+  objectMessage,
+);
+
+export const sceneBodySchema = v.object(
+  {
+    name: nameSchema,
+    description: descriptionSchema,
+    actions: v.pipe(
+      v.array(v.unknown(), 'must be a list of actions'),
+      v.minLength(1, 'must hold at least one action'),
+      v.maxLength(MAX_ITEMS, `must hold at most ${MAX_ITEMS} actions`),
+    ),
+  },
+  objectMessage,
+);
+
+/** Checks one value against a schema, naming fields below `at` (e.g. actions.3.action). */
+export function parseAt<S extends v.GenericSchema>(schema: S, input: unknown, at: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0]!;
+  const field = [at, ...(issue.path ?? []).map((p) => String(p.key))].filter(Boolean).join('.');
+  throw invalidParameters(`${field || 'request body'}: ${issue.message}`, { field: field || null });
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** One action in either shape, in the stored form (not yet checked against the hub). */
+export function normaliseAction(item: unknown, at: string): SceneAction {
+  if (!isObject(item)) throw invalidParameters(`${at}: must be {entity_id, action, parameters?} or {device, action, value?}`, { field: at });
+  if ('entity_id' in item || !('device' in item)) {
+    const c = parseAt(commandShape, item, at);
+    return { entity_id: c.entity_id, action: c.action, parameters: c.parameters ?? {} };
+  }
+  const s = parseAt(shorthandShape, item, at);
+  const { device: entity_id, action, value } = s;
+  switch (action) {
+    case 'on':
+    case 'off':
+      if (value !== undefined) throw invalidParameters(`${at}.value: ${action} takes no value (dim takes a brightness percent)`, { field: `${at}.value` });
+      return { entity_id, action: action === 'on' ? 'turn_on' : 'turn_off', parameters: {} };
+    case 'dim':
+      if (typeof value !== 'number') throw invalidParameters(`${at}.value: dim needs a brightness percent (0-100)`, { field: `${at}.value` });
+      return { entity_id, action: 'turn_on', parameters: { brightness_pct: value } };
+    default:
+      return { entity_id, action, parameters: value === undefined ? {} : { value } };
+  }
+}
+
+/** Checks a stored-form action against the hub; its errors name the action's place. */
+export function checkAction(executor: ActionExecutor, a: SceneAction, at: string, allowUnknownEntity: boolean): void {
+  try {
+    executor.plan(a, { allowUnknownEntity });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    throw new AppError(err.code, err.status, `${at}: ${err.message}`, { ...err.details, at });
+  }
+}
+
+/** Scenes and groups are checked against the hub's services; before the first sync there are none. */
+export function requireHubKnown(services: HubServices): void {
+  if (Object.keys(services).length === 0) {
+    throw hubUnavailable('The hub has not been reached yet, so its entities and services are unknown; try again once it is connected');
+  }
+}
+
+export interface SceneBodyOptions {
+  allowUnknownEntity: boolean;
+  /** PUT keeps the stored name when the body has none. */
+  fallbackName?: string;
+}
+
+/** A POST/PUT body to what the store keeps, checked through and through. */
+export function sceneFromBody(executor: ActionExecutor, services: HubServices, body: unknown, opts: SceneBodyOptions): SceneInput {
+  const withName = isObject(body) && body.name === undefined && opts.fallbackName !== undefined ? { ...body, name: opts.fallbackName } : body;
+  const b = parseAt(sceneBodySchema, withName ?? {}, '');
+  requireHubKnown(services);
+  const actions = b.actions.map((item, i) => {
+    const at = `actions.${i}`;
+    const a = normaliseAction(item, at);
+    checkAction(executor, a, at, opts.allowUnknownEntity);
+    return a;
+  });
+  return { id: keyOf(b.name), name: b.name, description: b.description ?? null, actions };
+}

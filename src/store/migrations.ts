@@ -1,0 +1,90 @@
+// The schema's history, oldest first. PRAGMA user_version holds the number of the last migration
+// applied; each one runs in its own transaction together with the bump of user_version, so a
+// failure leaves the file at the previous version. Never edit a released migration: add one.
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: (db: Database.Database) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'scenes and groups',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE scenes (
+          key        TEXT PRIMARY KEY,
+          name       TEXT NOT NULL,
+          actions    TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE TABLE groups (
+          key        TEXT PRIMARY KEY,
+          name       TEXT NOT NULL,
+          entities   TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+      `),
+  },
+  {
+    // Scenes get the seed's optional description. Group members move from a JSON list into rows,
+    // so a nested group is a foreign key: it cannot be deleted while another group holds it, and
+    // "which groups hold this one" is an index lookup instead of a scan of every list.
+    version: 2,
+    name: 'scene descriptions; group members as rows',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE scenes ADD COLUMN description TEXT;
+        CREATE TABLE group_members (
+          group_key    TEXT NOT NULL REFERENCES groups(key) ON DELETE CASCADE,
+          position     INTEGER NOT NULL,
+          entity_id    TEXT,
+          member_group TEXT REFERENCES groups(key) ON DELETE RESTRICT,
+          PRIMARY KEY (group_key, position),
+          CHECK ((entity_id IS NULL) <> (member_group IS NULL))
+        );
+        CREATE INDEX group_members_by_member ON group_members(member_group) WHERE member_group IS NOT NULL;
+        -- v1 wrote nested groups as "group:<key>". One that names no group cannot become a foreign
+        -- key; v1 refused such members on write, so none should exist, and any that do are dropped.
+        INSERT INTO group_members (group_key, position, entity_id, member_group)
+          SELECT g.key, m.key,
+                 CASE WHEN m.value LIKE 'group:%' THEN NULL ELSE m.value END,
+                 CASE WHEN m.value LIKE 'group:%' THEN substr(m.value, 7) ELSE NULL END
+          FROM groups g, json_each(g.entities) m
+          WHERE m.value NOT LIKE 'group:%' OR substr(m.value, 7) IN (SELECT key FROM groups);
+        ALTER TABLE groups DROP COLUMN entities;
+      `),
+  },
+];
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+export const schemaVersion = (db: Database.Database): number => db.pragma('user_version', { simple: true }) as number;
+
+/** Applies every migration above the file's version; returns the versions before and after. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+  const from = schemaVersion(db);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (from > latest) {
+    throw new MigrationError(`the database is at schema version ${from}, newer than this build knows (${latest}); run a newer version or restore a backup`);
+  }
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new MigrationError(`migration ${m.name} is numbered ${m.version}, expected ${i + 1}`);
+  });
+  for (const m of migrations) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      m.up(db);
+      // A pragma takes no bound parameters; the version is a checked integer from the list above.
+      db.pragma(`user_version = ${Math.trunc(m.version)}`);
+    })();
+  }
+  return { from, to: schemaVersion(db) };
+}
