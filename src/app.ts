@@ -12,6 +12,9 @@ import { engine } from './http/uws.js';
 import { ActionExecutor } from './actions/executor.js';
 import { createBus, type Bus } from './bus.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
+import { registerGroupRoutes } from './http/api/groups.js';
+import { registerSceneRoutes } from './http/api/scenes.js';
+import { openStore, storeFile } from './store/index.js';
 import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
 import { startSimulator, type Simulator } from './sim/index.js';
@@ -69,6 +72,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
   }
 
+  const store = openStore(storeFile(config.dataDir));
   const bus = createBus();
   const { hub, simulator } = await connectHub(config, bus, log);
   hub.start();
@@ -88,12 +92,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     users,
     hub,
     port: () => server?.port ?? config.port,
-    features: () => ({ nlp: false, scenes: false, groups: false }),
+    features: () => ({ nlp: false, scenes: true, groups: true }),
   };
   if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   registerSystemRoutes(ctx);
   registerDeviceRoutes(ctx, hub, actions);
+  registerSceneRoutes(ctx, { hub, actions, store, bus });
+  registerGroupRoutes(ctx, { hub, actions, store });
   for (const r of opts.extraRoutes ?? []) routes.add(r);
 
   server = await startHttpServer({
@@ -115,6 +121,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     close: () =>
       (closing ??= (async () => {
         await server!.close(config.shutdownTimeoutMs);
+        store.close();
         limiter.close();
         await hub.close();
         await simulator?.stop();

@@ -118,7 +118,8 @@ describe('generated admin and secret', () => {
     expect(logged).not.toBeNull();
     const password = logged![1]!;
     const files = readdirSync(first.dataDir).sort();
-    expect(files).toEqual(['admin-user.json', 'jwt-secret']);
+    // bridge.db (with its WAL files) is the scene and group store.
+    expect(files).toEqual(['admin-user.json', 'bridge.db', 'bridge.db-shm', 'bridge.db-wal', 'jwt-secret']);
     const stored = readFileSync(join(first.dataDir, 'admin-user.json'), 'utf8');
     expect(stored).not.toContain(password);
     expect(JSON.parse(stored)).toMatchObject({ username: 'admin' });
