@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Command line: `serve` (default) runs the bridge; `sim` runs the hub simulator on its own.
 import { ConfigError, loadConfig } from './config/load.js';
-import { startApp } from './app.js';
+import { startApp, type RunningApp } from './app.js';
 
 async function serve(): Promise<void> {
   let config;
@@ -14,23 +14,27 @@ async function serve(): Promise<void> {
     }
     throw err;
   }
-  const app = await startApp(config);
-  const log = app.ctx.log;
+  // Handlers first: a signal during start-up waits for the start to finish, then stops cleanly.
+  let starting: Promise<RunningApp> | undefined;
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping || !starting) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
+    starting
+      .then(async (app) => {
+        app.ctx.log.info({ signal }, 'shutting down');
+        await app.close();
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        process.stderr.write(`home-mcp-bridge: shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
         process.exit(1);
-      },
-    );
+      });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  starting = startApp(config);
+  await starting;
 }
 
 const command = process.argv[2] ?? 'serve';

@@ -3,7 +3,7 @@
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
 import { domainOf, isEntityId } from '../hub/entity-id.js';
-import { checkServiceData } from '../hub/service-fields.js';
+import { checkServiceData, serviceAccepts } from '../hub/service-fields.js';
 import { closestEntities } from '../hub/similar.js';
 import { toDeviceState, type DeviceState } from '../hub/views.js';
 import { ALIASES } from './aliases.js';
@@ -43,9 +43,15 @@ export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
 export class ActionExecutor {
   constructor(private readonly hub: HubClient) {}
 
-  /** Actions the entity's domain supports: its services plus the generic ones that map onto them. */
-  supportedActions(domain: string): string[] {
-    const services = Object.keys(this.hub.services[domain] ?? {});
+  /**
+   * Actions an entity supports: the services of its domain whose target filter takes it (by its
+   * supported_features), plus the generic actions that map onto one of those.
+   */
+  supportedActions(entityId: string): string[] {
+    const domain = domainOf(entityId);
+    const state = this.hub.cache.get(entityId);
+    const all = this.hub.services[domain] ?? {};
+    const services = Object.keys(all).filter((name) => serviceAccepts(all[name]!, domain, state));
     const aliases = Object.entries(ALIASES[domain] ?? {})
       .filter(([, a]) => services.includes(a.service))
       .map(([name]) => name);
@@ -72,13 +78,15 @@ export class ActionExecutor {
     if (!this.hub.cache.has(entityId) && !opts.allowUnknownEntity) throw this.unknownEntity(entityId);
 
     const services = this.hub.services[domain] ?? {};
+    const state = this.hub.cache.get(entityId);
+    const usable = (name: string) => services[name] !== undefined && serviceAccepts(services[name], domain, state);
     let service = cmd.action;
     let data: Record<string, unknown> = { ...params };
-    if (!services[service]) {
+    if (!usable(service)) {
       const alias = ALIASES[domain]?.[cmd.action];
-      if (!alias || !services[alias.service]) {
-        const supported = this.supportedActions(domain);
-        throw new AppError('INVALID_ACTION', 400, `${cmd.action} is not supported by ${domain} entities; supported: ${supported.join(', ') || 'none'}`, {
+      if (!alias || !usable(alias.service)) {
+        const supported = this.supportedActions(entityId);
+        throw new AppError('INVALID_ACTION', 400, `${cmd.action} is not supported by ${entityId}; supported: ${supported.join(', ') || 'none'}`, {
           entity_id: entityId,
           action: cmd.action,
           supported_actions: supported,
@@ -91,7 +99,7 @@ export class ActionExecutor {
         data = alias.data(value, rest);
       }
     }
-    checkServiceData(`${domain}.${service}`, services[service]!, data);
+    checkServiceData(services[service]!, data, `${domain}.${service}`);
     return { entity_id: entityId, action: cmd.action, domain, service, data };
   }
 
@@ -103,8 +111,12 @@ export class ActionExecutor {
     return this.run(this.plan(cmd));
   }
 
-  async run(p: PlannedAction): Promise<ActionOutcome> {
-    const result = await this.hub.callService(p.domain, p.service, p.data, [p.entity_id]);
+  /**
+   * `settle: false` skips waiting for a state change that did not come with the hub's answer: for
+   * batches, where an entity already in the wanted state would otherwise cost the full wait.
+   */
+  async run(p: PlannedAction, opts: { settle?: boolean } = {}): Promise<ActionOutcome> {
+    const result = await this.hub.callService(p.domain, p.service, p.data, [p.entity_id], opts.settle === false ? { settleMs: 0 } : {});
     const state = result.states.get(p.entity_id);
     return {
       success: true,

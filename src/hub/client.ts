@@ -257,7 +257,13 @@ export class HubClient {
    * Calls a service and returns each target's state afterwards: the state_changed that carries the
    * call's context when it came with the result, else the next one within settleMs, else the cache.
    */
-  async callService(domain: string, service: string, data: Record<string, unknown>, entityIds: string[]): Promise<CallResult> {
+  async callService(
+    domain: string,
+    service: string,
+    data: Record<string, unknown>,
+    entityIds: string[],
+    opts: { settleMs?: number } = {},
+  ): Promise<CallResult> {
     const conn = this.ensureConnected();
     const observer: Observer = { ids: new Set(entityIds), seen: new Map() };
     this.observers.add(observer);
@@ -272,9 +278,10 @@ export class HubClient {
       // Changes seen before the result count only when the call caused them; later ones count anyway.
       for (const [id, change] of observer.seen) if (change.context !== context.id) observer.seen.delete(id);
       const pending = () => entityIds.filter((id) => !observer.seen.has(id));
-      if (pending().length) {
+      const settleMs = opts.settleMs ?? this.opts.settleMs ?? 500;
+      if (settleMs > 0 && pending().length) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.opts.settleMs ?? 500);
+          const timer = setTimeout(resolve, settleMs);
           observer.wake = () => {
             if (pending().length === 0) {
               clearTimeout(timer);
@@ -329,7 +336,11 @@ export function hubError(err: unknown, what: string): AppError {
   const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: string; message?: string };
   const details = { hub_code: e.code ?? null, hub_message: e.message ?? null };
   const message = e.message ?? `The hub refused ${what}`;
-  if (e.code === 'invalid_format') return new AppError('INVALID_PARAMETERS', 400, message, details);
+  if (e.code === 'invalid_format') {
+    // Voluptuous names the offending key as "@ data['key']"; the first key after data is the field.
+    const field = /@ data\['([^']+)'\]/.exec(message)?.[1] ?? null;
+    return new AppError('INVALID_PARAMETERS', 400, message, { field, ...details });
+  }
   if (e.code === 'not_found') return new AppError('INVALID_ACTION', 400, message, details);
   if (e.code === 'unauthorized') return new AppError('HUB_ERROR', 403, message, details);
   return new AppError('HUB_ERROR', 400, message, details);

@@ -1,7 +1,7 @@
 // Checks service data against the fields the hub describes for a service (get_services), so a bad
 // parameter is refused with its name before the hub is called. Selectors say what a field takes.
 import { invalidParameters } from '../errors.js';
-import type { ServiceDescription, ServiceField } from './types.js';
+import type { HubState, ServiceDescription, ServiceField } from './types.js';
 
 /** Fields of a service, with the sections of newer hubs flattened. */
 export function flattenFields(fields: Record<string, ServiceField> | undefined): Record<string, ServiceField> {
@@ -55,19 +55,16 @@ const CHECKS: Record<string, Check> = {
 };
 
 /**
- * Throws INVALID_PARAMETERS naming the first field that the service does not take, that is
- * missing while required, or whose value its selector refuses. A service that describes no
- * fields at all (scripts without fields, for one) takes its data as it is.
+ * Throws INVALID_PARAMETERS naming the first described field that is missing while required or
+ * whose value its selector refuses. Fields the description does not list go on to the hub, which
+ * has the last word: its descriptions are not complete (Home Assistant 2024.3 takes
+ * light.turn_on color_temp_kelvin without describing it) and it refuses truly unknown keys itself.
  */
-export function checkServiceData(what: string, service: ServiceDescription, data: Record<string, unknown>): void {
+export function checkServiceData(service: ServiceDescription, data: Record<string, unknown>, what: string): void {
   const fields = flattenFields(service.fields);
-  const names = Object.keys(fields);
-  if (names.length === 0) return;
   for (const [key, value] of Object.entries(data)) {
     const field = fields[key];
-    if (!field) {
-      throw invalidParameters(`${key}: ${what} does not take this parameter`, { field: key, accepted: names.sort() });
-    }
+    if (!field) continue;
     const [kind, selector] = Object.entries(field.selector ?? {})[0] ?? [];
     const check = kind ? CHECKS[kind] : undefined;
     const problem = check?.(value, (selector ?? {}) as Record<string, unknown>);
@@ -76,4 +73,23 @@ export function checkServiceData(what: string, service: ServiceDescription, data
   for (const [name, field] of Object.entries(fields)) {
     if (field.required && !(name in data)) throw invalidParameters(`${name}: required by ${what}`, { field: name });
   }
+}
+
+interface EntityFilter {
+  domain?: string[];
+  supported_features?: number[];
+}
+
+/**
+ * Whether a service may target this entity, by the service's target filter: some filter must take
+ * the entity's domain and, when it lists feature sets, the entity must have all bits of one of them.
+ */
+export function serviceAccepts(service: ServiceDescription, domain: string, state: HubState | undefined): boolean {
+  const filters = (service.target as { entity?: EntityFilter[] | EntityFilter } | undefined)?.entity;
+  const list = Array.isArray(filters) ? filters : filters ? [filters] : [];
+  if (list.length === 0) return true;
+  const features = Number(state?.attributes.supported_features ?? 0);
+  return list.some(
+    (f) => (!f.domain || f.domain.includes(domain)) && (!f.supported_features?.length || f.supported_features.some((need) => (features & need) === need)),
+  );
 }

@@ -180,6 +180,12 @@ describe('control errors', () => {
     expect(r.body).toMatchObject({ code: 'INVALID_ACTION', details: { supported_actions: expect.arrayContaining(['turn_on', 'turn_off', 'toggle', 'set_value']) } });
     expect(r.body.message).toMatch(/supported: .*turn_on/);
     expect((await control('lock.front_door', 'set_value', { value: 1 })).body.code).toBe('INVALID_ACTION');
+    // The domain has lock.open, but this lock lacks the feature the service's target asks for.
+    const open = await control('lock.back_door', 'open');
+    expect(open).toMatchObject({ status: 400, body: { code: 'INVALID_ACTION' } });
+    expect(open.body.details.supported_actions).toEqual(expect.arrayContaining(['lock', 'unlock']));
+    expect(open.body.details.supported_actions).not.toContain('open');
+    expect((await control('lock.garden_gate', 'open')).status).toBe(200);
   });
 
   test.each([

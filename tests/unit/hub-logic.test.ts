@@ -3,7 +3,7 @@ import { backoffDelay } from '../../src/hub/backoff.js';
 import { domainOf, isEntityId, slugify } from '../../src/hub/entity-id.js';
 import { closestEntities, similarity } from '../../src/hub/similar.js';
 import { StateCache } from '../../src/hub/state-cache.js';
-import { checkServiceData, flattenFields } from '../../src/hub/service-fields.js';
+import { checkServiceData, flattenFields, serviceAccepts } from '../../src/hub/service-fields.js';
 import { websocketUrl } from '../../src/hub/socket.js';
 import type { HubState, ServiceDescription } from '../../src/hub/types.js';
 
@@ -83,7 +83,7 @@ describe('service fields', () => {
       advanced_fields: { collapsed: true, fields: { transition: { selector: { number: { min: 0, max: 300 } } } } },
     },
   };
-  const check = (data: Record<string, unknown>) => () => checkServiceData('light.turn_on', turnOn, data);
+  const check = (data: Record<string, unknown>) => () => checkServiceData(turnOn, data, 'light.turn_on');
 
   test('sections are flattened', () => expect(Object.keys(flattenFields(turnOn.fields))).toContain('transition'));
   test('good data passes', () => {
@@ -96,7 +96,6 @@ describe('service fields', () => {
     [{ color_temp_kelvin: 1000 }, /^color_temp_kelvin: must be at least 2000$/],
     [{ effect: 'disco' }, /^effect: must be one of colorloop, random$/],
     [{ flash: 'medium' }, /^flash: must be one of short, long$/],
-    [{ colour: 'red' }, /^colour: light\.turn_on does not take this parameter$/],
   ])('%o is refused naming the field', (data, message) => {
     expect(check(data)).toThrow(message);
     try {
@@ -107,9 +106,19 @@ describe('service fields', () => {
   });
   test('required fields', () => {
     const svc: ServiceDescription = { fields: { temperature: { required: true, selector: { number: {} } } } };
-    expect(() => checkServiceData('climate.set_temperature', svc, {})).toThrow(/^temperature: required by climate\.set_temperature$/);
+    expect(() => checkServiceData(svc, {}, 'climate.set_temperature')).toThrow(/^temperature: required by climate\.set_temperature$/);
   });
-  test('a service without described fields takes any data', () => {
-    expect(() => checkServiceData('script.morning', { fields: {} }, { anything: 1 })).not.toThrow();
+  test('fields the hub does not describe go on to the hub, which judges them', () => {
+    expect(check({ color_temp_kelvin: 3000, undescribed: 'x' })).not.toThrow();
+    expect(() => checkServiceData({ fields: {} }, { anything: 1 }, 'script.morning')).not.toThrow();
+  });
+  test('a target filter with feature sets takes an entity only with all bits of one set', () => {
+    const setPosition: ServiceDescription = { fields: {}, target: { entity: [{ domain: ['cover'], supported_features: [4] }] } };
+    const cover = (features: number): HubState => ({ ...st('cover.x', 'open', 't'), attributes: { supported_features: features } });
+    expect(serviceAccepts(setPosition, 'cover', cover(15))).toBe(true);
+    expect(serviceAccepts(setPosition, 'cover', cover(3))).toBe(false);
+    expect(serviceAccepts(setPosition, 'light', cover(15))).toBe(false);
+    expect(serviceAccepts({ fields: {}, target: { entity: [{ domain: ['alarm_control_panel'], supported_features: [2, 8] }] } }, 'alarm_control_panel', cover(8))).toBe(true);
+    expect(serviceAccepts({ fields: {} }, 'cover', undefined)).toBe(true);
   });
 });
