@@ -158,6 +158,37 @@ describe('control, applied by Home Assistant', () => {
   });
 });
 
+describe('scenes and groups on real entities', () => {
+  test('a scene stored in the bridge activates on Home Assistant', async () => {
+    const created = await s.api('/api/scene?replace=true', {
+      method: 'POST',
+      json: {
+        name: 'E2E Evening',
+        actions: [
+          { entity_id: 'light.ceiling_lights', action: 'turn_on', parameters: { brightness_pct: 20 } },
+          { device: 'light.kitchen_lights', action: 'off' },
+          { entity_id: 'cover.hall_window', action: 'close' },
+        ],
+      },
+    });
+    expect([200, 201]).toContain(created.status);
+    const res = await s.api('/api/scene/e2e_evening/activate', { method: 'POST' });
+    const body = (await res.json()) as Body;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.results.map((r: Body) => r.status)).toEqual(['completed', 'completed', 'completed']);
+    await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.state === 'on' && Math.abs(x.attributes.brightness - 51) <= 1, 'ceiling at 20%');
+    await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
+    await eventually(() => haStateOf('cover.hall_window'), (x) => x.state === 'closing' || x.state === 'closed', 'hall window closing');
+  });
+
+  test('a group controls its members on Home Assistant', async () => {
+    await s.api('/api/group?replace=true', { method: 'POST', json: { name: 'E2E Lights', entities: ['light.bed_light', 'light.office_rgbw_lights'] } });
+    const res = await s.api('/api/group/e2e_lights/control', { method: 'POST', json: { action: 'turn_off' } });
+    expect(res.status).toBe(200);
+    for (const id of ['light.bed_light', 'light.office_rgbw_lights']) await eventually(() => haStateOf(id), (x) => x.state === 'off', `${id} off`);
+  });
+});
+
 describe('Home Assistant stops and comes back', () => {
   test('down: reported, commands refused with 503; back: reconnected by itself, changes seen', async () => {
     await ok('light.bed_light', 'turn_on');
