@@ -17,6 +17,8 @@ export interface TestServer {
   token: string;
   /** fetch against the server with the token unless headers say otherwise. */
   api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** api() with the JSON body read: {status, body, headers}. */
+  call(path: string, method?: string, json?: unknown): Promise<{ status: number; body: Record<string, any>; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,10 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
     }
     return fetch(`${url}${path}`, { ...init, headers, body });
   };
+  const call = async (path: string, method = 'GET', json?: unknown) => {
+    const res = await api(path, { method, json });
+    return { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers };
+  };
   return {
     app,
     url,
@@ -60,6 +66,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
     dataDir,
     token,
     api,
+    call,
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -11,10 +11,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 type Json = Record<string, any>;
-async function call(path: string, method = 'GET', json?: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
-  const res = await s.api(path, { method, json });
-  return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
-}
+const call = (path: string, method = 'GET', json?: unknown) => s.call(path, method, json);
 const post = (path: string, json?: unknown) => call(path, 'POST', json);
 const stateOf = async (id: string) => (await call(`/api/state/${id}`)).body.state as string;
 
