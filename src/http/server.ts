@@ -35,13 +35,20 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
   };
 
   opts.native?.(app, state);
+  // Decided once: an access log line per request only when someone reads debug logs.
+  const accessLog = opts.log.isLevelEnabled('debug');
 
   app.any('/*', (res, req) => {
     const request = readRequest(res, req);
+    const started = accessLog ? performance.now() : 0;
     inFlight++;
     const response = new ResponseAdapter(res, API_HEADERS, state, () => {
       // A body still arriving after the answer is dropped, not fed to a finished response.
       if (request.body && !request.body.readableEnded) request.body.destroy();
+      if (accessLog) {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        opts.log.debug({ reqId: request.id, method: request.method, url: request.originalUrl, status: response.statusCode, ms, aborted: response.aborted || undefined, ip: request.ip }, 'request');
+      }
       if (--inFlight === 0 && drained) drained();
     });
     response.setHeader('X-Request-Id', request.id);

@@ -187,3 +187,22 @@ describe('graceful shutdown', () => {
     await own.close();
   });
 });
+
+describe('access log', () => {
+  test('at debug level every request is logged once with its request id, status and time', async () => {
+    const { Writable } = await import('node:stream');
+    const pino = (await import('pino')).default;
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => (lines.push(JSON.parse(String(c))), cb()) }));
+    const own = await startTestServer({}, { log });
+    try {
+      const res = await own.api('/api/nothing', { headers: { 'x-request-id': 'trace-me-1' } });
+      expect(res.status).toBe(404);
+      const entries = lines.filter((l) => l.msg === 'request' && l.reqId === 'trace-me-1');
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ method: 'GET', url: '/api/nothing', status: 404, ms: expect.any(Number) });
+    } finally {
+      await own.close();
+    }
+  });
+});
