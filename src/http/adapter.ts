@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
+import type { EncodedHeader } from './security-headers.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export type HeaderValue = string | number | readonly string[];
@@ -129,12 +130,14 @@ export class ResponseAdapter {
   finished = false;
   headersSent = false;
   aborted = false;
+  /** True while uWS's own handler runs: uWS has corked the socket already, so no cork() is needed. */
+  inHandler = false;
   private readonly headers = new Map<string, [string, HeaderValue]>();
   private closeAfter = false;
 
   constructor(
     private readonly res: HttpResponse,
-    private readonly baseHeaders: readonly (readonly [string, string])[],
+    private readonly baseHeaders: readonly EncodedHeader[],
     private readonly server: { readonly closing: boolean },
     private readonly onFinish: () => void,
   ) {}
@@ -168,7 +171,7 @@ export class ResponseAdapter {
     this.headersSent = true;
     const res = this.res;
     res.writeStatus(statusLine(this.statusCode));
-    for (const [k, v] of this.baseHeaders) if (!this.headers.has(k.toLowerCase())) res.writeHeader(k, v);
+    for (const h of this.baseHeaders) if (!this.headers.has(h.lower)) res.writeHeader(h.name, h.value);
     for (const [lower, [name, value]] of this.headers) {
       if (MANAGED.has(lower)) continue;
       if (Array.isArray(value)) for (const one of value) res.writeHeader(name, one);
@@ -198,13 +201,16 @@ export class ResponseAdapter {
     if (this.finished) return;
     this.finished = true;
     if (!this.aborted) {
-      this.res.cork(() => {
-        this.flushHead();
-        // While the server shuts down, keep-alive connections are closed as their last response goes out.
-        this.res.end(chunk ?? '', this.closeAfter || this.server.closing);
-      });
+      if (this.inHandler) this.send(chunk);
+      else this.res.cork(() => this.send(chunk));
     }
     this.onFinish();
+  }
+
+  private send(chunk: string | Buffer | undefined): void {
+    this.flushHead();
+    // While the server shuts down, keep-alive connections are closed as their last response goes out.
+    this.res.end(chunk ?? '', this.closeAfter || this.server.closing);
   }
 
   /** Called from onAborted: the uWS response must not be used any more. */

@@ -125,16 +125,11 @@ function sendError(res: ResponseAdapter, req: BridgeRequest, err: unknown, shape
   if (!res.finished) sendJson(req, res, e.status, errorBody(e, shape));
 }
 
-async function authenticate(req: BridgeRequest, tokens: TokenService): Promise<Principal | AppError | undefined> {
+/** The caller's principal: at once from the token cache, else after verifying the token. */
+function authenticate(req: BridgeRequest, tokens: TokenService): Principal | AppError | undefined | Promise<Principal | AppError> {
   const token = bearerToken(req.headers.authorization);
   if (!token) return req.headers.authorization === undefined ? undefined : unauthorized('The Authorization header must be "Bearer <token>"');
-  const hit = tokens.cached(token);
-  if (hit) return hit;
-  try {
-    return await tokens.verify(token);
-  } catch (err) {
-    return toAppError(err);
-  }
+  return tokens.cached(token) ?? tokens.verify(token).catch((err: unknown) => toAppError(err));
 }
 
 async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
@@ -156,49 +151,69 @@ async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
 
 const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `The request body is larger than ${limit} bytes`, { limit });
 
-async function serve(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: RouteDeps): Promise<void> {
+/**
+ * The wrapper every route runs in. It stays synchronous while nothing needs to wait (a cached
+ * token, no body, a handler that answers at once), so most answers are written inside uWS's own
+ * handler call; the first thing that returns a promise switches the rest to the async path.
+ */
+function serve(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: RouteDeps): void | Promise<void> {
   const shape = route.errorShape ?? 'core';
+  const fail = (err: unknown) => sendError(res, req, err, shape, deps.log);
   try {
-    const auth = await authenticate(req, deps.tokens);
-    const principal = auth instanceof AppError ? undefined : auth;
-
-    if (route.rateLimited !== false && deps.limiter.enabled) {
-      const d = deps.limiter.hit(principal ? `u:${principal.sub}` : `ip:${req.ip}`);
-      res.setHeader('X-RateLimit-Limit', d.limit);
-      res.setHeader('X-RateLimit-Remaining', d.remaining);
-      res.setHeader('X-RateLimit-Reset', d.reset);
-      if (d.limited) {
-        res.setHeader('Retry-After', Math.max(1, d.reset - Math.floor(Date.now() / 1000)));
-        sendJson(req, res, 429, rateLimitBody(d.reset));
-        return;
-      }
-    }
-    if (!route.public && !principal) throw auth instanceof AppError ? auth : unauthorized();
-
-    const body = BODY_METHODS.has(req.method) ? await parseBody(req, deps.bodyLimit) : undefined;
-    const api: ApiRequest = {
-      id: req.id,
-      method: req.method as Method,
-      path: req.path,
-      params: req.params,
-      query: req.query,
-      headers: req.headers,
-      ip: req.ip,
-      principal,
-      body,
-      get aborted() {
-        return req.aborted;
-      },
-    };
-    const out = await route.handler(api);
-    if (res.finished) return;
-    if (out instanceof Reply) {
-      for (const k in out.headers) res.setHeader(k, out.headers[k]!);
-      sendJson(req, res, out.status, out.body);
-    } else {
-      sendJson(req, res, 200, out);
-    }
+    const auth = authenticate(req, deps.tokens);
+    const done = auth instanceof Promise ? auth.then((a) => admit(route, req, res, deps, a)) : admit(route, req, res, deps, auth);
+    if (done instanceof Promise) return done.catch(fail);
   } catch (err) {
-    sendError(res, req, err, shape, deps.log);
+    fail(err);
+  }
+}
+
+function admit(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: RouteDeps, auth: Principal | AppError | undefined): void | Promise<void> {
+  const principal = auth instanceof AppError ? undefined : auth;
+  if (route.rateLimited !== false && deps.limiter.enabled) {
+    const d = deps.limiter.hit(principal ? `u:${principal.sub}` : `ip:${req.ip}`);
+    res.setHeader('X-RateLimit-Limit', d.limit);
+    res.setHeader('X-RateLimit-Remaining', d.remaining);
+    res.setHeader('X-RateLimit-Reset', d.reset);
+    if (d.limited) {
+      res.setHeader('Retry-After', Math.max(1, d.reset - Math.floor(Date.now() / 1000)));
+      sendJson(req, res, 429, rateLimitBody(d.reset));
+      return;
+    }
+  }
+  if (!route.public && !principal) throw auth instanceof AppError ? auth : unauthorized();
+  if (req.body && BODY_METHODS.has(req.method)) {
+    return parseBody(req, deps.bodyLimit).then((body) => answer(route, req, res, principal, body));
+  }
+  return answer(route, req, res, principal, undefined);
+}
+
+function answer(route: Route, req: BridgeRequest, res: ResponseAdapter, principal: Principal | undefined, body: unknown): void | Promise<void> {
+  const api: ApiRequest = {
+    id: req.id,
+    method: req.method as Method,
+    path: req.path,
+    params: req.params,
+    query: req.query,
+    headers: req.headers,
+    ip: req.ip,
+    principal,
+    body,
+    get aborted() {
+      return req.aborted;
+    },
+  };
+  const out = route.handler(api);
+  if (out instanceof Promise) return out.then((value: unknown) => deliver(req, res, value));
+  deliver(req, res, out);
+}
+
+function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
+  if (res.finished) return;
+  if (out instanceof Reply) {
+    for (const k in out.headers) res.setHeader(k, out.headers[k]!);
+    sendJson(req, res, out.status, out.body);
+  } else {
+    sendJson(req, res, 200, out);
   }
 }

@@ -26,3 +26,13 @@ export const PANEL_HEADERS: readonly (readonly [string, string])[] = [
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'self'; base-uri 'self'; form-action 'self'",
   ],
 ];
+
+/** A header as uWS wants it, encoded once: names and values as bytes, the name also in lower case. */
+export interface EncodedHeader {
+  readonly lower: string;
+  readonly name: Buffer;
+  readonly value: Buffer;
+}
+
+export const encodeHeaders = (headers: readonly (readonly [string, string])[]): readonly EncodedHeader[] =>
+  headers.map(([name, value]) => ({ lower: name.toLowerCase(), name: Buffer.from(name), value: Buffer.from(value) }));

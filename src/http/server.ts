@@ -3,7 +3,7 @@
 import type { Logger } from '../log.js';
 import { readRequest, ResponseAdapter } from './adapter.js';
 import type { Router } from './routes.js';
-import { API_HEADERS } from './security-headers.js';
+import { API_HEADERS, encodeHeaders } from './security-headers.js';
 import { App, engine, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from './uws.js';
 
 export interface HttpServer {
@@ -35,6 +35,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
   };
 
   opts.native?.(app, state);
+  const apiHeaders = encodeHeaders(API_HEADERS);
   // Decided once: an access log line per request only when someone reads debug logs.
   const accessLog = opts.log.isLevelEnabled('debug');
 
@@ -42,7 +43,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
     const request = readRequest(res, req);
     const started = accessLog ? performance.now() : 0;
     inFlight++;
-    const response = new ResponseAdapter(res, API_HEADERS, state, () => {
+    const response = new ResponseAdapter(res, apiHeaders, state, () => {
       // A body still arriving after the answer is dropped, not fed to a finished response.
       if (request.body && !request.body.readableEnded) request.body.destroy();
       if (accessLog) {
@@ -57,7 +58,12 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
       request.body?.destroy();
       response.abort();
     });
-    opts.router.handler(request, response);
+    response.inHandler = true;
+    try {
+      opts.router.handler(request, response);
+    } finally {
+      response.inHandler = false;
+    }
   });
 
   return new Promise((resolve, reject) => {
