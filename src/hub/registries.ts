@@ -1,5 +1,5 @@
 // Areas, floors, devices, entities and labels from the hub's registries. An entity's area is its
-// own, else its device's. Hubs before 2024.4 have no floors or labels and answer unknown_command.
+// own, else its device's. Hubs before 2024.3 have no floors or labels and answer unknown_command.
 
 export interface Floor {
   floor_id: string;

@@ -63,9 +63,11 @@ export function rgbToHs(r: number, g: number, b: number): HS {
   return [pyRound(h * 360, 3), pyRound(s * 100, 3)];
 }
 
-export function hsToRgb(h: number, s: number): RGB {
+/** color_hs_to_RGB: channels rounded from 2024.12, truncated before (`truncate`). */
+export function hsToRgb(h: number, s: number, truncate = false): RGB {
   const [r, g, b] = hsvToRgb(h / 360, s / 100, 1);
-  return [pyRound(r * 255), pyRound(g * 255), pyRound(b * 255)];
+  const to255 = truncate ? (c: number) => Math.trunc(c * 255) : (c: number) => pyRound(c * 255);
+  return [to255(r), to255(g), to255(b)];
 }
 
 const gammaIn = (c: number) => (c > 0.04045 ? ((c + 0.055) / 1.055) ** 2.4 : c / 12.92);
@@ -99,7 +101,7 @@ export function xyToRgb(x: number, yIn: number): RGB {
 }
 
 export const xyToHs = (x: number, y: number): HS => rgbToHs(...xyToRgb(x, y));
-export const hsToXy = (h: number, s: number): XY => rgbToXy(...hsToRgb(h, s));
+export const hsToXy = (h: number, s: number, truncate = false): XY => rgbToXy(...hsToRgb(h, s, truncate));
 
 const clamp255 = (c: number) => Math.max(0, Math.min(255, c));
 
@@ -113,6 +115,45 @@ export function kelvinToRgb(kelvin: number): RGB {
 }
 
 export const kelvinToHs = (kelvin: number): HS => rgbToHs(...kelvinToRgb(kelvin));
+
+/** match_max_scale: scales the output so its largest channel equals the input's largest. */
+function matchMaxScale(input: number[], output: number[]): number[] {
+  const maxIn = Math.max(...input);
+  const maxOut = Math.max(...output);
+  const factor = maxOut === 0 ? 0 : maxIn / maxOut;
+  return output.map((c) => pyRound(c * factor));
+}
+
+export type RGBWW = [number, number, number, number, number];
+
+/** color_rgbww_to_rgb: the two whites mixed at their colour temperature, added to rgb. */
+export function rgbwwToRgb(r: number, g: number, b: number, cw: number, ww: number, minKelvin: number, maxKelvin: number): RGB {
+  const maxMireds = kelvinToMired(minKelvin);
+  const minMireds = kelvinToMired(maxKelvin);
+  const ratio = cw + ww === 0 ? 0.5 : ww / (cw + ww);
+  const mired = minMireds + ratio * (maxMireds - minMireds);
+  const [wr, wg, wb] = kelvinToRgb(mired ? miredToKelvin(mired) : 0);
+  const level = Math.max(cw, ww) / 255;
+  return matchMaxScale([r, g, b, cw, ww], [r + wr * level, g + wg * level, b + wb * level]) as RGB;
+}
+
+/** color_rgb_to_rgbww: the white at the middle of the light's range taken out of rgb. */
+export function rgbToRgbww(r: number, g: number, b: number, minKelvin: number, maxKelvin: number): RGBWW {
+  const maxMireds = kelvinToMired(minKelvin);
+  const minMireds = kelvinToMired(maxKelvin);
+  const [wr, wg, wb] = kelvinToRgb(miredToKelvin(minMireds + (maxMireds - minMireds) / 2));
+  const level = Math.min(wr ? r / wr : 0, wg ? g / wg : 0, wb ? b / wb : 0);
+  const white = pyRound(level * 255);
+  return matchMaxScale([r, g, b], [r - wr * level, g - wg * level, b - wb * level, white, white]) as RGBWW;
+}
+
+/** color_temperature_to_rgbww: a colour temperature as a mix of the cold and warm whites. */
+export function kelvinToRgbww(kelvin: number, brightness: number, minKelvin: number, maxKelvin: number): RGBWW {
+  const maxMireds = kelvinToMired(minKelvin);
+  const minMireds = kelvinToMired(maxKelvin);
+  const cold = ((maxMireds - kelvinToMired(kelvin)) / (maxMireds - minMireds)) * brightness;
+  return [0, 0, 0, pyRound(cold), pyRound(brightness - cold)];
+}
 export const kelvinToMired = (kelvin: number): number => Math.floor(1_000_000 / kelvin);
 export const miredToKelvin = (mired: number): number => Math.floor(1_000_000 / mired);
 

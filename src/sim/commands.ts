@@ -1,5 +1,5 @@
 // The WebSocket commands the simulator answers, each with the message schema the hub checks
-// (so a malformed command fails as it does there) and a handler. Hubs older than 2024.4 know
+// (so a malformed command fails as it does there) and a handler. Hubs older than 2024.3 know
 // no floor or label registry: those commands are then unknown.
 import { type HubEvent, MATCH_ALL } from './bus.js';
 import { Context } from './context.js';
@@ -140,7 +140,7 @@ function sendServiceError(conn: CommandConnection, msg: Msg, err: unknown): void
   }
 }
 
-export function buildCommands(legacy: boolean): Map<string, Command> {
+export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Command> {
   const c = new Map<string, Command>();
   const add = (type: string, fields: Record<string, KeySpec>, handle: Command['handle'], admin = false) =>
     c.set(type, { schema: schema(type, fields), handle, admin });
@@ -246,7 +246,7 @@ export function buildCommands(legacy: boolean): Map<string, Command> {
   add('config/area_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listAreas()));
   add('config/device_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listDevices()));
   add('config/entity_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listEntities()));
-  if (!legacy) {
+  if (floors) {
     add('config/floor_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listFloors()));
     add('config/label_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listLabels()));
   }

@@ -1,7 +1,8 @@
 // The home format the simulator loads (that of ../shared/nl/home.yaml): floors, areas with a
 // floor, entities with name, area, state and attributes. Optional extras that the hub also
 // knows: devices (an entity on a device takes the device's area), labels, notify targets and a
-// per-entity `config` for behaviour that is not an attribute (scene members, script steps).
+// per-entity `config` for behaviour that is not an attribute (scene members, script steps), and
+// registry facts (platform, unique_id; unique_id: null for an entity the registry does not keep).
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
@@ -52,6 +53,8 @@ export interface HomeEntity {
   /** Behaviour that the hub keeps outside the attributes (scene members, script steps, lock jams). */
   config?: Record<string, unknown>;
   platform?: string;
+  /** The registry's unique_id; null: the entity has none, so no registry entry either. */
+  unique_id?: string | null;
   entity_category?: 'config' | 'diagnostic' | null;
   hidden?: boolean;
 }
@@ -124,6 +127,7 @@ const HomeSchema = v.looseObject({
       labels: strList,
       config: v.optional(v.record(v.string(), v.unknown())),
       platform: v.optional(v.string()),
+      unique_id: v.optional(v.nullable(v.pipe(v.string(), v.nonEmpty()))),
       entity_category: v.optional(v.nullable(v.picklist(['config', 'diagnostic']))),
       hidden: v.optional(v.boolean()),
     }),

@@ -11,6 +11,7 @@ import { Registries } from './registries.js';
 import { ServiceRegistry } from './services.js';
 import { StateMachine, splitEntityId } from './states.js';
 import { hexId, isoFromMicros, nowMicros } from './time.js';
+import { SINCE, atLeast } from './version.js';
 
 /** Simulated durations. 0 makes a transition settle within the service call. */
 export interface Timing {
@@ -103,6 +104,8 @@ export class Hub {
   readonly services: ServiceRegistry;
   readonly version: string;
   readonly legacy: boolean;
+  /** Floor and label registries (2024.3 on). */
+  readonly hasFloors: boolean;
   readonly timing: Timing;
   readonly log: Logger;
   readonly home: Home;
@@ -121,15 +124,21 @@ export class Hub {
     this.home = opts.home;
     this.version = opts.version;
     this.legacy = opts.legacy;
+    this.hasFloors = atLeast(opts.version, SINCE.floorsAndLabels);
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.log = opts.logger ?? SILENT;
     this.unitSystem = opts.home.unit_system ?? 'metric';
     this.states = new StateMachine(this.bus, !opts.legacy);
-    this.registries = new Registries(opts.home, opts.legacy);
+    this.registries = new Registries(opts.home, opts.legacy, this.hasFloors);
     this.services = new ServiceRegistry(this);
     for (const m of DOMAIN_MODULES) this.modules.set(m.domain, m);
     for (const m of DOMAIN_MODULES) m.setup?.(this);
     for (const e of opts.home.entities) this.seedEntity(e);
+  }
+
+  /** Whether the hub's version is `version` or newer. */
+  since(version: string): boolean {
+    return atLeast(this.version, version);
   }
 
   get temperatureUnit(): '°C' | '°F' {
@@ -157,7 +166,7 @@ export class Hub {
 
   /** Adds an entity at run time (load generator, tests): registry entry plus first state. */
   addEntity(e: HomeEntity): void {
-    if (!this.registries.entities.has(e.entity_id)) this.registries.addEntity(e);
+    if (!this.registries.entities.has(e.entity_id) && e.unique_id !== null) this.registries.addEntity(e);
     this.seedEntity(e);
   }
 
@@ -301,6 +310,12 @@ export class Hub {
       whitelist_external_dirs: ['/config/www', '/media'],
     };
     if (!this.legacy) out.debug = false;
+    else {
+      // 2024.3 has no home radius and no area unit yet.
+      delete out.radius;
+      const { area: _area, ...units } = UNIT_SYSTEMS[this.unitSystem];
+      out.unit_system = units;
+    }
     return out;
   }
 }

@@ -3,7 +3,8 @@
 // wire itself is what is being looked at.
 import { WebSocket } from 'ws';
 
-export type Message = Record<string, unknown> & { id?: number; type: string };
+/** A protocol message; results that failed carry HA's error object. */
+export type Message = Record<string, unknown> & { id?: number; type: string; success?: boolean; error?: { code: string; message: string; [k: string]: unknown } };
 
 export class RawClient {
   readonly messages: Message[] = [];

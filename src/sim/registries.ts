@@ -1,6 +1,7 @@
 // The area, floor, device, entity and label registries, listed in the shape the hub's
 // config/*_registry/list commands return (older hubs lack floors, labels and timestamps), and
-// the hub's rule for turning a service target into entity ids.
+// the hub's rule for turning a service target into entity ids. An entity declared with
+// unique_id: null has no registry entry, as the hub keeps none for entities without a unique id.
 import type { Home, HomeEntity } from './home.js';
 import { splitEntityId } from './states.js';
 import { hexId, nowMicros, secondsFromMicros } from './time.js';
@@ -74,6 +75,9 @@ export interface ResolvedTarget {
 
 const asList = (x: string[] | 'none' | undefined): string[] => (Array.isArray(x) ? x : []);
 
+/** Domains whose entities come from YAML, not from a config entry. */
+const YAML_DOMAINS = new Set(['scene', 'script', 'automation', 'input_boolean']);
+
 export class Registries {
   readonly floors = new Map<string, FloorEntry>();
   readonly areas = new Map<string, AreaEntry>();
@@ -87,6 +91,8 @@ export class Registries {
   constructor(
     home: Home,
     private readonly legacy: boolean,
+    /** Floor and label registries (2024.3): entity entries list labels from then on. */
+    private readonly withFloors: boolean = !legacy,
   ) {
     for (const f of home.floors ?? []) {
       this.floors.set(f.id, { floor_id: f.id, name: f.name, level: f.level ?? null, aliases: f.aliases ?? [], icon: f.icon ?? null });
@@ -123,7 +129,7 @@ export class Registries {
         identifier: d.id,
       });
     }
-    for (const e of home.entities) this.addEntity(e);
+    for (const e of home.entities) if (e.unique_id !== null) this.addEntity(e);
   }
 
   private configEntry(platform: string): string {
@@ -137,13 +143,13 @@ export class Registries {
 
   addEntity(e: Pick<HomeEntity, 'entity_id'> & Partial<HomeEntity>): EntityEntry {
     const [domain, objectId] = splitEntityId(e.entity_id);
-    const platform = e.platform ?? (domain === 'scene' || domain === 'script' || domain === 'automation' || domain === 'input_boolean' ? domain : 'sim');
+    const platform = e.platform ?? (YAML_DOMAINS.has(domain) ? domain : 'sim');
     const entry: EntityEntry = {
       entity_id: e.entity_id,
       id: hexId(),
-      unique_id: `${platform}_${objectId}`,
+      unique_id: e.unique_id ?? `${platform}_${objectId}`,
       platform,
-      config_entry_id: platform === 'sim' ? this.configEntry('sim') : null,
+      config_entry_id: YAML_DOMAINS.has(platform) ? null : this.configEntry(platform),
       device_id: e.device ?? null,
       // An entity on a device keeps its own area null unless one is given: the device's applies.
       area_id: e.area ?? null,
@@ -171,6 +177,8 @@ export class Registries {
   // --- listings, shaped per hub version -----------------------------------------------------
 
   listFloors(): unknown[] {
+    // 2024.3 lists floors without aliases or timestamps.
+    if (this.legacy) return [...this.floors.values()].map((f) => ({ floor_id: f.floor_id, icon: f.icon, level: f.level, name: f.name }));
     return [...this.floors.values()].map((f) => ({
       aliases: f.aliases,
       created_at: this.createdAt,
@@ -183,6 +191,9 @@ export class Registries {
   }
 
   listLabels(): unknown[] {
+    if (this.legacy) {
+      return [...this.labels.values()].map((l) => ({ color: l.color, description: l.description, icon: l.icon, label_id: l.label_id, name: l.name }));
+    }
     return [...this.labels.values()].map((l) => ({
       color: l.color,
       created_at: this.createdAt,
@@ -266,7 +277,7 @@ export class Registries {
         translation_key: null,
         unique_id: e.unique_id,
       };
-      if (this.legacy) return base;
+      if (this.legacy) return this.withFloors ? { ...base, labels: e.labels } : base;
       return { ...base, categories: {}, created_at: this.createdAt, labels: e.labels, modified_at: this.createdAt };
     });
   }

@@ -14,6 +14,7 @@ import { Hub, type Logger, type Timing, type PersistentNotification, type Notify
 import { type LoadHandle, type LoadOptions, startLoad } from './load.js';
 import { createRestHandler } from './rest.js';
 import { hexId } from './time.js';
+import { SINCE, atLeast } from './version.js';
 
 export interface SimulatorOptions {
   /** 'demo' (default), a path to a home YAML file, or a parsed home. */
@@ -27,7 +28,10 @@ export interface SimulatorOptions {
   userToken?: string;
   /** Reported ha_version; default '2025.1.0', or '2024.3.3' with legacy. */
   version?: string;
-  /** Behave like a hub older than 2024.4: no floor or label registry, older shapes and messages. */
+  /**
+   * Behave like a hub older than 2024.4: older shapes and messages, no floor or label targets.
+   * The floor and label registries follow the version (2024.3 has them, 2024.2 does not).
+   */
   legacy?: boolean;
   timing?: Partial<Timing>;
   logger?: Logger;
@@ -42,11 +46,6 @@ export type StateObject = Record<string, unknown> & {
   last_updated: string;
   context: { id: string; parent_id: string | null; user_id: string | null };
 };
-
-function parseVersion(v: string): [number, number] {
-  const [year = '0', month = '0'] = v.split('.');
-  return [Number(year), Number(month)];
-}
 
 function resolveHome(home: SimulatorOptions['home']): Home {
   if (home === undefined || home === 'demo') return demoHome();
@@ -74,8 +73,7 @@ export class Simulator {
 
   constructor(opts: SimulatorOptions = {}) {
     const version = opts.version ?? (opts.legacy ? '2024.3.3' : '2025.1.0');
-    const [year, month] = parseVersion(version);
-    this.legacy = opts.legacy ?? (year < 2024 || (year === 2024 && month < 4));
+    this.legacy = opts.legacy ?? !atLeast(version, SINCE.modern);
     this.version = version;
     this.host = opts.host ?? '127.0.0.1';
     this.boundPort = opts.port ?? 0;
@@ -89,7 +87,7 @@ export class Simulator {
       ...(opts.logger ? { logger: opts.logger } : {}),
     });
     this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true };
-    this.commands = buildCommands(this.legacy);
+    this.commands = buildCommands(this.legacy, this.hub.hasFloors);
   }
 
   get port(): number {

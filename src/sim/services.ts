@@ -22,6 +22,8 @@ export interface FieldDef extends KeySpec {
   hidden?: boolean;
   /** Described only by hubs of that age (the field is accepted by both). */
   describedBy?: 'legacy' | 'modern';
+  /** How hubs before 2024.4 describe the field differently (example null: none given). */
+  legacyDescription?: { advanced?: boolean; required?: boolean; example?: unknown; selector?: Record<string, unknown> };
 }
 
 export interface ServiceCall {
@@ -64,8 +66,10 @@ export interface ServiceDef {
   /** The entity must support one of these feature sets. */
   requiredFeatures?: number[];
   response?: 'optional' | 'only';
-  /** The target description, when not "entities of this domain". */
+  /** The target description, when not "entities of this domain" with the required features. */
   target?: Record<string, unknown>;
+  /** The target as hubs before 2024.4 describe it, when that differs. */
+  legacyTarget?: Record<string, unknown>;
   /** Per-entity handler of an entity service. */
   handle?: (e: EntityCtx) => unknown;
   /** Whole-call handler: plain services, or entity services that resolve targets themselves. */
@@ -175,16 +179,17 @@ export class ServiceRegistry {
     if (!reg) throw new ServiceNotFoundError(domain, service);
     const returnResponse = opts.returnResponse ?? false;
     if (returnResponse && !reg.def.response) {
-      const word = this.hub.legacy ? 'A service' : 'An action';
-      throw new ServiceValidationError(`${word} which does not return responses can't be called with return_response=True.`, {
+      // Before 2024.4 this was a ValueError, which the socket answers as unknown_error.
+      if (this.hub.legacy) throw new Error('Invalid argument return_response=True when handler does not support responses');
+      throw new ServiceValidationError("An action which does not return responses can't be called with return_response=True.", {
         domain: 'homeassistant',
         key: 'service_does_not_support_response',
         placeholders: { return_response: 'return_response=True' },
       });
     }
     if (!returnResponse && reg.def.response === 'only') {
-      const word = this.hub.legacy ? 'The service' : 'The action';
-      throw new ServiceValidationError(`${word} requires responses and must be called with return_response=True.`, {
+      if (this.hub.legacy) throw new Error('Service call requires responses but caller did not ask for responses');
+      throw new ServiceValidationError('The action requires responses and must be called with return_response=True.', {
         domain: 'homeassistant',
         key: 'service_lacks_response_request',
         placeholders: { return_response: 'return_response=True' },
@@ -282,11 +287,13 @@ function describeService(reg: Registered, legacy: boolean): Record<string, unkno
     if (f.hidden || !f.selector) continue;
     if (f.describedBy && f.describedBy !== (legacy ? 'legacy' : 'modern')) continue;
     const inSection = f.section !== undefined && !legacy;
+    const old = legacy ? f.legacyDescription : undefined;
+    const example = old && 'example' in old ? old.example : f.example;
     const d: Record<string, unknown> = {};
-    if (f.required) d.required = true;
-    if (f.example !== undefined) d.example = f.example;
-    d.selector = f.selector;
-    if (f.advanced || (f.section && legacy)) d.advanced = true;
+    if (old?.required ?? f.required) d.required = true;
+    if (example !== undefined && example !== null) d.example = example;
+    d.selector = old?.selector ?? f.selector;
+    if (old?.advanced ?? (f.advanced || (f.section && legacy))) d.advanced = true;
     if (f.filter) d.filter = f.filter;
     d.name = f.name ?? name;
     d.description = f.description ?? '';
@@ -297,7 +304,7 @@ function describeService(reg: Registered, legacy: boolean): Record<string, unkno
   if ((def.kind ?? 'entity') === 'entity') {
     const filter: Record<string, unknown> = { domain: [reg.domain] };
     if (def.requiredFeatures) filter.supported_features = def.requiredFeatures;
-    out.target = def.target ?? { entity: [filter] };
+    out.target = (legacy ? def.legacyTarget : undefined) ?? def.target ?? { entity: [filter] };
   }
   if (def.response) out.response = { optional: def.response === 'optional' };
   return out;

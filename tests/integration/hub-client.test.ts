@@ -116,10 +116,11 @@ describe('hub client', () => {
   });
 
   test('an old hub without floors or labels degrades to no floors', async () => {
-    const s = await sim({ legacy: true });
+    // Floor and label registries arrived in 2024.3; 2024.2 answers unknown_command.
+    const s = await sim({ version: '2024.2.5' });
     const { hub } = client(s);
     await hub.ready();
-    expect(hub.status()).toMatchObject({ connected: true, version: '2024.3.3' });
+    expect(hub.status()).toMatchObject({ connected: true, version: '2024.2.5' });
     expect(hub.registries.floorsSupported).toBe(false);
     expect(hub.registries.floors.size).toBe(0);
     expect(hub.registries.areas.size).toBeGreaterThan(0);

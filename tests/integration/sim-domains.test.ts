@@ -234,12 +234,13 @@ describe('lock', () => {
     expect(cannotOpen.error?.translation_key).toBe('service_not_supported');
   });
 
-  test('a lock with a motor time passes through locking', async () => {
+  test('a lock with a motor time passes through locking; the call returns once it is locked', async () => {
     const slow = await startSimulator({ timing: { lockMs: 30 } });
     try {
-      await slow.callService('lock', 'lock', { entity_id: 'lock.back_door' });
+      const pending = slow.callService('lock', 'lock', { entity_id: 'lock.back_door' });
       expect(slow.getState('lock.back_door')?.state).toBe('locking');
-      await waitUntil(() => slow.getState('lock.back_door')?.state === 'locked');
+      await pending;
+      expect(slow.getState('lock.back_door')?.state).toBe('locked');
     } finally {
       await slow.stop();
     }

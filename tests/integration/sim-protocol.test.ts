@@ -190,11 +190,31 @@ describe('reading the hub', () => {
     await c.close();
   });
 
-  test('a legacy hub has no floor or label registry and older shapes', async () => {
-    const c = await connect(legacy);
-    for (const type of ['config/floor_registry/list', 'config/label_registry/list']) {
-      expect((await c.command({ type })).error).toEqual({ code: 'unknown_command', message: 'Unknown command.' });
+  test('a 2024.2 hub has no floor or label registry', async () => {
+    const old = await startSimulator({ home: 'demo', version: '2024.2.5' });
+    try {
+      expect(old.legacy).toBe(true);
+      const c = await connect(old);
+      for (const type of ['config/floor_registry/list', 'config/label_registry/list']) {
+        expect((await c.command({ type })).error).toEqual({ code: 'unknown_command', message: 'Unknown command.' });
+      }
+      const entities = (await c.command({ type: 'config/entity_registry/list' })).result as Array<Record<string, unknown>>;
+      expect(entities[0]).not.toHaveProperty('labels');
+      await c.close();
+    } finally {
+      await old.stop();
     }
+  });
+
+  test('a legacy (2024.3) hub has floors and labels in their first shape, and older shapes elsewhere', async () => {
+    const c = await connect(legacy);
+    const floors = (await c.command({ type: 'config/floor_registry/list' })).result as Array<Record<string, unknown>>;
+    expect(floors[0]).toEqual({ floor_id: 'ground_floor', icon: null, level: 0, name: 'Ground Floor' });
+    const labels = (await c.command({ type: 'config/label_registry/list' })).result as Array<Record<string, unknown>>;
+    expect(labels[0]).toEqual({ color: 'red', description: null, icon: 'mdi:shield-home', label_id: 'security', name: 'Security' });
+    const entities = (await c.command({ type: 'config/entity_registry/list' })).result as Array<Record<string, unknown>>;
+    expect(entities[0]).toHaveProperty('labels');
+    expect(entities[0]).not.toHaveProperty('categories');
     const areas = (await c.command({ type: 'config/area_registry/list' })).result as Array<Record<string, unknown>>;
     expect(Object.keys(areas[0] ?? {}).sort()).toEqual(['aliases', 'area_id', 'icon', 'name', 'picture']);
     const states = (await c.command({ type: 'get_states' })).result as Array<Record<string, unknown>>;

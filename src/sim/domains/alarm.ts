@@ -1,8 +1,10 @@
 // Alarm panels behave like the hub's manual panel (the demo's alarm_control_panel.security,
-// code 1234): a wrong code is a service_validation_error "Invalid alarm code provided";
-// optional arming and entry delays pass through arming/pending.
+// code 1234): a wrong code is a service_validation_error "Invalid alarm code provided" (a plain
+// home_assistant_error before 2024.4); optional arming and entry delays pass through
+// arming/pending.
 import { type DomainModule, finish } from '../domain.js';
-import { ServiceValidationError } from '../errors.js';
+import { HomeAssistantError, ServiceValidationError } from '../errors.js';
+import type { Hub } from '../hub.js';
 import type { EntityCtx, ServiceDef } from '../services.js';
 import { codeField, num } from './common.js';
 
@@ -31,6 +33,7 @@ function validateCode(e: EntityCtx, target: string): void {
     });
   }
   if (given === code) return;
+  if (e.hub.legacy) throw new HomeAssistantError('Invalid alarm code provided');
   throw new ServiceValidationError('Invalid alarm code provided', { domain: 'manual', key: 'invalid_code', placeholders: null });
 }
 
@@ -39,10 +42,25 @@ function cancelTimer(e: EntityCtx): void {
   delete e.memory.cancel;
 }
 
+/**
+ * previous_state and next_state: always there on newer hubs; before 2024.4 only while arming or
+ * pending (both) or triggered (previous_state alone).
+ */
+function transitionAttrs(hub: Hub, attrs: Record<string, unknown>, state: string, previous: string | null, next: string | null) {
+  const out = { ...attrs };
+  delete out.previous_state;
+  delete out.next_state;
+  if (!hub.legacy) return { ...out, previous_state: previous, next_state: next };
+  if (state === 'arming' || state === 'pending') return { ...out, previous_state: previous, next_state: next };
+  if (state === 'triggered') return { ...out, previous_state: previous };
+  return out;
+}
+
 function set(e: EntityCtx, state: string, previous: string | null, next: string | null): void {
   const hub = e.hub;
   const latest = hub.states.get(e.id);
-  hub.states.set(e.id, state, { ...(latest?.attributes ?? e.attrs), previous_state: previous, next_state: next }, { context: e.call.context });
+  const attrs = transitionAttrs(hub, { ...(latest?.attributes ?? e.attrs) }, state, previous, next);
+  hub.states.set(e.id, state, finish(attrs, String(attrs.friendly_name ?? ''), attrs.supported_features as number), { context: e.call.context });
 }
 
 function arm(e: EntityCtx, target: string): void {
@@ -76,22 +94,22 @@ function trigger(e: EntityCtx): void {
 
 export const alarmControlPanel: DomainModule = {
   domain: 'alarm_control_panel',
-  init(seed) {
+  init(seed, hub) {
     const a = seed.attributes;
     const code = seed.config.code === undefined || seed.config.code === null ? null : String(seed.config.code);
+    const state = seed.state ?? 'disarmed';
     const out: Record<string, unknown> = {
       code_format: code === null ? null : /^\d+$/.test(code) ? 'number' : 'text',
       changed_by: null,
       code_arm_required: seed.config.code_arm_required ?? true,
-      previous_state: null,
-      next_state: null,
       ...a,
     };
     const features = num(
       a.supported_features,
       ALARM_ARM_HOME | ALARM_ARM_AWAY | ALARM_ARM_NIGHT | ALARM_TRIGGER | ALARM_ARM_CUSTOM_BYPASS | ALARM_ARM_VACATION,
     );
-    return { state: seed.state ?? 'disarmed', attributes: finish(out, seed.name, features) };
+    const attrs = transitionAttrs(hub, out, state, (a.previous_state as string | undefined) ?? null, (a.next_state as string | undefined) ?? null);
+    return { state, attributes: finish(attrs, seed.name, features) };
   },
   setup(hub) {
     const r = (service: string, def: ServiceDef) => hub.services.register('alarm_control_panel', service, def);

@@ -1,11 +1,12 @@
 // Thermostats: the state is the HVAC mode; targets are checked against min/max as the hub
-// checks them (service_validation_error, temp_out_of_range), modes against the entity's lists.
+// checks them (service_validation_error, temp_out_of_range; from 2024.4), modes against the
+// entity's lists. hvac_action follows mode and temperatures unless config.reports_action is false.
 import { type DomainModule, finish, numeric } from '../domain.js';
 import { ServiceValidationError } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { all, coerceEnum, coerceFloat, coerceInt, hasAtLeastOneKey, pyFloatStr, string } from '../schema.js';
 import type { EntityCtx } from '../services.js';
-import { num, sel } from './common.js';
+import { booleanField, num, sel } from './common.js';
 
 export const CLIMATE_TARGET_TEMPERATURE = 1;
 export const CLIMATE_TARGET_TEMPERATURE_RANGE = 2;
@@ -13,6 +14,7 @@ export const CLIMATE_TARGET_HUMIDITY = 4;
 export const CLIMATE_FAN_MODE = 8;
 export const CLIMATE_PRESET_MODE = 16;
 export const CLIMATE_SWING_MODE = 32;
+export const CLIMATE_AUX_HEAT = 64;
 export const CLIMATE_TURN_OFF = 128;
 export const CLIMATE_TURN_ON = 256;
 
@@ -21,12 +23,19 @@ const hvacMode = coerceEnum('HVACMode', HVAC_MODES);
 
 const strList = (x: unknown): string[] => (Array.isArray(x) ? x.map(String) : []);
 
-/** The mode checks the hub added in 2024: ServiceValidationError not_valid_<kind>_mode. */
-function validMode(kind: 'hvac' | 'fan' | 'preset' | 'swing', mode: string, modes: string[]): void {
+/**
+ * The mode checks: ServiceValidationError not_valid_<kind>_mode. Before 2024.4 only fan, preset
+ * and swing modes are checked, with older wording; any HVAC mode of the enum is taken.
+ */
+function validMode(hub: Hub, kind: 'hvac' | 'fan' | 'preset' | 'swing', mode: string, modes: string[]): void {
   if (modes.includes(mode)) return;
+  if (hub.legacy && kind === 'hvac') return;
   const title = kind === 'hvac' ? 'HVAC' : kind.charAt(0).toUpperCase() + kind.slice(1);
   const plain = kind === 'hvac' ? 'HVAC' : kind;
-  throw new ServiceValidationError(`${title} mode ${mode} is not valid. Valid ${plain} modes are: ${modes.join(', ')}.`, {
+  const message = hub.legacy
+    ? `The ${kind}_mode ${mode} is not a valid ${kind}_mode: ${modes.join(', ')}`
+    : `${title} mode ${mode} is not valid. Valid ${plain} modes are: ${modes.join(', ')}.`;
+  throw new ServiceValidationError(message, {
     domain: 'climate',
     key: `not_valid_${kind}_mode`,
     placeholders: { mode, modes: modes.join(', ') },
@@ -72,7 +81,8 @@ function setTemperature(e: EntityCtx): void {
   const max = num(a.max_temp, 35);
   for (const key of ['temperature', 'target_temp_low', 'target_temp_high']) {
     const t = p[key];
-    if (typeof t !== 'number') continue;
+    // The range check arrived in 2024.4.
+    if (typeof t !== 'number' || e.hub.legacy) continue;
     if (t < min || t > max) {
       throw new ServiceValidationError(`Provided temperature ${pyFloatStr(t)} is not valid. Accepted range is ${min} to ${max}.`, {
         domain: 'climate',
@@ -83,7 +93,7 @@ function setTemperature(e: EntityCtx): void {
   }
   let mode = e.state.state;
   if (typeof p.hvac_mode === 'string') {
-    validMode('hvac', p.hvac_mode, strList(a.hvac_modes));
+    validMode(e.hub, 'hvac', p.hvac_mode, strList(a.hvac_modes));
     mode = p.hvac_mode;
   }
   if (typeof p.temperature === 'number') a.temperature = p.temperature;
@@ -132,7 +142,9 @@ export const climate: DomainModule = {
     };
     out.hvac_modes = modes;
     if (features & CLIMATE_TARGET_TEMPERATURE && typeof out.temperature !== 'number' && !range) out.temperature = f ? 68 : 20;
-    out.hvac_action ??= hvacAction(
+    // config.reports_action: false, a thermostat that does not say what it is doing: no hvac_action.
+    if (seed.config.reports_action === false) delete out.hvac_action;
+    else out.hvac_action ??= hvacAction(
       state,
       typeof out.current_temperature === 'number' ? out.current_temperature : undefined,
       typeof out.temperature === 'number' ? out.temperature : undefined,
@@ -174,6 +186,8 @@ export const climate: DomainModule = {
         hvac_mode: {
           v: hvacMode,
           required: true,
+          // Required all the same; 2024.3 just does not say so.
+          legacyDescription: { required: false },
           name: 'HVAC mode',
           description: 'HVAC operation mode.',
           selector: sel.select([...HVAC_MODES], { translation_key: 'hvac_mode' }),
@@ -181,7 +195,7 @@ export const climate: DomainModule = {
       },
       handle: (e) => {
         const mode = e.params.hvac_mode as string;
-        validMode('hvac', mode, strList(e.attrs.hvac_modes));
+        validMode(e.hub, 'hvac', mode, strList(e.attrs.hvac_modes));
         write(e, mode, e.attrs);
       },
     });
@@ -202,7 +216,7 @@ export const climate: DomainModule = {
         },
         handle: (e) => {
           const mode = e.params[`${kind}_mode`] as string;
-          validMode(kind, mode, strList(e.attrs[`${kind}_modes`]));
+          validMode(e.hub, kind, mode, strList(e.attrs[`${kind}_modes`]));
           e.attrs[`${kind}_mode`] = mode;
           write(e, e.state.state, e.attrs);
         },
@@ -222,12 +236,27 @@ export const climate: DomainModule = {
         write(e, e.state.state, e.attrs);
       },
     });
+    // Auxiliary heat: still there in 2024.3 (the demo's Hvac has it), gone from newer hubs.
+    if (hub.legacy) {
+      r('set_aux_heat', {
+        name: 'Turn on/off auxiliary heater',
+        description: 'Turns auxiliary heater on/off.',
+        requiredFeatures: [CLIMATE_AUX_HEAT],
+        fields: { aux_heat: booleanField('Auxiliary heating', 'New value of auxiliary heater.') },
+        handle: (e) => {
+          e.attrs.aux_heat = e.params.aux_heat ? 'on' : 'off';
+          write(e, e.state.state, e.attrs);
+        },
+      });
+    }
     r('turn_on', { name: 'Turn on', description: 'Turns climate device on.', requiredFeatures: [CLIMATE_TURN_ON], handle: turnOn });
     r('turn_off', { name: 'Turn off', description: 'Turns climate device off.', requiredFeatures: [CLIMATE_TURN_OFF], handle: turnOff });
     r('toggle', {
       name: 'Toggle',
       description: 'Toggles climate device, from on to off, or off to on.',
       requiredFeatures: [CLIMATE_TURN_OFF | CLIMATE_TURN_ON],
+      // Both features are needed; the description lists either.
+      target: { entity: [{ domain: ['climate'], supported_features: [CLIMATE_TURN_OFF, CLIMATE_TURN_ON] }] },
       handle: (e) => (e.state.state === 'off' ? turnOn(e) : turnOff(e)),
     });
   },

@@ -9,11 +9,12 @@ export const smallFloat = all(coerceFloat, range({ min: 0, max: 1 }));
 export const percentage = all(coerceInt, range({ min: 0, max: 100 }));
 export const clampedInt = (min: number, max: number) => all(coerceInt, clamp({ min, max }));
 
+// A selector written without options in the hub's services.yaml (`text:`) is described as null.
 export const sel = {
   number: (min: number, max: number, extra: Record<string, unknown> = {}) => ({ number: { min, max, ...extra } }),
-  text: () => ({ text: {} }),
-  boolean: () => ({ boolean: {} }),
-  object: () => ({ object: {} }),
+  text: () => ({ text: null }),
+  boolean: () => ({ boolean: null }),
+  object: () => ({ object: null }),
   select: (options: string[], extra: Record<string, unknown> = {}) => ({ select: { options, ...extra } }),
 };
 

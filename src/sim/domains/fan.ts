@@ -2,7 +2,7 @@
 // increase_speed/decrease_speed compute them.
 import { type DomainModule, finish, numeric } from '../domain.js';
 import { ServiceValidationError } from '../errors.js';
-import { oneOf, string } from '../schema.js';
+import { oneOf, pyRepr, string } from '../schema.js';
 import type { EntityCtx, ServiceDef } from '../services.js';
 import { booleanField, num, percentage, sel } from './common.js';
 
@@ -18,7 +18,11 @@ const presetModes = (e: EntityCtx): string[] => (Array.isArray(e.attrs.preset_mo
 function validPreset(e: EntityCtx, mode: string): void {
   const modes = presetModes(e);
   if (modes.includes(mode)) return;
-  throw new ServiceValidationError(`Preset mode ${mode} is not valid, valid preset modes are: ${modes.join(', ')}.`, {
+  // Before 2024.4 the message shows the list as Python prints it.
+  const message = e.hub.legacy
+    ? `The preset_mode ${mode} is not a valid preset_mode: ${pyRepr(modes)}`
+    : `Preset mode ${mode} is not valid, valid preset modes are: ${modes.join(', ')}.`;
+  throw new ServiceValidationError(message, {
     domain: 'fan',
     key: 'not_valid_preset_mode',
     placeholders: { preset_mode: mode, preset_modes: modes.join(', ') },
@@ -94,7 +98,8 @@ export const fan: DomainModule = {
     if (features & FAN_DIRECTION) out.direction = a.direction ?? 'forward';
     if (features & FAN_OSCILLATE) out.oscillating = a.oscillating ?? false;
     if (features & FAN_SET_SPEED) {
-      out.percentage = num(a.percentage, state === 'on' ? 100 : 0);
+      // A declared null stays: the demo's fans report no percentage until first set.
+      out.percentage = a.percentage === null ? null : num(a.percentage, state === 'on' ? 100 : 0);
       out.percentage_step = num(a.percentage_step, 1);
     }
     if (features & (FAN_SET_SPEED | FAN_PRESET_MODE)) out.preset_mode = a.preset_mode ?? null;
@@ -179,7 +184,9 @@ export const fan: DomainModule = {
     r('set_preset_mode', {
       name: 'Set preset mode',
       description: 'Sets preset fan mode.',
-      requiredFeatures: [FAN_PRESET_MODE],
+      // A fan that can set its speed may take the call too, though only PRESET_MODE is described.
+      requiredFeatures: [FAN_SET_SPEED, FAN_PRESET_MODE],
+      target: { entity: [{ domain: ['fan'], supported_features: [FAN_PRESET_MODE] }] },
       fields: { preset_mode: { ...presetField, required: true } },
       handle: (e) => {
         const mode = e.params.preset_mode as string;

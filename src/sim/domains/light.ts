@@ -1,27 +1,34 @@
 // Lights as the hub's light integration runs them: the turn_on preprocessing (brightness_pct,
 // steps, colour names, mireds), conversion into a colour mode the light supports, and state
-// attributes that are present but null while the light is off.
+// attributes that are present but null while the light is off. Before 2024.4 the lights keep their
+// colour temperature in mireds (3000 K comes back as 3003 K) and do not clamp it to their range,
+// as the 2024.3 demo lights do; before 2024.12 hs converts to rgb by truncating, not rounding.
 import {
   COLOR_NAMES,
   type HS,
   type RGB,
+  type RGBWW,
   type XY,
   colorNameToRgb,
   hsToRgb,
   hsToXy,
   kelvinToHs,
   kelvinToMired,
+  kelvinToRgbww,
   miredToKelvin,
   pyRound,
   rgbToHs,
+  rgbToRgbww,
   rgbToXy,
+  rgbwwToRgb,
   xyToHs,
   xyToRgb,
 } from '../color.js';
 import { type DomainModule, finish } from '../domain.js';
 import type { Hub } from '../hub.js';
-import { all, any, clamp, coerceFloat, coerceInt, exactSequence, literal, oneOf, range, string } from '../schema.js';
+import { all, any, clamp, coerceFloat, coerceInt, exactSequence, isPlainObject, literal, oneOf, range, string } from '../schema.js';
 import type { EntityCtx, FieldDef } from '../services.js';
+import { SINCE } from '../version.js';
 import { byte, num, positiveInt, sel, smallFloat } from './common.js';
 
 export const LIGHT_EFFECT = 4;
@@ -49,6 +56,16 @@ const flash: FieldDef = {
   description: 'Tell light to flash, can be either value short or long.',
   section: 'advanced_fields',
   selector: sel.select(['long', 'short'], { translation_key: 'flash' }),
+  legacyDescription: {
+    selector: {
+      select: {
+        options: [
+          { label: 'Long', value: 'long' },
+          { label: 'Short', value: 'short' },
+        ],
+      },
+    },
+  },
   filter: { supported_features: [LIGHT_FLASH] },
 };
 const colorFilter = { attribute: { supported_color_modes: ['hs', 'xy', 'rgb', 'rgbw', 'rgbww'] } };
@@ -65,7 +82,8 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     name: 'Color',
     description: 'The color in RGB format. A list of three integers between 0 and 255 representing the values of red, green, and blue.',
     example: '[255, 100, 100]',
-    selector: { color_rgb: {} },
+    selector: { color_rgb: null },
+    legacyDescription: { example: null },
     filter: colorFilter,
   },
   rgbw_color: {
@@ -132,6 +150,7 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     name: 'Color temperature (mireds)',
     description: 'Color temperature in mireds.',
     section: 'advanced_fields',
+    legacyDescription: { advanced: false },
     selector: { color_temp: { unit: 'mired', min: 153, max: 500 } },
     filter: ctFilter,
   },
@@ -207,6 +226,14 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
   },
 };
 
+/** toggle takes what turn_on takes; 2024.3 leaves the brightness steps and rgbw/rgbww undescribed. */
+const TOGGLE_FIELDS: Record<string, FieldDef> = Object.fromEntries(
+  Object.entries(TURN_ON_FIELDS).map(([k, f]) => [
+    k,
+    ['brightness_step', 'brightness_step_pct', 'rgbw_color', 'rgbww_color'].includes(k) ? { ...f, describedBy: 'modern' as const } : f,
+  ]),
+);
+
 interface Model {
   brightness: number | null;
   colorMode: string | null;
@@ -214,9 +241,18 @@ interface Model {
   xy?: XY;
   rgb?: RGB;
   rgbw?: [number, number, number, number];
+  rgbww?: RGBWW;
   kelvin?: number;
   effect?: string | null;
 }
+
+/** How this hub's version rounds (see the top of the file). */
+interface Rules {
+  truncate: boolean;
+  mireds: boolean;
+}
+
+const rulesOf = (hub: Hub): Rules => ({ truncate: !hub.since(SINCE.roundedHsvToRgb), mireds: hub.legacy });
 
 const modesOf = (attrs: Record<string, unknown>): string[] =>
   Array.isArray(attrs.supported_color_modes) ? (attrs.supported_color_modes as string[]) : ['onoff'];
@@ -228,7 +264,7 @@ const kelvinRange = (attrs: Record<string, unknown>): [number, number] => [
 ];
 
 function defaultMode(modes: string[]): string {
-  for (const m of ['color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'white', 'brightness']) if (modes.includes(m)) return m;
+  for (const m of ['color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww', 'white', 'brightness']) if (modes.includes(m)) return m;
   return 'onoff';
 }
 
@@ -261,42 +297,43 @@ function readModel(attrs: Record<string, unknown>): Model {
   if (Array.isArray(attrs.xy_color)) m.xy = attrs.xy_color as XY;
   if (Array.isArray(attrs.rgb_color)) m.rgb = attrs.rgb_color as RGB;
   if (Array.isArray(attrs.rgbw_color)) m.rgbw = attrs.rgbw_color as [number, number, number, number];
+  if (Array.isArray(attrs.rgbww_color)) m.rgbww = attrs.rgbww_color as RGBWW;
   if (typeof attrs.color_temp_kelvin === 'number') m.kelvin = attrs.color_temp_kelvin;
   else if (typeof attrs.color_temp === 'number' && attrs.color_temp > 0) m.kelvin = miredToKelvin(attrs.color_temp);
   return m;
 }
 
-function convertColor(mode: string, m: Model): Record<string, unknown> {
+/** LightEntity._light_internal_convert_color: the other colour spaces of the current colour. */
+function convertColor(mode: string, m: Model, rules: Rules, [minK, maxK]: [number, number]): Record<string, unknown> {
+  const fromRgb = (rgb: RGB) => ({ hs_color: rgbToHs(...rgb), rgb_color: rgb.map(Math.trunc), xy_color: rgbToXy(...rgb) });
   if (mode === 'hs' && m.hs) {
     const [h, s] = m.hs;
-    return { hs_color: [pyRound(h, 3), pyRound(s, 3)], rgb_color: hsToRgb(h, s), xy_color: hsToXy(h, s) };
+    return { hs_color: [pyRound(h, 3), pyRound(s, 3)], rgb_color: hsToRgb(h, s, rules.truncate), xy_color: hsToXy(h, s, rules.truncate) };
   }
   if (mode === 'xy' && m.xy) {
     const [x, y] = m.xy;
     return { hs_color: xyToHs(x, y), rgb_color: xyToRgb(x, y), xy_color: [pyRound(x, 6), pyRound(y, 6)] };
   }
-  if (mode === 'rgb' && m.rgb) {
-    const [r, g, b] = m.rgb;
-    return { hs_color: rgbToHs(r, g, b), rgb_color: [r, g, b].map(Math.trunc), xy_color: rgbToXy(r, g, b) };
-  }
-  if (mode === 'rgbw' && m.rgbw) {
-    const rgb = rgbwToRgb(...m.rgbw);
-    return { hs_color: rgbToHs(...rgb), rgb_color: rgb, rgbw_color: m.rgbw.map(Math.trunc), xy_color: rgbToXy(...rgb) };
+  if (mode === 'rgb' && m.rgb) return fromRgb(m.rgb);
+  if (mode === 'rgbw' && m.rgbw) return { ...fromRgb(rgbwToRgb(...m.rgbw)), rgbw_color: m.rgbw.map(Math.trunc) };
+  if (mode === 'rgbww' && m.rgbww) {
+    const [r, g, b, cw, ww] = m.rgbww;
+    return { ...fromRgb(rgbwwToRgb(r, g, b, cw, ww, minK, maxK)), rgbww_color: m.rgbww.map(Math.trunc) };
   }
   if (mode === 'color_temp' && m.kelvin) {
     const [h, s] = kelvinToHs(m.kelvin);
-    return { hs_color: [pyRound(h, 3), pyRound(s, 3)], rgb_color: hsToRgb(h, s), xy_color: hsToXy(h, s) };
+    return { hs_color: [pyRound(h, 3), pyRound(s, 3)], rgb_color: hsToRgb(h, s, rules.truncate), xy_color: hsToXy(h, s, rules.truncate) };
   }
   return {};
 }
 
 /** The light's full attribute set: capabilities, then state attributes (null while off). */
-function render(base: Record<string, unknown>, on: boolean, m: Model): Record<string, unknown> {
+function render(base: Record<string, unknown>, on: boolean, m: Model, rules: Rules): Record<string, unknown> {
   const modes = modesOf(base);
   const features = num(base.supported_features, 0);
   const out: Record<string, unknown> = { ...base };
+  const [minK, maxK] = kelvinRange(base);
   if (modes.includes('color_temp')) {
-    const [minK, maxK] = kelvinRange(base);
     out.min_color_temp_kelvin = minK;
     out.max_color_temp_kelvin = maxK;
     out.min_mireds = kelvinToMired(maxK);
@@ -318,7 +355,8 @@ function render(base: Record<string, unknown>, on: boolean, m: Model): Record<st
     out.rgb_color = null;
     out.xy_color = null;
     if (modes.includes('rgbw')) out.rgbw_color = null;
-    if (mode) Object.assign(out, convertColor(mode, m));
+    if (modes.includes('rgbww')) out.rgbww_color = null;
+    if (mode) Object.assign(out, convertColor(mode, m, rules, [minK, maxK]));
   }
   return finish(out, String(base.friendly_name ?? ''), features);
 }
@@ -329,7 +367,51 @@ function remember(e: EntityCtx, m: Model): void {
 
 function turnOff(e: EntityCtx): void {
   if (e.state.state === 'on') remember(e, readModel(e.attrs));
-  e.write('off', render(e.attrs, false, readModel(e.attrs)));
+  e.write('off', render(e.attrs, false, readModel(e.attrs), rulesOf(e.hub)));
+}
+
+/** async_handle_light_on_service: a given colour converted into a space the light supports. */
+function convertParams(p: Record<string, unknown>, modes: string[], brightness: number | null, [minK, maxK]: [number, number], rules: Rules): void {
+  const has = (m: string) => modes.includes(m);
+  const tr = rules.truncate;
+  // A colour temperature on a light without one is emulated: with both whites, or with a colour.
+  if (typeof p.color_temp_kelvin === 'number' && !has('color_temp')) {
+    const k = p.color_temp_kelvin;
+    delete p.color_temp_kelvin;
+    if (has('rgbww')) p.rgbww_color = kelvinToRgbww(k, typeof p.brightness === 'number' ? p.brightness : (brightness ?? 255), minK, maxK);
+    else if (colorSupported(modes)) p.hs_color = kelvinToHs(k);
+  }
+  /** An rgb colour into the first space the light has, as the hub's elif chains order them. */
+  const fromRgb = (rgb: RGB, skip: string) => {
+    if (skip !== 'rgb' && has('rgb')) p.rgb_color = rgb;
+    else if (skip !== 'rgbw' && has('rgbw')) p.rgbw_color = rgbToRgbw(...rgb);
+    else if (skip !== 'rgbww' && has('rgbww')) p.rgbww_color = rgbToRgbww(...rgb, minK, maxK);
+    else if (skip !== 'hs' && has('hs')) p.hs_color = rgbToHs(...rgb);
+    else if (skip !== 'xy' && has('xy')) p.xy_color = rgbToXy(...rgb);
+  };
+  if (p.hs_color && !has('hs')) {
+    const [h, s] = p.hs_color as HS;
+    delete p.hs_color;
+    if (has('rgb') || has('rgbw') || has('rgbww')) fromRgb(hsToRgb(h, s, tr), 'hs');
+    else if (has('xy')) p.xy_color = hsToXy(h, s, tr);
+  } else if (p.rgb_color && !has('rgb')) {
+    const rgb = p.rgb_color as RGB;
+    delete p.rgb_color;
+    fromRgb(rgb, 'rgb');
+  } else if (p.xy_color && !has('xy')) {
+    const [x, y] = p.xy_color as XY;
+    delete p.xy_color;
+    if (has('hs')) p.hs_color = xyToHs(x, y);
+    else fromRgb(xyToRgb(x, y), 'xy');
+  } else if (p.rgbw_color && !has('rgbw')) {
+    const rgb = rgbwToRgb(...(p.rgbw_color as [number, number, number, number]));
+    delete p.rgbw_color;
+    fromRgb(rgb, 'rgbw');
+  } else if (p.rgbww_color && !has('rgbww')) {
+    const [r, g, b, cw, ww] = p.rgbww_color as RGBWW;
+    delete p.rgbww_color;
+    fromRgb(rgbwwToRgb(r, g, b, cw, ww, minK, maxK), 'rgbww');
+  }
 }
 
 function turnOn(e: EntityCtx): void {
@@ -338,6 +420,8 @@ function turnOn(e: EntityCtx): void {
   const current = readModel(e.attrs);
   const modes = modesOf(e.attrs);
   const features = e.features;
+  const rules = rulesOf(e.hub);
+  const range = kelvinRange(e.attrs);
 
   if ('brightness_step' in p || 'brightness_step_pct' in p) {
     let b = on && current.brightness ? current.brightness : 0;
@@ -361,46 +445,9 @@ function turnOn(e: EntityCtx): void {
   if (typeof p.brightness_pct === 'number') p.brightness = pyRound((255 * p.brightness_pct) / 100);
   delete p.brightness_pct;
 
-  // A colour temperature on a light without one is emulated with a colour.
-  if (typeof p.color_temp_kelvin === 'number' && !modes.includes('color_temp')) {
-    if (colorSupported(modes)) p.hs_color = kelvinToHs(p.color_temp_kelvin);
-    delete p.color_temp_kelvin;
-  }
-  // Convert a given colour into a space the light supports.
-  const has = (m: string) => modes.includes(m);
-  if (p.hs_color && !has('hs')) {
-    const [h, s] = p.hs_color as HS;
-    if (has('rgb')) p.rgb_color = hsToRgb(h, s);
-    else if (has('rgbw')) p.rgbw_color = rgbToRgbw(...hsToRgb(h, s));
-    else if (has('xy')) p.xy_color = hsToXy(h, s);
-    delete p.hs_color;
-  } else if (p.rgb_color && !has('rgb')) {
-    const rgb = p.rgb_color as RGB;
-    if (has('rgbw')) p.rgbw_color = rgbToRgbw(...rgb);
-    else if (has('hs')) p.hs_color = rgbToHs(...rgb);
-    else if (has('xy')) p.xy_color = rgbToXy(...rgb);
-    delete p.rgb_color;
-  } else if (p.xy_color && !has('xy')) {
-    const [x, y] = p.xy_color as XY;
-    if (has('hs')) p.hs_color = xyToHs(x, y);
-    else if (has('rgb')) p.rgb_color = xyToRgb(x, y);
-    else if (has('rgbw')) p.rgbw_color = rgbToRgbw(...xyToRgb(x, y));
-    delete p.xy_color;
-  } else if (p.rgbww_color) {
-    // No simulated light has cold and warm white channels: fold both into white.
-    const [r, g, b, cw, ww] = p.rgbww_color as number[];
-    p.rgbw_color = [r ?? 0, g ?? 0, b ?? 0, Math.round(((cw ?? 0) + (ww ?? 0)) / 2)];
-    delete p.rgbww_color;
-  }
-  if (p.rgbw_color && !has('rgbw')) {
-    const rgb = rgbwToRgb(...(p.rgbw_color as [number, number, number, number]));
-    if (has('rgb')) p.rgb_color = rgb;
-    else if (has('hs')) p.hs_color = rgbToHs(...rgb);
-    else if (has('xy')) p.xy_color = rgbToXy(...rgb);
-    delete p.rgbw_color;
-  }
+  convertParams(p, modes, on ? current.brightness : null, range, rules);
   if (p.white !== undefined) {
-    if (has('white')) {
+    if (modes.includes('white')) {
       if (p.white !== true && p.brightness === undefined) p.brightness = p.white;
     } else delete p.white;
   }
@@ -415,10 +462,11 @@ function turnOn(e: EntityCtx): void {
   const m: Model = on ? current : { ...(last ?? { brightness: null, colorMode: null }) };
   if (typeof p.brightness === 'number') m.brightness = p.brightness;
   else if (!on || m.brightness === null) m.brightness = brightnessSupported(modes) ? (last?.brightness ?? 255) : null;
-  const [minK, maxK] = kelvinRange(e.attrs);
+  const [minK, maxK] = range;
   if (typeof p.color_temp_kelvin === 'number') {
     m.colorMode = 'color_temp';
-    m.kelvin = Math.max(minK, Math.min(maxK, p.color_temp_kelvin));
+    // Older lights keep mireds (and take any value); newer ones keep kelvin within their range.
+    m.kelvin = rules.mireds ? miredToKelvin(kelvinToMired(p.color_temp_kelvin)) : Math.max(minK, Math.min(maxK, p.color_temp_kelvin));
   } else if (p.hs_color) {
     m.colorMode = 'hs';
     m.hs = p.hs_color as HS;
@@ -431,16 +479,28 @@ function turnOn(e: EntityCtx): void {
   } else if (p.rgbw_color) {
     m.colorMode = 'rgbw';
     m.rgbw = p.rgbw_color as [number, number, number, number];
+  } else if (p.rgbww_color) {
+    m.colorMode = 'rgbww';
+    m.rgbww = p.rgbww_color as RGBWW;
   } else if (p.white !== undefined) {
     m.colorMode = 'white';
   }
+  fillDefaults(m, modes, range);
+  if (typeof p.effect === 'string') m.effect = p.effect;
+  remember(e, m);
+  e.write('on', render(e.attrs, true, m, rules));
+}
+
+/** A colour mode the light supports, with a colour in it. */
+function fillDefaults(m: Model, modes: string[], [minK, maxK]: [number, number]): void {
   if (!m.colorMode || !modes.includes(m.colorMode)) m.colorMode = defaultMode(modes);
   if (m.colorMode === 'color_temp' && !m.kelvin) m.kelvin = Math.max(minK, Math.min(maxK, 3000));
   if (m.colorMode === 'hs' && !m.hs) m.hs = [0, 0];
-  if (typeof p.effect === 'string') m.effect = p.effect;
-  remember(e, m);
-  e.write('on', render(e.attrs, true, m));
+  if (m.colorMode === 'rgbw' && !m.rgbw) m.rgbw = [0, 0, 0, 255];
+  if (m.colorMode === 'rgbww' && !m.rgbww) m.rgbww = [0, 0, 0, 255, 255];
 }
+
+const withoutNulls = (m: Model): Partial<Model> => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null && v !== undefined));
 
 export const light: DomainModule = {
   domain: 'light',
@@ -459,12 +519,12 @@ export const light: DomainModule = {
       if (m.hs && modes.includes('hs')) m.colorMode = 'hs';
     }
     if (m.brightness === null && brightnessSupported(modes)) m.brightness = 255;
-    const [minK, maxK] = kelvinRange(a);
-    if (m.colorMode === 'color_temp' && !m.kelvin) m.kelvin = Math.max(minK, Math.min(maxK, 3000));
-    if (m.colorMode === 'hs' && !m.hs) m.hs = [0, 0];
-    // What a light declared off would come back on with.
-    hub.memory(seed.entityId).last = { ...m };
-    return { state, attributes: render(a, on, m) };
+    fillDefaults(m, modes, kelvinRange(a));
+    // What a light declared off comes back on with; config.when_on overrides it (the demo's bed
+    // light comes on at 180 with its rainbow effect).
+    const back = on || !isPlainObject(seed.config.when_on) ? m : { ...m, ...withoutNulls(readModel(seed.config.when_on)) };
+    hub.memory(seed.entityId).last = { ...back };
+    return { state, attributes: render(a, on, m, rulesOf(hub)) };
   },
   setup(hub: Hub) {
     hub.services.register('light', 'turn_on', {
@@ -482,7 +542,7 @@ export const light: DomainModule = {
     hub.services.register('light', 'toggle', {
       name: 'Toggle',
       description: 'Toggles one or more lights, from on to off, or off to on, based on their current state.',
-      fields: TURN_ON_FIELDS,
+      fields: TOGGLE_FIELDS,
       handle: (e) => (e.state.state === 'on' ? turnOff(e) : turnOn(e)),
     });
   },

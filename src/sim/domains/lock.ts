@@ -21,8 +21,11 @@ function checkCode(e: EntityCtx): void {
   });
 }
 
-/** Moves through the transitional state when the lock has a motor time. */
-function operate(e: EntityCtx, moving: string, final: string): void {
+/**
+ * Moves through the transitional state when the lock has a motor time. The call returns once the
+ * lock has settled, as the hub's blocking service call waits for the entity's own lock().
+ */
+async function operate(e: EntityCtx, moving: string, final: string): Promise<void> {
   const hub = e.hub;
   const ms = hub.timing.lockMs;
   if (ms <= 0) {
@@ -31,21 +34,28 @@ function operate(e: EntityCtx, moving: string, final: string): void {
   }
   e.write(moving);
   (e.memory.cancel as (() => void) | undefined)?.();
-  e.memory.cancel = hub.after(ms, () => {
-    const latest = hub.states.get(e.id);
-    if (latest?.state !== moving) return;
-    hub.states.set(e.id, final, { ...latest.attributes }, { context: e.call.context });
+  await new Promise<void>((resolve) => {
+    const cancel = hub.after(ms, () => {
+      delete e.memory.cancel;
+      const latest = hub.states.get(e.id);
+      if (latest?.state === moving) hub.states.set(e.id, final, { ...latest.attributes }, { context: e.call.context });
+      resolve();
+    });
+    // A newer operation supersedes this one; this call still returns.
+    e.memory.cancel = () => {
+      cancel();
+      resolve();
+    };
   });
 }
 
 export const lock: DomainModule = {
   domain: 'lock',
   init(seed) {
-    const a = seed.attributes;
-    const out: Record<string, unknown> = {};
-    if (typeof a.code_format === 'string') out.code_format = a.code_format;
-    out.changed_by = a.changed_by ?? null;
-    return { state: seed.state ?? 'locked', attributes: finish({ ...out, ...a }, seed.name, num(a.supported_features, 0)) };
+    // LockEntity writes code_format and changed_by only when they are not None.
+    const out: Record<string, unknown> = { ...seed.attributes };
+    for (const k of ['code_format', 'changed_by']) if (out[k] === null) delete out[k];
+    return { state: seed.state ?? 'locked', attributes: finish(out, seed.name, num(seed.attributes.supported_features, 0)) };
   },
   setup(hub) {
     const r = (service: string, def: ServiceDef) => hub.services.register('lock', service, def);
@@ -55,7 +65,7 @@ export const lock: DomainModule = {
       fields: { code: codeField },
       handle: (e) => {
         checkCode(e);
-        operate(e, 'locking', e.config.jam_on_lock ? 'jammed' : 'locked');
+        return operate(e, 'locking', e.config.jam_on_lock ? 'jammed' : 'locked');
       },
     });
     r('unlock', {
@@ -64,7 +74,7 @@ export const lock: DomainModule = {
       fields: { code: codeField },
       handle: (e) => {
         checkCode(e);
-        operate(e, 'unlocking', 'unlocked');
+        return operate(e, 'unlocking', 'unlocked');
       },
     });
     r('open', {
@@ -74,8 +84,9 @@ export const lock: DomainModule = {
       fields: { code: codeField },
       handle: (e) => {
         checkCode(e);
-        // The 'open' lock state exists from 2024.7; older hubs report unlocked.
-        operate(e, e.hub.legacy ? 'unlocking' : 'opening', e.hub.legacy ? 'unlocked' : 'open');
+        // The 'open' lock state exists from 2024.7; before, the demo's open unlocks at once.
+        if (e.hub.legacy) return void e.write('unlocked');
+        return operate(e, 'opening', 'open');
       },
     });
   },

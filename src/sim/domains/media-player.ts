@@ -1,7 +1,7 @@
 // Media players: playback, volume, sources. As on the hub, a player that is off shows no media
 // attributes; what it was playing is remembered and shown again when it comes back on.
 import { type DomainModule, finish, numeric } from '../domain.js';
-import { any, boolean, coerceEnum, isType, string } from '../schema.js';
+import { any, boolean, coerceEnum, isType, listOf, string } from '../schema.js';
 import type { EntityCtx, FieldDef, ServiceDef } from '../services.js';
 import { num, positiveFloat, sel, smallFloat } from './common.js';
 import { isoFromMicros, nowMicros } from '../time.js';
@@ -23,6 +23,7 @@ export const MP_PLAY = 16384;
 export const MP_SHUFFLE_SET = 32768;
 export const MP_SELECT_SOUND_MODE = 65536;
 export const MP_REPEAT_SET = 262144;
+export const MP_GROUPING = 524288;
 
 /** Attributes shown only while the player is not off. */
 const MEDIA_ATTRS = [
@@ -296,6 +297,34 @@ export const mediaPlayer: DomainModule = {
         const m = model(e);
         m.repeat = e.params.repeat;
         write(e, e.state.state, m);
+      },
+    });
+    r('join', {
+      name: 'Join',
+      description: 'Groups media players together for synchronous playback. Only works on supported multiroom audio systems.',
+      requiredFeatures: [MP_GROUPING],
+      fields: {
+        group_members: {
+          v: listOf(string),
+          required: true,
+          name: 'Group members',
+          description: 'The players which will be synced with the playback specified in `target`.',
+          example: '- media_player.multiroom_player2\n- media_player.multiroom_player3\n',
+          selector: { entity: { multiple: true, domain: 'media_player' } },
+        },
+      },
+      handle: (e) => {
+        e.attrs.group_members = [e.id, ...(e.params.group_members as string[]).filter((id) => id !== e.id)];
+        e.write(e.state.state, e.attrs);
+      },
+    });
+    r('unjoin', {
+      name: 'Unjoin',
+      description: 'Removes the player from a group. Only works on platforms which support player groups.',
+      requiredFeatures: [MP_GROUPING],
+      handle: (e) => {
+        e.attrs.group_members = [e.id];
+        e.write(e.state.state, e.attrs);
       },
     });
     r('clear_playlist', {

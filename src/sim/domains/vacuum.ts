@@ -43,6 +43,9 @@ function goHome(e: EntityCtx): void {
   });
 }
 
+/** 2024.3 describes some vacuum services without their feature filter. */
+const ANY_VACUUM = { entity: [{ domain: ['vacuum'] }] };
+
 const cancelTravel = (e: EntityCtx) => (e.memory.cancel as (() => void) | undefined)?.();
 
 export const vacuum: DomainModule = {
@@ -101,6 +104,7 @@ export const vacuum: DomainModule = {
       handle: goHome,
     });
     r('clean_spot', {
+      legacyTarget: ANY_VACUUM,
       name: 'Clean spot',
       description: 'Tells the vacuum cleaner to do a spot clean-up.',
       requiredFeatures: [VACUUM_CLEAN_SPOT],
@@ -118,6 +122,7 @@ export const vacuum: DomainModule = {
       },
     });
     r('set_fan_speed', {
+      legacyTarget: ANY_VACUUM,
       name: 'Set fan speed',
       description: 'Sets the fan speed of the vacuum cleaner.',
       requiredFeatures: [VACUUM_FAN_SPEED],
@@ -133,6 +138,7 @@ export const vacuum: DomainModule = {
       },
     });
     r('send_command', {
+      legacyTarget: ANY_VACUUM,
       name: 'Send command',
       description: 'Sends a command to the vacuum cleaner.',
       requiredFeatures: [VACUUM_SEND_COMMAND],

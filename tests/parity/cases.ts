@@ -1,0 +1,1022 @@
+// The parity cases: what the real hub (Home Assistant 2024.3.3 with its demo integration) answers,
+// written once and run against both the real hub (tests/e2e/parity.test.ts) and the simulator
+// loaded with tests/fixtures/ha-demo-home.yaml (tests/integration/sim-parity.test.ts). When the
+// real hub is found to do something else, the case changes here and the simulator follows.
+//
+// A case is a list of steps on one WebSocket connection (or REST calls), each with what must come
+// back. Expectations are compared with toEqual: vitest matchers stand for ids, contexts and times,
+// ref('name', 'path') for a value saved by an earlier step, and a function of the saved values may
+// stand for any expectation. Cleanup steps put the hub back as it was, pass or fail.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+
+export const HA_VERSION = '2024.3.3';
+export const FIXTURE = fileURLToPath(new URL('../fixtures/ha-demo-home.yaml', import.meta.url));
+
+export type Vars = Record<string, any>;
+/** A value (matchers and ref() allowed anywhere outside matchers), or a function of the saved values. */
+export type Expected = unknown;
+
+export class Ref {
+  constructor(
+    readonly name: string,
+    readonly path: string,
+  ) {}
+}
+/** A value an earlier step saved under `name`, at a dotted path. */
+export const ref = (name: string, path = ''): Ref => new Ref(name, path);
+/** Stands for the target's access token in a handshake message. */
+export const TOKEN = '\u0000token';
+
+export interface RestCall {
+  method?: string;
+  path: string;
+  body?: unknown;
+  /** The target's token (default), a wrong one, or no Authorization header. */
+  token?: 'valid' | 'invalid' | 'none';
+}
+
+export type Step =
+  /** A fresh socket: sends `send` after auth_required (nothing if absent), compares all it received. */
+  | { handshake: { send?: unknown }; replies: Expected; closes?: Expected }
+  /** A command on the case's connection; `reply` is its result without the id (added here). */
+  | { ws: Record<string, unknown>; reply?: Expected; pick?: (message: any) => unknown; save?: string; timeoutMs?: number }
+  /** The next event of the subscription that step `event` saved, that `where` accepts. */
+  | { event: string; where?: (event: any) => boolean; expect?: Expected; save?: string; timeoutMs?: number }
+  | { rest: RestCall; status: Expected; text?: Expected; json?: Expected; contentType?: Expected; save?: string }
+  /** GET /api/states/<id>, polled until `until` accepts it. */
+  | { state: string; until?: (state: any) => boolean; expect?: Expected; save?: string; timeoutMs?: number };
+
+export interface ParityCase {
+  name: string;
+  steps: Step[];
+  /** Runs afterwards whatever happened; nothing is checked. */
+  cleanup?: Step[];
+}
+
+// --- matchers and builders ------------------------------------------------------------------
+
+const CONTEXT_ID = expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+const USER_ID = expect.stringMatching(/^[0-9a-f]{32}$/);
+const ISO_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00$/);
+/** The context of something a user caused over the API. */
+const USER_CONTEXT = { id: CONTEXT_ID, parent_id: null, user_id: USER_ID };
+
+const ok = (result: Expected = null) => ({ type: 'result', success: true, result });
+const failed = (error: Expected) => ({ type: 'result', success: false, error });
+const call = (domain: string, service: string, serviceData: Record<string, unknown> = {}, target?: Record<string, unknown>) => ({
+  type: 'call_service',
+  domain,
+  service,
+  service_data: serviceData,
+  ...(target ? { target } : {}),
+});
+const on = (entityId: string) => ({ entity_id: entityId });
+
+// --- the fixture ----------------------------------------------------------------------------
+
+interface FixtureEntity {
+  entity_id: string;
+  name: string;
+  state: string;
+  attributes: Record<string, unknown>;
+}
+
+export const fixtureEntities: FixtureEntity[] = (parseYaml(readFileSync(FIXTURE, 'utf8')) as { entities: FixtureEntity[] }).entities;
+
+/** Attributes that differ on every start of the real hub. */
+const VOLATILE: Record<string, (entityId: string) => unknown> = {
+  media_position_updated_at: () => ISO_TIME,
+  entity_picture: (id) => expect.stringMatching(new RegExp(`^/api/media_player_proxy/${id.replace('.', '\\.')}\\?token=[0-9a-f]+&cache=[0-9a-f]+$`)),
+};
+
+/** The attributes a fixture entity must show: its declared ones with friendly_name. */
+function fixtureAttributes(id: string): Record<string, unknown> {
+  const e = fixtureEntities.find((x) => x.entity_id === id);
+  if (!e) throw new Error(`${id} is not in the fixture`);
+  const out: Record<string, unknown> = { ...e.attributes, friendly_name: e.name };
+  for (const [k, v] of Object.entries(out)) if (k in VOLATILE && v !== null) out[k] = VOLATILE[k]!(id);
+  return out;
+}
+
+// --- the cases ------------------------------------------------------------------------------
+
+const HANDSHAKE: ParityCase[] = [
+  {
+    name: 'handshake: auth_required, then auth_ok, both with ha_version',
+    steps: [
+      {
+        handshake: { send: { type: 'auth', access_token: TOKEN } },
+        replies: [
+          { type: 'auth_required', ha_version: HA_VERSION },
+          { type: 'auth_ok', ha_version: HA_VERSION },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'handshake: a wrong token gets auth_invalid and the hub closes the socket (1000)',
+    steps: [
+      {
+        handshake: { send: { type: 'auth', access_token: 'not-a-token' } },
+        replies: [
+          { type: 'auth_required', ha_version: HA_VERSION },
+          { type: 'auth_invalid', message: 'Invalid access token or password' },
+        ],
+        closes: 1000,
+      },
+    ],
+  },
+  {
+    name: 'handshake: a malformed auth message is named in auth_invalid',
+    steps: [
+      {
+        handshake: { send: { type: 'auth', foo: 1 } },
+        replies: [
+          { type: 'auth_required', ha_version: HA_VERSION },
+          { type: 'auth_invalid', message: "Auth message incorrectly formatted: extra keys not allowed @ data['foo']. Got 1" },
+        ],
+        closes: 1000,
+      },
+    ],
+  },
+  {
+    name: 'handshake: a token and a password together break the exclusion group',
+    steps: [
+      {
+        handshake: { send: { type: 'auth', access_token: TOKEN, api_password: 'x' } },
+        replies: [
+          { type: 'auth_required', ha_version: HA_VERSION },
+          {
+            type: 'auth_invalid',
+            message: "Auth message incorrectly formatted: two or more values in the same group of exclusion 'auth' @ data[<auth>]. Got None",
+          },
+        ],
+        closes: 1000,
+      },
+    ],
+  },
+  {
+    name: 'handshake: invalid JSON during auth closes the socket without a reply',
+    steps: [{ handshake: { send: 'not json' }, replies: [{ type: 'auth_required', ha_version: HA_VERSION }], closes: 1000 }],
+  },
+];
+
+const COMMANDS: ParityCase[] = [
+  { name: 'ping answers pong with the same id', steps: [{ ws: { type: 'ping' }, reply: { type: 'pong' } }] },
+  {
+    name: 'get_config: these keys and units (no radius and no area unit in 2024.3)',
+    steps: [
+      {
+        ws: { type: 'get_config' },
+        pick: (m) => ({ keys: Object.keys(m.result).sort(), units: m.result.unit_system, version: m.result.version, state: m.result.state }),
+        reply: {
+          keys: [
+            'allowlist_external_dirs',
+            'allowlist_external_urls',
+            'components',
+            'config_dir',
+            'config_source',
+            'country',
+            'currency',
+            'elevation',
+            'external_url',
+            'internal_url',
+            'language',
+            'latitude',
+            'location_name',
+            'longitude',
+            'recovery_mode',
+            'safe_mode',
+            'state',
+            'time_zone',
+            'unit_system',
+            'version',
+            'whitelist_external_dirs',
+          ],
+          units: { length: 'km', accumulated_precipitation: 'mm', mass: 'g', pressure: 'Pa', temperature: '°C', volume: 'L', wind_speed: 'm/s' },
+          version: HA_VERSION,
+          state: 'RUNNING',
+        },
+      },
+    ],
+  },
+  {
+    name: 'supported_features: coalesce_messages is accepted; results keep coming',
+    steps: [
+      { ws: { type: 'supported_features', features: { coalesce_messages: 1 } }, reply: ok(null) },
+      { ws: { type: 'ping' }, reply: { type: 'pong' } },
+      { ws: { type: 'get_states' }, pick: (m) => m.success, reply: true },
+    ],
+  },
+  {
+    name: 'get_states: each state has these keys (no last_reported before 2024.4)',
+    steps: [
+      {
+        ws: { type: 'get_states' },
+        pick: (m) => ({
+          keys: [...new Set(m.result.map((s: any) => Object.keys(s).sort().join(',')))],
+          bed: m.result.find((s: any) => s.entity_id === 'light.bed_light'),
+        }),
+        reply: {
+          keys: ['attributes,context,entity_id,last_changed,last_updated,state'],
+          bed: {
+            entity_id: 'light.bed_light',
+            state: 'off',
+            attributes: fixtureAttributes('light.bed_light'),
+            last_changed: ISO_TIME,
+            last_updated: ISO_TIME,
+            context: expect.objectContaining({ id: CONTEXT_ID }),
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: 'an unknown command answers unknown_command (categories came in 2024.4)',
+    steps: [
+      {
+        ws: { type: 'config/category_registry/list', scope: 'automation' },
+        reply: failed({ code: 'unknown_command', message: 'Unknown command.' }),
+      },
+    ],
+  },
+  {
+    name: 'a message without a type answers invalid_format',
+    steps: [{ ws: {}, reply: failed({ code: 'invalid_format', message: 'Message incorrectly formatted.' }) }],
+  },
+  {
+    name: 'an id that does not increase answers id_reuse',
+    steps: [
+      { ws: { id: 50, type: 'ping' }, reply: { type: 'pong' } },
+      { ws: { id: 50, type: 'ping' }, reply: failed({ code: 'id_reuse', message: 'Identifier values have to increase.' }) },
+    ],
+  },
+];
+
+const BED = on('light.bed_light');
+const ALARM = on('alarm_control_panel.security');
+const bedOff: Step = { ws: call('light', 'turn_off', {}, BED) };
+
+/** One case per invalid call: invalid_format with the voluptuous message. */
+const invalid = (what: string, msg: Record<string, unknown>, message: string): ParityCase => ({
+  name: `call_service: ${what} answers invalid_format`,
+  steps: [{ ws: msg, reply: failed({ code: 'invalid_format', message }) }],
+});
+
+const CALL_SERVICE: ParityCase[] = [
+  {
+    name: "call_service: the result is the call's context, which the new state carries",
+    steps: [
+      { ws: call('light', 'turn_on', { brightness: 128 }, BED), reply: ok({ context: USER_CONTEXT }), save: 'call' },
+      {
+        state: 'light.bed_light',
+        until: (s) => s.attributes.brightness === 128,
+        expect: (v: Vars) => expect.objectContaining({ state: 'on', context: v.call.result.context }),
+      },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'call_service: an unknown service answers not_found with translation fields',
+    steps: [
+      {
+        ws: call('light', 'explode', {}, BED),
+        reply: failed({
+          code: 'not_found',
+          message: 'Service light.explode not found.',
+          translation_key: 'service_not_found',
+          translation_placeholders: { domain: 'light', service: 'explode' },
+          translation_domain: 'homeassistant',
+        }),
+      },
+    ],
+  },
+  invalid('brightness_pct 150', call('light', 'turn_on', { brightness_pct: 150 }, BED), "value must be at most 100 for dictionary value @ data['brightness_pct']"),
+  invalid('brightness "abc"', call('light', 'turn_on', { brightness: 'abc' }, BED), "expected int for dictionary value @ data['brightness']"),
+  invalid('an extra key', call('light', 'turn_on', { foo: 1 }, BED), "extra keys not allowed @ data['foo']"),
+  // The target is checked by the command's own schema, so its message is humanized ("Got ...").
+  invalid('a malformed target entity id', call('light', 'turn_on', {}, { entity_id: 'nope' }), "not a valid value for dictionary value @ data['target']['entity_id']. Got 'nope'"),
+  invalid(
+    'hvac_mode "party"',
+    call('climate', 'set_hvac_mode', { hvac_mode: 'party' }, on('climate.hvac')),
+    "expected HVACMode or one of 'off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only' for dictionary value @ data['hvac_mode']",
+  ),
+  invalid('a floor_id target (2024.4)', call('light', 'turn_on', {}, { floor_id: 'ground_floor' }), "extra keys not allowed @ data['target']['floor_id']. Got 'ground_floor'"),
+  invalid('a label_id target (2024.4)', call('light', 'turn_on', {}, { label_id: 'lighting' }), "extra keys not allowed @ data['target']['label_id']. Got 'lighting'"),
+  {
+    name: 'call_service: brightness 300 is not an error, it is clamped to 255',
+    steps: [
+      { ws: call('light', 'turn_on', { brightness: 300 }, BED), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'light.bed_light', until: (s) => s.state === 'on', expect: expect.objectContaining({ attributes: expect.objectContaining({ brightness: 255 }) }) },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'call_service: a well-formed entity id that does not exist succeeds silently',
+    steps: [{ ws: call('light', 'turn_on', {}, on('light.does_not_exist')), reply: ok({ context: USER_CONTEXT }) }],
+  },
+  {
+    name: 'call_service: return_response on a service without responses is an unknown_error (2024.3)',
+    steps: [
+      {
+        ws: { ...call('light', 'turn_on', {}, BED), return_response: true },
+        reply: failed({ code: 'unknown_error', message: 'Invalid argument return_response=True when handler does not support responses' }),
+      },
+    ],
+  },
+  {
+    name: 'call_service: lock.open on a lock without the open feature',
+    steps: [
+      {
+        ws: call('lock', 'open', {}, on('lock.front_door')),
+        reply: failed({ code: 'home_assistant_error', message: 'Entity lock.front_door does not support this service.' }),
+      },
+    ],
+  },
+  {
+    name: 'call_service: set_cover_position on a cover without the position feature',
+    steps: [
+      {
+        ws: call('cover', 'set_cover_position', { position: 50 }, on('cover.kitchen_window')),
+        reply: failed({ code: 'home_assistant_error', message: 'Entity cover.kitchen_window does not support this service.' }),
+      },
+    ],
+  },
+];
+
+const alarmEvent = (state: string) => (e: any) => e.data.entity_id === 'alarm_control_panel.security' && e.data.new_state?.state === state;
+const alarmAttributes = fixtureAttributes('alarm_control_panel.security');
+
+const ALARM_CASES: ParityCase[] = [
+  {
+    name: 'alarm: a wrong code, or none, answers home_assistant_error "Invalid alarm code provided" (2024.3)',
+    steps: [
+      {
+        ws: call('alarm_control_panel', 'alarm_arm_away', { code: '0000' }, ALARM),
+        reply: failed({ code: 'home_assistant_error', message: 'Invalid alarm code provided' }),
+      },
+      {
+        ws: call('alarm_control_panel', 'alarm_disarm', {}, ALARM),
+        reply: failed({ code: 'home_assistant_error', message: 'Invalid alarm code provided' }),
+      },
+      { state: 'alarm_control_panel.security', expect: expect.objectContaining({ state: 'disarmed' }) },
+    ],
+  },
+  {
+    name: 'alarm: code 1234 arms away through arming (previous_state, next_state) to armed_away (neither)',
+    steps: [
+      { ws: { type: 'subscribe_events', event_type: 'state_changed' }, reply: ok(null), save: 'sub' },
+      { ws: call('alarm_control_panel', 'alarm_arm_away', { code: '1234' }, ALARM), reply: ok({ context: USER_CONTEXT }) },
+      {
+        event: 'sub',
+        where: alarmEvent('arming'),
+        expect: expect.objectContaining({
+          data: expect.objectContaining({
+            old_state: expect.objectContaining({ state: 'disarmed', attributes: alarmAttributes }),
+            new_state: expect.objectContaining({ attributes: { ...alarmAttributes, previous_state: 'disarmed', next_state: 'armed_away' } }),
+          }),
+        }),
+      },
+      {
+        event: 'sub',
+        where: alarmEvent('armed_away'),
+        expect: expect.objectContaining({ data: expect.objectContaining({ new_state: expect.objectContaining({ attributes: alarmAttributes }) }) }),
+      },
+      { ws: call('alarm_control_panel', 'alarm_disarm', { code: '1234' }, ALARM), reply: ok({ context: USER_CONTEXT }) },
+      {
+        event: 'sub',
+        where: alarmEvent('disarmed'),
+        expect: expect.objectContaining({ data: expect.objectContaining({ new_state: expect.objectContaining({ attributes: alarmAttributes }) }) }),
+      },
+    ],
+    cleanup: [{ ws: call('alarm_control_panel', 'alarm_disarm', { code: '1234' }, ALARM) }, { state: 'alarm_control_panel.security', until: (s) => s.state === 'disarmed' }],
+  },
+];
+
+const LOCKS: ParityCase[] = [
+  {
+    name: 'lock: lock passes through locking, and the call returns only once it is locked',
+    steps: [
+      { ws: { type: 'subscribe_events', event_type: 'state_changed' }, reply: ok(null), save: 'sub' },
+      { ws: call('lock', 'lock', {}, on('lock.kitchen_door')), reply: ok({ context: USER_CONTEXT }), timeoutMs: 20_000 },
+      { state: 'lock.kitchen_door', expect: expect.objectContaining({ state: 'locked', attributes: fixtureAttributes('lock.kitchen_door') }) },
+      { event: 'sub', where: (e) => e.data.entity_id === 'lock.kitchen_door', expect: expect.objectContaining({ data: expect.objectContaining({ new_state: expect.objectContaining({ state: 'locking' }) }) }) },
+      { event: 'sub', where: (e) => e.data.entity_id === 'lock.kitchen_door', expect: expect.objectContaining({ data: expect.objectContaining({ new_state: expect.objectContaining({ state: 'locked' }) }) }) },
+    ],
+    cleanup: [{ ws: call('lock', 'unlock', {}, on('lock.kitchen_door')), timeoutMs: 20_000 }],
+  },
+  {
+    name: 'lock: the poorly installed door jams when locked',
+    steps: [
+      { ws: call('lock', 'lock', {}, on('lock.poorly_installed_door')), reply: ok({ context: USER_CONTEXT }), timeoutMs: 20_000 },
+      { state: 'lock.poorly_installed_door', expect: expect.objectContaining({ state: 'jammed' }) },
+    ],
+    cleanup: [{ ws: call('lock', 'unlock', {}, on('lock.poorly_installed_door')), timeoutMs: 20_000 }],
+  },
+  {
+    name: 'lock: open unlocks the openable lock at once (no open state before 2024.7)',
+    steps: [
+      { ws: call('lock', 'open', {}, on('lock.openable_lock')), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'lock.openable_lock', expect: expect.objectContaining({ state: 'unlocked', attributes: fixtureAttributes('lock.openable_lock') }) },
+    ],
+    cleanup: [{ ws: call('lock', 'lock', {}, on('lock.openable_lock')), timeoutMs: 20_000 }],
+  },
+];
+
+const HVAC = on('climate.hvac');
+const CLIMATE_FAN: ParityCase[] = [
+  {
+    name: 'fan: an unknown preset mode answers service_validation_error (2024.3 wording)',
+    steps: [
+      {
+        ws: call('fan', 'set_preset_mode', { preset_mode: 'turbo' }, on('fan.living_room_fan')),
+        reply: failed({
+          code: 'service_validation_error',
+          message: "Validation error: The preset_mode turbo is not a valid preset_mode: ['auto', 'smart', 'sleep', 'on']",
+          translation_key: 'not_valid_preset_mode',
+          translation_placeholders: { preset_mode: 'turbo', preset_modes: 'auto, smart, sleep, on' },
+          translation_domain: 'fan',
+        }),
+      },
+    ],
+  },
+  {
+    name: 'climate: an unknown fan mode answers service_validation_error (2024.3 wording)',
+    steps: [
+      {
+        ws: call('climate', 'set_fan_mode', { fan_mode: 'turbo' }, HVAC),
+        reply: failed({
+          code: 'service_validation_error',
+          message: 'Validation error: The fan_mode turbo is not a valid fan_mode: on_low, on_high, auto_low, auto_high, off',
+          translation_key: 'not_valid_fan_mode',
+          translation_placeholders: { mode: 'turbo', modes: 'on_low, on_high, auto_low, auto_high, off' },
+          translation_domain: 'climate',
+        }),
+      },
+    ],
+  },
+  {
+    name: 'climate: set_aux_heat (still there in 2024.3) turns the auxiliary heater on',
+    steps: [
+      { ws: call('climate', 'set_aux_heat', { aux_heat: true }, HVAC), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'climate.hvac', expect: expect.objectContaining({ state: 'cool', attributes: { ...fixtureAttributes('climate.hvac'), aux_heat: 'on' } }) },
+    ],
+    cleanup: [{ ws: call('climate', 'set_aux_heat', { aux_heat: false }, HVAC) }],
+  },
+  {
+    name: 'media_player: join on a player without the grouping feature',
+    steps: [
+      {
+        ws: call('media_player', 'join', { group_members: ['media_player.bedroom'] }, on('media_player.living_room')),
+        reply: failed({ code: 'home_assistant_error', message: 'Entity media_player.living_room does not support this service.' }),
+      },
+    ],
+  },
+  {
+    name: 'climate: an hvac_mode the thermostat does not list is accepted (checked from 2024.4)',
+    steps: [
+      { ws: call('climate', 'set_hvac_mode', { hvac_mode: 'heat_cool' }, HVAC), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'climate.hvac', expect: expect.objectContaining({ state: 'heat_cool' }) },
+    ],
+    cleanup: [{ ws: call('climate', 'set_hvac_mode', { hvac_mode: 'cool' }, HVAC) }],
+  },
+  {
+    name: 'climate: a temperature outside min_temp..max_temp is accepted (checked from 2024.4)',
+    steps: [
+      { ws: call('climate', 'set_temperature', { temperature: 50 }, HVAC), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'climate.hvac', expect: expect.objectContaining({ attributes: expect.objectContaining({ temperature: 50 }) }) },
+    ],
+    cleanup: [{ ws: call('climate', 'set_temperature', { temperature: 21 }, HVAC) }],
+  },
+];
+
+const CEILING = on('light.ceiling_lights');
+const RGBWW = on('light.living_room_rgbww_lights');
+const LIGHTS: ParityCase[] = [
+  {
+    name: 'light: 3000 K comes back as 3003 K (the 2024.3 demo light keeps mireds)',
+    steps: [
+      { ws: call('light', 'turn_on', { color_temp_kelvin: 3000 }, CEILING), reply: ok({ context: USER_CONTEXT }) },
+      {
+        state: 'light.ceiling_lights',
+        expect: expect.objectContaining({
+          attributes: {
+            ...fixtureAttributes('light.ceiling_lights'),
+            color_temp_kelvin: 3003,
+            color_temp: 333,
+            hs_color: [27.82, 56.814],
+            rgb_color: [255, 177, 110],
+            xy_color: [0.496, 0.383],
+          },
+        }),
+      },
+    ],
+    cleanup: [{ ws: call('light', 'turn_on', { color_temp: 380 }, CEILING) }],
+  },
+  {
+    name: "light: a colour temperature beyond the light's range is kept, not clamped",
+    steps: [
+      { ws: call('light', 'turn_on', { color_temp_kelvin: 10000 }, CEILING), reply: ok({ context: USER_CONTEXT }) },
+      {
+        state: 'light.ceiling_lights',
+        expect: expect.objectContaining({
+          attributes: expect.objectContaining({ color_temp_kelvin: 10000, color_temp: 100, hs_color: [221.575, 20.9], rgb_color: [201, 218, 255], xy_color: [0.277, 0.287] }),
+        }),
+      },
+    ],
+    cleanup: [{ ws: call('light', 'turn_on', { color_temp: 380 }, CEILING) }],
+  },
+  {
+    name: 'light: rgb_color on an RGBWW light becomes rgbww_color',
+    steps: [
+      { ws: call('light', 'turn_on', { rgb_color: [255, 100, 50] }, RGBWW), reply: ok({ context: USER_CONTEXT }) },
+      {
+        state: 'light.living_room_rgbww_lights',
+        expect: expect.objectContaining({
+          attributes: {
+            ...fixtureAttributes('light.living_room_rgbww_lights'),
+            hs_color: [14.634, 80.392],
+            rgb_color: [255, 100, 50],
+            xy_color: [0.626, 0.337],
+            rgbww_color: [255, 38, 0, 199, 199],
+          },
+        }),
+      },
+    ],
+    cleanup: [{ ws: call('light', 'turn_on', { rgbww_color: [255, 0, 0, 255, 0] }, RGBWW) }],
+  },
+  {
+    name: 'light: a colour temperature on an RGBWW light becomes a mix of its two whites',
+    steps: [
+      { ws: call('light', 'turn_on', { color_temp_kelvin: 3000 }, RGBWW), reply: ok({ context: USER_CONTEXT }) },
+      {
+        state: 'light.living_room_rgbww_lights',
+        expect: expect.objectContaining({
+          attributes: {
+            ...fixtureAttributes('light.living_room_rgbww_lights'),
+            hs_color: [28.302, 56.989],
+            rgb_color: [93, 65, 40],
+            xy_color: [0.478, 0.382],
+            rgbww_color: [0, 0, 0, 87, 93],
+          },
+        }),
+      },
+    ],
+    cleanup: [{ ws: call('light', 'turn_on', { rgbww_color: [255, 0, 0, 255, 0] }, RGBWW) }],
+  },
+  {
+    name: 'light: hs_color on an RGBW light becomes rgbw_color',
+    steps: [
+      { ws: call('light', 'turn_on', { hs_color: [200, 50] }, on('light.office_rgbw_lights')), reply: ok({ context: USER_CONTEXT }) },
+      {
+        state: 'light.office_rgbw_lights',
+        expect: expect.objectContaining({
+          attributes: {
+            ...fixtureAttributes('light.office_rgbw_lights'),
+            hs_color: [200.156, 50.196],
+            rgb_color: [127, 212, 255],
+            xy_color: [0.204, 0.276],
+            rgbw_color: [0, 169, 255, 253],
+          },
+        }),
+      },
+    ],
+    cleanup: [{ ws: call('light', 'turn_on', { rgbw_color: [255, 0, 0, 255] }, on('light.office_rgbw_lights')) }],
+  },
+  {
+    name: 'light: white on a colour + white light is white mode at that brightness, colours null',
+    steps: [
+      { ws: call('light', 'turn_on', { white: 100 }, on('light.entrance_color_white_lights')), reply: ok({ context: USER_CONTEXT }) },
+      {
+        state: 'light.entrance_color_white_lights',
+        expect: expect.objectContaining({
+          attributes: {
+            ...fixtureAttributes('light.entrance_color_white_lights'),
+            color_mode: 'white',
+            brightness: 100,
+            hs_color: null,
+            rgb_color: null,
+            xy_color: null,
+          },
+        }),
+      },
+    ],
+    cleanup: [{ ws: call('light', 'turn_on', { hs_color: [345, 75], brightness: 180 }, on('light.entrance_color_white_lights')) }],
+  },
+];
+
+const SUBSCRIPTIONS: ParityCase[] = [
+  {
+    name: 'unsubscribe_events for an unknown subscription answers not_found',
+    steps: [{ ws: { type: 'unsubscribe_events', subscription: 999 }, reply: failed({ code: 'not_found', message: 'Subscription not found.' }) }],
+  },
+  {
+    name: 'subscribe_entities: result null, then each entity compressed in "a" (bare context id, no lu)',
+    steps: [
+      { ws: { type: 'subscribe_entities', entity_ids: ['vacuum.0_ground_floor', 'cover.garage_door'] }, reply: ok(null), save: 'sub' },
+      {
+        event: 'sub',
+        expect: {
+          a: {
+            'vacuum.0_ground_floor': { s: 'docked', a: fixtureAttributes('vacuum.0_ground_floor'), c: CONTEXT_ID, lc: expect.any(Number) },
+            'cover.garage_door': { s: 'closed', a: fixtureAttributes('cover.garage_door'), c: CONTEXT_ID, lc: expect.any(Number) },
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: 'subscribe_entities: changes come as "c" diffs; an attribute-only change has lu and the bare context id',
+    steps: [
+      { ws: { type: 'subscribe_entities', entity_ids: ['light.bed_light'] }, reply: ok(null), save: 'sub' },
+      { event: 'sub', expect: { a: { 'light.bed_light': expect.objectContaining({ s: 'off', a: fixtureAttributes('light.bed_light') }) } } },
+      { ws: call('light', 'turn_on', { brightness: 128 }, BED), reply: ok({ context: USER_CONTEXT }) },
+      {
+        event: 'sub',
+        expect: {
+          c: { 'light.bed_light': { '+': expect.objectContaining({ s: 'on', lc: expect.any(Number), a: expect.objectContaining({ brightness: 128, color_mode: 'color_temp' }) }) } },
+        },
+      },
+      { ws: call('light', 'turn_on', { brightness: 64 }, BED), reply: ok({ context: USER_CONTEXT }), save: 'second' },
+      { event: 'sub', expect: { c: { 'light.bed_light': { '+': { lu: expect.any(Number), c: ref('second', 'result.context.id'), a: { brightness: 64 } } } } } },
+      { ws: call('light', 'turn_off', {}, BED), reply: ok({ context: USER_CONTEXT }), save: 'off' },
+      {
+        event: 'sub',
+        expect: {
+          c: {
+            'light.bed_light': {
+              '+': {
+                s: 'off',
+                lc: expect.any(Number),
+                c: ref('off', 'result.context.id'),
+                a: { effect: null, color_mode: null, brightness: null, color_temp_kelvin: null, color_temp: null, hs_color: null, rgb_color: null, xy_color: null },
+              },
+            },
+          },
+        },
+      },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'state_changed: event_type, data {entity_id, old_state, new_state}, origin, time_fired, context',
+    steps: [
+      { ws: { type: 'subscribe_events', event_type: 'state_changed' }, reply: ok(null), save: 'sub' },
+      { ws: call('light', 'turn_on', { brightness: 200 }, BED), reply: ok({ context: USER_CONTEXT }), save: 'call' },
+      {
+        event: 'sub',
+        where: (e) => e.data.entity_id === 'light.bed_light',
+        expect: {
+          event_type: 'state_changed',
+          data: {
+            entity_id: 'light.bed_light',
+            old_state: {
+              entity_id: 'light.bed_light',
+              state: 'off',
+              attributes: fixtureAttributes('light.bed_light'),
+              last_changed: ISO_TIME,
+              last_updated: ISO_TIME,
+              context: expect.objectContaining({ id: CONTEXT_ID }),
+            },
+            new_state: {
+              entity_id: 'light.bed_light',
+              state: 'on',
+              attributes: expect.objectContaining({ brightness: 200, friendly_name: 'Bed Light', supported_features: 4 }),
+              last_changed: ISO_TIME,
+              last_updated: ISO_TIME,
+              context: ref('call', 'result.context'),
+            },
+          },
+          origin: 'LOCAL',
+          time_fired: ISO_TIME,
+          context: ref('call', 'result.context'),
+        },
+      },
+      { ws: { type: 'unsubscribe_events', subscription: ref('sub', 'id') }, reply: ok(null) },
+    ],
+    cleanup: [bedOff],
+  },
+];
+
+const NO_UNIQUE_ID = ['lock.front_door', 'vacuum.0_ground_floor', 'media_player.living_room', 'alarm_control_panel.security'];
+
+const REGISTRIES: ParityCase[] = [
+  {
+    name: 'registries: floors and labels exist in 2024.3 (empty here)',
+    steps: [
+      { ws: { type: 'config/floor_registry/list' }, reply: ok([]) },
+      { ws: { type: 'config/label_registry/list' }, reply: ok([]) },
+    ],
+  },
+  {
+    name: 'registries: area entries have aliases, area_id, icon, name, picture (floor_id and labels came in 2024.4)',
+    steps: [
+      {
+        ws: { type: 'config/area_registry/list' },
+        reply: ok([
+          { aliases: [], area_id: 'living_room', icon: null, name: 'Living Room', picture: null },
+          { aliases: [], area_id: 'kitchen', icon: null, name: 'Kitchen', picture: null },
+          { aliases: [], area_id: 'bedroom', icon: null, name: 'Bedroom', picture: null },
+        ]),
+      },
+    ],
+  },
+  {
+    name: 'registries: device entries have this key set (no labels yet)',
+    steps: [
+      {
+        ws: { type: 'config/device_registry/list' },
+        pick: (m) => m.result.find((d: any) => d.name === 'Bed Light'),
+        save: 'devices',
+        reply: {
+          area_id: null,
+          configuration_url: null,
+          config_entries: [expect.any(String)],
+          connections: [],
+          disabled_by: null,
+          entry_type: null,
+          hw_version: null,
+          id: expect.any(String),
+          identifiers: [[expect.any(String), 'light_1']],
+          manufacturer: null,
+          model: null,
+          name_by_user: null,
+          name: 'Bed Light',
+          serial_number: null,
+          sw_version: null,
+          via_device_id: null,
+        },
+      },
+    ],
+  },
+  {
+    name: 'registries: entity entries have this key set (labels already, no categories yet)',
+    steps: [
+      {
+        ws: { type: 'config/device_registry/list' },
+        pick: () => null,
+        save: 'devices',
+      },
+      {
+        ws: { type: 'config/entity_registry/list' },
+        pick: (m) => {
+          const bed = m.result.find((e: any) => e.entity_id === 'light.bed_light');
+          return { keys: Object.keys(bed).sort(), bed };
+        },
+        reply: (v: Vars) => ({
+          keys: [
+            'area_id',
+            'config_entry_id',
+            'device_id',
+            'disabled_by',
+            'entity_category',
+            'entity_id',
+            'has_entity_name',
+            'hidden_by',
+            'icon',
+            'id',
+            'labels',
+            'name',
+            'options',
+            'original_name',
+            'platform',
+            'translation_key',
+            'unique_id',
+          ],
+          bed: expect.objectContaining({
+            area_id: null,
+            config_entry_id: expect.any(String),
+            device_id: v.devices.result.find((d: any) => d.name === 'Bed Light').id,
+            disabled_by: null,
+            entity_category: null,
+            hidden_by: null,
+            id: expect.any(String),
+            labels: [],
+            platform: 'demo',
+            unique_id: 'light_1',
+          }),
+        }),
+      },
+    ],
+  },
+  {
+    name: 'registries: entities without a unique id have no entity registry entry',
+    steps: [
+      {
+        ws: { type: 'config/entity_registry/list' },
+        pick: (m) => m.result.filter((e: any) => NO_UNIQUE_ID.includes(e.entity_id)).map((e: any) => e.entity_id),
+        reply: [],
+      },
+    ],
+  },
+];
+
+const COLOR_MODES = ['hs', 'xy', 'rgb', 'rgbw', 'rgbww'];
+const colorFilter = { attribute: { supported_color_modes: COLOR_MODES } };
+const ctFilter = { attribute: { supported_color_modes: ['color_temp', ...COLOR_MODES] } };
+const brightnessFilter = { attribute: { supported_color_modes: ['brightness', 'color_temp', ...COLOR_MODES] } };
+const f = (keys: string[], selector: unknown, filter?: unknown) => ({ keys: [...keys, 'description', 'name', 'selector', ...(filter ? ['filter'] : [])].sort(), selector, filter });
+
+/** light.turn_on's fields as 2024.3.3 lists them: flat, some marked advanced, no color_temp_kelvin. */
+const TURN_ON_FIELDS = {
+  transition: f([], { number: { min: 0, max: 300, unit_of_measurement: 'seconds' } }, { supported_features: [32] }),
+  rgb_color: f([], { color_rgb: null }, colorFilter),
+  rgbw_color: f(['advanced', 'example'], { object: null }, colorFilter),
+  rgbww_color: f(['advanced', 'example'], { object: null }, colorFilter),
+  color_name: f(['advanced'], { select: expect.objectContaining({ translation_key: 'color_name', options: expect.arrayContaining(['homeassistant', 'red']) }) }, colorFilter),
+  hs_color: f(['advanced', 'example'], { object: null }, colorFilter),
+  xy_color: f(['advanced', 'example'], { object: null }, colorFilter),
+  color_temp: f([], { color_temp: { unit: 'mired', min: 153, max: 500 } }, ctFilter),
+  kelvin: f(['advanced'], { color_temp: { unit: 'kelvin', min: 2000, max: 6500 } }, ctFilter),
+  brightness: f(['advanced'], { number: { min: 0, max: 255 } }, brightnessFilter),
+  brightness_pct: f([], { number: { min: 0, max: 100, unit_of_measurement: '%' } }, brightnessFilter),
+  brightness_step: f(['advanced'], { number: { min: -225, max: 255 } }, brightnessFilter),
+  brightness_step_pct: f([], { number: { min: -100, max: 100, unit_of_measurement: '%' } }, brightnessFilter),
+  white: f(['advanced'], { constant: { value: true, label: 'Enabled' } }, { attribute: { supported_color_modes: ['white'] } }),
+  profile: f(['advanced', 'example'], { text: null }),
+  flash: f(
+    ['advanced'],
+    {
+      select: {
+        options: [
+          { label: 'Long', value: 'long' },
+          { label: 'Short', value: 'short' },
+        ],
+      },
+    },
+    { supported_features: [8] },
+  ),
+  effect: f([], { text: null }, { supported_features: [4] }),
+};
+
+/** get_services of the fixture's domains, as 2024.3.3 lists them (services-2024.3.3.json). */
+const SERVICES_OF_2024_3: Record<string, unknown> = JSON.parse(readFileSync(new URL('./services-2024.3.3.json', import.meta.url), 'utf8'));
+
+/** Per service: its fields (true when required), target and response, nothing else. */
+function servicesDigest(all: Record<string, Record<string, any>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(SERVICES_OF_2024_3).map((domain) => [
+      domain,
+      Object.fromEntries(
+        Object.entries(all[domain] ?? {}).map(([service, def]) => [
+          service,
+          {
+            fields: Object.fromEntries(Object.entries(def.fields as Record<string, any>).map(([k, v]) => [k, v.required === true])),
+            target: def.target ?? null,
+            ...(def.response ? { response: def.response } : {}),
+          },
+        ]),
+      ),
+    ]),
+  );
+}
+
+const SERVICES: ParityCase[] = [
+  {
+    name: "get_services: the fixture's domains list these services, fields (required or not) and targets",
+    steps: [{ ws: { type: 'get_services' }, pick: (m) => servicesDigest(m.result), reply: SERVICES_OF_2024_3 }],
+  },
+  {
+    name: 'get_services: light.turn_on lists these fields flat (no sections), advanced where marked, no color_temp_kelvin',
+    steps: [
+      {
+        ws: { type: 'get_services' },
+        pick: (m) => {
+          const s = m.result.light.turn_on;
+          const fields = Object.fromEntries(
+            Object.entries(s.fields as Record<string, any>).map(([k, v]) => [k, { keys: Object.keys(v).sort(), selector: v.selector, filter: v.filter }]),
+          );
+          return { keys: Object.keys(s).sort(), name: s.name, target: s.target, fieldNames: Object.keys(fields).sort(), fields };
+        },
+        reply: {
+          keys: ['description', 'fields', 'name', 'target'],
+          name: 'Turn on',
+          target: { entity: [{ domain: ['light'] }] },
+          fieldNames: Object.keys(TURN_ON_FIELDS).sort(),
+          fields: TURN_ON_FIELDS,
+        },
+      },
+    ],
+  },
+  {
+    name: 'get_services: targets of feature-bound services carry supported_features',
+    steps: [
+      {
+        ws: { type: 'get_services' },
+        pick: (m) => ({
+          arm: m.result.alarm_control_panel.alarm_arm_away.target,
+          open: m.result.lock.open.target,
+          position: m.result.cover.set_cover_position.target,
+          preset: m.result.fan.set_preset_mode.target,
+        }),
+        reply: {
+          arm: { entity: [{ domain: ['alarm_control_panel'], supported_features: [2] }] },
+          open: { entity: [{ domain: ['lock'], supported_features: [1] }] },
+          position: { entity: [{ domain: ['cover'], supported_features: [4] }] },
+          preset: { entity: [{ domain: ['fan'], supported_features: [8] }] },
+        },
+      },
+    ],
+  },
+];
+
+const REST: ParityCase[] = [
+  { name: 'REST: GET /api/ answers {message: "API running."}', steps: [{ rest: { path: '/api/' }, status: 200, json: { message: 'API running.' } }] },
+  {
+    name: 'REST: a wrong token, or none, is a plain-text 401',
+    steps: [
+      { rest: { path: '/api/states', token: 'invalid' }, status: 401, text: '401: Unauthorized', contentType: 'text/plain; charset=utf-8' },
+      { rest: { path: '/api/states', token: 'none' }, status: 401, text: '401: Unauthorized' },
+    ],
+  },
+  { name: 'REST: an unknown entity is a 404 with {message}', steps: [{ rest: { path: '/api/states/light.nope' }, status: 404, json: { message: 'Entity not found.' } }] },
+  {
+    name: 'REST: a service call answers the states it changed',
+    steps: [
+      {
+        rest: { method: 'POST', path: '/api/services/light/turn_on', body: { ...BED, brightness: 10 } },
+        status: 200,
+        json: [expect.objectContaining({ entity_id: 'light.bed_light', state: 'on', attributes: expect.objectContaining({ brightness: 10 }), context: USER_CONTEXT })],
+      },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'REST: an unknown service or invalid data is a plain-text 400',
+    steps: [
+      { rest: { method: 'POST', path: '/api/services/light/explode', body: BED }, status: 400, text: '400: Bad Request' },
+      { rest: { method: 'POST', path: '/api/services/light/turn_on', body: { ...BED, brightness_pct: 150 } }, status: 400, text: '400: Bad Request' },
+    ],
+  },
+  {
+    name: 'REST: a wrong alarm code is a plain-text 500',
+    steps: [
+      {
+        rest: { method: 'POST', path: '/api/services/alarm_control_panel/alarm_disarm', body: { ...ALARM, code: '0' } },
+        status: 500,
+        text: '500 Internal Server Error\n\nServer got itself in trouble',
+      },
+    ],
+  },
+  {
+    name: 'REST: ?return_response is not known yet in 2024.3: the changed states come back',
+    steps: [
+      {
+        rest: { method: 'POST', path: '/api/services/light/turn_on?return_response', body: { ...BED, brightness: 20 } },
+        status: 200,
+        json: [expect.objectContaining({ entity_id: 'light.bed_light', state: 'on' })],
+      },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'REST: POST /api/states without a state is a 400 "No state specified."',
+    steps: [{ rest: { method: 'POST', path: '/api/states/sensor.parity', body: { attributes: {} } }, status: 400, json: { message: 'No state specified.' } }],
+  },
+];
+
+/** Every fixture entity, as the hub shows it right after it starts. */
+const FIXTURE_CASE: ParityCase = {
+  name: 'fixture: every entity of tests/fixtures/ha-demo-home.yaml has its declared state and attributes',
+  steps: fixtureEntities.map((e) => ({
+    state: e.entity_id,
+    expect: expect.objectContaining({ entity_id: e.entity_id, state: e.state, attributes: fixtureAttributes(e.entity_id) }),
+  })),
+};
+
+/** Needs the bed light as the hub starts: it runs right after the fixture case. */
+const BED_LIGHT_DEFAULTS: ParityCase = {
+name: 'light: the bed light comes on at 180 with its rainbow effect, in color_temp mode',
+  steps: [
+    { ws: call('light', 'turn_on', {}, BED), reply: ok({ context: USER_CONTEXT }) },
+    {
+      state: 'light.bed_light',
+      expect: expect.objectContaining({
+        state: 'on',
+        // The demo picks the colour temperature at random: 240 or 380 mireds.
+        attributes: expect.objectContaining({ brightness: 180, effect: 'rainbow', color_mode: 'color_temp', color_temp: expect.any(Number) }),
+      }),
+    },
+  ],
+  cleanup: [bedOff],
+};
+
+/** The fixture case first: it needs the hub as it starts. */
+export const CASES: ParityCase[] = [
+  FIXTURE_CASE,
+  BED_LIGHT_DEFAULTS,
+  ...HANDSHAKE,
+  ...COMMANDS,
+  ...CALL_SERVICE,
+  ...ALARM_CASES,
+  ...LOCKS,
+  ...CLIMATE_FAN,
+  ...LIGHTS,
+  ...SUBSCRIPTIONS,
+  ...REGISTRIES,
+  ...SERVICES,
+  ...REST,
+];
