@@ -63,6 +63,8 @@ export class HubClient {
   private reloadTimers = new Map<string, NodeJS.Timeout>();
   private readyWaiters: (() => void)[] = [];
   private running?: Promise<void>;
+  /** Hub events as they came off the socket (before buffering and the cache), for comparison with what the hub fired. */
+  private readonly counts = { received: 0, state_changed: 0 };
 
   constructor(private readonly opts: HubClientOptions) {}
 
@@ -74,6 +76,7 @@ export class HubClient {
       mode: this.opts.mode,
       ...(this.opts.simulator ? { simulator: this.opts.simulator } : {}),
       ...(this.connected ? {} : { since: this.since.toISOString() }),
+      events: { ...this.counts },
     };
   }
 
@@ -127,7 +130,11 @@ export class HubClient {
     });
     this.buffer = [];
     // The library re-sends this subscription by itself after every reconnect.
-    await conn.subscribeEvents<HubEvent>((event) => this.onHubEvent(event));
+    await conn.subscribeEvents<HubEvent>((event) => {
+      this.counts.received++;
+      if (event.event_type === 'state_changed') this.counts.state_changed++;
+      this.onHubEvent(event);
+    });
     await this.sync('initial');
     this.startPinger();
   }

@@ -10,4 +10,6 @@ export interface HubStatus {
   simulator?: { home: string };
   /** When the connection was last lost (ISO 8601), while disconnected. */
   since?: string;
+  /** Events received from the hub since start, across reconnects; resync catch-ups are not counted. */
+  events?: { received: number; state_changed: number };
 }

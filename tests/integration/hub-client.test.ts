@@ -144,6 +144,17 @@ describe('hub client', () => {
     for (const id of ids) expect(hub.cache.get(id)).toMatchObject({ state: expected.get(id), attributes: { unit_of_measurement: 'W' } });
   });
 
+  test('counts the events it receives, state_changed apart, as the hub fires them', async () => {
+    const s = await sim();
+    const { hub, events } = client(s);
+    await hub.ready();
+    const before = hub.status().events!;
+    for (let i = 0; i < 25; i++) s.setState('sensor.counted', String(i));
+    s.fireEvent('bench_ping');
+    await until(() => events.some((e) => e.event_type === 'bench_ping'), 'the custom event');
+    expect(hub.status().events).toEqual({ received: before.received + 26, state_changed: before.state_changed + 25 });
+  });
+
   test('a hub that stops answering pings is dropped and reconnected', async () => {
     const s = await sim();
     const { hub, lines } = client(s, { pingIntervalMs: 100, pingTimeoutMs: 150 });

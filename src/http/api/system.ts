@@ -46,7 +46,7 @@ export function registerSystemRoutes(ctx: AppContext): void {
       const hub = ctx.hub.status();
       return {
         server: { port: ctx.port(), host: config.host, version: ctx.version, engine: ctx.engine },
-        hub: { url: hub.url, connected: hub.connected, version: hub.version ?? null, mode: hub.mode, simulator: hub.simulator ?? null },
+        hub: { url: hub.url, connected: hub.connected, version: hub.version ?? null, mode: hub.mode, simulator: hub.simulator ?? null, events: hub.events ?? null },
         features: ctx.features(),
         security: {
           rate_limit: { max: config.rateLimitMax, window_ms: config.rateLimitWindowMs },
