@@ -9,6 +9,7 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ownedChildren } from '../lib/processes.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
@@ -100,11 +101,7 @@ function cpuMicros(pid) {
 
 // --- processes ---------------------------------------------------------------------------------
 
-const children = new Set();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+const { children } = ownedChildren();
 
 function freePort() {
   return new Promise((done, reject) => {

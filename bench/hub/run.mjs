@@ -4,12 +4,13 @@
 // separate processes; this one only orchestrates and samples. Prints markdown tables.
 // Run with `npm run bench:hub` (builds dist/ first); options: node bench/hub/run.mjs --help
 import { fork, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ownedChildren } from '../lib/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = '127.0.0.1';
@@ -103,13 +104,7 @@ if (profDir) mkdirSync(profDir, { recursive: true });
 if (!existsSync('/proc/self/status')) fail('reads memory and CPU figures from /proc, so it runs on Linux only.');
 if (!existsSync(join(root, 'dist', 'main.js'))) fail('dist/ is missing: run `npm run bench:hub` (it builds first) or `npm run build`.');
 
-const work = mkdtempSync(join(os.tmpdir(), 'bench-hub-'));
-const children = new Set();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-  rmSync(work, { recursive: true, force: true });
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+const { children, work } = ownedChildren({ scratchPrefix: 'bench-hub-' });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);

@@ -4,12 +4,13 @@
 // Prints a markdown table. Run with `npm run bench:store` (builds dist/ first);
 // options: node bench/store/run.mjs --help
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ownedChildren } from '../lib/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = '127.0.0.1';
@@ -45,13 +46,7 @@ if (!existsSync(join(root, 'dist', 'main.js'))) {
   process.exit(2);
 }
 
-const work = mkdtempSync(join(os.tmpdir(), 'bench-store-'));
-const children = new Set();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-  rmSync(work, { recursive: true, force: true });
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+const { children, work } = ownedChildren({ scratchPrefix: 'bench-store-' });
 
 // --- figures -------------------------------------------------------------------------------------
 
