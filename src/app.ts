@@ -1,24 +1,28 @@
-// The composition root: builds every part from the config, starts them in order, stops them in reverse.
+// The composition root: builds one services object from the config, hands it to every route
+// registrar, starts the parts in order and stops them in reverse.
+import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
 import { TokenService } from './auth/tokens.js';
 import { UserStore } from './auth/users.js';
+import { createBus, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
-import type { AppContext } from './context.js';
+import { GroupService } from './groups/service.js';
+import { createAdmission } from './http/admission.js';
+import { registerDeviceRoutes } from './http/api/devices.js';
+import { registerGroupRoutes } from './http/api/groups.js';
+import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { engine } from './http/uws.js';
-import { ActionExecutor } from './actions/executor.js';
-import { createBus, type Bus } from './bus.js';
-import { registerDeviceRoutes } from './http/api/devices.js';
-import { registerGroupRoutes } from './http/api/groups.js';
-import { registerSceneRoutes } from './http/api/scenes.js';
-import { openStore, storeFile } from './store/index.js';
 import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
-import { startSimulator, type Simulator } from './sim/index.js';
 import { createLogger, type Logger } from './log.js';
+import { SceneService } from './scenes/service.js';
+import type { Registrar, Services } from './services.js';
+import { startSimulator, type Simulator } from './sim/index.js';
+import { openStore, storeFile } from './store/index.js';
 import { VERSION } from './version.js';
 
 export interface StartOptions {
@@ -31,13 +35,17 @@ export interface StartOptions {
 export interface RunningApp {
   port: number;
   url: string;
-  ctx: AppContext;
+  services: Services;
+  routes: RouteTable;
   hub: HubClient;
   bus: Bus;
   /** The embedded simulator, when no hub is configured. */
   simulator?: Simulator;
   close(): Promise<void>;
 }
+
+/** Every registrar, in the order their routes are added. */
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes];
 
 const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
 
@@ -71,41 +79,44 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   if (generatedPassword) {
     log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
   }
+  if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   const store = openStore(storeFile(config.dataDir));
   const bus = createBus();
   const { hub, simulator } = await connectHub(config, bus, log);
   hub.start();
   const actions = new ActionExecutor(hub);
-  const routes = new RouteTable();
-  const limiter = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
   let server: HttpServer | undefined;
 
-  const ctx: AppContext = {
+  const services: Services = {
     config,
     log,
     version: VERSION,
     startedAt: Date.now(),
     engine,
-    routes,
-    tokens: new TokenService(secret, config.jwtTtl),
-    users,
+    bus,
     hub,
+    store,
+    actions,
+    scenes: new SceneService({ hub, actions, store, bus }),
+    groups: new GroupService({ hub, actions, store }),
+    users,
+    tokens: new TokenService(secret, config.jwtTtl),
+    limits: new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: false, scenes: true, groups: true }),
   };
-  if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
-  registerSystemRoutes(ctx);
-  registerDeviceRoutes(ctx, hub, actions);
-  registerSceneRoutes(ctx, { hub, actions, store, bus });
-  registerGroupRoutes(ctx, { hub, actions, store });
+  const routes = new RouteTable();
+  for (const register of REGISTRARS) register(routes, services);
   for (const r of opts.extraRoutes ?? []) routes.add(r);
 
   server = await startHttpServer({
     host: config.host,
     port: config.port,
-    router: routes.toRouter({ tokens: ctx.tokens, limiter, bodyLimit: config.bodyLimit, log }),
+    routes,
+    admit: createAdmission(services.tokens, services.limits),
+    bodyLimit: config.bodyLimit,
     log,
   });
   const port = server.port;
@@ -114,7 +125,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   return {
     port,
     url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
-    ctx,
+    services,
+    routes,
     hub,
     bus,
     simulator,
@@ -122,7 +134,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       (closing ??= (async () => {
         await server!.close(config.shutdownTimeoutMs);
         store.close();
-        limiter.close();
+        services.limits.close();
         await hub.close();
         await simulator?.stop();
         log.info('stopped');

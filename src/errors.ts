@@ -21,13 +21,16 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: Record<string, unknown>;
+  /** Response headers that belong to this error (Retry-After, WWW-Authenticate). */
+  readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, status: number, message: string, details: Record<string, unknown> = {}) {
+  constructor(code: ErrorCode, status: number, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.status = status;
     this.details = details;
+    this.headers = headers;
   }
 }
 

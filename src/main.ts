@@ -22,7 +22,7 @@ async function serve(): Promise<void> {
     stopping = true;
     starting
       .then(async (app) => {
-        app.ctx.log.info({ signal }, 'shutting down');
+        app.services.log.info({ signal }, 'shutting down');
         await app.close();
         process.exit(0);
       })

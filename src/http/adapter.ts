@@ -134,10 +134,12 @@ export class ResponseAdapter {
   inHandler = false;
   private readonly headers = new Map<string, [string, HeaderValue]>();
   private closeAfter = false;
+  private closers?: (() => void)[];
 
   constructor(
     private readonly res: HttpResponse,
-    private readonly baseHeaders: readonly EncodedHeader[],
+    /** The security headers of the route's policy; set before the head is written. */
+    public baseHeaders: readonly EncodedHeader[],
     private readonly server: { readonly closing: boolean },
     private readonly onFinish: () => void,
   ) {}
@@ -197,6 +199,12 @@ export class ResponseAdapter {
     });
   }
 
+  /** Runs once the response is over, whether it ended or the client went away (streams use it). */
+  onClose(cb: () => void): void {
+    if (this.finished) cb();
+    else (this.closers ??= []).push(cb);
+  }
+
   end(chunk?: string | Buffer): void {
     if (this.finished) return;
     this.finished = true;
@@ -204,7 +212,12 @@ export class ResponseAdapter {
       if (this.inHandler) this.send(chunk);
       else this.res.cork(() => this.send(chunk));
     }
+    this.finish();
+  }
+
+  private finish(): void {
     this.onFinish();
+    for (const cb of this.closers?.splice(0) ?? []) cb();
   }
 
   private send(chunk: string | Buffer | undefined): void {
@@ -219,7 +232,7 @@ export class ResponseAdapter {
     this.aborted = true;
     if (!this.finished) {
       this.finished = true;
-      this.onFinish();
+      this.finish();
     }
   }
 }

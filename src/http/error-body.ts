@@ -5,6 +5,7 @@ export type ErrorShape = 'core' | 'sse';
 
 export function errorBody(err: AppError, shape: ErrorShape): Record<string, unknown> {
   if (shape === 'sse') return { success: false, message: err.message, error_code: err.code };
+  if (err.code === 'RATE_LIMITED' && typeof err.details.reset === 'number') return rateLimitBody(err.details.reset);
   return { error: true, code: err.code, message: err.message, details: err.details };
 }
 
@@ -12,4 +13,3 @@ export function errorBody(err: AppError, shape: ErrorShape): Record<string, unkn
 export function rateLimitBody(resetEpochSeconds: number): Record<string, unknown> {
   return { error: true, message: 'Too many requests, retry after the reset time', reset: resetEpochSeconds };
 }
-

@@ -1,28 +1,28 @@
-// The route table: every endpoint is registered here once, with whether it needs a token and which
-// error shape it speaks. Auth, rate limiting, body parsing and error mapping happen in `serve` below,
-// the single wrapper all routes share. /api/v1/... aliases come from `unversioned` in the adapter.
-import polka from 'polka';
-import { AppError, toAppError, unauthorized } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { Principal, TokenService } from '../auth/tokens.js';
-import { bearerToken } from '../auth/tokens.js';
-import { readBody, type BridgeRequest, type ResponseAdapter } from './adapter.js';
-import { errorBody, rateLimitBody, type ErrorShape } from './error-body.js';
-import type { RateLimiter } from './rate-limit.js';
+// The route table: every endpoint of every kind (JSON through polka, native SSE streams, native
+// WebSocket upgrades) is declared here once, with its admission policy, error shape, header policy
+// and the schemas of its input. 404, 405 and the /api/v1 alias come from the table for all kinds.
+import type * as v from 'valibot';
+import type { Principal } from '../auth/tokens.js';
+import type { AdmissionPolicy } from './admission.js';
+import type { ErrorShape } from './error-body.js';
+import type { HeaderPolicy } from './security-headers.js';
+import type { ResponseAdapter } from './adapter.js';
+import type { WebSocket } from './uws.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Query = Record<string, string | string[] | undefined>;
 
-export interface ApiRequest {
+export interface ApiRequest<B = unknown, Q = Query, P = Record<string, string>> {
   id: string;
   method: Method;
   path: string;
-  params: Record<string, string>;
-  query: Record<string, string | string[] | undefined>;
+  params: P;
+  query: Q;
   headers: Record<string, string>;
   ip: string;
   principal?: Principal;
-  /** Parsed JSON body; undefined when the request had none. */
-  body: unknown;
+  /** The body, checked against the route's body schema when it declares one; undefined when none came. */
+  body: B;
   /** True once the client went away; long operations may stop early. */
   readonly aborted: boolean;
 }
@@ -37,34 +37,104 @@ export class Reply {
 }
 export const reply = (status: number, body: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
 
-export interface Route {
+type Schema = v.GenericSchema;
+type Out<S, Else> = S extends v.GenericSchema ? v.InferOutput<S> : Else;
+
+interface RouteCommon extends AdmissionPolicy {
   method: Method;
-  /** polka pattern, e.g. /api/state/:entity_id */
+  /** polka-style pattern, e.g. /api/state/:entity_id */
   path: string;
   summary: string;
-  /** Reachable without a token (only /health and /auth/token). */
-  public?: boolean;
-  /** Counted by the rate limiter (default true; /health is not). */
-  rateLimited?: boolean;
   errorShape?: ErrorShape;
-  handler: (req: ApiRequest) => unknown;
+  /** Security headers of the answers (default api: nothing may frame it). */
+  headers?: HeaderPolicy;
+  params?: Schema;
+  query?: Schema;
 }
 
-export interface RouteDeps {
-  tokens: TokenService;
-  limiter: RateLimiter;
-  bodyLimit: number;
-  log: Logger;
+export interface JsonRoute extends RouteCommon {
+  kind?: 'json';
+  body?: Schema;
+  handler: (req: ApiRequest<any, any, any>) => unknown;
 }
 
-/** The part of polka we use, typed for our request and response objects. */
-export interface Router {
-  add(method: string, path: string, handler: (req: BridgeRequest, res: ResponseAdapter) => unknown): unknown;
-  handler(req: BridgeRequest, res: ResponseAdapter): void;
+/** A long-lived response written natively on uWS (Server-Sent Events). */
+export interface StreamRoute extends RouteCommon {
+  kind: 'stream';
+  method: 'GET';
+  open: (req: ApiRequest<undefined, any, any>, stream: ResponseAdapter) => void;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** What each WebSocket carries from its upgrade. */
+export interface SocketData {
+  principal?: Principal;
+  request: Omit<ApiRequest<undefined>, 'aborted'>;
+  /** Free for the route's own per-connection state. */
+  state?: unknown;
+}
+
+export interface SocketHandlers {
+  open?: (ws: WebSocket<SocketData>) => void;
+  message: (ws: WebSocket<SocketData>, data: ArrayBuffer, isBinary: boolean) => void;
+  drain?: (ws: WebSocket<SocketData>) => void;
+  close?: (ws: WebSocket<SocketData>, code: number, reason: ArrayBuffer) => void;
+  /** Largest message accepted (bytes); larger ones close the socket. */
+  maxPayloadLength?: number;
+  /** Seconds of silence before uWS pings / closes. */
+  idleTimeout?: number;
+  maxBackpressure?: number;
+}
+
+/** A WebSocket endpoint: admission happens at the upgrade, like any other request. */
+export interface SocketRoute extends RouteCommon {
+  kind: 'websocket';
+  method: 'GET';
+  socket: SocketHandlers;
+}
+
+export type Route = JsonRoute | StreamRoute | SocketRoute;
+
+/** A JSON route whose handler sees its inputs typed by the schemas it declares. */
+export function jsonRoute<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
+  r: Omit<JsonRoute, 'handler' | 'body' | 'query' | 'params'> & {
+    body?: B;
+    query?: Q;
+    params?: P;
+    handler: (req: ApiRequest<Out<B, unknown>, Out<Q, Query>, Out<P, Record<string, string>>>) => unknown;
+  },
+): JsonRoute {
+  return r as JsonRoute;
+}
+
+const API_PREFIX = '/api/';
+
+/** The /api/v1 form of a path, for routes under /api. */
+export const versioned = (path: string): string | undefined => (path.startsWith(API_PREFIX) ? `/api/v1/${path.slice(API_PREFIX.length)}` : undefined);
+
+/** True when a concrete path fits a pattern (`:name` segments match anything but empty). */
+export function matches(pattern: string, path: string): boolean {
+  const a = pattern.split('/');
+  const b = path.split('/');
+  return a.length === b.length && a.every((seg, i) => (seg.startsWith(':') ? b[i] !== '' : seg === b[i]));
+}
+
+/** The `:name` segments of a pattern, filled from a concrete path. */
+export function paramsOf(pattern: string, path: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const b = path.split('/');
+  pattern.split('/').forEach((seg, i) => {
+    if (seg.startsWith(':')) out[seg.slice(1)] = safeDecode(b[i] ?? '');
+  });
+  return out;
+}
+
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
 
 export class RouteTable {
   private readonly list: Route[] = [];
@@ -81,139 +151,10 @@ export class RouteTable {
     return this.list;
   }
 
-  /** Builds the polka app that serves every route of the table. */
-  toRouter(deps: RouteDeps): Router {
-    const app = polka({
-      onNoMatch: (req: BridgeRequest, res: ResponseAdapter) => this.noMatch(req, res),
-      onError: (err: unknown, req: BridgeRequest, res: ResponseAdapter) => sendError(res, req, err, 'core', deps.log),
-    } as never) as unknown as Router;
-    for (const route of this.list) {
-      app.add(route.method, route.path, (req: BridgeRequest, res: ResponseAdapter) => serve(route, req, res, deps));
-    }
-    return app;
-  }
-
-  private noMatch(req: BridgeRequest, res: ResponseAdapter): void {
-    const allowed = this.list.filter((r) => matches(r.path, req.path)).map((r) => r.method);
-    if (allowed.length) {
-      res.setHeader('Allow', allowed.join(', '));
-      sendJson(req, res, 405, errorBody(new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${req.path}`, { allowed }), 'core'));
-      return;
-    }
-    sendJson(req, res, 404, errorBody(new AppError('NOT_FOUND', 404, `No route for ${req.method} ${req.path}`), 'core'));
+  /** The methods a path has, across every kind of route. */
+  allowed(path: string): Method[] {
+    return this.list.filter((r) => matches(r.path, path)).map((r) => r.method);
   }
 }
 
-function matches(pattern: string, path: string): boolean {
-  const a = pattern.split('/');
-  const b = path.split('/');
-  return a.length === b.length && a.every((seg, i) => seg.startsWith(':') || seg === b[i]);
-}
-
-export function sendJson(req: BridgeRequest, res: ResponseAdapter, status: number, body: unknown): void {
-  // A body we did not read to its end cannot be skipped over reliably: close after answering.
-  if (req.body && !req.body.readableEnded) res.closeConnection();
-  res.writeHead(status, { 'Content-Type': JSON_TYPE });
-  res.end(JSON.stringify(body));
-}
-
-function sendError(res: ResponseAdapter, req: BridgeRequest, err: unknown, shape: ErrorShape, log: Logger): void {
-  const e = toAppError(err);
-  if (e.status >= 500 && !(err instanceof AppError)) {
-    log.error({ reqId: req.id, method: req.method, url: req.originalUrl, err }, 'request failed');
-  }
-  if (!res.finished) sendJson(req, res, e.status, errorBody(e, shape));
-}
-
-/** The caller's principal: at once from the token cache, else after verifying the token. */
-function authenticate(req: BridgeRequest, tokens: TokenService): Principal | AppError | undefined | Promise<Principal | AppError> {
-  const token = bearerToken(req.headers.authorization);
-  if (!token) return req.headers.authorization === undefined ? undefined : unauthorized('The Authorization header must be "Bearer <token>"');
-  return tokens.cached(token) ?? tokens.verify(token).catch((err: unknown) => toAppError(err));
-}
-
-async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
-  if (!req.body) return undefined;
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit) throw tooLarge(limit);
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 415, 'The request body must be JSON (Content-Type: application/json)', { content_type: type || null });
-  }
-  const raw = await readBody(req.body, limit, () => tooLarge(limit));
-  if (raw.length === 0) return undefined;
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (err) {
-    throw new AppError('BAD_REQUEST', 400, 'The request body is not valid JSON', { reason: (err as Error).message });
-  }
-}
-
-const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `The request body is larger than ${limit} bytes`, { limit });
-
-/**
- * The wrapper every route runs in. It stays synchronous while nothing needs to wait (a cached
- * token, no body, a handler that answers at once), so most answers are written inside uWS's own
- * handler call; the first thing that returns a promise switches the rest to the async path.
- */
-function serve(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: RouteDeps): void | Promise<void> {
-  const shape = route.errorShape ?? 'core';
-  const fail = (err: unknown) => sendError(res, req, err, shape, deps.log);
-  try {
-    const auth = authenticate(req, deps.tokens);
-    const done = auth instanceof Promise ? auth.then((a) => admit(route, req, res, deps, a)) : admit(route, req, res, deps, auth);
-    if (done instanceof Promise) return done.catch(fail);
-  } catch (err) {
-    fail(err);
-  }
-}
-
-function admit(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: RouteDeps, auth: Principal | AppError | undefined): void | Promise<void> {
-  const principal = auth instanceof AppError ? undefined : auth;
-  if (route.rateLimited !== false && deps.limiter.enabled) {
-    const d = deps.limiter.hit(principal ? `u:${principal.sub}` : `ip:${req.ip}`);
-    res.setHeader('X-RateLimit-Limit', d.limit);
-    res.setHeader('X-RateLimit-Remaining', d.remaining);
-    res.setHeader('X-RateLimit-Reset', d.reset);
-    if (d.limited) {
-      res.setHeader('Retry-After', Math.max(1, d.reset - Math.floor(Date.now() / 1000)));
-      sendJson(req, res, 429, rateLimitBody(d.reset));
-      return;
-    }
-  }
-  if (!route.public && !principal) throw auth instanceof AppError ? auth : unauthorized();
-  if (req.body && BODY_METHODS.has(req.method)) {
-    return parseBody(req, deps.bodyLimit).then((body) => answer(route, req, res, principal, body));
-  }
-  return answer(route, req, res, principal, undefined);
-}
-
-function answer(route: Route, req: BridgeRequest, res: ResponseAdapter, principal: Principal | undefined, body: unknown): void | Promise<void> {
-  const api: ApiRequest = {
-    id: req.id,
-    method: req.method as Method,
-    path: req.path,
-    params: req.params,
-    query: req.query,
-    headers: req.headers,
-    ip: req.ip,
-    principal,
-    body,
-    get aborted() {
-      return req.aborted;
-    },
-  };
-  const out = route.handler(api);
-  if (out instanceof Promise) return out.then((value: unknown) => deliver(req, res, value));
-  deliver(req, res, out);
-}
-
-function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
-  if (res.finished) return;
-  if (out instanceof Reply) {
-    for (const k in out.headers) res.setHeader(k, out.headers[k]!);
-    sendJson(req, res, out.status, out.body);
-  } else {
-    sendJson(req, res, 200, out);
-  }
-}
+export const kindOf = (r: Route): 'json' | 'stream' | 'websocket' => r.kind ?? 'json';

@@ -36,3 +36,11 @@ export interface EncodedHeader {
 
 export const encodeHeaders = (headers: readonly (readonly [string, string])[]): readonly EncodedHeader[] =>
   headers.map(([name, value]) => ({ lower: name.toLowerCase(), name: Buffer.from(name), value: Buffer.from(value) }));
+
+/** Which set a route's answers carry: the API refuses framing, the panel allows its own origin. */
+export type HeaderPolicy = 'api' | 'panel';
+
+export const HEADER_POLICIES: Readonly<Record<HeaderPolicy, readonly EncodedHeader[]>> = {
+  api: encodeHeaders(API_HEADERS),
+  panel: encodeHeaders(PANEL_HEADERS),
+};

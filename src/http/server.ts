@@ -1,57 +1,70 @@
-// One listening socket, owned by uWS. Streaming routes register native handlers through `native`;
-// every other request goes through the adapter into the polka router.
+// One listening socket, owned by uWS. The front (src/http/front.ts) mounts the route table on it:
+// native handlers for streams and WebSockets, polka behind the catch-all for everything else.
 import type { Logger } from '../log.js';
-import { readRequest, ResponseAdapter } from './adapter.js';
-import type { Router } from './routes.js';
-import { API_HEADERS, encodeHeaders } from './security-headers.js';
-import { App, engine, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from './uws.js';
+import { readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
+import { jsonRouter, mountNative, type FrontDeps, type Tracker } from './front.js';
+import type { RouteTable, SocketData } from './routes.js';
+import { HEADER_POLICIES } from './security-headers.js';
+import { App, engine, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
 
 export interface HttpServer {
   readonly port: number;
   readonly app: TemplatedApp;
   readonly inFlight: number;
-  /** Stops accepting, waits for in-flight requests up to `timeoutMs`, and resolves. */
+  /** Stops accepting, ends open streams and sockets, waits for in-flight requests up to `timeoutMs`. */
   close(timeoutMs: number): Promise<void>;
 }
 
-export interface ServerOptions {
+export interface ServerOptions extends FrontDeps {
   host: string;
   port: number;
-  router: Router;
+  routes: RouteTable;
   log: Logger;
-  /** Registers native uWS handlers (SSE, WebSocket) before the catch-all. */
-  native?: (app: TemplatedApp, server: { readonly closing: boolean }) => void;
 }
+
+const GOING_AWAY = 1001;
 
 export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
   const app = App();
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
-  const state = {
-    get closing() {
-      return closing;
-    },
-  };
-
-  opts.native?.(app, state);
-  const apiHeaders = encodeHeaders(API_HEADERS);
+  const streams = new Set<ResponseAdapter>();
   // Decided once: an access log line per request only when someone reads debug logs.
   const accessLog = opts.log.isLevelEnabled('debug');
 
+  const tracker: Tracker = {
+    get closing() {
+      return closing;
+    },
+    sockets: new Set<WebSocket<SocketData>>(),
+    begin(request: BridgeRequest, response: ResponseAdapter, longLived: boolean) {
+      const started = accessLog ? performance.now() : 0;
+      // Streams stay open until the client leaves; a shutdown ends them rather than waiting.
+      if (longLived) streams.add(response);
+      else inFlight++;
+      return () => {
+        const res = response;
+        // A body still arriving after the answer is dropped, not fed to a finished response.
+        if (request.body && !request.body.readableEnded) request.body.destroy();
+        if (accessLog) {
+          const ms = Math.round((performance.now() - started) * 100) / 100;
+          opts.log.debug({ reqId: request.id, method: request.method, url: request.originalUrl.replace(/([?&]token=)[^&]*/g, '$1***'), status: res.statusCode, ms, aborted: res.aborted || undefined, ip: request.ip }, 'request');
+        }
+        if (longLived) streams.delete(res);
+        else if (--inFlight === 0 && drained) drained();
+      };
+    },
+  };
+
+  mountNative(app, opts.routes, opts, tracker);
+  const router = jsonRouter(opts.routes, opts);
+
   app.any('/*', (res, req) => {
     const request = readRequest(res, req);
-    const started = accessLog ? performance.now() : 0;
-    inFlight++;
-    const response = new ResponseAdapter(res, apiHeaders, state, () => {
-      // A body still arriving after the answer is dropped, not fed to a finished response.
-      if (request.body && !request.body.readableEnded) request.body.destroy();
-      if (accessLog) {
-        const ms = Math.round((performance.now() - started) * 100) / 100;
-        opts.log.debug({ reqId: request.id, method: request.method, url: request.originalUrl, status: response.statusCode, ms, aborted: response.aborted || undefined, ip: request.ip }, 'request');
-      }
-      if (--inFlight === 0 && drained) drained();
-    });
+    let end!: () => void;
+    const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
+    end = tracker.begin(request, response, false);
     response.setHeader('X-Request-Id', request.id);
     res.onAborted(() => {
       request.aborted = true;
@@ -60,7 +73,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
     });
     response.inHandler = true;
     try {
-      opts.router.handler(request, response);
+      router.handler(request, response);
     } finally {
       response.inHandler = false;
     }
@@ -85,6 +98,8 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
           closed ??= new Promise<void>((done) => {
             closing = true;
             us_listen_socket_close(listenSocket);
+            for (const s of [...streams]) s.end();
+            for (const ws of [...tracker.sockets]) ws.end(GOING_AWAY, 'server shutting down');
             if (inFlight === 0) return done();
             const timer = setTimeout(() => {
               opts.log.warn({ inFlight }, 'shutdown: gave up waiting for in-flight requests');

@@ -10,54 +10,22 @@ import * as v from 'valibot';
 import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
 import type { HubServices } from '../hub/types.js';
-import { descriptionSchema, keyOf, MAX_ITEMS, nameSchema } from '../store/names.js';
-import type { SceneAction, SceneInput } from '../store/scenes.js';
-
-/** Object-level messages: an unknown field, a missing one, or not an object at all. */
-export const objectMessage = (issue: v.BaseIssue<unknown>) =>
-  issue.expected === 'never' ? 'unknown field' : issue.expected?.startsWith('"') ? 'is required' : 'must be an object';
+import type { SceneAction } from '../store/scenes.js';
+import { anyObject, check } from '../validation.js';
 
 const actionName = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
 
-const commandShape = v.strictObject(
-  {
-    entity_id: v.string('must be a string'),
-    action: actionName,
-    parameters: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
-  },
-  objectMessage,
-);
+const commandShape = v.strictObject({
+  entity_id: v.string('must be a string'),
+  action: actionName,
+  parameters: v.optional(anyObject),
+});
 
-const shorthandShape = v.strictObject(
-  {
-    device: v.string('must be a string'),
-    action: actionName,
-    value: v.optional(v.union([v.number(), v.string(), v.boolean()], 'must be a number, a string or true/false')),
-  },
-  objectMessage,
-);
-
-export const sceneBodySchema = v.object(
-  {
-    name: nameSchema,
-    description: descriptionSchema,
-    actions: v.pipe(
-      v.array(v.unknown(), 'must be a list of actions'),
-      v.minLength(1, 'must hold at least one action'),
-      v.maxLength(MAX_ITEMS, `must hold at most ${MAX_ITEMS} actions`),
-    ),
-  },
-  objectMessage,
-);
-
-/** Checks one value against a schema, naming fields below `at` (e.g. actions.3.action). */
-export function parseAt<S extends v.GenericSchema>(schema: S, input: unknown, at: string): v.InferOutput<S> {
-  const result = v.safeParse(schema, input);
-  if (result.success) return result.output;
-  const issue = result.issues[0]!;
-  const field = [at, ...(issue.path ?? []).map((p) => String(p.key))].filter(Boolean).join('.');
-  throw invalidParameters(`${field || 'request body'}: ${issue.message}`, { field: field || null });
-}
+const shorthandShape = v.strictObject({
+  device: v.string('must be a string'),
+  action: actionName,
+  value: v.optional(v.union([v.number(), v.string(), v.boolean()], 'must be a number, a string or true/false')),
+});
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -65,10 +33,10 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 export function normaliseAction(item: unknown, at: string): SceneAction {
   if (!isObject(item)) throw invalidParameters(`${at}: must be {entity_id, action, parameters?} or {device, action, value?}`, { field: at });
   if ('entity_id' in item || !('device' in item)) {
-    const c = parseAt(commandShape, item, at);
+    const c = check(commandShape, item, { at });
     return { entity_id: c.entity_id, action: c.action, parameters: c.parameters ?? {} };
   }
-  const s = parseAt(shorthandShape, item, at);
+  const s = check(shorthandShape, item, { at });
   const { device: entity_id, action, value } = s;
   switch (action) {
     case 'on':
@@ -98,24 +66,4 @@ export function requireHubKnown(services: HubServices): void {
   if (Object.keys(services).length === 0) {
     throw hubUnavailable('The hub has not been reached yet, so its entities and services are unknown; try again once it is connected');
   }
-}
-
-export interface SceneBodyOptions {
-  allowUnknownEntity: boolean;
-  /** PUT keeps the stored name when the body has none. */
-  fallbackName?: string;
-}
-
-/** A POST/PUT body to what the store keeps, checked through and through. */
-export function sceneFromBody(executor: ActionExecutor, services: HubServices, body: unknown, opts: SceneBodyOptions): SceneInput {
-  const withName = isObject(body) && body.name === undefined && opts.fallbackName !== undefined ? { ...body, name: opts.fallbackName } : body;
-  const b = parseAt(sceneBodySchema, withName ?? {}, '');
-  requireHubKnown(services);
-  const actions = b.actions.map((item, i) => {
-    const at = `actions.${i}`;
-    const a = normaliseAction(item, at);
-    checkAction(executor, a, at, opts.allowUnknownEntity);
-    return a;
-  });
-  return { id: keyOf(b.name), name: b.name, description: b.description ?? null, actions };
 }

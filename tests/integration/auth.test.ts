@@ -46,13 +46,13 @@ afterAll(() => s.close());
 
 describe('auth matrix over the route table', () => {
   test('the table has the public routes and more', () => {
-    const routes = s.app.ctx.routes.routes();
+    const routes = s.app.routes.routes();
     expect(routes.filter((r) => r.public).map((r) => r.path).sort()).toEqual(['/auth/token', '/health']);
     expect(routes.length).toBeGreaterThan(2);
   });
 
   test('every protected route refuses every bad token with 401 AUTHENTICATION_ERROR, on /api and /api/v1', async () => {
-    const routes = s.app.ctx.routes.routes().filter((r) => !r.public);
+    const routes = s.app.routes.routes().filter((r) => !r.public);
     let checked = 0;
     for (const route of routes) {
       const paths = [concrete(route.path)];

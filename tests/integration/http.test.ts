@@ -119,12 +119,12 @@ describe('routing and errors', () => {
   });
 
   test('every /api route answers under /api/v1 too, from the same handler', async () => {
-    for (const route of s.app.ctx.routes.routes().filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && !r.path.includes(':'))) {
+    for (const route of s.app.routes.routes().filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && !r.path.includes(':'))) {
       const [a, b] = await Promise.all([s.api(route.path), s.api(route.path.replace('/api/', '/api/v1/'))]);
       expect([route.path, b.status]).toEqual([route.path, a.status]);
     }
     const v1 = await (await s.api('/api/v1/health')).json();
-    expect(v1).toMatchObject({ version: s.app.ctx.version });
+    expect(v1).toMatchObject({ version: s.app.services.version });
     expect((await s.api('/api/v10/health')).status).toBe(404);
   });
 
@@ -155,14 +155,14 @@ describe('security headers', () => {
 describe('health and config', () => {
   test('/health has the documented fields; uptime is whole seconds', async () => {
     const body = (await (await fetch(`${s.url}/health`)).json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ status: expect.stringMatching(/^(healthy|degraded)$/), version: s.app.ctx.version, hub: { connected: expect.any(Boolean) } });
+    expect(body).toMatchObject({ status: expect.stringMatching(/^(healthy|degraded)$/), version: s.app.services.version, hub: { connected: expect.any(Boolean) } });
     expect(Number.isInteger(body.uptime)).toBe(true);
   });
 
   test('/api/config never carries a secret', async () => {
     const text = await (await s.api('/api/config')).text();
     const body = JSON.parse(text);
-    expect(body).toMatchObject({ server: { port: s.app.port, host: '127.0.0.1', version: s.app.ctx.version }, features: expect.any(Object) });
+    expect(body).toMatchObject({ server: { port: s.app.port, host: '127.0.0.1', version: s.app.services.version }, features: expect.any(Object) });
     expect(text).not.toContain('http-test-secret');
     expect(text).not.toContain(s.config.users[0]!.password);
   });

@@ -1,21 +1,24 @@
 // Device state and control (interface part 4).
 import * as v from 'valibot';
-import type { ActionExecutor } from '../../actions/executor.js';
 import { checkEntityId } from '../../actions/executor.js';
-import type { AppContext } from '../../context.js';
-import { invalidParameters } from '../../errors.js';
 import type { HubClient } from '../../hub/client.js';
 import { domainOf } from '../../hub/entity-id.js';
 import { toDeviceListing, toDeviceState } from '../../hub/views.js';
-import { reply } from '../routes.js';
-import { parseInput } from '../validate.js';
+import type { Services } from '../../services.js';
+import { single, text } from '../query.js';
+import { anyObject } from '../../validation.js';
+import { jsonRoute, reply, type RouteTable } from '../routes.js';
 
 export const deviceCommandSchema = v.object({
   entity_id: v.string('must be a string'),
   action: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
-  parameters: v.optional(
-    v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'must be an object'),
-  ),
+  parameters: v.optional(anyObject),
+});
+
+const stateQuery = v.object({
+  format: v.optional(v.pipe(single, v.picklist(['states', 'devices'], 'must be states or devices'))),
+  domain: text(),
+  area: text(),
 });
 
 /** Reads are served from the cache; while the hub is away they say so in headers. */
@@ -24,35 +27,32 @@ function freshness(hub: HubClient): Record<string, string> {
   return status.connected ? {} : { 'X-Hub-Stale': 'true', 'X-Hub-Disconnected-Since': status.since ?? '' };
 }
 
-const one = (q: string | string[] | undefined) => (Array.isArray(q) ? q[0] : q);
+export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Services): void {
+  routes.add(
+    jsonRoute({
+      method: 'GET',
+      path: '/api/state',
+      summary: 'All entity states (DeviceState items; ?format=devices for the {devices} form; ?domain= and ?area= filter)',
+      query: stateQuery,
+      handler: (req) => {
+        const { format, domain } = req.query;
+        const area = req.query.area?.toLowerCase();
+        let states = [...hub.cache.all()];
+        if (domain) states = states.filter((s) => domainOf(s.entity_id) === domain);
+        if (area) {
+          states = states.filter((s) => {
+            const a = hub.registries.areaOf(s.entity_id);
+            return a !== undefined && (a.area_id === area || a.name.toLowerCase() === area);
+          });
+        }
+        states.sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1));
+        const body = format === 'devices' ? { devices: states.map(toDeviceListing) } : states.map((s) => toDeviceState(s, hub.registries));
+        return reply(200, body, freshness(hub));
+      },
+    }),
+  );
 
-export function registerDeviceRoutes(ctx: AppContext, hub: HubClient, actions: ActionExecutor): void {
-  ctx.routes.add({
-    method: 'GET',
-    path: '/api/state',
-    summary: 'All entity states (DeviceState items; ?format=devices for the {devices} form; ?domain= and ?area= filter)',
-    handler: (req) => {
-      const format = one(req.query.format);
-      if (format !== undefined && format !== 'states' && format !== 'devices') {
-        throw invalidParameters('format: must be states or devices', { field: 'format', value: format });
-      }
-      const domain = one(req.query.domain);
-      const area = one(req.query.area)?.toLowerCase();
-      let states = [...hub.cache.all()];
-      if (domain) states = states.filter((s) => domainOf(s.entity_id) === domain);
-      if (area) {
-        states = states.filter((s) => {
-          const a = hub.registries.areaOf(s.entity_id);
-          return a !== undefined && (a.area_id === area || a.name.toLowerCase() === area);
-        });
-      }
-      states.sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1));
-      const body = format === 'devices' ? { devices: states.map(toDeviceListing) } : states.map((s) => toDeviceState(s, hub.registries));
-      return reply(200, body, freshness(hub));
-    },
-  });
-
-  ctx.routes.add({
+  routes.add({
     method: 'GET',
     path: '/api/state/:entity_id',
     summary: 'One entity state',
@@ -64,10 +64,13 @@ export function registerDeviceRoutes(ctx: AppContext, hub: HubClient, actions: A
     },
   });
 
-  ctx.routes.add({
-    method: 'POST',
-    path: '/api/device/control',
-    summary: 'Run a DeviceCommand {entity_id, action, parameters?}; answers with the state after it',
-    handler: async (req) => actions.execute(parseInput(deviceCommandSchema, req.body)),
-  });
+  routes.add(
+    jsonRoute({
+      method: 'POST',
+      path: '/api/device/control',
+      summary: 'Run a DeviceCommand {entity_id, action, parameters?}; answers with the state after it',
+      body: deviceCommandSchema,
+      handler: (req) => actions.execute(req.body),
+    }),
+  );
 }

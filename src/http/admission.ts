@@ -1,0 +1,80 @@
+// The one admission path: every request on every transport (polka JSON routes, native SSE
+// streams, WebSocket upgrades, MCP) passes `admit` before anything else runs. It decides who the
+// caller is, whether the rate limit lets it through, and which headers go with the answer.
+import { AppError, toAppError, unauthorized } from '../errors.js';
+import type { Principal, TokenService } from '../auth/tokens.js';
+import { bearerToken } from '../auth/tokens.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** What a route declares about who may call it. */
+export interface AdmissionPolicy {
+  /** Reachable without a token. */
+  public?: boolean;
+  /** Counted by the rate limiter (default true). */
+  rateLimited?: boolean;
+  /** Also takes the token from the `token` query parameter (only where a route declares it). */
+  queryToken?: boolean;
+}
+
+/** The parts of a request admission reads, whatever the transport. */
+export interface Caller {
+  headers: Record<string, string>;
+  ip: string;
+  query?: Record<string, string | string[] | undefined>;
+}
+
+export interface Admitted {
+  principal?: Principal;
+  /** Headers the answer carries (the rate-limit headers). */
+  headers: Record<string, string>;
+}
+
+export type Admit = (caller: Caller, policy: AdmissionPolicy) => Admitted | Promise<Admitted>;
+
+function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | undefined {
+  const header = caller.headers.authorization;
+  if (header !== undefined) return bearerToken(header) ?? unauthorized('The Authorization header must be "Bearer <token>"');
+  if (policy.queryToken) {
+    const q = caller.query?.token;
+    const token = Array.isArray(q) ? q[0] : q;
+    if (token) return token;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the admission function. It stays synchronous while nothing needs to wait (no token, or
+ * one already verified), so most answers are written inside uWS's own handler call.
+ */
+export function createAdmission(tokens: TokenService, limiter: RateLimiter): Admit {
+  const decide = (caller: Caller, policy: AdmissionPolicy, auth: Principal | AppError | undefined): Admitted => {
+    const principal = auth instanceof AppError ? undefined : auth;
+    const headers: Record<string, string> = {};
+    if (policy.rateLimited !== false && limiter.enabled) {
+      const d = limiter.hit(principal ? `u:${principal.sub}` : `ip:${caller.ip}`);
+      headers['X-RateLimit-Limit'] = String(d.limit);
+      headers['X-RateLimit-Remaining'] = String(d.remaining);
+      headers['X-RateLimit-Reset'] = String(d.reset);
+      if (d.limited) {
+        const retry = String(Math.max(1, d.reset - Math.floor(Date.now() / 1000)));
+        throw new AppError('RATE_LIMITED', 429, 'Too many requests, retry after the reset time', { reset: d.reset }, { ...headers, 'Retry-After': retry });
+      }
+    }
+    if (!policy.public && !principal) {
+      const e = auth instanceof AppError ? auth : unauthorized();
+      throw new AppError(e.code, e.status, e.message, e.details, { ...headers, ...e.headers });
+    }
+    return { principal, headers };
+  };
+
+  return (caller, policy) => {
+    const token = tokenOf(caller, policy);
+    if (token === undefined || token instanceof AppError) return decide(caller, policy, token);
+    const hit = tokens.cached(token);
+    if (hit) return decide(caller, policy, hit);
+    return tokens.verify(token).then(
+      (p) => decide(caller, policy, p),
+      (err: unknown) => decide(caller, policy, toAppError(err)),
+    );
+  };
+}

@@ -1,0 +1,245 @@
+// Serves the route table on the uWS app: native handlers for streams and WebSocket upgrades, and
+// polka behind the catch-all for JSON. Every kind passes the same admission, the same input
+// validation and the same error mapping; 404 and 405 come from the whole table.
+import { parse as parseQueryString } from 'node:querystring';
+import polka from 'polka';
+import { AppError, toAppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { check } from '../validation.js';
+import { readBody, readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
+import type { Admit, Admitted } from './admission.js';
+import { errorBody, type ErrorShape } from './error-body.js';
+import { kindOf, paramsOf, versioned, type ApiRequest, type JsonRoute, type Method, type Query, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, Reply } from './routes.js';
+import { HEADER_POLICIES } from './security-headers.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from './uws.js';
+
+export interface FrontDeps {
+  admit: Admit;
+  bodyLimit: number;
+  log: Logger;
+}
+
+/** What the server tracks of every request; the front reports each start and end. */
+export interface Tracker {
+  readonly closing: boolean;
+  /** A request begins; the returned function is called once when it ends. */
+  begin(request: BridgeRequest, response: ResponseAdapter, longLived: boolean): () => void;
+  /** Open WebSockets, so a shutdown can close them. */
+  sockets: Set<WebSocket<SocketData>>;
+}
+
+/** The part of polka we use, typed for our request and response objects. */
+interface Router {
+  add(method: string, path: string, handler: (req: BridgeRequest, res: ResponseAdapter) => unknown): unknown;
+  handler(req: BridgeRequest, res: ResponseAdapter): void;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function sendJson(req: BridgeRequest, res: ResponseAdapter, status: number, body: unknown): void {
+  // A body we did not read to its end cannot be skipped over reliably: close after answering.
+  if (req.body && !req.body.readableEnded) res.closeConnection();
+  res.writeHead(status, { 'Content-Type': JSON_TYPE });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ResponseAdapter, req: BridgeRequest, err: unknown, shape: ErrorShape, log: Logger): void {
+  const e = toAppError(err);
+  if (e.status >= 500 && !(err instanceof AppError)) {
+    log.error({ reqId: req.id, method: req.method, url: req.originalUrl, err }, 'request failed');
+  }
+  if (res.finished) return;
+  for (const k in e.headers) res.setHeader(k, e.headers[k]!);
+  sendJson(req, res, e.status, errorBody(e, shape));
+}
+
+async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
+  if (!req.body) return undefined;
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) throw tooLarge(limit);
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 415, 'The request body must be JSON (Content-Type: application/json)', { content_type: type.slice(0, 80) || null });
+  }
+  const raw = await readBody(req.body, limit, () => tooLarge(limit));
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new AppError('BAD_REQUEST', 400, 'The request body is not valid JSON', { reason: (err as Error).message });
+  }
+}
+
+const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `The request body is larger than ${limit} bytes`, { limit });
+
+/** The request as a handler sees it, its declared inputs checked by the one validator. */
+function apiRequest<B>(route: Route, req: BridgeRequest, principal: Admitted['principal'], body: B): ApiRequest<B, any, any> {
+  const json = kindOf(route) === 'json' ? (route as JsonRoute) : undefined;
+  return {
+    id: req.id,
+    method: req.method as Method,
+    path: req.path,
+    params: route.params ? check(route.params, req.params, { what: 'path' }) : req.params,
+    query: route.query ? check(route.query, req.query, { what: 'query' }) : req.query,
+    headers: req.headers,
+    ip: req.ip,
+    principal,
+    // A route that declares a body schema checks an absent body as {}, so missing fields are named.
+    body: json?.body ? (check(json.body, body ?? {}) as B) : body,
+    get aborted() {
+      return req.aborted;
+    },
+  };
+}
+
+/** Admission, then `next`; synchronous while nothing waits. Errors end in the route's shape. */
+function admitted(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps, next: (a: Admitted) => void | Promise<void>): void | Promise<void> {
+  res.baseHeaders = HEADER_POLICIES[route.headers ?? 'api'];
+  const fail = (err: unknown) => sendError(res, req, err, route.errorShape ?? 'core', deps.log);
+  const go = (a: Admitted) => {
+    for (const k in a.headers) res.setHeader(k, a.headers[k]!);
+    return next(a);
+  };
+  try {
+    const a = deps.admit(req, route);
+    const done = a instanceof Promise ? a.then(go) : go(a);
+    if (done instanceof Promise) return done.catch(fail);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+function serveJson(route: JsonRoute, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps): void | Promise<void> {
+  return admitted(route, req, res, deps, ({ principal }) => {
+    if (req.body && BODY_METHODS.has(req.method)) {
+      return parseBody(req, deps.bodyLimit).then((body) => answer(route, req, res, principal, body));
+    }
+    return answer(route, req, res, principal, undefined);
+  });
+}
+
+function answer(route: JsonRoute, req: BridgeRequest, res: ResponseAdapter, principal: Admitted['principal'], body: unknown): void | Promise<void> {
+  const out = route.handler(apiRequest(route, req, principal, body));
+  if (out instanceof Promise) return out.then((value: unknown) => deliver(req, res, value));
+  deliver(req, res, out);
+}
+
+function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
+  if (res.finished) return;
+  if (out instanceof Reply) {
+    for (const k in out.headers) res.setHeader(k, out.headers[k]!);
+    sendJson(req, res, out.status, out.body);
+  } else {
+    sendJson(req, res, 200, out);
+  }
+}
+
+function noMatch(table: RouteTable, req: BridgeRequest, res: ResponseAdapter): void {
+  const allowed = table.allowed(req.path);
+  if (allowed.length) {
+    res.setHeader('Allow', allowed.join(', '));
+    sendJson(req, res, 405, errorBody(new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${req.path}`, { allowed }), 'core'));
+    return;
+  }
+  sendJson(req, res, 404, errorBody(new AppError('NOT_FOUND', 404, `No route for ${req.method} ${req.path.slice(0, 200)}`), 'core'));
+}
+
+/** Builds the polka app that serves every JSON route of the table, and the 404/405 of all. */
+export function jsonRouter(table: RouteTable, deps: FrontDeps): Router {
+  const app = polka({
+    onNoMatch: (req: BridgeRequest, res: ResponseAdapter) => noMatch(table, req, res),
+    onError: (err: unknown, req: BridgeRequest, res: ResponseAdapter) => sendError(res, req, err, 'core', deps.log),
+  } as never) as unknown as Router;
+  for (const route of table.routes()) {
+    if (kindOf(route) === 'json') app.add(route.method, route.path, (req, res) => serveJson(route as JsonRoute, req, res, deps));
+  }
+  return app;
+}
+
+/** A native request gets what polka would have given it: path, query and params. */
+function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): BridgeRequest {
+  const request = readRequest(res, req);
+  const q = request.url.indexOf('?');
+  request.path = q === -1 ? request.url : request.url.slice(0, q);
+  request.query = q === -1 ? {} : (parseQueryString(request.url.slice(q + 1)) as Query);
+  request.params = paramsOf(pattern, request.path);
+  return request;
+}
+
+function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
+  app.get(pattern, (res, req) => {
+    const request = nativeRequest(res, req, route.path);
+    let end!: () => void;
+    const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
+    end = tracker.begin(request, response, true);
+    response.setHeader('X-Request-Id', request.id);
+    res.onAborted(() => {
+      request.aborted = true;
+      response.abort();
+    });
+    response.inHandler = true;
+    try {
+      void admitted(route, request, response, deps, ({ principal }) => route.open(apiRequest(route, request, principal, undefined), response));
+    } finally {
+      response.inHandler = false;
+    }
+  });
+}
+
+function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
+  const h = route.socket;
+  app.ws<SocketData>(pattern, {
+    maxPayloadLength: h.maxPayloadLength ?? 64 * 1024,
+    idleTimeout: h.idleTimeout ?? 120,
+    maxBackpressure: h.maxBackpressure ?? 1024 * 1024,
+    upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
+      const request = nativeRequest(res, req, route.path);
+      const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => undefined);
+      response.setHeader('X-Request-Id', request.id);
+      res.onAborted(() => {
+        request.aborted = true;
+        response.abort();
+      });
+      const key = request.headers['sec-websocket-key'];
+      response.inHandler = true;
+      try {
+        void admitted(route, request, response, deps, ({ principal }) => {
+          if (!key) throw new AppError('BAD_REQUEST', 426, `${request.path} speaks WebSocket: send an Upgrade request`);
+          if (request.aborted) return;
+          const data: SocketData = { principal, request: apiRequest(route, request, principal, undefined) };
+          const upgrade = () => res.upgrade(data, key, request.headers['sec-websocket-protocol'] ?? '', request.headers['sec-websocket-extensions'] ?? '', context);
+          // The upgrade happens inside uWS's handler call (already corked) or, after a wait, in a cork of its own.
+          if (response.inHandler) upgrade();
+          else res.cork(upgrade);
+          response.finished = true;
+        });
+      } finally {
+        response.inHandler = false;
+      }
+    },
+    open: (ws) => {
+      tracker.sockets.add(ws);
+      h.open?.(ws);
+    },
+    message: h.message,
+    drain: h.drain,
+    close: (ws, code, reason) => {
+      tracker.sockets.delete(ws);
+      h.close?.(ws, code, reason);
+    },
+  });
+}
+
+/** Registers the native routes (and their /api/v1 forms); JSON routes go through `jsonRouter`. */
+export function mountNative(app: TemplatedApp, table: RouteTable, deps: FrontDeps, tracker: Tracker): void {
+  for (const route of table.routes()) {
+    const kind = kindOf(route);
+    if (kind === 'json') continue;
+    for (const pattern of [route.path, versioned(route.path)]) {
+      if (!pattern) continue;
+      if (kind === 'stream') mountStream(app, route as StreamRoute, pattern, deps, tracker);
+      else mountSocket(app, route as SocketRoute, pattern, deps, tracker);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+// The one services object: built once in src/app.ts and handed, whole or in a declared part, to
+// every route registrar and every plugin. Operations live in the services; transports only adapt.
+import type { ActionExecutor } from './actions/executor.js';
+import type { TokenService } from './auth/tokens.js';
+import type { UserStore } from './auth/users.js';
+import type { Bus } from './bus.js';
+import type { Config } from './config/load.js';
+import type { GroupService } from './groups/service.js';
+import type { RateLimiter } from './http/rate-limit.js';
+import type { RouteTable } from './http/routes.js';
+import type { Engine } from './http/uws.js';
+import type { HubClient } from './hub/client.js';
+import type { Logger } from './log.js';
+import type { SceneService } from './scenes/service.js';
+import type { Store } from './store/index.js';
+
+export interface Services {
+  config: Config;
+  log: Logger;
+  version: string;
+  /** Epoch milliseconds of the start. */
+  startedAt: number;
+  /** Which uWebSockets.js build serves the port. */
+  engine: Engine;
+  bus: Bus;
+  hub: HubClient;
+  store: Store;
+  actions: ActionExecutor;
+  scenes: SceneService;
+  groups: GroupService;
+  users: UserStore;
+  tokens: TokenService;
+  limits: RateLimiter;
+  /** The port actually bound (differs from config.port when that is 0). */
+  port(): number;
+  /** Features that are present in this build and enabled. */
+  features(): Record<string, boolean>;
+}
+
+/** What a registrar or plugin declares it needs: a part of the services, by name. */
+export type ServicesPart<K extends keyof Services> = Pick<Services, K>;
+
+/** Every route registrar has this one signature. */
+export type Registrar = (routes: RouteTable, services: Services) => void;
