@@ -80,7 +80,7 @@ function plainMessage(issue: v.BaseIssue<unknown>): string {
     case 'literal':
     case 'union':
     case 'variant':
-      return expected ? `must be one of ${expected.replace(/ \| /g, ', ')}` : 'is not one of the allowed values';
+      return expected ? `must be one of ${expected.replace(/^\((.*)\)$/, '$1').replace(/ \| /g, ', ')}` : 'is not one of the allowed values';
   }
   return TYPE_WORDS[type] ?? (expected ? `must be ${expected}` : 'is not valid');
 }

@@ -71,6 +71,8 @@ async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
   }
 }
 
+const upgradeRequired = (path: string) => new AppError('BAD_REQUEST', 426, `${path} speaks WebSocket: send an Upgrade request`, {}, { Upgrade: 'websocket' });
+
 const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `The request body is larger than ${limit} bytes`, { limit });
 
 /** The request as a handler sees it, its declared inputs checked by the one validator. */
@@ -152,7 +154,10 @@ export function jsonRouter(table: RouteTable, deps: FrontDeps): Router {
     onError: (err: unknown, req: BridgeRequest, res: ResponseAdapter) => sendError(res, req, err, 'core', deps.log),
   } as never) as unknown as Router;
   for (const route of table.routes()) {
-    if (kindOf(route) === 'json') app.add(route.method, route.path, (req, res) => serveJson(route as JsonRoute, req, res, deps));
+    const kind = kindOf(route);
+    if (kind === 'json') app.add(route.method, route.path, (req, res) => serveJson(route as JsonRoute, req, res, deps));
+    // uWS hands a WebSocket route only its upgrades; a plain GET arrives here.
+    else if (kind === 'websocket') app.add('GET', route.path, (req, res) => admitted(route, req, res, deps, () => Promise.reject(upgradeRequired(req.path))));
   }
   return app;
 }
@@ -205,7 +210,7 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
       response.inHandler = true;
       try {
         void admitted(route, request, response, deps, ({ principal }) => {
-          if (!key) throw new AppError('BAD_REQUEST', 426, `${request.path} speaks WebSocket: send an Upgrade request`);
+          if (!key) throw upgradeRequired(request.path);
           if (request.aborted) return;
           const data: SocketData = { principal, request: apiRequest(route, request, principal, undefined) };
           const upgrade = () => res.upgrade(data, key, request.headers['sec-websocket-protocol'] ?? '', request.headers['sec-websocket-extensions'] ?? '', context);
