@@ -5,10 +5,10 @@ import { batchStatus, runBatch, type ActionResult } from '../actions/batch.js';
 import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, invalidParameters, notFound } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
-import { requireHubKnown } from '../scenes/normalise.js';
+import { requireHubReached } from '../scenes/normalise.js';
 import type { Group, GroupInput, SaveMode } from '../store/groups.js';
 import type { Store } from '../store/index.js';
-import { keyFromPath, keyOf, MAX_ITEMS, nameSchema } from '../store/names.js';
+import { keyFromPath, keyOf, MAX_ITEMS, nameSchema, refuseKeyClash } from '../store/names.js';
 import { anyObject } from '../validation.js';
 import { expandGroup, findCycle, nestedKey, normaliseMembers } from './members.js';
 
@@ -118,8 +118,9 @@ export class GroupService {
   /** Checks members against the hub and the stored groups, then writes in one transaction. */
   private save(def: { name: string; entities: string[] }, mode: SaveMode, opts: GroupSaveOptions) {
     const { hub, actions, store } = this.deps;
-    requireHubKnown(hub.services);
+    requireHubReached(hub);
     const g: GroupInput = { id: keyOf(def.name), name: def.name, entities: normaliseMembers(def.entities) };
+    if (mode === 'create') refuseKeyClash('group', g.id, g.name, this.lookup(g.id));
     g.entities.forEach((m, i) => {
       const nested = nestedKey(m);
       if (nested !== undefined) {

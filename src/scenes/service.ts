@@ -10,10 +10,10 @@ import { AppError, hubUnavailable, invalidParameters, notFound } from '../errors
 import type { HubClient } from '../hub/client.js';
 import { domainOf } from '../hub/entity-id.js';
 import type { Store } from '../store/index.js';
-import { descriptionSchema, keyFromPath, keyOf, MAX_ITEMS, nameSchema } from '../store/names.js';
+import { descriptionSchema, keyFromPath, keyOf, MAX_ITEMS, nameSchema, refuseKeyClash } from '../store/names.js';
 import type { Scene, SceneAction, SceneInput } from '../store/scenes.js';
 import { captureEntity } from './capture.js';
-import { checkAction, normaliseAction, requireHubKnown } from './normalise.js';
+import { checkAction, normaliseAction, requireHubReached } from './normalise.js';
 
 /** A scene as a client defines it; actions in either of the seed's shapes, checked one by one. */
 export const sceneSchema = v.object({
@@ -71,6 +71,16 @@ export interface SceneDeps {
   bus: Bus;
 }
 
+/** The first refusal's code and status, with every refused entity in the message and details. */
+function captureRefused(refused: { at: string; error: AppError }[]): AppError {
+  const first = refused[0]!.error;
+  const list = refused.map(({ at, error }) => ({ at, entity_id: (error.details.entity_id as string | undefined) ?? null, code: error.code, message: error.message }));
+  const named = refused.slice(1, 10).map((r) => r.error.message);
+  const rest = refused.length > 10 ? `; and ${refused.length - 10} more (see details.refused)` : '';
+  const more = refused.length > 1 ? `; ${refused.length - 1} more refused: ${named.join('; ')}${rest}` : '';
+  return new AppError(first.code, first.status, `${first.message}${more}`, { ...first.details, refused: list });
+}
+
 export class SceneService {
   constructor(private readonly deps: SceneDeps) {}
 
@@ -105,23 +115,31 @@ export class SceneService {
   /** Stores the current states of entities as a scene. */
   capture(def: CaptureDefinition, opts: SaveOptions = {}): Saved {
     const { hub, actions } = this.deps;
-    requireHubKnown(hub.services);
+    requireHubReached(hub);
     // Stale states would make a scene of how things were, not how they are.
     if (!hub.isConnected) throw hubUnavailable('The hub is not connected, so current states are unknown');
     const out: SceneAction[] = [];
+    // Every entity is looked at, so one answer names all that cannot be captured, not only the first.
+    const refused: { at: string; error: AppError }[] = [];
     [...new Set(def.entities)].forEach((raw, i) => {
       const at = `entities.${i}`;
-      const id = checkEntityId(raw, at);
-      const state = hub.cache.get(id);
-      if (!state) {
-        const e = actions.unknownEntity(id);
-        throw new AppError(e.code, e.status, `${at}: ${e.message}`, { ...e.details, at });
-      }
-      for (const a of captureEntity(state, hub.services[domainOf(id)], at)) {
-        checkAction(actions, a, at, false);
-        out.push(a);
+      try {
+        const id = checkEntityId(raw, at);
+        const state = hub.cache.get(id);
+        if (!state) {
+          const e = actions.unknownEntity(id);
+          throw new AppError(e.code, e.status, `${at}: ${e.message}`, { ...e.details, at });
+        }
+        for (const a of captureEntity(state, hub.services[domainOf(id)], at)) {
+          checkAction(actions, a, at, false);
+          out.push(a);
+        }
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        refused.push({ at, error: err });
       }
     });
+    if (refused.length) throw captureRefused(refused);
     if (out.length > MAX_ITEMS) throw invalidParameters(`entities: the capture needs ${out.length} actions, more than the ${MAX_ITEMS} a scene may hold`, { field: 'entities' });
     return this.save({ id: keyOf(def.name), name: def.name, description: def.description ?? null, actions: out }, opts);
   }
@@ -163,7 +181,7 @@ export class SceneService {
 
   private toInput(def: SceneDefinition, opts: SaveOptions): SceneInput {
     const { hub, actions } = this.deps;
-    requireHubKnown(hub.services);
+    requireHubReached(hub);
     const list = def.actions.map((item, i) => {
       const at = `actions.${i}`;
       const a = normaliseAction(item, at);
@@ -175,6 +193,7 @@ export class SceneService {
 
   private save(input: SceneInput, opts: SaveOptions): Saved {
     if (opts.replace) return this.deps.store.scenes.put(input);
+    refuseKeyClash('scene', input.id, input.name, this.deps.store.scenes.get(input.id));
     return { scene: this.deps.store.scenes.create(input), created: true };
   }
 }
