@@ -115,7 +115,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     host: config.host,
     port: config.port,
     routes,
-    admit: createAdmission(services.tokens, services.limits),
+    admit: createAdmission(services.tokens, services.limits, users),
     bodyLimit: config.bodyLimit,
     log,
   });
@@ -135,6 +135,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         await server!.close(config.shutdownTimeoutMs);
         store.close();
         services.limits.close();
+        users.close();
         await hub.close();
         await simulator?.stop();
         log.info('stopped');

@@ -1,4 +1,5 @@
 // HS256 access tokens. Verified tokens are cached until they expire, so the hot path is one Map lookup.
+import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from '../errors.js';
 
@@ -8,11 +9,13 @@ const CACHE_MAX = 10_000;
 
 export interface Principal {
   sub: string;
+  /** Issued-at, seconds since the epoch. */
+  iat: number;
 }
 
 export class TokenService {
   private readonly key: Uint8Array;
-  private readonly cache = new Map<string, { sub: string; expMs: number }>();
+  private readonly cache = new Map<string, Principal & { expMs: number }>();
 
   constructor(secret: string, readonly ttlSeconds: number) {
     this.key = new TextEncoder().encode(secret);
@@ -22,6 +25,8 @@ export class TokenService {
     const token = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(sub)
+      // Each token is its own (rate-limit budget, revocation), even two issued in one second.
+      .setJti(randomUUID())
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt()
@@ -48,7 +53,7 @@ export class TokenService {
     } catch (err) {
       throw unauthorized(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is invalid');
     }
-    const entry = { sub: payload.sub!, expMs: payload.exp! * 1000 };
+    const entry = { sub: payload.sub!, iat: payload.iat!, expMs: payload.exp! * 1000 };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(token, entry);
     return entry;

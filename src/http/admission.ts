@@ -4,6 +4,7 @@
 import { AppError, toAppError, unauthorized } from '../errors.js';
 import type { Principal, TokenService } from '../auth/tokens.js';
 import { bearerToken } from '../auth/tokens.js';
+import type { UserStore } from '../auth/users.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** What a route declares about who may call it. */
@@ -42,16 +43,25 @@ function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | u
   return undefined;
 }
 
+/** RFC 6750: a bare challenge when no token came, `invalid_token` when one did. */
+function challenge(e: AppError, tokenGiven: boolean): Record<string, string> {
+  if (e.status !== 401 || e.headers['WWW-Authenticate']) return e.headers;
+  return { ...e.headers, 'WWW-Authenticate': tokenGiven ? 'Bearer error="invalid_token"' : 'Bearer' };
+}
+
 /**
  * Builds the admission function. It stays synchronous while nothing needs to wait (no token, or
  * one already verified), so most answers are written inside uWS's own handler call.
  */
-export function createAdmission(tokens: TokenService, limiter: RateLimiter): Admit {
-  const decide = (caller: Caller, policy: AdmissionPolicy, auth: Principal | AppError | undefined): Admitted => {
+export function createAdmission(tokens: TokenService, limiter: RateLimiter, users: Pick<UserStore, 'refusal'>): Admit {
+  const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
+    // A signed token whose user is gone, or whose password changed since, is no better than a forged one.
+    const auth = verified instanceof AppError || verified === undefined ? verified : (users.refusal(verified) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
     const headers: Record<string, string> = {};
     if (policy.rateLimited !== false && limiter.enabled) {
-      const d = limiter.hit(principal ? `u:${principal.sub}` : `ip:${caller.ip}`);
+      // Each token has its own budget (two assistants of one user do not share one); no token, the address.
+      const d = limiter.hit(principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
       headers['X-RateLimit-Limit'] = String(d.limit);
       headers['X-RateLimit-Remaining'] = String(d.remaining);
       headers['X-RateLimit-Reset'] = String(d.reset);
@@ -62,19 +72,19 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter): Adm
     }
     if (!policy.public && !principal) {
       const e = auth instanceof AppError ? auth : unauthorized();
-      throw new AppError(e.code, e.status, e.message, e.details, { ...headers, ...e.headers });
+      throw new AppError(e.code, e.status, e.message, e.details, { ...headers, ...challenge(e, token !== undefined) });
     }
     return { principal, headers };
   };
 
   return (caller, policy) => {
     const token = tokenOf(caller, policy);
-    if (token === undefined || token instanceof AppError) return decide(caller, policy, token);
+    if (token === undefined || token instanceof AppError) return decide(caller, policy, token, token);
     const hit = tokens.cached(token);
-    if (hit) return decide(caller, policy, hit);
+    if (hit) return decide(caller, policy, token, hit);
     return tokens.verify(token).then(
-      (p) => decide(caller, policy, p),
-      (err: unknown) => decide(caller, policy, toAppError(err)),
+      (p) => decide(caller, policy, token, p),
+      (err: unknown) => decide(caller, policy, token, toAppError(err)),
     );
   };
 }

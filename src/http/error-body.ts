@@ -9,7 +9,7 @@ export function errorBody(err: AppError, shape: ErrorShape): Record<string, unkn
   return { error: true, code: err.code, message: err.message, details: err.details };
 }
 
-/** 429 has its own shape: `reset` is the epoch second when the window opens again. */
+/** 429 has its own shape: `reset` is the epoch second when the window opens again (and `code`, as every error has). */
 export function rateLimitBody(resetEpochSeconds: number): Record<string, unknown> {
-  return { error: true, message: 'Too many requests, retry after the reset time', reset: resetEpochSeconds };
+  return { error: true, code: 'RATE_LIMITED', message: 'Too many requests, retry after the reset time', reset: resetEpochSeconds };
 }

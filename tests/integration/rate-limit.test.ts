@@ -25,7 +25,7 @@ test('limited responses carry the headers; past the limit comes 429 with reset',
 
   const limited = await s.api('/api/config');
   expect(limited.status).toBe(429);
-  expect(await limited.json()).toEqual({ error: true, message: expect.any(String), reset });
+  expect(await limited.json()).toEqual({ error: true, code: 'RATE_LIMITED', message: expect.any(String), reset });
   expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
   expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
 });

@@ -13,7 +13,7 @@ test('SSE-statistics shape', () => {
 });
 
 test('rate-limit shape', () => {
-  expect(rateLimitBody(1_800_000_000)).toEqual({ error: true, message: expect.any(String), reset: 1_800_000_000 });
+  expect(rateLimitBody(1_800_000_000)).toEqual({ error: true, code: 'RATE_LIMITED', message: expect.any(String), reset: 1_800_000_000 });
 });
 
 test('anything that is not an AppError becomes a 500 that says nothing about itself', () => {
