@@ -1,12 +1,23 @@
 #!/usr/bin/env node
-// Command line: `serve` (default) runs the bridge; `sim` runs the hub simulator on its own.
-import { ConfigError, loadConfig } from './config/load.js';
+// Command line: `serve` (default) runs the bridge; the other commands are listed in HELP.
+import { ConfigError, loadConfig, type Config } from './config/load.js';
 import { startApp, type RunningApp } from './app.js';
 
-async function serve(): Promise<void> {
-  let config;
+const HELP = `usage: home-mcp-bridge [command]
+
+commands:
+  serve                  run the bridge (the default): REST, SSE, WebSocket and MCP on PORT
+  sim [options]          run the Home Assistant simulator on its own (sim --help for options)
+  reset-password [USER]  give the generated user (default admin) a new password, printed once;
+                         tokens issued before it stop working
+  help, --help, -h       show this help
+
+Settings come from the environment, CONFIG_FILE and /data/options.json; see README.md.
+`;
+
+function loadOrExit(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`home-mcp-bridge: configuration error: ${err.message}\n`);
@@ -14,6 +25,20 @@ async function serve(): Promise<void> {
     }
     throw err;
   }
+}
+
+async function resetPassword(args: string[]): Promise<void> {
+  const { ensureDataDir } = await import('./auth/files.js');
+  const { resetPassword: reset } = await import('./auth/users.js');
+  const c = loadOrExit();
+  ensureDataDir(c.dataDir);
+  const user = args[0] ?? 'admin';
+  const password = await reset(c.dataDir, c.users, user);
+  process.stdout.write(`new password for ${user}: ${password}\n(shown once; only its hash is kept in ${c.dataDir})\n`);
+}
+
+async function serve(): Promise<void> {
+  const config = loadOrExit();
   // Handlers first: a signal during start-up waits for the start to finish, then stops cleanly.
   let starting: Promise<RunningApp> | undefined;
   let stopping = false;
@@ -38,14 +63,19 @@ async function serve(): Promise<void> {
 }
 
 const command = process.argv[2] ?? 'serve';
+const help = async () => void process.stdout.write(HELP);
 const run: Record<string, () => Promise<void>> = {
   serve,
   sim: async () => (await import('./sim/cli.js')).runSimCli(process.argv.slice(3)),
+  'reset-password': () => resetPassword(process.argv.slice(3)),
+  help,
+  '--help': help,
+  '-h': help,
 };
 
 const fn = run[command];
 if (!fn) {
-  process.stderr.write(`usage: home-mcp-bridge [${Object.keys(run).join('|')}]\n`);
+  process.stderr.write(`home-mcp-bridge: unknown command ${JSON.stringify(command.slice(0, 40))}\n\n${HELP}`);
   process.exit(2);
 }
 fn().catch((err: unknown) => {

@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
-import type { HubServices } from '../hub/types.js';
+import type { HubClient } from '../hub/client.js';
 import type { SceneAction } from '../store/scenes.js';
 import { anyObject, check } from '../validation.js';
 
@@ -61,9 +61,10 @@ export function checkAction(executor: ActionExecutor, a: SceneAction, at: string
   }
 }
 
-/** Scenes and groups are checked against the hub's services; before the first sync there are none. */
-export function requireHubKnown(services: HubServices): void {
-  if (Object.keys(services).length === 0) {
-    throw hubUnavailable('The hub has not been reached yet, so its entities and services are unknown; try again once it is connected');
+/** Until the hub has been reached once, its entities and services are unknown: reads and writes say so. */
+export function requireHubReached(hub: Pick<HubClient, 'services' | 'status'>): void {
+  if (Object.keys(hub.services).length === 0) {
+    const since = hub.status().since;
+    throw hubUnavailable(`The hub has not been reached yet${since ? ` (trying since ${since})` : ''}, so its entities and services are unknown; try again once it is connected`);
   }
 }

@@ -26,7 +26,7 @@ import {
 import { StateMachine } from '../../src/sim/states.js';
 import { isoFromMicros } from '../../src/sim/time.js';
 
-const NL_HOME = '/work/shared/nl/home.yaml';
+const NL_HOME = fileURLToPath(new URL('../fixtures/nl/home.yaml', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/sim-home.yaml', import.meta.url));
 
 function error(fn: () => unknown): Invalid {

@@ -4,6 +4,7 @@ import { checkEntityId } from '../../actions/executor.js';
 import type { HubClient } from '../../hub/client.js';
 import { domainOf } from '../../hub/entity-id.js';
 import { toDeviceListing, toDeviceState } from '../../hub/views.js';
+import { requireHubReached } from '../../scenes/normalise.js';
 import type { Services } from '../../services.js';
 import { single, text } from '../query.js';
 import { anyObject } from '../../validation.js';
@@ -35,6 +36,7 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
       summary: 'All entity states (DeviceState items; ?format=devices for the {devices} form; ?domain= and ?area= filter)',
       query: stateQuery,
       handler: (req) => {
+        requireHubReached(hub);
         const { format, domain } = req.query;
         const area = req.query.area?.toLowerCase();
         let states = [...hub.cache.all()];
@@ -58,6 +60,7 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
     summary: 'One entity state',
     handler: (req) => {
       const id = checkEntityId(req.params.entity_id);
+      requireHubReached(hub);
       const state = hub.cache.get(id);
       if (!state) throw actions.unknownEntity(id);
       return reply(200, toDeviceState(state, hub.registries), freshness(hub));
