@@ -87,6 +87,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   hub.start();
   const actions = new ActionExecutor(hub);
   let server: HttpServer | undefined;
+  const tokens = new TokenService(secret, config.jwtTtl);
+  const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
 
   const services: Services = {
     config,
@@ -101,8 +103,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     scenes: new SceneService({ hub, actions, store, bus }),
     groups: new GroupService({ hub, actions, store }),
     users,
-    tokens: new TokenService(secret, config.jwtTtl),
-    limits: new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs),
+    tokens,
+    limits,
+    admit: createAdmission(tokens, limits, users),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: false, scenes: true, groups: true }),
   };
@@ -115,7 +118,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     host: config.host,
     port: config.port,
     routes,
-    admit: createAdmission(services.tokens, services.limits, users),
+    admit: services.admit,
     bodyLimit: config.bodyLimit,
     log,
   });

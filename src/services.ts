@@ -8,6 +8,7 @@ import type { Config } from './config/load.js';
 import type { GroupService } from './groups/service.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { RouteTable } from './http/routes.js';
+import type { Admit } from './http/admission.js';
 import type { Engine } from './http/uws.js';
 import type { HubClient } from './hub/client.js';
 import type { Logger } from './log.js';
@@ -31,6 +32,8 @@ export interface Services {
   users: UserStore;
   tokens: TokenService;
   limits: RateLimiter;
+  /** The one admission function, for transports that authenticate after their start (a WebSocket's first message). */
+  admit: Admit;
   /** The port actually bound (differs from config.port when that is 0). */
   port(): number;
   /** Features that are present in this build and enabled. */
