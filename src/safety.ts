@@ -1,0 +1,23 @@
+// The safety rules every way of acting shares (tools, natural-language commands, the panel):
+// actions that open a home to the outside are held until the caller confirms them.
+import { domainOf } from './hub/entity-id.js';
+import type { HubState } from './hub/types.js';
+
+/** Cover device classes that are a way into the home. */
+const ENTRANCES = new Set(['garage', 'gate', 'door']);
+
+/**
+ * Why an action needs `confirm: true`, or undefined when it does not. `service` is the hub's
+ * service in the entity's domain (after generic actions are resolved).
+ */
+export function confirmationReason(entityId: string, service: string, data: Record<string, unknown>, state: HubState | undefined): string | undefined {
+  const domain = domainOf(entityId);
+  if (domain === 'lock' && (service === 'unlock' || service === 'open')) return `${service === 'open' ? 'opening' : 'unlocking'} ${entityId}`;
+  if (domain === 'alarm_control_panel' && service === 'alarm_disarm') return `disarming ${entityId}`;
+  const opens = service === 'open_cover' || (service === 'set_cover_position' && Number(data.position) > 0);
+  if (domain === 'cover' && opens) {
+    const cls = state?.attributes.device_class;
+    if (typeof cls === 'string' && ENTRANCES.has(cls)) return `opening the ${cls} ${entityId}`;
+  }
+  return undefined;
+}
