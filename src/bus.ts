@@ -1,5 +1,5 @@
-// The one in-process event bus: hub events and the service's own events (scene_activated, ...)
-// all pass through here on their way to history, subscriptions and the streams.
+// The one in-process event bus: hub events and the service's own events (scene_activated,
+// hub_connected, ...) all pass through here on their way to history, subscriptions and the streams.
 import { randomUUID } from 'node:crypto';
 import mittImport, { type Emitter, type EventType } from 'mitt';
 import type { HubContext, HubEvent } from './hub/types.js';
@@ -18,6 +18,38 @@ export function newContext(userId: string | null = null): HubContext {
 }
 
 /** An event made by the bridge itself, shaped like the hub's. */
-export function serviceEvent(eventType: string, data: Record<string, unknown>, userId: string | null = null): HubEvent {
-  return { event_type: eventType, data, origin: 'LOCAL', time_fired: new Date().toISOString(), context: newContext(userId) };
+export function serviceEvent(eventType: string, data: object, userId: string | null = null): HubEvent {
+  return { event_type: eventType, data: data as Record<string, unknown>, origin: 'LOCAL', time_fired: new Date().toISOString(), context: newContext(userId) };
+}
+
+/** The hub connection's own events. */
+export const HUB_CONNECTED = 'hub_connected';
+export const HUB_DISCONNECTED = 'hub_disconnected';
+
+/** `hub_connected`: the hub client is connected and its states, services and registries are loaded. */
+export interface HubConnectedData {
+  kind: 'initial' | 'reconnect';
+  /** Home Assistant's version. */
+  version: string;
+  /** Connection attempts this connection took (1: the first try). */
+  attempt: number;
+  /** Entities known after loading. */
+  entities: number;
+  /** On a reconnect: entities that changed, appeared or went away meanwhile (each also comes as a state_changed); 0 on the first. */
+  changed: number;
+  /** On a reconnect: how long the hub was away. */
+  disconnected_for_ms?: number;
+}
+
+/**
+ * `hub_disconnected`: the connection was lost (attempt 0), or an attempt to connect failed for a
+ * reason other than the last one's (attempt counts the attempts since the last connection).
+ */
+export interface HubDisconnectedData {
+  reason: 'connection_lost' | 'ping_timeout' | 'unreachable' | 'auth_invalid';
+  /** The problem in words. */
+  message: string;
+  attempt: number;
+  /** When the connection was lost, or when the client started if it never connected (ISO 8601). */
+  since: string;
 }

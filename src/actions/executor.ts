@@ -1,11 +1,19 @@
-// The one way anything acts on a device: REST control, scenes, groups, natural language and MCP
+// The one way anything acts on the hub: REST control, scenes, groups, natural language and MCP
 // tools all plan and run their actions here, so every rule about actions lives in one place.
+// Two entrances: a DeviceCommand (one entity, an action by name or a generic one) and a service
+// call as Home Assistant takes it (any target of entities, devices, areas, floors or labels, or
+// none at all).
+import * as v from 'valibot';
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
 import { domainOf, isEntityId } from '../hub/entity-id.js';
-import { checkServiceData, serviceAccepts } from '../hub/service-fields.js';
-import { closestEntities } from '../hub/similar.js';
+import { FLOOR_LABEL_TARGETS_SINCE, MATCH_ALL, MATCH_NONE, TARGET_KEYS, type TargetKey, versionAtLeast } from '../hub/protocol.js';
+import { checkServiceData, flattenFields, serviceAccepts } from '../hub/service-fields.js';
+import { closestEntities, closestIds } from '../hub/similar.js';
+import { emptyTarget, reachedEntities, type TargetLists } from '../hub/targets.js';
+import type { ServiceDescription } from '../hub/types.js';
 import { toDeviceState, type DeviceState } from '../hub/views.js';
+import { anyObject, check } from '../validation.js';
 import { ALIASES } from './aliases.js';
 
 export interface DeviceCommand {
@@ -32,6 +40,76 @@ export interface ActionOutcome {
 }
 
 const AVAILABLE_CAP = 20;
+
+/** A service call's target: each key an id or a list of ids, as Home Assistant takes them. */
+export type ServiceTarget = Partial<Record<TargetKey, string | string[]>>;
+
+/** A service call as Home Assistant takes it. */
+export interface ServiceCallRequest {
+  domain: string;
+  service: string;
+  /** Service data (the service's fields); the entities go in target. */
+  data?: Record<string, unknown>;
+  /** Absent for services that take no target (notify.notify, script.<name>, scene.apply, ...). */
+  target?: ServiceTarget;
+  /** Ask for the service's response; set by itself for services that only answer with one. */
+  return_response?: boolean;
+}
+
+/** A checked service call, ready to run: what goes to the hub and which entities it acts on. */
+export interface PlannedCall {
+  domain: string;
+  service: string;
+  data: Record<string, unknown>;
+  /** The target as given, passed on to the hub as it is; null when the call has none. */
+  target: ServiceTarget | null;
+  /** The entities the call acts on, by the hub's registries: explicit ones first, then the ones reached through devices, areas, floors and labels. */
+  entity_ids: string[];
+  return_response: boolean;
+}
+
+export interface CallOutcome {
+  success: true;
+  /** `domain.service`. */
+  service: string;
+  target: ServiceTarget | null;
+  parameters: Record<string, unknown>;
+  /** Each entity the call acted on, with its state after the call. */
+  entities: { entity_id: string; state: DeviceState | null }[];
+  /** The service's response, when it was asked for. */
+  response?: unknown;
+}
+
+const idOrIds = v.union([v.pipe(v.string(), v.nonEmpty()), v.array(v.pipe(v.string(), v.nonEmpty()))], 'must be an id or a list of ids');
+
+/** The target of a service call: entity_id, device_id, area_id, floor_id, label_id. */
+export const serviceTargetSchema = v.strictObject({
+  entity_id: v.optional(idOrIds),
+  device_id: v.optional(idOrIds),
+  area_id: v.optional(idOrIds),
+  floor_id: v.optional(idOrIds),
+  label_id: v.optional(idOrIds),
+});
+
+const SLUG = /^[a-z0-9_]+$/;
+
+/** A service call (ServiceCallRequest), for tools and routes that publish it. */
+export const serviceCallSchema = v.strictObject({
+  domain: v.pipe(v.string(), v.regex(SLUG, 'must be a domain in lower case, such as light or notify')),
+  service: v.pipe(v.string(), v.regex(SLUG, 'must be a service name in lower case, such as turn_on')),
+  data: v.optional(anyObject),
+  target: v.optional(serviceTargetSchema),
+  return_response: v.optional(v.boolean()),
+});
+
+const asList = (x: string | string[] | undefined): string[] => (x === undefined || x === MATCH_NONE ? [] : Array.isArray(x) ? x : [x]);
+
+const KIND: Record<Exclude<TargetKey, 'entity_id'>, { noun: string; plural: string }> = {
+  device_id: { noun: 'Device', plural: 'devices' },
+  area_id: { noun: 'Area', plural: 'areas' },
+  floor_id: { noun: 'Floor', plural: 'floors' },
+  label_id: { noun: 'Label', plural: 'labels' },
+};
 
 export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
   if (!isEntityId(entityId)) {
@@ -126,5 +204,153 @@ export class ActionExecutor {
       parameters: p.data,
       state: state ? toDeviceState(state, this.hub.registries) : null,
     };
+  }
+
+  // --- service calls with any target, or none ------------------------------------------------
+
+  /** A hub service's description, or INVALID_ACTION naming the services its domain has. */
+  serviceOf(domain: string, service: string): ServiceDescription {
+    const services = this.hub.services[domain] ?? {};
+    const desc = services[service];
+    if (desc) return desc;
+    const available = Object.keys(services).sort();
+    throw new AppError(
+      'INVALID_ACTION',
+      400,
+      available.length ? `${domain}.${service} is not a service; ${domain} has: ${available.join(', ')}` : `The hub has no services in the domain ${domain}`,
+      { domain, service, available_services: available },
+    );
+  }
+
+  /** Checks a service call against the hub's services and registries without calling anything. */
+  planCall(req: ServiceCallRequest): PlannedCall {
+    const call = check(serviceCallSchema, req, { what: 'service call' });
+    const { domain, service } = call;
+    const what = `${domain}.${service}`;
+    const desc = this.serviceOf(domain, service);
+    const data = { ...(call.data ?? {}) };
+    const fields = flattenFields(desc.fields);
+    if (desc.target) {
+      for (const key of TARGET_KEYS) {
+        if (key in data && !(key in fields)) throw invalidParameters(`data.${key}: give ${key} in target, not in data`, { field: `data.${key}` });
+      }
+    } else if (call.target) {
+      throw invalidParameters(`target: ${what} takes no target`, { field: 'target' });
+    }
+    if (call.return_response && !desc.response) throw invalidParameters(`return_response: ${what} gives no response`, { field: 'return_response' });
+    checkServiceData(desc, data, what);
+
+    const target = call.target ? (Object.fromEntries(TARGET_KEYS.filter((k) => call.target![k] !== undefined).map((k) => [k, call.target![k]])) as ServiceTarget) : null;
+    return {
+      domain,
+      service,
+      data,
+      target,
+      entity_ids: target ? this.entitiesOf(target, desc, what) : this.ownEntity(domain, service),
+      // A service that only answers with a response refuses calls that do not ask for it.
+      return_response: call.return_response ?? desc.response?.optional === false,
+    };
+  }
+
+  /** Runs a service call and answers with the state after it of each entity it acted on. */
+  async callService(req: ServiceCallRequest, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
+    check(serviceCallSchema, req, { what: 'service call' });
+    if (!this.hub.isConnected) throw hubUnavailable();
+    return this.runCall(this.planCall(req), opts);
+  }
+
+  /** `settle: false` as for run(). */
+  async runCall(p: PlannedCall, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
+    const result = await this.hub.call(
+      { domain: p.domain, service: p.service, service_data: p.data, ...(p.target ? { target: p.target } : {}), ...(p.return_response ? { return_response: true } : {}) },
+      { watch: p.entity_ids, ...(opts.settle === false ? { settleMs: 0 } : {}) },
+    );
+    return {
+      success: true,
+      service: `${p.domain}.${p.service}`,
+      target: p.target,
+      parameters: p.data,
+      entities: p.entity_ids.map((id) => {
+        const state = result.states.get(id);
+        return { entity_id: id, state: state ? toDeviceState(state, this.hub.registries) : null };
+      }),
+      ...(p.return_response ? { response: result.response ?? null } : {}),
+    };
+  }
+
+  /** 404 for a device, area, floor or label the hub does not know, with the closest known ones. */
+  private unknownTarget(key: Exclude<TargetKey, 'entity_id'>, id: string): AppError {
+    const reg = this.hub.registries;
+    const known = {
+      device_id: () => [...reg.devices.values()].map((d) => ({ id: d.id, names: [d.name_by_user, d.name] })),
+      area_id: () => [...reg.areas.values()].map((a) => ({ id: a.area_id, names: [a.name, ...(a.aliases ?? [])] })),
+      floor_id: () => [...reg.floors.values()].map((f) => ({ id: f.floor_id, names: [f.name, ...(f.aliases ?? [])] })),
+      label_id: () => [...reg.labels.values()].map((l) => ({ id: l.label_id, names: [l.name] })),
+    }[key]();
+    const kind = KIND[key];
+    return new AppError(key === 'device_id' ? 'DEVICE_NOT_FOUND' : 'INVALID_ENTITY', 404, `${kind.noun} ${id} not found`, {
+      field: `target.${key}`,
+      [key]: id,
+      [`available_${kind.plural}`]: closestIds(id, known, AVAILABLE_CAP),
+    });
+  }
+
+  /** A script's own service (script.<name>) acts on the script's entity. */
+  private ownEntity(domain: string, service: string): string[] {
+    const id = `${domain}.${service}`;
+    return domain === 'script' && this.hub.cache.has(id) ? [id] : [];
+  }
+
+  /** Refuses what the hub would not find, then lists the entities the target reaches that the service acts on. */
+  private entitiesOf(target: ServiceTarget, desc: ServiceDescription, what: string): string[] {
+    const lists: TargetLists = emptyTarget();
+    const given = target.entity_id;
+    if (given === MATCH_ALL) lists.entity_id = MATCH_ALL;
+    else {
+      // Home Assistant also takes entity ids as one comma-separated string.
+      const ids = typeof given === 'string' && given !== MATCH_NONE ? given.split(',').map((x) => x.trim()) : asList(given);
+      lists.entity_id = ids.map((id) => checkEntityId(id, 'target.entity_id'));
+    }
+    for (const key of ['device_id', 'area_id', 'floor_id', 'label_id'] as const) lists[key] = asList(target[key]);
+
+    const version = this.hub.config?.version;
+    for (const key of ['floor_id', 'label_id'] as const) {
+      if (lists[key].length && !versionAtLeast(version, FLOOR_LABEL_TARGETS_SINCE)) {
+        throw invalidParameters(`target.${key}: Home Assistant ${version} does not take ${KIND[key].plural} as targets (it does from ${FLOOR_LABEL_TARGETS_SINCE} on)`, {
+          field: `target.${key}`,
+          hub_version: version ?? null,
+        });
+      }
+    }
+    if (lists.entity_id !== MATCH_ALL) {
+      for (const id of lists.entity_id) if (!this.hub.cache.has(id)) throw this.unknownEntity(id);
+    }
+    const reg = this.hub.registries;
+    const registry = { device_id: reg.devices, area_id: reg.areas, floor_id: reg.floors, label_id: reg.labels };
+    for (const key of ['device_id', 'area_id', 'floor_id', 'label_id'] as const) {
+      for (const id of lists[key]) if (!registry[key].has(id)) throw this.unknownTarget(key, id);
+    }
+
+    const accepts = (id: string) => serviceAccepts(desc, domainOf(id), this.hub.cache.get(id));
+    // Entities named one by one must be ones the service takes; groups stand for their members.
+    if (lists.entity_id !== MATCH_ALL) {
+      for (const id of lists.entity_id) {
+        if (id.startsWith('group.') || accepts(id)) continue;
+        const supported = this.supportedActions(id);
+        throw new AppError('INVALID_ACTION', 400, `${what} does not act on ${id}; ${id} supports: ${supported.join(', ') || 'nothing'}`, {
+          entity_id: id,
+          service: what,
+          supported_actions: supported,
+        });
+      }
+    }
+    const reached = reachedEntities(lists, reg, this.hub.cache);
+    const named = new Set(lists.entity_id === MATCH_ALL ? [] : lists.entity_id);
+    const explicit = reached.all
+      ? [...this.hub.cache.ids()].filter(accepts).sort()
+      : reached.explicit.filter((id) => this.hub.cache.has(id) && (named.has(id) || accepts(id)));
+    // Home Assistant skips unavailable entities it reaches indirectly, and those the service cannot act on.
+    const indirect = reached.indirect.filter((id) => this.hub.cache.has(id) && this.hub.cache.get(id)!.state !== 'unavailable' && accepts(id));
+    return [...new Set([...explicit, ...indirect])];
   }
 }

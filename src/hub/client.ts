@@ -2,12 +2,13 @@
 // registries and service list current, pings, reconnects, resyncs, and calls services.
 import { createConnection, type Connection } from 'home-assistant-js-websocket';
 import { AppError, hubUnavailable } from '../errors.js';
-import type { Bus } from '../bus.js';
-import { newContext } from '../bus.js';
+import type { Bus, HubConnectedData, HubDisconnectedData } from '../bus.js';
+import { HUB_CONNECTED, HUB_DISCONNECTED, newContext, serviceEvent } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { BackoffOptions } from './backoff.js';
+import { ERR_CONNECTION_LOST, EVENT, HA_ERROR, MSG, type TargetKey } from './protocol.js';
 import { loadRegistries, Registries, REGISTRY_EVENTS } from './registries.js';
-import { socketFactory, type HubSocket } from './socket.js';
+import { InvalidAuthError, socketFactory, type HubSocket } from './socket.js';
 import { StateCache } from './state-cache.js';
 import type { HubStatus } from './status.js';
 import type { HubConfig, HubContext, HubEvent, HubServices, HubState, StateChangedData } from './types.js';
@@ -37,10 +38,22 @@ interface Observer {
   wake?: () => void;
 }
 
+/** A call_service message's content, sent to the hub as it is. */
+export interface HubServiceCall {
+  domain: string;
+  service: string;
+  service_data?: Record<string, unknown>;
+  /** The target as Home Assistant takes it; absent for services that take none. */
+  target?: Partial<Record<TargetKey, string | string[]>>;
+  return_response?: boolean;
+}
+
 export interface CallResult {
   context: HubContext;
-  /** Each target entity's state after the call (or its last known state if none came in time). */
+  /** Each watched entity's state after the call (or its last known state if none came in time). */
   states: Map<string, HubState | undefined>;
+  /** The service's response, when return_response was asked for. */
+  response?: unknown;
 }
 
 const RELOAD_DEBOUNCE_MS = 250;
@@ -55,6 +68,10 @@ export class HubClient {
   private connected = false;
   private synced = false;
   private since = new Date();
+  /** Attempts the current connection took, as the socket factory counted them. */
+  private attempts = 0;
+  /** Why the connection is being dropped, when the bridge drops it itself. */
+  private dropReason?: HubDisconnectedData['reason'];
   /** Events that arrive while a snapshot is being fetched wait here, in order. */
   private buffer?: HubEvent[];
   private readonly observers = new Set<Observer>();
@@ -113,6 +130,14 @@ export class HubClient {
       backoff: this.opts.backoff,
       authRetryMs: this.opts.authRetryMs,
       signal: this.abort.signal,
+      onConnected: (attempts) => {
+        this.attempts = attempts;
+      },
+      onAttemptFailed: (err, attempt, repeated) => {
+        if (repeated || this.abort.signal.aborted) return;
+        const reason = err instanceof InvalidAuthError ? 'auth_invalid' : 'unreachable';
+        this.emitDisconnected({ reason, message: err.message, attempt, since: this.since.toISOString() });
+      },
     });
     const conn = await createConnection({ createSocket: createSocket as never });
     if (this.abort.signal.aborted) {
@@ -121,9 +146,18 @@ export class HubClient {
     }
     this.conn = conn;
     conn.addEventListener('disconnected', () => {
+      const wasConnected = this.connected;
+      const reason = this.dropReason ?? 'connection_lost';
+      this.dropReason = undefined;
       this.connected = false;
       this.since = new Date();
+      if (this.abort.signal.aborted) return;
       log.warn('hub connection lost; reconnecting');
+      // A socket lost before its sync finished was never announced as connected.
+      if (wasConnected) {
+        const message = reason === 'ping_timeout' ? 'the hub did not answer a ping in time' : 'the connection to the hub closed';
+        this.emitDisconnected({ reason, message, attempt: 0, since: this.since.toISOString() });
+      }
     });
     conn.addEventListener('ready', () => {
       void this.sync('resync');
@@ -132,7 +166,7 @@ export class HubClient {
     // The library re-sends this subscription by itself after every reconnect.
     await conn.subscribeEvents<HubEvent>((event) => {
       this.counts.received++;
-      if (event.event_type === 'state_changed') this.counts.state_changed++;
+      if (event.event_type === EVENT.stateChanged) this.counts.state_changed++;
       this.onHubEvent(event);
     });
     await this.sync('initial');
@@ -147,9 +181,9 @@ export class HubClient {
     try {
       const send = (msg: { type: string }) => conn.sendMessagePromise(msg);
       const [states, config, services, registries] = await Promise.all([
-        send({ type: 'get_states' }) as Promise<HubState[]>,
-        send({ type: 'get_config' }) as Promise<HubConfig>,
-        send({ type: 'get_services' }) as Promise<HubServices>,
+        send({ type: MSG.getStates }) as Promise<HubState[]>,
+        send({ type: MSG.getConfig }) as Promise<HubConfig>,
+        send({ type: MSG.getServices }) as Promise<HubServices>,
         loadRegistries(send),
       ]);
       this.config = config;
@@ -163,16 +197,27 @@ export class HubClient {
       }
       // Buffered events older than the snapshot are already in it; newer ones still apply.
       for (const event of buffered) {
-        if (event.event_type === 'state_changed' && !this.isNewer(event.data as unknown as StateChangedData)) continue;
+        if (event.event_type === EVENT.stateChanged && !this.isNewer(event.data as unknown as StateChangedData)) continue;
         this.onHubEvent(event);
       }
+      // A first sync that follows a failed one is still the first.
+      const reconnect = this.synced;
       this.synced = true;
       this.connected = true;
       const log = this.opts.log;
       log.info(
-        { version: config.version, entities: this.cache.size, areas: this.registries.areas.size, floors: this.registries.floorsSupported ? this.registries.floors.size : 'unsupported', changed: kind === 'resync' ? changes.length : undefined },
-        kind === 'initial' ? `hub connected: Home Assistant ${config.version}, ${this.cache.size} entities` : `hub reconnected; ${changes.length} entities changed while away`,
+        { version: config.version, entities: this.cache.size, areas: this.registries.areas.size, floors: this.registries.floorsSupported ? this.registries.floors.size : 'unsupported', changed: reconnect ? changes.length : undefined },
+        reconnect ? `hub reconnected; ${changes.length} entities changed while away` : `hub connected: Home Assistant ${config.version}, ${this.cache.size} entities`,
       );
+      const data: HubConnectedData = {
+        kind: reconnect ? 'reconnect' : 'initial',
+        version: config.version,
+        attempt: Math.max(1, this.attempts),
+        entities: this.cache.size,
+        changed: reconnect ? changes.length : 0,
+        ...(reconnect ? { disconnected_for_ms: Date.now() - this.since.getTime() } : {}),
+      };
+      this.publish(serviceEvent(HUB_CONNECTED, data));
       for (const w of this.readyWaiters.splice(0)) w();
     } catch (err) {
       this.buffer = undefined;
@@ -193,15 +238,15 @@ export class HubClient {
       this.buffer.push(event);
       return;
     }
-    if (event.event_type === 'state_changed') {
+    if (event.event_type === EVENT.stateChanged) {
       const change = event.data as unknown as StateChangedData;
       this.cache.apply(change);
       if (this.observers.size) this.observe(change, event.context?.id);
     } else if (REGISTRY_EVENTS.has(event.event_type)) {
       this.scheduleReload('registries', async () => this.registries.replace(await loadRegistries((m) => this.conn!.sendMessagePromise(m))));
-    } else if (event.event_type === 'service_registered' || event.event_type === 'service_removed') {
+    } else if (event.event_type === EVENT.serviceRegistered || event.event_type === EVENT.serviceRemoved) {
       this.scheduleReload('services', async () => {
-        this.services = (await this.conn!.sendMessagePromise({ type: 'get_services' })) as HubServices;
+        this.services = (await this.conn!.sendMessagePromise({ type: MSG.getServices })) as HubServices;
       });
     }
     this.publish(event);
@@ -209,6 +254,10 @@ export class HubClient {
 
   private publish(event: HubEvent): void {
     this.opts.bus.emit('event', event);
+  }
+
+  private emitDisconnected(data: HubDisconnectedData): void {
+    this.publish(serviceEvent(HUB_DISCONNECTED, data));
   }
 
   private scheduleReload(what: string, load: () => Promise<void>): void {
@@ -233,6 +282,7 @@ export class HubClient {
       const timer = setTimeout(() => {
         if (answered || conn.socket !== (socket as unknown)) return;
         this.opts.log.warn(`hub did not answer a ping within ${within} ms; reconnecting`);
+        this.dropReason = 'ping_timeout';
         // terminate() fires 'close' at once, where a polite close could wait on a dead peer.
         socket?.terminate();
       }, within);
@@ -261,30 +311,43 @@ export class HubClient {
   }
 
   /**
-   * Calls a service and returns each target's state afterwards: the state_changed that carries the
-   * call's context when it came with the result, else the next one within settleMs, else the cache.
+   * Calls a service on entity ids and returns each one's state afterwards (see call()); the
+   * entities go to the hub as an entity_id target.
    */
-  async callService(
-    domain: string,
-    service: string,
-    data: Record<string, unknown>,
-    entityIds: string[],
-    opts: { settleMs?: number } = {},
-  ): Promise<CallResult> {
+  callService(domain: string, service: string, data: Record<string, unknown>, entityIds: string[], opts: { settleMs?: number } = {}): Promise<CallResult> {
+    return this.call({ domain, service, service_data: data, target: entityIds.length ? { entity_id: entityIds } : undefined }, { ...opts, watch: entityIds });
+  }
+
+  /**
+   * Sends a call_service as it is given, and returns the state after the call of each watched
+   * entity: the state_changed that carries the call's context when it came with the result, else
+   * the next one within settleMs, else the cache.
+   */
+  async call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
     const conn = this.ensureConnected();
-    const observer: Observer = { ids: new Set(entityIds), seen: new Map() };
+    const { domain, service } = call;
+    const watch = [...new Set(opts.watch ?? [])];
+    const observer: Observer = { ids: new Set(watch), seen: new Map() };
     this.observers.add(observer);
     try {
-      const message = { type: 'call_service', domain, service, service_data: data, target: entityIds.length ? { entity_id: entityIds } : undefined };
-      const result = (await withTimeout(conn.sendMessagePromise(message), this.opts.callTimeoutMs ?? 10_000, () =>
-        hubUnavailable(`The hub did not answer ${domain}.${service} within ${this.opts.callTimeoutMs ?? 10_000} ms`),
+      const message = {
+        type: MSG.callService,
+        domain,
+        service,
+        service_data: call.service_data ?? {},
+        ...(call.target ? { target: call.target } : {}),
+        ...(call.return_response ? { return_response: true } : {}),
+      };
+      const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
+      const result = (await withTimeout(conn.sendMessagePromise(message), timeoutMs, () =>
+        hubUnavailable(`The hub did not answer ${domain}.${service} within ${timeoutMs} ms`),
       ).catch((err: unknown) => {
         throw hubError(err, `${domain}.${service}`);
-      })) as { context?: HubContext } | null;
+      })) as { context?: HubContext; response?: unknown } | null;
       const context = result?.context ?? newContext();
       // Changes seen before the result count only when the call caused them; later ones count anyway.
       for (const [id, change] of observer.seen) if (change.context !== context.id) observer.seen.delete(id);
-      const pending = () => entityIds.filter((id) => !observer.seen.has(id));
+      const pending = () => watch.filter((id) => !observer.seen.has(id));
       const settleMs = opts.settleMs ?? this.opts.settleMs ?? 500;
       if (settleMs > 0 && pending().length) {
         await new Promise<void>((resolve) => {
@@ -297,7 +360,11 @@ export class HubClient {
           };
         });
       }
-      return { context, states: new Map(entityIds.map((id) => [id, this.cache.get(id)])) };
+      return {
+        context,
+        states: new Map(watch.map((id) => [id, this.cache.get(id)])),
+        ...(call.return_response ? { response: result?.response ?? null } : {}),
+      };
     } finally {
       this.observers.delete(observer);
     }
@@ -315,7 +382,7 @@ export class HubClient {
 
 function resyncEvent(change: StateChangedData): HubEvent {
   return {
-    event_type: 'state_changed',
+    event_type: EVENT.stateChanged,
     data: change as unknown as Record<string, unknown>,
     origin: 'LOCAL',
     time_fired: change.new_state?.last_updated ?? new Date().toISOString(),
@@ -336,19 +403,19 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
 /** The hub's refusal, kept in its own words. */
 export function hubError(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
-  // The library rejects with ERR_CONNECTION_LOST (3) or an error object carrying it.
-  if (err === 3 || (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 3)) {
+  // The library rejects with ERR_CONNECTION_LOST or an error object carrying it.
+  if (err === ERR_CONNECTION_LOST || (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === ERR_CONNECTION_LOST)) {
     return hubUnavailable(`The hub connection was lost during ${what}`);
   }
   const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: string; message?: string };
   const details = { hub_code: e.code ?? null, hub_message: e.message ?? null };
   const message = e.message ?? `The hub refused ${what}`;
-  if (e.code === 'invalid_format') {
+  if (e.code === HA_ERROR.invalidFormat) {
     // Voluptuous names the offending key as "@ data['key']"; the first key after data is the field.
     const field = /@ data\['([^']+)'\]/.exec(message)?.[1] ?? null;
     return new AppError('INVALID_PARAMETERS', 400, message, { field, ...details });
   }
-  if (e.code === 'not_found') return new AppError('INVALID_ACTION', 400, message, details);
-  if (e.code === 'unauthorized') return new AppError('HUB_ERROR', 403, message, details);
+  if (e.code === HA_ERROR.notFound) return new AppError('INVALID_ACTION', 400, message, details);
+  if (e.code === HA_ERROR.unauthorized) return new AppError('HUB_ERROR', 403, message, details);
   return new AppError('HUB_ERROR', 400, message, details);
 }

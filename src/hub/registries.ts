@@ -1,5 +1,6 @@
 // Areas, floors, devices, entities and labels from the hub's registries. An entity's area is its
 // own, else its device's. Hubs before 2024.3 have no floors or labels and answer unknown_command.
+import { EVENT, HA_ERROR, MSG } from './protocol.js';
 
 export interface Floor {
   floor_id: string;
@@ -12,12 +13,16 @@ export interface Area {
   name: string;
   floor_id?: string | null;
   aliases?: string[];
+  /** From 2024.4. */
+  labels?: string[];
 }
 export interface Device {
   id: string;
   name?: string | null;
   name_by_user?: string | null;
   area_id?: string | null;
+  /** From 2024.4. */
+  labels?: string[];
 }
 export interface EntityEntry {
   entity_id: string;
@@ -27,6 +32,7 @@ export interface EntityEntry {
   original_name?: string | null;
   disabled_by?: string | null;
   hidden_by?: string | null;
+  entity_category?: string | null;
   aliases?: string[];
   labels?: string[];
 }
@@ -47,7 +53,7 @@ export interface RegistrySnapshot {
 
 type Send = (msg: { type: string }) => Promise<unknown>;
 
-const isUnknownCommand = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'unknown_command';
+const isUnknownCommand = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === HA_ERROR.unknownCommand;
 
 async function listOrEmpty<T>(send: Send, type: string): Promise<{ items: T[]; supported: boolean }> {
   try {
@@ -60,22 +66,22 @@ async function listOrEmpty<T>(send: Send, type: string): Promise<{ items: T[]; s
 
 export async function loadRegistries(send: Send): Promise<RegistrySnapshot> {
   const [areas, floors, devices, entities, labels] = await Promise.all([
-    send({ type: 'config/area_registry/list' }) as Promise<Area[]>,
-    listOrEmpty<Floor>(send, 'config/floor_registry/list'),
-    send({ type: 'config/device_registry/list' }) as Promise<Device[]>,
-    send({ type: 'config/entity_registry/list' }) as Promise<EntityEntry[]>,
-    listOrEmpty<Label>(send, 'config/label_registry/list'),
+    send({ type: MSG.areaRegistryList }) as Promise<Area[]>,
+    listOrEmpty<Floor>(send, MSG.floorRegistryList),
+    send({ type: MSG.deviceRegistryList }) as Promise<Device[]>,
+    send({ type: MSG.entityRegistryList }) as Promise<EntityEntry[]>,
+    listOrEmpty<Label>(send, MSG.labelRegistryList),
   ]);
   return { areas, floors: floors.items, devices, entities, labels: labels.items, floorsSupported: floors.supported };
 }
 
 /** Registry events after which the snapshot is reloaded. */
-export const REGISTRY_EVENTS = new Set([
-  'area_registry_updated',
-  'floor_registry_updated',
-  'device_registry_updated',
-  'entity_registry_updated',
-  'label_registry_updated',
+export const REGISTRY_EVENTS: ReadonlySet<string> = new Set([
+  EVENT.areaRegistryUpdated,
+  EVENT.floorRegistryUpdated,
+  EVENT.deviceRegistryUpdated,
+  EVENT.entityRegistryUpdated,
+  EVENT.labelRegistryUpdated,
 ]);
 
 export class Registries {

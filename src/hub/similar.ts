@@ -34,3 +34,16 @@ export function closestEntities(query: string, candidates: Iterable<string>, lim
   scored.sort((x, y) => y.score - x.score || x.id.localeCompare(y.id));
   return scored.slice(0, limit).map((s) => s.id);
 }
+
+/** Up to `limit` ids, closest first, by the id or any of its names (areas, floors, devices and labels by name). */
+export function closestIds(query: string, candidates: Iterable<{ id: string; names: readonly (string | null | undefined)[] }>, limit = 10): string[] {
+  const q = query.toLowerCase();
+  const scored: { id: string; score: number }[] = [];
+  for (const c of candidates) {
+    let score = similarity(q, c.id.toLowerCase());
+    for (const name of c.names) if (name) score = Math.max(score, similarity(q, name.toLowerCase()));
+    scored.push({ id: c.id, score });
+  }
+  scored.sort((x, y) => y.score - x.score || x.id.localeCompare(y.id));
+  return scored.slice(0, limit).map((s) => s.id);
+}

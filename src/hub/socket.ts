@@ -4,6 +4,7 @@
 import WebSocket from 'ws';
 import type { Logger } from '../log.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { MSG } from './protocol.js';
 
 export type HubSocket = WebSocket & { haVersion: string };
 
@@ -42,17 +43,17 @@ export function connectOnce(url: string, token: string, timeoutMs: number): Prom
         fail(new Error('the hub sent something that is not JSON'));
         return;
       }
-      if (msg.type === 'auth_required') {
-        socket.send(JSON.stringify({ type: 'auth', access_token: token }));
-      } else if (msg.type === 'auth_invalid') {
+      if (msg.type === MSG.authRequired) {
+        socket.send(JSON.stringify({ type: MSG.auth, access_token: token }));
+      } else if (msg.type === MSG.authInvalid) {
         fail(new InvalidAuthError(msg.message ?? 'invalid access token'));
-      } else if (msg.type === 'auth_ok') {
+      } else if (msg.type === MSG.authOk) {
         done = true;
         clearTimeout(timer);
         socket.removeAllListeners();
         socket.haVersion = msg.ha_version ?? 'unknown';
         // Id 1 is reserved by the library for this message.
-        socket.send(JSON.stringify({ type: 'supported_features', id: 1, features: { coalesce_messages: 1 } }));
+        socket.send(JSON.stringify({ type: MSG.supportedFeatures, id: 1, features: { coalesce_messages: 1 } }));
         resolve(socket);
       }
     });
@@ -67,10 +68,22 @@ export interface SocketFactoryOptions {
   backoff?: BackoffOptions;
   /** Delay between attempts after a refused token: the token will not fix itself quickly. */
   authRetryMs?: number;
-  /** Called when an attempt fails, with the attempt number. */
-  onAttemptFailed?: (err: Error, attempt: number) => void;
+  /**
+   * Called when an attempt fails, with the attempts since the last connection (1: the first) and
+   * whether the last failed attempt had the same kind of problem.
+   */
+  onAttemptFailed?: (err: Error, attempt: number, repeated: boolean) => void;
+  /** Called when an attempt succeeds, with the attempts it took (1: the first try). */
+  onConnected?: (attempts: number) => void;
   /** Aborted when the client closes: stops the retry loop, also mid-wait. */
   signal: AbortSignal;
+}
+
+/** The library's `createSocket`, which also tells how many attempts are under way. */
+export interface SocketFactory {
+  (): Promise<HubSocket>;
+  /** Connection attempts since the last connection, the one under way included (0 while connected). */
+  readonly attempts: number;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -86,31 +99,38 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Returns the `createSocket` for the library: resolves once connected, retrying until closed. */
-export function socketFactory(opts: SocketFactoryOptions): () => Promise<HubSocket> {
+export function socketFactory(opts: SocketFactoryOptions): SocketFactory {
   const timeout = opts.connectTimeoutMs ?? 10_000;
   const authRetry = opts.authRetryMs ?? 60_000;
   let lastProblem = '';
-  return async () => {
-    for (let attempt = 0; ; attempt++) {
+  let attempts = 0;
+  const create = async () => {
+    for (;;) {
       if (opts.signal.aborted) throw new Error('hub client closed');
+      attempts++;
       try {
         const socket = await connectOnce(opts.url, opts.token, timeout);
+        const took = attempts;
         lastProblem = '';
+        attempts = 0;
+        opts.onConnected?.(took);
         return socket;
       } catch (err) {
         const e = err as Error;
         const auth = e instanceof InvalidAuthError;
         const problem = auth ? 'auth' : e.message;
+        const repeated = problem === lastProblem;
         // One line per kind of problem, not one per attempt.
-        if (problem !== lastProblem) {
+        if (!repeated) {
           if (auth) opts.log.error(`hub refused the access token (${e.message}); check HASS_TOKEN. Retrying every ${Math.round(authRetry / 1000)} s`);
           else opts.log.warn({ url: opts.url }, `hub not reachable: ${e.message}; retrying with backoff`);
           lastProblem = problem;
         }
-        opts.onAttemptFailed?.(e, attempt);
-        const delay = auth ? authRetry : backoffDelay(attempt, opts.backoff ?? DEFAULT_BACKOFF);
+        opts.onAttemptFailed?.(e, attempts, repeated);
+        const delay = auth ? authRetry : backoffDelay(attempts - 1, opts.backoff ?? DEFAULT_BACKOFF);
         await sleep(delay, opts.signal);
       }
     }
   };
+  return Object.defineProperty(create, 'attempts', { get: () => attempts, enumerable: true }) as SocketFactory;
 }

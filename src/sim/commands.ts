@@ -1,6 +1,7 @@
 // The WebSocket commands the simulator answers, each with the message schema the hub checks
 // (so a malformed command fails as it does there) and a handler. Hubs older than 2024.3 know
 // no floor or label registry: those commands are then unknown.
+import { HA_ERROR, MSG } from '../hub/protocol.js';
 import { type HubEvent, MATCH_ALL } from './bus.js';
 import { Context } from './context.js';
 import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, UnauthorizedError, type Translation } from './errors.js';
@@ -116,27 +117,27 @@ function notificationsById(items: PersistentNotification[]): Record<string, Pers
 }
 
 /** The raw JSON of a result whose payload is already serialised. */
-const rawResult = (id: number, payloadJson: string) => `{"id":${id},"type":"result","success":true,"result":${payloadJson}}`;
+const rawResult = (id: number, payloadJson: string) => `{"id":${id},"type":"${MSG.result}","success":true,"result":${payloadJson}}`;
 
 function sendServiceError(conn: CommandConnection, msg: Msg, err: unknown): void {
   if (err instanceof ServiceNotFoundError) {
     if (err.domain === String(msg.domain).toLowerCase() && err.service === String(msg.service).toLowerCase()) {
-      conn.sendError(msg.id, 'not_found', err.message, err.translation);
+      conn.sendError(msg.id, HA_ERROR.notFound, err.message, err.translation);
     } else {
-      conn.sendError(msg.id, 'home_assistant_error', `Service ${err.domain}.${err.service} called service ${String(msg.domain)}.${String(msg.service)} which was not found.`, {
+      conn.sendError(msg.id, HA_ERROR.homeAssistantError, `Service ${err.domain}.${err.service} called service ${String(msg.domain)}.${String(msg.service)} which was not found.`, {
         domain: 'websocket_api',
         key: 'child_service_not_found',
         placeholders: { domain: String(msg.domain), service: String(msg.service), child_domain: err.domain, child_service: err.service },
       });
     }
   } else if (err instanceof Invalid) {
-    conn.sendError(msg.id, 'invalid_format', err.text);
+    conn.sendError(msg.id, HA_ERROR.invalidFormat, err.text);
   } else if (err instanceof ServiceValidationError) {
-    conn.sendError(msg.id, 'service_validation_error', `Validation error: ${err.message}`, err.translation);
+    conn.sendError(msg.id, HA_ERROR.serviceValidationError, `Validation error: ${err.message}`, err.translation);
   } else if (err instanceof HomeAssistantError) {
-    conn.sendError(msg.id, 'home_assistant_error', err.message, err.translation);
+    conn.sendError(msg.id, HA_ERROR.homeAssistantError, err.message, err.translation);
   } else {
-    conn.sendError(msg.id, 'unknown_error', err instanceof Error ? err.message : String(err));
+    conn.sendError(msg.id, HA_ERROR.unknownError, err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -145,12 +146,12 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
   const add = (type: string, fields: Record<string, KeySpec>, handle: Command['handle'], admin = false) =>
     c.set(type, { schema: schema(type, fields), handle, admin });
 
-  add('supported_features', { features: { v: mapOf(isType('int')), required: true } }, (conn, msg) => {
+  add(MSG.supportedFeatures, { features: { v: mapOf(isType('int')), required: true } }, (conn, msg) => {
     conn.setSupportedFeatures(msg.features as Record<string, number>);
     conn.sendResult(msg.id);
   });
-  add('ping', {}, (conn, msg) => conn.send(pongMessage(msg.id)));
-  add('auth/current_user', {}, (conn, msg) =>
+  add(MSG.ping, {}, (conn, msg) => conn.send(pongMessage(msg.id)));
+  add(MSG.currentUser, {}, (conn, msg) =>
     conn.sendResult(msg.id, {
       id: conn.user.id,
       name: conn.user.name,
@@ -160,12 +161,12 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
       mfa_modules: [],
     }),
   );
-  add('get_states', {}, (conn, msg) => conn.send(rawResult(msg.id, `[${conn.hub.states.all().map((s) => s.json).join(',')}]`)));
-  add('get_config', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.configDict()));
-  add('get_services', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.services.describe()));
+  add(MSG.getStates, {}, (conn, msg) => conn.send(rawResult(msg.id, `[${conn.hub.states.all().map((s) => s.json).join(',')}]`)));
+  add(MSG.getConfig, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.configDict()));
+  add(MSG.getServices, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.services.describe()));
 
   add(
-    'call_service',
+    MSG.callService,
     {
       domain: { v: isType('str'), required: true },
       service: { v: isType('str'), required: true },
@@ -188,7 +189,7 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
     },
   );
 
-  add('subscribe_events', { event_type: { v: isType('str'), default: MATCH_ALL } }, (conn, msg) => {
+  add(MSG.subscribeEvents, { event_type: { v: isType('str'), default: MATCH_ALL } }, (conn, msg) => {
     const eventType = msg.event_type as string;
     if (!conn.user.isAdmin && !SUBSCRIBE_ALLOWLIST.has(eventType)) throw new UnauthorizedError();
     const id = msg.id;
@@ -200,7 +201,7 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
   });
 
   add(
-    'subscribe_entities',
+    MSG.subscribeEntities,
     Object.fromEntries([['entity_ids', { v: entityIds }], ...FILTER_KEYS.map((k) => [k, { v: listOf(string), default: [] }])]),
     (conn, msg) => {
       const id = msg.id;
@@ -220,11 +221,11 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
     },
   );
 
-  add('unsubscribe_events', { subscription: { v: positiveInt, required: true } }, (conn, msg) => {
+  add(MSG.unsubscribeEvents, { subscription: { v: positiveInt, required: true } }, (conn, msg) => {
     const sub = msg.subscription as number;
     const unsub = conn.subscriptions.get(sub);
     if (!unsub) {
-      conn.sendError(msg.id, 'not_found', 'Subscription not found.');
+      conn.sendError(msg.id, HA_ERROR.notFound, 'Subscription not found.');
       return;
     }
     conn.subscriptions.delete(sub);
@@ -233,7 +234,7 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
   });
 
   add(
-    'fire_event',
+    MSG.fireEvent,
     { event_type: { v: isType('str'), required: true }, event_data: { v: isType('dict') } },
     (conn, msg) => {
       const context = new Context(conn.user.id);
@@ -243,16 +244,16 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
     true,
   );
 
-  add('config/area_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listAreas()));
-  add('config/device_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listDevices()));
-  add('config/entity_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listEntities()));
+  add(MSG.areaRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listAreas()));
+  add(MSG.deviceRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listDevices()));
+  add(MSG.entityRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listEntities()));
   if (floors) {
-    add('config/floor_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listFloors()));
-    add('config/label_registry/list', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listLabels()));
+    add(MSG.floorRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listFloors()));
+    add(MSG.labelRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listLabels()));
   }
 
-  add('persistent_notification/get', {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.listNotifications()));
-  add('persistent_notification/subscribe', {}, (conn, msg) => {
+  add(MSG.persistentNotificationGet, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.listNotifications()));
+  add(MSG.persistentNotificationSubscribe, {}, (conn, msg) => {
     const id = msg.id;
     conn.subscriptions.set(
       id,

@@ -4,6 +4,7 @@
 import type { WebSocket } from 'ws';
 import type { Command, CommandConnection, SimUser } from './commands.js';
 import { HomeAssistantError, type Translation, UnauthorizedError } from './errors.js';
+import { HA_ERROR, MSG } from '../hub/protocol.js';
 import type { Hub } from './hub.js';
 import { authInvalid, authOk, authRequired, errorMessage, resultMessage } from './protocol.js';
 import { Invalid, dict, humanizeError, isPlainObject, isType, literal } from './schema.js';
@@ -13,7 +14,7 @@ const AUTH_TIMEOUT_MS = 10_000;
 const MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
 
 const authSchema = dict({
-  type: { v: literal('auth'), required: true },
+  type: { v: literal(MSG.auth), required: true },
   api_password: { v: isType('str'), exclusive: 'auth' },
   access_token: { v: isType('str'), exclusive: 'auth' },
 });
@@ -193,17 +194,17 @@ export class SimConnection implements CommandConnection {
       msg.type === ''
     ) {
       const id = isPlainObject(msg) ? (msg.id ?? null) : 0;
-      this.send(errorMessage(id, 'invalid_format', 'Message incorrectly formatted.'));
+      this.send(errorMessage(id, HA_ERROR.invalidFormat, 'Message incorrectly formatted.'));
       return;
     }
     const id = msg.id;
     if (id <= this.lastId) {
-      this.sendError(id, 'id_reuse', 'Identifier values have to increase.');
+      this.sendError(id, HA_ERROR.idReuse, 'Identifier values have to increase.');
       return;
     }
     const command = this.host.commands.get(msg.type);
     if (!command) {
-      this.sendError(id, 'unknown_command', 'Unknown command.');
+      this.sendError(id, HA_ERROR.unknownCommand, 'Unknown command.');
       return;
     }
     try {
@@ -221,12 +222,12 @@ export class SimConnection implements CommandConnection {
   /** ActiveConnection.async_handle_exception: what escapes a handler. */
   private handleException(msg: Record<string, unknown>, err: unknown): void {
     const id = msg.id as number;
-    if (err instanceof UnauthorizedError) this.sendError(id, 'unauthorized', 'Unauthorized');
-    else if (err instanceof Invalid) this.sendError(id, 'invalid_format', humanizeError(msg, err));
-    else if (err instanceof HomeAssistantError && err.message) this.sendError(id, 'unknown_error', err.message);
+    if (err instanceof UnauthorizedError) this.sendError(id, HA_ERROR.unauthorized, 'Unauthorized');
+    else if (err instanceof Invalid) this.sendError(id, HA_ERROR.invalidFormat, humanizeError(msg, err));
+    else if (err instanceof HomeAssistantError && err.message) this.sendError(id, HA_ERROR.unknownError, err.message);
     else {
       this.host.hub.log.error(`Error handling message: ${err instanceof Error ? err.stack : String(err)}`);
-      this.sendError(id, 'unknown_error', 'Unknown error');
+      this.sendError(id, HA_ERROR.unknownError, 'Unknown error');
     }
   }
 }

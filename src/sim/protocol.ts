@@ -1,17 +1,18 @@
 // Pure builders for the hub's WebSocket messages, including the compressed entity format of
 // subscribe_entities: {a: adds}, {c: changes with '+' and '-'}, {r: removals}.
+import { MSG } from '../hub/protocol.js';
 import type { HubEvent } from './bus.js';
 import type { Translation } from './errors.js';
 import { type State, type StateChangedData, deepEqual } from './states.js';
 import { secondsFromMicros } from './time.js';
 
-export const authRequired = (haVersion: string) => ({ type: 'auth_required', ha_version: haVersion });
-export const authOk = (haVersion: string) => ({ type: 'auth_ok', ha_version: haVersion });
-export const authInvalid = (message: string) => ({ type: 'auth_invalid', message });
+export const authRequired = (haVersion: string) => ({ type: MSG.authRequired, ha_version: haVersion });
+export const authOk = (haVersion: string) => ({ type: MSG.authOk, ha_version: haVersion });
+export const authInvalid = (message: string) => ({ type: MSG.authInvalid, message });
 
 export const resultMessage = (id: number, result: unknown = null) => ({
   id,
-  type: 'result',
+  type: MSG.result,
   success: true,
   result,
 });
@@ -23,16 +24,16 @@ export function errorMessage(id: unknown, code: string, message: string, transla
     error.translation_placeholders = translation.placeholders;
     error.translation_domain = translation.domain;
   }
-  return { id: id ?? null, type: 'result', success: false, error };
+  return { id: id ?? null, type: MSG.result, success: false, error };
 }
 
-export const pongMessage = (id: number) => ({ id, type: 'pong' });
+export const pongMessage = (id: number) => ({ id, type: MSG.pong });
 
 /** An event message around an already serialised event body. */
 export const eventMessageJson = (id: number, eventJson: string): string =>
-  `{"id":${id},"type":"event","event":${eventJson}}`;
+  `{"id":${id},"type":"${MSG.event}","event":${eventJson}}`;
 
-export const eventMessage = (id: number, event: unknown) => ({ id, type: 'event', event });
+export const eventMessage = (id: number, event: unknown) => ({ id, type: MSG.event, event });
 
 /** The first message of subscribe_entities: every matching state, compressed. */
 export function entitiesInitial(states: State[]): Record<string, unknown> {

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createBus } from '../../src/bus.js';
+import { createBus, HUB_CONNECTED, HUB_DISCONNECTED } from '../../src/bus.js';
 import { HubClient, type HubClientOptions } from '../../src/hub/client.js';
 import { websocketUrl } from '../../src/hub/socket.js';
 import type { HubEvent, StateChangedData } from '../../src/hub/types.js';
@@ -153,6 +153,32 @@ describe('hub client', () => {
     s.fireEvent('bench_ping');
     await until(() => events.some((e) => e.event_type === 'bench_ping'), 'the custom event');
     expect(hub.status().events).toEqual({ received: before.received + 26, state_changed: before.state_changed + 25 });
+  });
+
+  test('a refused token is one hub_disconnected (auth_invalid), however often it is retried', async () => {
+    const s = await sim();
+    const { hub, events, lines } = client(s, { token: 'wrong-token', authRetryMs: 50 });
+    await until(() => lines.filter((l) => l.includes('hub refused')).length > 0 && events.length > 0, 'the refusal');
+    const start = hub.status().since;
+    // Several more refusals, not one more event.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events.map((e) => [e.event_type, e.data])).toEqual([[HUB_DISCONNECTED, { reason: 'auth_invalid', message: 'Invalid access token or password', attempt: 1, since: start }]]);
+  });
+
+  test('a ping timeout is the reason of the hub_disconnected it causes', async () => {
+    const s = await sim();
+    const { hub, events } = client(s, { pingIntervalMs: 100, pingTimeoutMs: 150 });
+    await hub.ready();
+    s.pauseResponses(true);
+    await until(() => events.some((e) => e.event_type === HUB_DISCONNECTED), 'hub_disconnected');
+    s.pauseResponses(false);
+    await until(() => events.filter((e) => e.event_type === HUB_CONNECTED).length === 2, 'hub_connected after the reconnect');
+    const connection = events.filter((e) => e.event_type === HUB_CONNECTED || e.event_type === HUB_DISCONNECTED).map((e) => [e.event_type, e.data.kind ?? e.data.reason, e.data.attempt]);
+    expect(connection).toEqual([
+      [HUB_CONNECTED, 'initial', 1],
+      [HUB_DISCONNECTED, 'ping_timeout', 0],
+      [HUB_CONNECTED, 'reconnect', 1],
+    ]);
   });
 
   test('a hub that stops answering pings is dropped and reconnected', async () => {

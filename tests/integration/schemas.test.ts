@@ -2,6 +2,7 @@
 // converts to JSON Schema 2020-12. A schema that cannot (a `custom` check) fails here by name.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type * as v from 'valibot';
+import * as executor from '../../src/actions/executor.js';
 import * as groups from '../../src/groups/service.js';
 import { kindOf } from '../../src/http/routes.js';
 import * as scenes from '../../src/scenes/service.js';
@@ -36,8 +37,8 @@ test('every schema a route declares converts to JSON Schema 2020-12', () => {
 });
 
 test('every schema the services export converts too', () => {
-  const exported = Object.entries({ ...scenes, ...groups }).filter(([, x]) => isSchema(x));
-  expect(exported.length).toBeGreaterThanOrEqual(7);
+  const exported = Object.entries({ ...scenes, ...groups, ...executor }).filter(([, x]) => isSchema(x));
+  expect(exported.length).toBeGreaterThanOrEqual(9);
   for (const [name, schema] of exported) {
     expect(() => jsonSchemaOf(schema as v.GenericSchema), name).not.toThrow();
   }

@@ -347,6 +347,63 @@ const CALL_SERVICE: ParityCase[] = [
   },
 ];
 
+/** The id of the demo device with this name (saved by a step as `devices`): ids differ between hubs. */
+const deviceNamed = (name: string) => (v: Vars) => v.devices.result.find((d: any) => d.name === name)?.id;
+const listDevices: Step = { ws: { type: 'config/device_registry/list' }, save: 'devices' };
+const firstLightChange = (e: any) => String(e.data.entity_id).startsWith('light.');
+
+// Targets other than entity ids: the hub resolves them through its registries and ignores ids it
+// does not know. The demo puts each light on a device of its own and leaves its areas empty.
+const TARGETS: ParityCase[] = [
+  {
+    name: "call_service: a device_id target acts on the device's entities",
+    steps: [
+      listDevices,
+      { ws: call('light', 'turn_on', { brightness: 100 }, { device_id: deviceNamed('Bed Light') }), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'light.bed_light', until: (s) => s.state === 'on', expect: expect.objectContaining({ attributes: expect.objectContaining({ brightness: 100 }) }) },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: "call_service: homeassistant.turn_on with a device_id target calls the entity's own domain",
+    steps: [
+      listDevices,
+      { ws: call('homeassistant', 'turn_on', {}, { device_id: [deviceNamed('Bed Light')] }), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'light.bed_light', until: (s) => s.state === 'on' },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'call_service: an empty area, an unknown area and an unknown device succeed and change nothing',
+    steps: [
+      { ws: { type: 'subscribe_events', event_type: 'state_changed' }, reply: ok(null), save: 'sub' },
+      { ws: call('light', 'turn_on', {}, { area_id: 'living_room' }), reply: ok({ context: USER_CONTEXT }) },
+      { ws: call('light', 'turn_on', {}, { area_id: ['nowhere'], device_id: 'no_such_device' }), reply: ok({ context: USER_CONTEXT }) },
+      { ws: call('light', 'turn_on', {}, BED), reply: ok({ context: USER_CONTEXT }) },
+      // The first light to change is the one named last: the calls before it reached none.
+      { event: 'sub', where: firstLightChange, expect: expect.objectContaining({ data: expect.objectContaining({ entity_id: 'light.bed_light' }) }) },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'call_service: light.turn_on on a device without lights changes nothing',
+    steps: [
+      listDevices,
+      { ws: { type: 'subscribe_events', event_type: 'state_changed' }, reply: ok(null), save: 'sub' },
+      { ws: call('light', 'turn_on', {}, { device_id: deviceNamed('Hvac') }), reply: ok({ context: USER_CONTEXT }) },
+      { ws: call('light', 'turn_on', {}, BED), reply: ok({ context: USER_CONTEXT }) },
+      { event: 'sub', where: firstLightChange, expect: expect.objectContaining({ data: expect.objectContaining({ entity_id: 'light.bed_light' }) }) },
+    ],
+    cleanup: [bedOff],
+  },
+  {
+    name: 'call_service: notify.notify takes no target and needs a message',
+    steps: [{ ws: call('notify', 'notify', { message: 'Parity', title: 'Test' }), reply: ok({ context: USER_CONTEXT }) }],
+  },
+  invalid('notify.notify without a message', call('notify', 'notify', { title: 'Test' }), "required key not provided @ data['message']"),
+  invalid('notify.notify with a target', call('notify', 'notify', { message: 'Parity' }, on('light.bed_light')), "extra keys not allowed @ data['entity_id']"),
+];
+
 const alarmEvent = (state: string) => (e: any) => e.data.entity_id === 'alarm_control_panel.security' && e.data.new_state?.state === state;
 const alarmAttributes = fixtureAttributes('alarm_control_panel.security');
 
@@ -1011,6 +1068,7 @@ export const CASES: ParityCase[] = [
   ...HANDSHAKE,
   ...COMMANDS,
   ...CALL_SERVICE,
+  ...TARGETS,
   ...ALARM_CASES,
   ...LOCKS,
   ...CLIMATE_FAN,

@@ -1,10 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { backoffDelay } from '../../src/hub/backoff.js';
 import { domainOf, isEntityId, slugify } from '../../src/hub/entity-id.js';
-import { closestEntities, similarity } from '../../src/hub/similar.js';
+import { hubError } from '../../src/hub/client.js';
+import { ERR_CONNECTION_LOST, FLOOR_LABEL_TARGETS_SINCE, HA_ERROR, versionAtLeast } from '../../src/hub/protocol.js';
+import { Registries } from '../../src/hub/registries.js';
+import { closestEntities, closestIds, similarity } from '../../src/hub/similar.js';
 import { StateCache } from '../../src/hub/state-cache.js';
 import { checkServiceData, flattenFields, serviceAccepts } from '../../src/hub/service-fields.js';
 import { websocketUrl } from '../../src/hub/socket.js';
+import { emptyTarget, reachedEntities, type TargetLists } from '../../src/hub/targets.js';
 import type { HubState, ServiceDescription } from '../../src/hub/types.js';
 
 describe('backoff', () => {
@@ -120,5 +124,83 @@ describe('service fields', () => {
     expect(serviceAccepts(setPosition, 'light', cover(15))).toBe(false);
     expect(serviceAccepts({ fields: {}, target: { entity: [{ domain: ['alarm_control_panel'], supported_features: [2, 8] }] } }, 'alarm_control_panel', cover(8))).toBe(true);
     expect(serviceAccepts({ fields: {} }, 'cover', undefined)).toBe(true);
+  });
+});
+
+describe('service targets, by the hub rule', () => {
+  const st = (entity_id: string, attributes: Record<string, unknown> = {}): HubState => ({ entity_id, state: 'on', attributes, last_changed: '', last_updated: '' });
+  const registries = new Registries();
+  registries.replace({
+    floorsSupported: true,
+    floors: [{ floor_id: 'ground', name: 'Ground' }],
+    labels: [{ label_id: 'cosy', name: 'Cosy' }],
+    areas: [
+      { area_id: 'lounge', name: 'Lounge', floor_id: 'ground' },
+      { area_id: 'porch', name: 'Porch', floor_id: null, labels: ['cosy'] },
+      { area_id: 'attic', name: 'Attic' },
+    ],
+    devices: [
+      { id: 'tv', name: 'TV', area_id: 'lounge' },
+      { id: 'hub', name: 'Hub', area_id: 'attic', labels: ['cosy'] },
+    ],
+    entities: [
+      { entity_id: 'light.lounge', area_id: 'lounge' },
+      { entity_id: 'media_player.tv', device_id: 'tv' },
+      // On the TV but placed in the attic: an area target for the lounge does not reach it.
+      { entity_id: 'light.tv_backlight', device_id: 'tv', area_id: 'attic' },
+      { entity_id: 'sensor.tv_signal', device_id: 'tv', entity_category: 'diagnostic' },
+      { entity_id: 'light.hidden', area_id: 'lounge', hidden_by: 'user' },
+      { entity_id: 'light.porch', area_id: 'porch' },
+      { entity_id: 'light.candle', labels: ['cosy'] },
+      { entity_id: 'switch.hub', device_id: 'hub' },
+    ],
+  });
+  const cache = new StateCache();
+  cache.replaceAll([st('light.lounge'), st('light.porch'), st('group.downstairs', { entity_id: ['light.lounge', 'group.porch'] }), st('group.porch', { entity_id: ['light.porch', 'group.downstairs'] })]);
+  const reach = (t: Partial<TargetLists>) => reachedEntities({ ...emptyTarget(), ...t }, registries, cache);
+
+  test("an area: its entities, and its devices' entities that have no area of their own; never hidden or diagnostic ones", () => {
+    expect(reach({ area_id: ['lounge'] })).toEqual({ all: false, explicit: [], indirect: ['light.lounge', 'media_player.tv'] });
+  });
+  test('a device named directly brings all its visible entities, wherever they are placed', () => {
+    expect(reach({ device_id: ['tv'] }).indirect).toEqual(['light.tv_backlight', 'media_player.tv']);
+  });
+  test("a floor stands for its areas; a label for its entities, devices and areas; unknown ids reach nothing", () => {
+    expect(reach({ floor_id: ['ground'] }).indirect).toEqual(['light.lounge', 'media_player.tv']);
+    expect(reach({ label_id: ['cosy'] }).indirect).toEqual(['light.candle', 'light.porch', 'switch.hub']);
+    expect(reach({ area_id: ['nowhere'], device_id: ['none_such'], label_id: ['x'] }).indirect).toEqual([]);
+  });
+  test('entity ids as given, groups replaced by their members (loops cut), all as all', () => {
+    expect(reach({ entity_id: ['light.porch', 'group.downstairs'] }).explicit).toEqual(['light.porch', 'light.lounge']);
+    expect(reach({ entity_id: 'all' })).toEqual({ all: true, explicit: [], indirect: [] });
+  });
+});
+
+describe('hub protocol', () => {
+  test('hub versions compare by year, month and patch; unknown ones count as new', () => {
+    expect(versionAtLeast('2024.3.3', FLOOR_LABEL_TARGETS_SINCE)).toBe(false);
+    expect(versionAtLeast('2024.4.0', FLOOR_LABEL_TARGETS_SINCE)).toBe(true);
+    expect(versionAtLeast('2025.1.0.dev20241201', FLOOR_LABEL_TARGETS_SINCE)).toBe(true);
+    expect(versionAtLeast('2023.12.4', FLOOR_LABEL_TARGETS_SINCE)).toBe(false);
+    expect(versionAtLeast(undefined, FLOOR_LABEL_TARGETS_SINCE)).toBe(true);
+    expect(versionAtLeast('unknown', FLOOR_LABEL_TARGETS_SINCE)).toBe(true);
+  });
+  test('the library error for a lost connection becomes CONNECTION_ERROR; Home Assistant codes map to ours', () => {
+    expect(hubError(ERR_CONNECTION_LOST, 'light.turn_on')).toMatchObject({ code: 'CONNECTION_ERROR', status: 503 });
+    expect(hubError({ code: HA_ERROR.notFound, message: 'Service light.x not found.' }, 'light.x')).toMatchObject({ code: 'INVALID_ACTION', status: 400 });
+    expect(hubError({ code: HA_ERROR.invalidFormat, message: "extra keys not allowed @ data['foo']" }, 'light.turn_on')).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'foo', hub_code: 'invalid_format' },
+    });
+    expect(hubError({ code: HA_ERROR.unauthorized, message: 'Unauthorized' }, 'x')).toMatchObject({ code: 'HUB_ERROR', status: 403 });
+  });
+  test('closest ids by id or name', () => {
+    const areas = [
+      { id: 'living_room', names: ['Living Room', 'lounge'] },
+      { id: 'kitchen', names: ['Kitchen'] },
+      { id: 'study', names: ['Office'] },
+    ];
+    expect(closestIds('livingroom', areas)[0]).toBe('living_room');
+    expect(closestIds('office', areas)[0]).toBe('study');
   });
 });

@@ -1,0 +1,144 @@
+// The executor's service calls against the real Home Assistant (2024.3.3): area and device
+// targets resolved through the registries and passed on as given, a service without a target,
+// and the floor and label targets that this release does not take. Effects are read back from
+// Home Assistant itself.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ActionExecutor } from '../../src/actions/executor.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { HubSocket } from './hub-socket.js';
+
+const HASS_URL = process.env.HASS_URL ?? '';
+const HASS_TOKEN = process.env.HASS_TOKEN ?? '';
+if (!HASS_URL || !HASS_TOKEN) throw new Error('HASS_URL and HASS_TOKEN are not set: run this suite with `npm run test:e2e`');
+
+type Body = Record<string, any>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function haStateOf(id: string): Promise<Body> {
+  const res = await fetch(`${HASS_URL}/api/states/${id}`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Body;
+}
+
+async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`${what}: last seen ${JSON.stringify(v)}`);
+    await sleep(100);
+  }
+}
+
+let s: TestServer;
+let actions: ActionExecutor;
+let hub: HubSocket;
+let devices: Body[];
+const deviceNamed = (name: string): string => devices.find((d) => d.name === name)!.id;
+
+beforeAll(async () => {
+  s = await startTestServer({ HASS_URL, HASS_TOKEN });
+  await s.app.hub.ready(30_000);
+  actions = s.app.services.actions;
+  hub = await HubSocket.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
+  devices = (await hub.send<Body[]>({ type: 'config/device_registry/list' })).result!;
+});
+afterAll(async () => {
+  await hub?.close();
+  await s?.close();
+});
+
+describe('targets on Home Assistant 2024.3.3', () => {
+  test('areas: an entity in the area and a device in it; Home Assistant gets the areas, not entity ids', async () => {
+    const ceiling = await haStateOf('light.ceiling_lights');
+    const bed = await haStateOf('light.bed_light');
+    const sub = await hub.send({ type: 'subscribe_events', event_type: 'call_service' });
+    try {
+      expect((await hub.send({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: 'bedroom' })).success).toBe(true);
+      expect((await hub.send({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: 'living_room' })).success).toBe(true);
+      const registries = s.app.hub.registries;
+      await eventually(() => [registries.areaIdOf('light.bed_light'), registries.areaIdOf('light.ceiling_lights')], (a) => a[0] === 'bedroom' && a[1] === 'living_room', 'the bridge sees the new areas');
+
+      const out = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 150 }, target: { area_id: ['bedroom', 'living_room'] } });
+      expect(out.entities.map((e) => e.entity_id)).toEqual(['light.bed_light', 'light.ceiling_lights']);
+      for (const id of ['light.bed_light', 'light.ceiling_lights']) {
+        const st = await eventually(() => haStateOf(id), (x) => x.state === 'on' && x.attributes.brightness === 150, `${id} on at 150`);
+        expect(out.entities.find((e) => e.entity_id === id)?.state).toMatchObject({ state: 'on', attributes: { brightness: 150 } });
+        expect(st.attributes.brightness).toBe(150);
+      }
+      const seen = await hub.waitForEvent(sub.id, (e) => e.event.data.domain === 'light' && e.event.data.service === 'turn_on');
+      expect(seen.event.data.service_data).toEqual({ brightness: 150, area_id: ['bedroom', 'living_room'] });
+    } finally {
+      await hub.send({ type: 'unsubscribe_events', subscription: sub.id });
+      await hub.send({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: null });
+      await hub.send({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: null });
+      if (bed.state === 'off') await hub.callService('light', 'turn_off', {}, { entity_id: 'light.bed_light' });
+      await hub.callService('light', 'turn_on', { brightness: ceiling.attributes.brightness }, { entity_id: 'light.ceiling_lights' });
+    }
+  });
+
+  test("a device: the device's entities of the service's domain", async () => {
+    const before = await haStateOf('light.kitchen_lights');
+    try {
+      const off = await actions.callService({ domain: 'light', service: 'turn_off', target: { device_id: deviceNamed('Kitchen Lights') } });
+      expect(off.entities.map((e) => [e.entity_id, e.state?.state])).toEqual([['light.kitchen_lights', 'off']]);
+      await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
+      // A device of a climate entity has nothing for a light service to act on.
+      const none = await actions.callService({ domain: 'light', service: 'turn_on', target: { device_id: deviceNamed('Hvac') } });
+      expect(none.entities).toEqual([]);
+    } finally {
+      if (before.state === 'on') await hub.callService('light', 'turn_on', {}, { entity_id: 'light.kitchen_lights' });
+    }
+  });
+
+  test('floors and labels: refused before Home Assistant is asked, since 2024.3 does not take them', async () => {
+    for (const target of [{ floor_id: 'ground_floor' }, { label_id: 'lighting' }]) {
+      const key = Object.keys(target)[0];
+      await expect(actions.callService({ domain: 'light', service: 'turn_on', target })).rejects.toMatchObject({
+        code: 'INVALID_PARAMETERS',
+        status: 400,
+        details: { field: `target.${key}`, hub_version: '2024.3.3' },
+      });
+    }
+  });
+
+  test('an unknown area is refused with the areas there are', async () => {
+    await expect(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'bed_room' } })).rejects.toMatchObject({
+      code: 'INVALID_ENTITY',
+      status: 404,
+      details: { area_id: 'bed_room', available_areas: expect.arrayContaining(['bedroom', 'kitchen', 'living_room']) },
+    });
+  });
+});
+
+describe('no target', () => {
+  test('notify.notify: the demo fires a notify event with the message', async () => {
+    const sub = await hub.send({ type: 'subscribe_events', event_type: 'notify' });
+    try {
+      const out = await actions.callService({ domain: 'notify', service: 'notify', data: { message: 'From the bridge', title: 'E2E' } });
+      expect(out).toEqual({ success: true, service: 'notify.notify', target: null, parameters: { message: 'From the bridge', title: 'E2E' }, entities: [] });
+      const event = await hub.waitForEvent(sub.id);
+      expect(event.event.data).toMatchObject({ message: 'From the bridge', title: 'E2E' });
+    } finally {
+      await hub.send({ type: 'unsubscribe_events', subscription: sub.id });
+    }
+  });
+
+  test('persistent_notification.create: Home Assistant lists the notification', async () => {
+    await actions.callService({ domain: 'persistent_notification', service: 'create', data: { message: 'Made by the bridge', title: 'E2E', notification_id: 'bridge_e2e' } });
+    try {
+      const list = (await hub.send<Body[]>({ type: 'persistent_notification/get' })).result!;
+      expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ notification_id: 'bridge_e2e', message: 'Made by the bridge', title: 'E2E' })]));
+    } finally {
+      await hub.callService('persistent_notification', 'dismiss', { notification_id: 'bridge_e2e' });
+    }
+  });
+
+  test('a target on a service that takes none is refused; a missing message too', async () => {
+    await expect(actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' }, target: { entity_id: 'light.bed_light' } })).rejects.toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'target' },
+    });
+    await expect(actions.callService({ domain: 'notify', service: 'notify', data: {} })).rejects.toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'message' } });
+  });
+});
