@@ -24,6 +24,8 @@ const TARGETS = {
   health: { label: 'bridge `GET /health`', server: 'bridge', path: '/health' },
   config: { label: 'bridge `GET /api/config` (token)', server: 'bridge', path: '/api/config', auth: true },
   'config-rl': { label: 'bridge `GET /api/config` (token, rate limiter on)', server: 'bridge-rl', path: '/api/config', auth: true },
+  // With --baseline: the same route on another build, for a before/after in one run.
+  'config-baseline': { label: 'baseline build `GET /api/config` (token)', server: 'baseline', path: '/api/config', auth: true },
 };
 
 const { values: opt } = parseArgs({
@@ -33,7 +35,8 @@ const { values: opt } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '64' },
     threads: { type: 'string', default: '1' },
-    targets: { type: 'string', default: Object.keys(TARGETS).join(',') },
+    targets: { type: 'string' },
+    baseline: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
     profile: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -47,7 +50,10 @@ if (opt.help) {
   --warmup S        unmeasured seconds per target before the first round (default 3)
   --connections N   open connections (default 64)
   --threads N       wrk threads (default 1: the server keeps the other core)
-  --targets LIST    comma list of ${Object.keys(TARGETS).join(', ')} (default all)
+  --targets LIST    comma list of ${Object.keys(TARGETS).join(', ')} (default all but config-baseline,
+                    which --baseline adds)
+  --baseline FILE   also run another build's entry point (e.g. a checkout of an older commit's
+                    dist/main.js) as target config-baseline, to compare before and after in one run
   --no-pin          do not pin wrk and the servers to separate cores with taskset
   --profile DIR     run the bridge under node --cpu-prof, writing .cpuprofile files to DIR
                     (figures taken while profiling are not comparable; summarise with profile-summary.mjs)
@@ -67,7 +73,10 @@ const connections = Number(opt.connections);
 const threads = Number(opt.threads);
 // wrk takes whole seconds only.
 const slice = Math.round(duration / rounds);
-const wanted = opt.targets.split(',').map((s) => s.trim()).filter(Boolean);
+const defaultTargets = Object.keys(TARGETS).filter((t) => t !== 'config-baseline' || opt.baseline);
+const wanted = (opt.targets ?? defaultTargets.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+if (wanted.includes('config-baseline') && !opt.baseline) fail('config-baseline needs --baseline FILE');
+if (opt.baseline && !existsSync(opt.baseline)) fail(`--baseline: ${opt.baseline} does not exist`);
 for (const t of wanted) if (!(t in TARGETS)) fail(`unknown target ${t} (known: ${Object.keys(TARGETS).join(', ')})`);
 if (!(slice >= 1) || !(warmup >= 0) || !Number.isInteger(warmup)) fail('--duration / --rounds must give at least 1 second per turn, and --warmup must be whole seconds');
 const profileDir = opt.profile ? resolve(opt.profile) : undefined;
@@ -162,7 +171,7 @@ async function startBare() {
   return { child, port, engine };
 }
 
-async function startBridge(rateLimitMax) {
+async function startBridge(rateLimitMax, entry = 'dist/main.js') {
   const port = await freePort();
   const dataDir = mkdtempSync(join(os.tmpdir(), 'bench-http-'));
   // A clean environment: a HASS_URL or CONFIG_FILE from the caller's shell must not change what is measured.
@@ -177,7 +186,7 @@ async function startBridge(rateLimitMax) {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: String(rateLimitMax),
   };
-  const args = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/main.js'] : ['dist/main.js'];
+  const args = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, entry] : [entry];
   const child = start(args, env);
   const base = `http://${HOST}:${port}`;
   // Healthy means the embedded simulator is connected: the steady state a user sees.
@@ -227,7 +236,7 @@ async function slice1(job, seconds) {
 
 // --- run ---------------------------------------------------------------------------------------
 
-const starters = { bare: () => startBare(), bridge: () => startBridge(0), 'bridge-rl': () => startBridge(HUGE_LIMIT) };
+const starters = { bare: () => startBare(), bridge: () => startBridge(0), 'bridge-rl': () => startBridge(HUGE_LIMIT), baseline: () => startBridge(0, resolve(opt.baseline)) };
 const servers = {};
 const loadBefore = os.loadavg()[0];
 const jobs = [];
