@@ -67,6 +67,7 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub:
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const log = opts.log ?? createLogger(config.logLevel, opts.logStream);
+  for (const warning of config.warnings) log.warn(warning);
   ensureDataDir(config.dataDir);
 
   let secret = config.jwtSecret;

@@ -4,33 +4,26 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
-import { SETTINGS, type SettingKey, usersSchema } from './settings.js';
+import { issuesOf } from '../validation.js';
+import { SETTINGS, type SettingKey, type SettingValues, usersSchema } from './settings.js';
 
 export interface User {
   username: string;
   password: string;
 }
 
-export interface Config {
-  port: number;
-  host: string;
-  logLevel: string;
-  dataDir: string;
-  bodyLimit: number;
-  hassUrl?: string;
-  hassToken?: string;
-  /** Set inside the add-on; the hub is then ws://supervisor/core/websocket. */
-  supervisorToken?: string;
-  simHome: string;
-  jwtSecret?: string;
-  jwtTtl: number;
+/** The running configuration: every setting of the table, checked, plus what is derived from them. */
+export type Config = SettingValues & {
   users: User[];
-  rateLimitMax: number;
   rateLimitWindowMs: number;
   shutdownTimeoutMs: number;
+  /** Set inside the add-on; the hub is then ws://supervisor/core/websocket. */
+  supervisorToken?: string;
   /** The files that were read, in order. */
   configFiles: string[];
-}
+  /** What was read but not used (unknown keys), each a line for the log. */
+  warnings: string[];
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -77,6 +70,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const env = opts.env ?? process.env;
   const raw = new Map<SettingKey, Raw>();
   const files: string[] = [];
+  const warnings: string[] = [];
   let users: Raw | undefined;
 
   const fromFile = (path: string) => {
@@ -102,8 +96,11 @@ export function loadConfig(opts: LoadOptions = {}): Config {
       }
     }
     if (data.users !== undefined) users = { value: data.users, source: `users in ${path}` };
-    const unknown = Object.keys(data).filter((k) => !known.has(k));
-    if (unknown.length) throw new ConfigError(`config file ${path}: unknown setting ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+    // An unknown key (a typo, or an option of a newer version) is not worth refusing to start over.
+    for (const key of Object.keys(data).filter((k) => !known.has(k))) {
+      const near = nearest(key, [...known]);
+      warnings.push(`unknown setting ${JSON.stringify(key.slice(0, 60))} in ${path} (ignored)${near ? `; did you mean ${JSON.stringify(near)}?` : ''}`);
+    }
   };
 
   const addonFile = opts.addonOptionsFile ?? ADDON_OPTIONS_FILE;
@@ -132,10 +129,14 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     const result = v.safeParse(schema as v.GenericSchema, value);
     if (!result.success) {
       const where = given ? given.source : `${setting.env} (default)`;
-      throw new ConfigError(`${where}: ${result.issues[0]?.message ?? 'invalid value'}${describe(value, Boolean((setting as { secret?: boolean }).secret))}`);
+      const first = issuesOf(result.issues)[0];
+      const field = first?.field ? `${first.field}: ` : '';
+      throw new ConfigError(`${where}: ${field}${first?.message ?? 'invalid value'}${describe(value, Boolean((setting as { secret?: boolean }).secret))}`);
     }
     out[key] = result.output;
   }
+  // Every key above was checked by its own schema; missing ones have no default.
+  const values = out as SettingValues;
 
   const userList: User[] = [];
   if (users) {
@@ -143,10 +144,10 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     if (!result.success) throw new ConfigError(`${users.source}: ${result.issues[0]?.message ?? 'invalid'}`);
     userList.push(...result.output);
   }
-  if (out.authUsername !== undefined || out.authPassword !== undefined) {
-    if (out.authUsername === undefined) throw new ConfigError('AUTH_USERNAME: must be set when AUTH_PASSWORD is set');
-    if (out.authPassword === undefined) throw new ConfigError('AUTH_PASSWORD: must be set when AUTH_USERNAME is set');
-    userList.unshift({ username: out.authUsername as string, password: out.authPassword as string });
+  if (values.authUsername !== undefined || values.authPassword !== undefined) {
+    if (values.authUsername === undefined) throw new ConfigError('AUTH_USERNAME: must be set when AUTH_PASSWORD is set');
+    if (values.authPassword === undefined) throw new ConfigError('AUTH_PASSWORD: must be set when AUTH_USERNAME is set');
+    userList.unshift({ username: values.authUsername, password: values.authPassword });
   }
   const names = new Set<string>();
   for (const u of userList) {
@@ -155,26 +156,41 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   }
 
   const supervisorToken = env.SUPERVISOR_TOKEN || undefined;
-  if (out.hassUrl !== undefined && out.hassToken === undefined && !supervisorToken) {
+  if (values.hassUrl !== undefined && values.hassToken === undefined && !supervisorToken) {
     throw new ConfigError('HASS_TOKEN: must be set when HASS_URL is set (a Home Assistant long-lived access token)');
   }
 
   return {
-    port: out.port as number,
-    host: out.host as string,
-    logLevel: out.logLevel as string,
-    dataDir: resolve(out.dataDir as string),
-    bodyLimit: out.bodyLimit as number,
-    hassUrl: (out.hassUrl as string | undefined)?.replace(/\/+$/, ''),
-    hassToken: out.hassToken as string | undefined,
+    ...values,
+    dataDir: resolve(values.dataDir),
+    hassUrl: values.hassUrl?.replace(/\/+$/, ''),
     supervisorToken,
-    simHome: out.simHome as string,
-    jwtSecret: out.jwtSecret as string | undefined,
-    jwtTtl: out.jwtTtl as number,
     users: userList,
-    rateLimitMax: out.rateLimitMax as number,
-    rateLimitWindowMs: Math.round((out.rateLimitWindow as number) * 60000),
-    shutdownTimeoutMs: (out.shutdownTimeout as number) * 1000,
+    rateLimitWindowMs: Math.round(values.rateLimitWindow * 60000),
+    shutdownTimeoutMs: values.shutdownTimeout * 1000,
     configFiles: files,
+    warnings,
   };
+}
+
+/** The known key closest to an unknown one, when it is close enough to be a typo. */
+function nearest(key: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = distance(key.toLowerCase(), k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+/** Levenshtein distance. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }

@@ -1,5 +1,7 @@
-// The table of settings: one entry per setting, with its environment name, its key in a config
-// file, its default, its unit and its schema. README's settings table is written from this list.
+// The table of settings, the only list of them: each with its environment name, its key in a
+// config file and in the add-on's options, its default, unit, schema and (where a user of the
+// add-on should touch it) its add-on option schema. The Config type, README's settings table,
+// config.yaml's options and translations/en.yaml are all checked against this list.
 import * as v from 'valibot';
 
 type Schema = v.GenericSchema<unknown, unknown>;
@@ -15,35 +17,54 @@ export interface Setting {
   /** Environment values are strings; this turns one into the schema's input type. */
   fromEnv?: (raw: string) => unknown;
   secret?: boolean;
+  /** The Supervisor's option schema, when the add-on offers this setting (`int(1,10)?`, `str?`, `list(a|b)`, `password?`; a list: ["str"]). */
+  addon?: string | [string];
 }
 
 const toInt = (raw: string): unknown => (/^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw);
+/** A list from the environment: comma-separated. */
+const toList = (raw: string): unknown => raw.split(',').map((x) => x.trim()).filter(Boolean);
 const int = (min: number, max: number) =>
   v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
 const text = v.pipe(v.string('must be a string'), v.trim());
 const url = v.pipe(text, v.regex(/^(https?|wss?):\/\/[^\s/]+/i, 'must be an http(s):// or ws(s):// URL'));
+/** A list of names: a YAML/JSON list, or one comma-separated string. */
+const names = (item: v.GenericSchema<string, string>) =>
+  v.pipe(
+    v.union([v.array(v.string('each must be text')), v.string()], 'must be a list of names or one comma-separated string'),
+    v.transform((x) => (Array.isArray(x) ? x : x.split(',')).map((s) => s.trim()).filter(Boolean)),
+    v.array(item),
+  );
+const origin = v.pipe(v.string(), v.regex(/^(https?:\/\/[^\s/]+|\*)$/i, 'each must be an origin such as https://example.com (scheme, host and port, no path), or *'));
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const SETTINGS = {
   port: { env: 'PORT', file: 'port', default: 3000, description: 'TCP port for HTTP, SSE, WebSocket and MCP', schema: int(0, 65535), fromEnv: toInt },
   host: { env: 'HOST', file: 'host', default: '0.0.0.0', description: 'Address to listen on', schema: v.pipe(text, v.nonEmpty('must not be empty')) },
-  logLevel: { env: 'LOG_LEVEL', file: 'log_level', default: 'info', description: `Log level: ${LOG_LEVELS.join(', ')}`, schema: v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`) },
+  logLevel: { env: 'LOG_LEVEL', file: 'log_level', default: 'info', description: `Log level: ${LOG_LEVELS.join(', ')}`, schema: v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`), addon: 'list(trace|debug|info|warn|error|fatal)' },
   dataDir: { env: 'DATA_DIR', file: 'data_dir', default: './data', description: 'Folder for everything the service keeps (database, generated secret, admin password hash); /data in the add-on', schema: v.pipe(text, v.nonEmpty('must not be empty')) },
-  bodyLimit: { env: 'BODY_LIMIT', file: 'body_limit', default: 1048576, unit: 'bytes', description: 'Largest accepted request body; larger bodies get 413', schema: int(1024, 64 * 1048576), fromEnv: toInt },
+  bodyLimit: { env: 'BODY_LIMIT', file: 'body_limit', default: 1048576, unit: 'bytes', description: 'Largest accepted request body; larger bodies get 413', schema: int(1024, 64 * 1048576), fromEnv: toInt, addon: 'int(1024,67108864)?' },
   hassUrl: { env: 'HASS_URL', file: 'hass_url', description: 'Home Assistant base URL (e.g. http://homeassistant.local:8123). Unset: the built-in simulator is used, unless SUPERVISOR_TOKEN is set (add-on)', schema: url },
   hassToken: { env: 'HASS_TOKEN', file: 'hass_token', description: 'Home Assistant long-lived access token (required with HASS_URL)', schema: v.pipe(text, v.nonEmpty('must not be empty')), secret: true },
   simHome: { env: 'SIM_HOME', file: 'sim_home', default: 'demo', description: 'Home the embedded simulator loads when no hub is configured: `demo` or a path to a home YAML file', schema: v.pipe(text, v.nonEmpty('must not be empty')) },
   jwtSecret: { env: 'JWT_SECRET', file: 'jwt_secret', description: 'HS256 signing secret, at least 32 characters. Unset: a random secret is generated once and kept in DATA_DIR/jwt-secret', schema: v.pipe(v.string('must be a string'), v.minLength(32, 'must be at least 32 characters')), secret: true },
-  jwtTtl: { env: 'JWT_TTL', file: 'jwt_ttl', default: 86400, unit: 'seconds', description: 'Lifetime of issued access tokens', schema: int(60, 366 * 86400), fromEnv: toInt },
-  authUsername: { env: 'AUTH_USERNAME', file: 'auth_username', description: 'User allowed to obtain tokens (with AUTH_PASSWORD). Unset and no `users` list: an `admin` user is created on first start', schema: v.pipe(text, v.nonEmpty('must not be empty'), v.maxLength(128, 'must be at most 128 characters')) },
-  authPassword: { env: 'AUTH_PASSWORD', file: 'auth_password', description: 'Password of AUTH_USERNAME, at least 8 characters', schema: v.pipe(v.string('must be a string'), v.minLength(8, 'must be at least 8 characters'), v.maxLength(1024, 'must be at most 1024 characters')), secret: true },
-  rateLimitWindow: { env: 'RATE_LIMIT_WINDOW', file: 'rate_limit_window', default: 1, unit: 'minutes', description: 'Rate-limit window (in a config file, `security.rateLimitWindow` gives it in milliseconds)', schema: int(1, 24 * 60), fromEnv: toInt },
-  rateLimitMax: { env: 'RATE_LIMIT_MAX', file: 'rate_limit_max', default: 100, unit: 'requests per window', description: 'Requests a client may make per window (in a config file also `security.rateLimit`); 0 turns rate limiting off', schema: int(0, 10_000_000), fromEnv: toInt },
+  jwtTtl: { env: 'JWT_TTL', file: 'jwt_ttl', default: 86400, unit: 'seconds', description: 'Lifetime of issued access tokens', schema: int(60, 366 * 86400), fromEnv: toInt, addon: 'int(60,31622400)?' },
+  authUsername: { env: 'AUTH_USERNAME', file: 'auth_username', description: 'User allowed to obtain tokens (with AUTH_PASSWORD). Unset and no `users` list: an `admin` user is created on first start', schema: v.pipe(text, v.nonEmpty('must not be empty'), v.maxLength(128, 'must be at most 128 characters')), addon: 'str?' },
+  authPassword: { env: 'AUTH_PASSWORD', file: 'auth_password', description: 'Password of AUTH_USERNAME, at least 8 characters', schema: v.pipe(v.string('must be a string'), v.minLength(8, 'must be at least 8 characters'), v.maxLength(1024, 'must be at most 1024 characters')), secret: true, addon: 'password?' },
+  rateLimitWindow: { env: 'RATE_LIMIT_WINDOW', file: 'rate_limit_window', default: 1, unit: 'minutes', description: 'Rate-limit window (in a config file, `security.rateLimitWindow` gives it in milliseconds)', schema: int(1, 24 * 60), fromEnv: toInt, addon: 'int(1,1440)?' },
+  rateLimitMax: { env: 'RATE_LIMIT_MAX', file: 'rate_limit_max', default: 100, unit: 'requests per window', description: 'Requests a client (a token, else an address) may make per window (in a config file also `security.rateLimit`); 0 turns rate limiting off', schema: int(0, 10_000_000), fromEnv: toInt, addon: 'int(0,10000000)?' },
+  allowedOrigins: { env: 'ALLOWED_ORIGINS', file: 'allowed_origins', default: [], description: 'Browser origins allowed to call the API across origins (CORS), e.g. `https://inspector.example`; comma-separated in the environment; `*` allows any. Default: none', schema: names(origin), fromEnv: toList, addon: ['str'] },
+  pluginsDir: { env: 'PLUGINS_DIR', file: 'plugins_dir', description: "Folder of the user's own plugins (`.js`/`.mjs` files or folders with an index), loaded after the built-in ones", schema: v.pipe(text, v.nonEmpty('must not be empty')) },
+  pluginsDisabled: { env: 'PLUGINS_DISABLED', file: 'plugins_disabled', default: [], description: 'Plugins to turn off, by name (comma-separated in the environment)', schema: names(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, 'each must be a plugin name in lower snake case'))), fromEnv: toList, addon: ['str'] },
   shutdownTimeout: { env: 'SHUTDOWN_TIMEOUT', file: 'shutdown_timeout', default: 10, unit: 'seconds', description: 'How long a shutdown waits for in-flight requests', schema: int(0, 300), fromEnv: toInt },
 } satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;
+
+type Output<K extends SettingKey> = v.InferOutput<(typeof SETTINGS)[K]['schema']>;
+/** The checked value of every setting: those with a default always have one. */
+export type SettingValues = { [K in SettingKey]: (typeof SETTINGS)[K] extends { default: unknown } ? Output<K> : Output<K> | undefined };
 
 export const userSchema = v.object({
   username: v.pipe(text, v.nonEmpty('username must not be empty'), v.maxLength(128, 'username must be at most 128 characters')),

@@ -93,11 +93,36 @@ describe('settings', () => {
   test('file problems name the file and the key', () => {
     expect(failure(() => load({ CONFIG_FILE: file('bad.yaml', 'port: [1\n') }))).toMatch(/bad\.yaml: not valid YAML/);
     expect(failure(() => load({ CONFIG_FILE: file('bad.json', '{"port":') }))).toMatch(/bad\.json: not valid JSON/);
-    expect(failure(() => load({ CONFIG_FILE: file('typo.yaml', 'prot: 1\n') }))).toMatch(/typo\.yaml: unknown setting "prot"/);
     expect(failure(() => load({ CONFIG_FILE: file('port.yaml', 'port: "x"\n') }))).toMatch(/^port in .*port\.yaml: must be a number/);
     expect(failure(() => load({ CONFIG_FILE: file('win.yaml', 'security:\n  rateLimitWindow: 5\n') }))).toMatch(/^security\.rateLimitWindow in .*: must be a whole number of milliseconds/);
     expect(failure(() => load({ CONFIG_FILE: file('users.json', '{"users":[{"username":"x"}]}') }))).toMatch(/^users in .*users\.json: /);
     expect(failure(() => load({ CONFIG_FILE: file('dupe.json', '{"users":[{"username":"x","password":"12345678"},{"username":"x","password":"12345678"}]}') }))).toMatch(/given twice/);
+  });
+
+  test('an unknown key is a warning naming it and the nearest known key; the start goes on', () => {
+    const typo = file('typo.yaml', 'prot: 1\nrate_limt_max: 5\nsomething_else_entirely: true\n');
+    const c = load({ CONFIG_FILE: typo });
+    expect(c.port).toBe(3000);
+    expect(c.warnings).toEqual([
+      `unknown setting "prot" in ${typo} (ignored); did you mean "port"?`,
+      `unknown setting "rate_limt_max" in ${typo} (ignored); did you mean "rate_limit_max"?`,
+      `unknown setting "something_else_entirely" in ${typo} (ignored)`,
+    ]);
+    const options = file('options-unknown.json', JSON.stringify({ log_level: 'warn', future_option: 1 }));
+    const fromAddon = load({}, options);
+    expect(fromAddon.logLevel).toBe('warn');
+    expect(fromAddon.warnings).toEqual([`unknown setting "future_option" in ${options} (ignored)`]);
+  });
+
+  test('lists: plugins disabled and allowed origins, from a file list, a comma string or the environment', () => {
+    expect(load({})).toMatchObject({ pluginsDisabled: [], allowedOrigins: [] });
+    expect(load({ PLUGINS_DISABLED: 'media, vacuums', ALLOWED_ORIGINS: 'https://a.example,http://localhost:6274' })).toMatchObject({
+      pluginsDisabled: ['media', 'vacuums'],
+      allowedOrigins: ['https://a.example', 'http://localhost:6274'],
+    });
+    expect(load({ CONFIG_FILE: file('lists.yaml', 'plugins_disabled: [notify]\nallowed_origins: "*"\n') })).toMatchObject({ pluginsDisabled: ['notify'], allowedOrigins: ['*'] });
+    expect(failure(() => load({ ALLOWED_ORIGINS: 'https://a.example/path' }))).toMatch(/^ALLOWED_ORIGINS \(environment\): 0: each must be an origin/);
+    expect(failure(() => load({ PLUGINS_DISABLED: 'Bad Name' }))).toMatch(/^PLUGINS_DISABLED \(environment\): 0: each must be a plugin name/);
   });
 
   test('SUPERVISOR_TOKEN stands in for HASS_TOKEN', () => {
