@@ -8,6 +8,7 @@ import { createBus, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import { GroupService } from './groups/service.js';
 import { createAdmission } from './http/admission.js';
+import { Cors } from './http/cors.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
@@ -120,6 +121,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port: config.port,
     routes,
     admit: services.admit,
+    cors: new Cors(config.allowedOrigins),
     bodyLimit: config.bodyLimit,
     log,
   });

@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { check } from '../validation.js';
 import { readBody, readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
 import type { Admit, Admitted } from './admission.js';
+import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
 import { kindOf, paramsOf, versioned, type ApiRequest, type JsonRoute, type Method, type Query, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, Reply } from './routes.js';
 import { HEADER_POLICIES } from './security-headers.js';
@@ -15,6 +16,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebS
 
 export interface FrontDeps {
   admit: Admit;
+  cors: Cors;
   bodyLimit: number;
   log: Logger;
 }
@@ -98,6 +100,10 @@ function apiRequest<B>(route: Route, req: BridgeRequest, principal: Admitted['pr
 /** Admission, then `next`; synchronous while nothing waits. Errors end in the route's shape. */
 function admitted(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps, next: (a: Admitted) => void | Promise<void>): void | Promise<void> {
   res.baseHeaders = HEADER_POLICIES[route.headers ?? 'api'];
+  if (deps.cors.enabled) {
+    const cors = deps.cors.answer(req.headers.origin);
+    for (const k in cors) res.setHeader(k, cors[k]!);
+  }
   const fail = (err: unknown) => sendError(res, req, err, route.errorShape ?? 'core', deps.log);
   const go = (a: Admitted) => {
     for (const k in a.headers) res.setHeader(k, a.headers[k]!);
@@ -137,8 +143,15 @@ function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
   }
 }
 
-function noMatch(table: RouteTable, req: BridgeRequest, res: ResponseAdapter): void {
+function noMatch(table: RouteTable, req: BridgeRequest, res: ResponseAdapter, cors: Cors): void {
   const allowed = table.allowed(req.path);
+  const preflight = req.method === 'OPTIONS' && allowed.length ? cors.preflight(req.headers.origin, allowed) : undefined;
+  if (preflight) {
+    for (const k in preflight) res.setHeader(k, preflight[k]!);
+    res.writeHead(204);
+    res.end();
+    return;
+  }
   if (allowed.length) {
     res.setHeader('Allow', allowed.join(', '));
     sendJson(req, res, 405, errorBody(new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${req.path}`, { allowed }), 'core'));
@@ -150,7 +163,7 @@ function noMatch(table: RouteTable, req: BridgeRequest, res: ResponseAdapter): v
 /** Builds the polka app that serves every JSON route of the table, and the 404/405 of all. */
 export function jsonRouter(table: RouteTable, deps: FrontDeps): Router {
   const app = polka({
-    onNoMatch: (req: BridgeRequest, res: ResponseAdapter) => noMatch(table, req, res),
+    onNoMatch: (req: BridgeRequest, res: ResponseAdapter) => noMatch(table, req, res, deps.cors),
     onError: (err: unknown, req: BridgeRequest, res: ResponseAdapter) => sendError(res, req, err, 'core', deps.log),
   } as never) as unknown as Router;
   for (const route of table.routes()) {

@@ -229,3 +229,43 @@ describe('the command line', () => {
     expect(out.stderr).toMatch(/usage: home-mcp-bridge/);
   });
 });
+
+describe('CORS for the origins a user allows', () => {
+  test('none by default: no CORS headers, a preflight is not answered', async () => {
+    const s = await startTestServer();
+    try {
+      const res = await s.api('/api/config', { headers: { origin: 'https://inspector.example' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      const pre = await fetch(`${s.url}/api/config`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'GET' } });
+      expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+      expect(pre.status).toBe(405);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('an allowed origin gets its preflight answered and the rate-limit and MCP headers exposed; others get nothing', async () => {
+    const s = await startTestServer({ ALLOWED_ORIGINS: 'https://inspector.example' });
+    try {
+      const pre = await fetch(`${s.url}/api/v1/scene/x`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('https://inspector.example');
+      expect(pre.headers.get('access-control-allow-methods')).toBe('GET, PUT, DELETE');
+      expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+      const res = await s.api('/api/config', { headers: { origin: 'https://inspector.example' } });
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://inspector.example');
+      expect(res.headers.get('access-control-expose-headers')).toMatch(/X-RateLimit-Remaining.*MCP-Session-Id/);
+      const refused = await s.api('/api/config');
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+      const other = await s.api('/api/config', { headers: { origin: 'https://evil.example' } });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      // A 401 to an allowed origin is readable too, so a page can tell the user to sign in.
+      const unauth = await fetch(`${s.url}/api/config`, { headers: { origin: 'https://inspector.example' } });
+      expect(unauth.status).toBe(401);
+      expect(unauth.headers.get('access-control-allow-origin')).toBe('https://inspector.example');
+    } finally {
+      await s.close();
+    }
+  });
+});
