@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { haLogTail, startHa, stopHa } from './ha-control.js';
-import { HubSocket } from './hub-socket.js';
+import { RawClient } from '../../src/sim/raw-client.js';
 
 const HASS_URL = process.env.HASS_URL ?? '';
 const HASS_TOKEN = process.env.HASS_TOKEN ?? '';
@@ -61,13 +61,13 @@ describe('states', () => {
   });
 
   test("areas come from the registries: the entity's own, else its device's", async () => {
-    const socket = await HubSocket.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
+    const socket = await RawClient.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
     try {
-      const entities = (await socket.send<Body[]>({ type: 'config/entity_registry/list' })).result!;
+      const entities = (await socket.command<Body[]>({ type: 'config/entity_registry/list' })).result!;
       const bed = entities.find((e) => e.entity_id === 'light.bed_light')!;
       const ceiling = entities.find((e) => e.entity_id === 'light.ceiling_lights')!;
-      expect((await socket.send({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: 'bedroom' })).success).toBe(true);
-      expect((await socket.send({ type: 'config/device_registry/update', device_id: ceiling.device_id, area_id: 'living_room' })).success).toBe(true);
+      expect((await socket.command({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: 'bedroom' })).success).toBe(true);
+      expect((await socket.command({ type: 'config/device_registry/update', device_id: ceiling.device_id, area_id: 'living_room' })).success).toBe(true);
       const areaOf = async (id: string) => ((await (await s.api(`/api/state/${id}`)).json()) as Body).area_id;
       await eventually(() => areaOf('light.bed_light'), (a) => a === 'bedroom', 'entity area');
       await eventually(() => areaOf('light.ceiling_lights'), (a) => a === 'living_room', 'device area');
@@ -76,10 +76,10 @@ describe('states', () => {
       expect(bed.area_id).toBeNull();
     } finally {
       // Other files read the demo's registries as Home Assistant made them.
-      const entities = (await socket.send<Body[]>({ type: 'config/entity_registry/list' })).result!;
+      const entities = (await socket.command<Body[]>({ type: 'config/entity_registry/list' })).result!;
       const ceiling = entities.find((e) => e.entity_id === 'light.ceiling_lights')!;
-      await socket.send({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: null });
-      await socket.send({ type: 'config/device_registry/update', device_id: ceiling.device_id, area_id: null });
+      await socket.command({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: null });
+      await socket.command({ type: 'config/device_registry/update', device_id: ceiling.device_id, area_id: null });
       await socket.close();
     }
   });

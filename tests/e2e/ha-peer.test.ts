@@ -3,7 +3,7 @@
 // Runs under tests/e2e/run.sh, which exports HASS_URL, HASS_TOKEN and HA_E2E_STATE.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ENTITIES, HA_VERSION, haLogTail, haState, startHa, stopHa } from './ha-control.js';
-import { HubSocket, type HubEvent } from './hub-socket.js';
+import { RawClient, type EventMessage as HubEvent } from '../../src/sim/raw-client.js';
 
 const URL_ = process.env.HASS_URL ?? '';
 const TOKEN = process.env.HASS_TOKEN ?? '';
@@ -49,10 +49,10 @@ async function waitForState(entityId: string, ok: (s: any) => boolean, timeoutMs
 
 const context = { id: expect.any(String), parent_id: null, user_id: expect.any(String) };
 
-let hub: HubSocket;
+let hub: RawClient;
 
 beforeAll(async () => {
-  hub = await HubSocket.connect(WS_URL, TOKEN);
+  hub = await RawClient.connect(WS_URL, TOKEN);
 });
 
 afterAll(async () => {
@@ -94,14 +94,14 @@ describe('WebSocket API', () => {
   });
 
   it('a wrong token gets auth_invalid and the socket is closed', async () => {
-    const bad = await HubSocket.connect(WS_URL, 'not-a-token');
-    const closed = bad.closed();
+    const bad = await RawClient.connect(WS_URL, 'not-a-token', { allowInvalid: true });
+    const closed = bad.closed.then((c) => c.code);
     expect(bad.authReply).toEqual({ type: 'auth_invalid', message: 'Invalid access token or password' });
     await closed;
   });
 
   it('get_config reports version 2024.3.3 and the configured home', async () => {
-    const r = await hub.send<any>({ type: 'get_config' });
+    const r = await hub.command<any>({ type: 'get_config' });
     expect(r).toMatchObject({ type: 'result', success: true });
     expect(r.result).toMatchObject({
       version: '2024.3.3',
@@ -120,39 +120,39 @@ describe('WebSocket API', () => {
   });
 
   it('ping answers pong with the same id', async () => {
-    const r = await hub.send({ type: 'ping' });
+    const r = await hub.command({ type: 'ping' });
     expect(r).toEqual({ id: r.id, type: 'pong' });
   });
 
   it('an unknown command answers unknown_command', async () => {
     // Categories arrived in 2024.4; this hub does not know the command.
-    const r = await hub.send({ type: 'config/category_registry/list', scope: 'automation' });
+    const r = await hub.command({ type: 'config/category_registry/list', scope: 'automation' });
     expect(r).toEqual({ id: r.id, type: 'result', success: false, error: { code: 'unknown_command', message: 'Unknown command.' } });
   });
 
   it('a message without a type answers invalid_format', async () => {
-    const r = await hub.send({});
+    const r = await hub.command({});
     expect(r).toEqual({ id: r.id, type: 'result', success: false, error: { code: 'invalid_format', message: 'Message incorrectly formatted.' } });
   });
 });
 
 describe('registries', () => {
   it('floors and labels already exist in 2024.3.3 (contrary to DESIGN.md): list succeeds', async () => {
-    const floors = await hub.send<any[]>({ type: 'config/floor_registry/list' });
+    const floors = await hub.command<any[]>({ type: 'config/floor_registry/list' });
     expect(floors).toEqual({ id: floors.id, type: 'result', success: true, result: [] });
-    const labels = await hub.send<any[]>({ type: 'config/label_registry/list' });
+    const labels = await hub.command<any[]>({ type: 'config/label_registry/list' });
     expect(labels).toEqual({ id: labels.id, type: 'result', success: true, result: [] });
 
-    const created = await hub.send<any>({ type: 'config/floor_registry/create', name: 'Ground Floor', level: 0 });
+    const created = await hub.command<any>({ type: 'config/floor_registry/create', name: 'Ground Floor', level: 0 });
     expect(created.result).toEqual({ floor_id: 'ground_floor', icon: null, level: 0, name: 'Ground Floor' });
-    const listed = await hub.send<any[]>({ type: 'config/floor_registry/list' });
+    const listed = await hub.command<any[]>({ type: 'config/floor_registry/list' });
     expect(listed.result).toEqual([{ floor_id: 'ground_floor', icon: null, level: 0, name: 'Ground Floor' }]);
-    const deleted = await hub.send({ type: 'config/floor_registry/delete', floor_id: 'ground_floor' });
+    const deleted = await hub.command({ type: 'config/floor_registry/delete', floor_id: 'ground_floor' });
     expect(deleted).toMatchObject({ success: true, result: null });
   });
 
   it('area entries: aliases, area_id, icon, name, picture (no floor_id, no labels yet)', async () => {
-    const r = await hub.send<any[]>({ type: 'config/area_registry/list' });
+    const r = await hub.command<any[]>({ type: 'config/area_registry/list' });
     expect(r.success).toBe(true);
     expect(r.result).toEqual(
       expect.arrayContaining([{ aliases: [], area_id: 'living_room', icon: null, name: 'Living Room', picture: null }]),
@@ -161,7 +161,7 @@ describe('registries', () => {
   });
 
   it('device entries have this key set (no labels)', async () => {
-    const r = await hub.send<any[]>({ type: 'config/device_registry/list' });
+    const r = await hub.command<any[]>({ type: 'config/device_registry/list' });
     const bed = r.result!.find((d) => d.identifiers.some((i: string[]) => i[0] === 'demo' && i[1] === 'light_1'));
     expect(bed).toEqual({
       area_id: null,
@@ -184,7 +184,7 @@ describe('registries', () => {
   });
 
   it('entity entries have this key set (with labels)', async () => {
-    const r = await hub.send<any[]>({ type: 'config/entity_registry/list' });
+    const r = await hub.command<any[]>({ type: 'config/entity_registry/list' });
     const bed = r.result!.find((e) => e.entity_id === 'light.bed_light');
     expect(bed).toEqual({
       area_id: null,
@@ -210,7 +210,7 @@ describe('registries', () => {
 
 describe('get_services', () => {
   it('light.turn_on: name, description, fields with selector and filter, target', async () => {
-    const r = await hub.send<any>({ type: 'get_services' });
+    const r = await hub.command<any>({ type: 'get_services' });
     const turnOn = r.result.light.turn_on;
     expect(Object.keys(turnOn).sort()).toEqual(['description', 'fields', 'name', 'target']);
     expect(turnOn.name).toBe('Turn on');
@@ -323,7 +323,7 @@ describe('subscriptions', () => {
     await hub.callService('light', 'turn_off', {}, BED);
     await waitForState('light.bed_light', (st) => st.state === 'off');
 
-    const sub = await hub.send({ type: 'subscribe_entities', entity_ids: ['light.bed_light'] });
+    const sub = await hub.command({ type: 'subscribe_entities', entity_ids: ['light.bed_light'] });
     expect(sub).toEqual({ id: sub.id, type: 'result', success: true, result: null });
     const first = await hub.waitForEvent(sub.id);
     expect(first).toEqual({
@@ -362,14 +362,14 @@ describe('subscriptions', () => {
     const diff2 = await hub.waitForEvent(sub.id, (e) => e.event.c?.['light.bed_light']?.['+']?.a?.brightness === 64, { from: 2 });
     expect(diff2.event.c['light.bed_light']['+']).toEqual({ lu: expect.any(Number), c: (call2.result as any).context.id, a: { brightness: 64 } });
 
-    const unsub = await hub.send({ type: 'unsubscribe_events', subscription: sub.id });
+    const unsub = await hub.command({ type: 'unsubscribe_events', subscription: sub.id });
     expect(unsub).toEqual({ id: unsub.id, type: 'result', success: true, result: null });
   });
 
   it('subscribe_events state_changed: event_type, data {entity_id, old_state, new_state}, origin, time_fired, context', async () => {
     await hub.callService('light', 'turn_on', { brightness: 200 }, BED);
     await waitForState('light.bed_light', (st) => st.state === 'on');
-    const sub = await hub.send({ type: 'subscribe_events', event_type: 'state_changed' });
+    const sub = await hub.command({ type: 'subscribe_events', event_type: 'state_changed' });
     expect(sub).toEqual({ id: sub.id, type: 'result', success: true, result: null });
     await hub.callService('light', 'turn_off', {}, BED);
     const ev = await hub.waitForEvent(sub.id, (e) => e.event.data.entity_id === 'light.bed_light' && e.event.data.new_state?.state === 'off');
@@ -377,9 +377,9 @@ describe('subscriptions', () => {
     expect(ev.event).toMatchObject({ event_type: 'state_changed', origin: 'LOCAL', context });
     expect(ev.event.data.old_state).toMatchObject({ entity_id: 'light.bed_light', state: 'on' });
     expect(ev.event.data.new_state.attributes).toMatchObject({ brightness: null, color_mode: null });
-    const unsub = await hub.send({ type: 'unsubscribe_events', subscription: sub.id });
+    const unsub = await hub.command({ type: 'unsubscribe_events', subscription: sub.id });
     expect(unsub.success).toBe(true);
-    const again = await hub.send({ type: 'unsubscribe_events', subscription: sub.id });
+    const again = await hub.command({ type: 'unsubscribe_events', subscription: sub.id });
     expect(again.error).toEqual({ code: 'not_found', message: 'Subscription not found.' });
   });
 });
@@ -425,7 +425,7 @@ describe('restart', () => {
     // The demo does not restore states: bed light starts off again.
     expect(r.json.find((s: any) => s.entity_id === 'light.bed_light').state).toBe('off');
 
-    hub = await HubSocket.connect(WS_URL, TOKEN);
+    hub = await RawClient.connect(WS_URL, TOKEN);
     expect(hub.authReply.type).toBe('auth_ok');
   });
 });

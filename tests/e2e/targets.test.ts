@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActionExecutor } from '../../src/actions/executor.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { HubSocket } from './hub-socket.js';
+import { RawClient } from '../../src/sim/raw-client.js';
 
 const HASS_URL = process.env.HASS_URL ?? '';
 const HASS_TOKEN = process.env.HASS_TOKEN ?? '';
@@ -32,7 +32,7 @@ async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, 
 
 let s: TestServer;
 let actions: ActionExecutor;
-let hub: HubSocket;
+let hub: RawClient;
 let devices: Body[];
 const deviceNamed = (name: string): string => devices.find((d) => d.name === name)!.id;
 
@@ -40,8 +40,8 @@ beforeAll(async () => {
   s = await startTestServer({ HASS_URL, HASS_TOKEN });
   await s.app.hub.ready(30_000);
   actions = s.app.services.actions;
-  hub = await HubSocket.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
-  devices = (await hub.send<Body[]>({ type: 'config/device_registry/list' })).result!;
+  hub = await RawClient.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
+  devices = (await hub.command<Body[]>({ type: 'config/device_registry/list' })).result!;
 });
 afterAll(async () => {
   await hub?.close();
@@ -52,10 +52,10 @@ describe('targets on Home Assistant 2024.3.3', () => {
   test('areas: an entity in the area and a device in it; Home Assistant gets the areas, not entity ids', async () => {
     const ceiling = await haStateOf('light.ceiling_lights');
     const bed = await haStateOf('light.bed_light');
-    const sub = await hub.send({ type: 'subscribe_events', event_type: 'call_service' });
+    const sub = await hub.command({ type: 'subscribe_events', event_type: 'call_service' });
     try {
-      expect((await hub.send({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: 'bedroom' })).success).toBe(true);
-      expect((await hub.send({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: 'living_room' })).success).toBe(true);
+      expect((await hub.command({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: 'bedroom' })).success).toBe(true);
+      expect((await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: 'living_room' })).success).toBe(true);
       const registries = s.app.hub.registries;
       await eventually(() => [registries.areaIdOf('light.bed_light'), registries.areaIdOf('light.ceiling_lights')], (a) => a[0] === 'bedroom' && a[1] === 'living_room', 'the bridge sees the new areas');
 
@@ -69,9 +69,9 @@ describe('targets on Home Assistant 2024.3.3', () => {
       const seen = await hub.waitForEvent(sub.id, (e) => e.event.data.domain === 'light' && e.event.data.service === 'turn_on');
       expect(seen.event.data.service_data).toEqual({ brightness: 150, area_id: ['bedroom', 'living_room'] });
     } finally {
-      await hub.send({ type: 'unsubscribe_events', subscription: sub.id });
-      await hub.send({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: null });
-      await hub.send({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: null });
+      await hub.command({ type: 'unsubscribe_events', subscription: sub.id });
+      await hub.command({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: null });
+      await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: null });
       if (bed.state === 'off') await hub.callService('light', 'turn_off', {}, { entity_id: 'light.bed_light' });
       await hub.callService('light', 'turn_on', { brightness: ceiling.attributes.brightness }, { entity_id: 'light.ceiling_lights' });
     }
@@ -113,21 +113,21 @@ describe('targets on Home Assistant 2024.3.3', () => {
 
 describe('no target', () => {
   test('notify.notify: the demo fires a notify event with the message', async () => {
-    const sub = await hub.send({ type: 'subscribe_events', event_type: 'notify' });
+    const sub = await hub.command({ type: 'subscribe_events', event_type: 'notify' });
     try {
       const out = await actions.callService({ domain: 'notify', service: 'notify', data: { message: 'From the bridge', title: 'E2E' } });
       expect(out).toEqual({ success: true, service: 'notify.notify', target: null, parameters: { message: 'From the bridge', title: 'E2E' }, entities: [] });
       const event = await hub.waitForEvent(sub.id);
       expect(event.event.data).toMatchObject({ message: 'From the bridge', title: 'E2E' });
     } finally {
-      await hub.send({ type: 'unsubscribe_events', subscription: sub.id });
+      await hub.command({ type: 'unsubscribe_events', subscription: sub.id });
     }
   });
 
   test('persistent_notification.create: Home Assistant lists the notification', async () => {
     await actions.callService({ domain: 'persistent_notification', service: 'create', data: { message: 'Made by the bridge', title: 'E2E', notification_id: 'bridge_e2e' } });
     try {
-      const list = (await hub.send<Body[]>({ type: 'persistent_notification/get' })).result!;
+      const list = (await hub.command<Body[]>({ type: 'persistent_notification/get' })).result!;
       expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ notification_id: 'bridge_e2e', message: 'Made by the bridge', title: 'E2E' })]));
     } finally {
       await hub.callService('persistent_notification', 'dismiss', { notification_id: 'bridge_e2e' });

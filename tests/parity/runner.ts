@@ -2,7 +2,7 @@
 // expectations. A case's steps share one authenticated WebSocket connection; replies and events
 // are compared with vitest's toEqual after placeholders (ref) are filled in from earlier steps.
 import { expect } from 'vitest';
-import WebSocket from 'ws';
+import { RawClient } from '../../src/sim/raw-client.js';
 import { type Expected, type ParityCase, Ref, type Step, TOKEN, type Vars } from './cases.js';
 
 export interface ParityTarget {
@@ -14,84 +14,6 @@ export interface ParityTarget {
 type Message = Record<string, any>;
 
 const wsUrlOf = (url: string) => `${url.replace(/^http/, 'ws')}/api/websocket`;
-
-/** One WebSocket connection that keeps every message, for waiting on results and events. */
-class Conn {
-  readonly messages: Message[] = [];
-  readonly closed: Promise<number>;
-  private nextId = 1;
-  private waiters = new Set<() => void>();
-
-  private constructor(private readonly ws: WebSocket) {
-    this.closed = new Promise((resolve) => ws.on('close', (code) => resolve(code)));
-    ws.on('message', (data) => {
-      const parsed = JSON.parse(data.toString()) as Message | Message[];
-      for (const m of Array.isArray(parsed) ? parsed : [parsed]) this.messages.push(m);
-      for (const w of [...this.waiters]) w();
-    });
-  }
-
-  static async open(url: string): Promise<Conn> {
-    const ws = new WebSocket(wsUrlOf(url));
-    const conn = new Conn(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return conn;
-  }
-
-  /** The first message at or after `from` that passes `test`; its index too. */
-  waitFor(test: (m: Message) => boolean, from = 0, timeoutMs = 15_000): Promise<{ message: Message; index: number }> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        for (let i = from; i < this.messages.length; i++) {
-          const m = this.messages[i] as Message;
-          if (test(m)) {
-            done();
-            resolve({ message: m, index: i });
-            return;
-          }
-        }
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`no matching message within ${timeoutMs} ms; last: ${JSON.stringify(this.messages.slice(-3))}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-      };
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  sendRaw(text: string): void {
-    this.ws.send(text);
-  }
-
-  /** Sends a command with the next id (unless it has one); returns the id. */
-  send(msg: Message): number {
-    const id = typeof msg.id === 'number' ? msg.id : this.nextId;
-    this.nextId = Math.max(this.nextId, id) + 1;
-    this.ws.send(JSON.stringify({ ...msg, id }));
-    return id;
-  }
-
-  async authenticate(token: string): Promise<void> {
-    await this.waitFor((m) => m.type === 'auth_required');
-    this.sendRaw(JSON.stringify({ type: 'auth', access_token: token }));
-    const { message } = await this.waitFor((m) => m.type === 'auth_ok' || m.type === 'auth_invalid');
-    if (message.type !== 'auth_ok') throw new Error(`auth failed: ${JSON.stringify(message)}`);
-  }
-
-  close(): Promise<number> {
-    if (this.ws.readyState === WebSocket.CLOSED) return this.closed;
-    this.ws.close();
-    return this.closed;
-  }
-}
 
 function isMatcher(v: unknown): boolean {
   return typeof v === 'object' && v !== null && typeof (v as { asymmetricMatch?: unknown }).asymmetricMatch === 'function';
@@ -146,12 +68,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the steps of a case (or its cleanup) on one connection. */
 async function runSteps(target: ParityTarget, steps: Step[], vars: Vars, label: string, check: boolean): Promise<void> {
-  let conn: Conn | undefined;
+  let conn: RawClient | undefined;
   const connection = async () => {
-    if (!conn) {
-      conn = await Conn.open(target.url);
-      await conn.authenticate(target.token);
-    }
+    conn ??= await RawClient.connect(wsUrlOf(target.url), target.token, { timeoutMs: 15_000 });
     return conn;
   };
   /** Per subscription: index of the next message to look at. */
@@ -163,15 +82,15 @@ async function runSteps(target: ParityTarget, steps: Step[], vars: Vars, label: 
     for (const [i, step] of steps.entries()) {
       const where = `step ${i + 1}`;
       if ('handshake' in step) {
-        const c = await Conn.open(target.url);
+        const c = await RawClient.open(wsUrlOf(target.url));
         try {
-          await c.waitFor((m) => m.type === 'auth_required');
+          await c.find((m) => m.type === 'auth_required');
           const { send } = step.handshake;
           if (send !== undefined) c.sendRaw(typeof send === 'string' ? send : JSON.stringify(withToken(send, target.token)));
           const want = Array.isArray(step.replies) ? step.replies.length : 1;
-          await c.waitFor(() => c.messages.length >= want, 0, 10_000).catch(() => undefined);
+          await c.find(() => c.messages.length >= want, 0, 10_000).catch(() => undefined);
           if (step.closes !== undefined) {
-            const code = await Promise.race([c.closed, sleep(10_000).then(() => 'still open')]);
+            const code = await Promise.race([c.closed.then((x) => x.code), sleep(10_000).then(() => 'still open')]);
             compare(code, step.closes, `${where} close code`);
           } else {
             await sleep(100);
@@ -184,7 +103,7 @@ async function runSteps(target: ParityTarget, steps: Step[], vars: Vars, label: 
         const c = await connection();
         const from = c.messages.length;
         const id = c.send(resolve(step.ws, vars) as Message);
-        const { message } = await c.waitFor((m) => m.id === id && (m.type === 'result' || m.type === 'pong'), from, step.timeoutMs);
+        const { message } = await c.find((m) => m.id === id && (m.type === 'result' || m.type === 'pong'), from, step.timeoutMs);
         cursors.set(id, from);
         if (step.save) vars[step.save] = message;
         if (step.reply !== undefined) {
@@ -198,7 +117,7 @@ async function runSteps(target: ParityTarget, steps: Step[], vars: Vars, label: 
         if (sub === undefined) throw new Error(`${label}: ${where} waits on ${step.event}, which no earlier step saved`);
         const from = cursors.get(sub) ?? 0;
         const match = step.where ?? (() => true);
-        const { message, index } = await c.waitFor((m) => m.type === 'event' && m.id === sub && match(m.event), from, step.timeoutMs);
+        const { message, index } = await c.find((m) => m.type === 'event' && m.id === sub && match(m.event), from, step.timeoutMs);
         cursors.set(sub, index + 1);
         if (step.save) vars[step.save] = message.event;
         if (step.expect !== undefined) compare(message.event, step.expect, `${where} event of ${step.event}`);
