@@ -20,8 +20,8 @@ COPY --from=build /usr/local/bin/node /usr/local/bin/node
 WORKDIR /opt/home-mcp-bridge
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
+# Build output only: the service and the built-in plugins compiled beside it (dist/src, dist/plugins).
 COPY --from=build /src/dist ./dist
-COPY --from=build /src/plugins ./plugins
 COPY rootfs /
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

@@ -23,6 +23,7 @@ import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Registrar, Services } from './services.js';
 import { startSimulator, type Simulator } from './sim/index.js';
+import { loadPlugins } from './plugins/loader.js';
 import { openStore, storeFile } from './store/index.js';
 import { VERSION } from './version.js';
 
@@ -92,7 +93,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
 
-  const services: Services = {
+  const base: Omit<Services, 'plugins'> = {
     config,
     log,
     version: VERSION,
@@ -111,6 +112,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: false, scenes: true, groups: true }),
   };
+  const { plugins, report } = await loadPlugins({ userDir: config.pluginsDir, disabled: config.pluginsDisabled, services: base, log: log.child({ part: 'plugins' }) });
+  const services: Services = { ...base, plugins: { list: plugins, report } };
 
   const routes = new RouteTable();
   for (const register of REGISTRARS) register(routes, services);

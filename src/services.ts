@@ -12,6 +12,7 @@ import type { Admit } from './http/admission.js';
 import type { Engine } from './http/uws.js';
 import type { HubClient } from './hub/client.js';
 import type { Logger } from './log.js';
+import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
 import type { SceneService } from './scenes/service.js';
 import type { Store } from './store/index.js';
 
@@ -38,6 +39,8 @@ export interface Services {
   port(): number;
   /** Features that are present in this build and enabled. */
   features(): Record<string, boolean>;
+  /** The plugins loaded at start, their tools bound, and what was skipped and why. */
+  plugins: { list: LoadedPlugin[]; report: PluginReport };
 }
 
 /** What a registrar or plugin declares it needs: a part of the services, by name. */

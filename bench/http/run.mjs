@@ -92,7 +92,7 @@ if (wrk.error) {
 }
 const wrkVersion = `${wrk.stdout}${wrk.stderr}`.split('\n')[0].replace(/\s*Copyright.*$/, '').trim();
 
-if (!existsSync(join(root, 'dist', 'main.js'))) fail('dist/main.js is missing: run `npm run bench:http` (it builds first) or `npm run build`.');
+if (!existsSync(join(root, 'dist', 'src', 'main.js'))) fail('dist/src/main.js is missing: run `npm run bench:http` (it builds first) or `npm run build`.');
 
 // Separate cores for load and servers, so neither steals the other's time slices.
 const cpus = os.availableParallelism();
@@ -171,7 +171,7 @@ async function startBare() {
   return { child, port, engine };
 }
 
-async function startBridge(rateLimitMax, entry = 'dist/main.js') {
+async function startBridge(rateLimitMax, entry = 'dist/src/main.js') {
   const port = await freePort();
   const dataDir = mkdtempSync(join(os.tmpdir(), 'bench-http-'));
   // A clean environment: a HASS_URL or CONFIG_FILE from the caller's shell must not change what is measured.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bench/hub: the bridge ingesting state_changed events from the hub simulator at rising rates.
-// The simulator (sim-worker.mjs) and the bridge (dist/main.js, HASS_URL at the simulator) run as
+// The simulator (sim-worker.mjs) and the bridge (dist/src/main.js, HASS_URL at the simulator) run as
 // separate processes; this one only orchestrates and samples. Prints markdown tables.
 // Run with `npm run bench:hub` (builds dist/ first); options: node bench/hub/run.mjs --help
 import { fork, spawn } from 'node:child_process';
@@ -102,7 +102,7 @@ const profDir = opt['cpu-prof'] ? join(resolve(opt['cpu-prof']), `run-${Date.now
 if (profDir) mkdirSync(profDir, { recursive: true });
 
 if (!existsSync('/proc/self/status')) fail('reads memory and CPU figures from /proc, so it runs on Linux only.');
-if (!existsSync(join(root, 'dist', 'main.js'))) fail('dist/ is missing: run `npm run bench:hub` (it builds first) or `npm run build`.');
+if (!existsSync(join(root, 'dist', 'src', 'main.js'))) fail('dist/ is missing: run `npm run bench:hub` (it builds first) or `npm run build`.');
 
 const { children, work } = ownedChildren({ scratchPrefix: 'bench-hub-' });
 
@@ -199,7 +199,7 @@ async function startBridge(sim, label, extraEnv = {}, profile = false) {
     ...bridgeEnv,
     ...extraEnv,
   };
-  const args = ['--trace-gc', ...(profile && profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, 'bridge')}`] : []), 'dist/main.js'];
+  const args = ['--trace-gc', ...(profile && profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, 'bridge')}`] : []), 'dist/src/main.js'];
   const spawned = performance.now();
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const { parseHome, startSimulator } = await import(join(root, 'dist', 'sim', 'index.js'));
+const { parseHome, startSimulator } = await import(join(root, 'dist', 'src', 'sim', 'index.js'));
 
 // The clock entity carries the sim's wall time (ms) as its state; the bridge's copy of it, read
 // over REST, says how far behind the event stream the bridge is.

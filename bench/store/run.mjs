@@ -41,7 +41,7 @@ const storeWrites = Number(opt['store-writes']);
 const httpWrites = Number(opt['http-writes']);
 const concurrency = Number(opt.concurrency);
 
-if (!existsSync(join(root, 'dist', 'main.js'))) {
+if (!existsSync(join(root, 'dist', 'src', 'main.js'))) {
   process.stderr.write('bench:store: dist/ is missing: run `npm run bench:store` (it builds first) or `npm run build`.\n');
   process.exit(2);
 }
@@ -96,7 +96,7 @@ async function startBridge() {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '0',
   };
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
   child.stdout.on('data', (d) => (output = (output + d).slice(-8000)));
@@ -197,7 +197,7 @@ try {
   await bridge.stop();
 }
 
-const { openStore } = await import(join(root, 'dist', 'store', 'index.js'));
+const { openStore } = await import(join(root, 'dist', 'src', 'store', 'index.js'));
 const store = openStore(join(work, 'store-bench.db'));
 try {
   const scene = (i) => ({ id: `s${i % 1000}`, name: `S ${i}`, description: null, actions: sceneOf('x', i % 80).actions });

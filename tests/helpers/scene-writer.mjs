@@ -2,7 +2,7 @@
 // committed transaction per write, printing "ack <n>" only after both of write n committed.
 // The durability test kills this process with SIGKILL mid-stream.
 // Usage: node tests/helpers/scene-writer.mjs <db file> [first write number]
-import { openStore } from '../../dist/store/index.js';
+import { openStore } from '../../dist/src/store/index.js';
 import { groupFor, sceneFor } from './durability-data.mjs';
 
 const file = process.argv[2];

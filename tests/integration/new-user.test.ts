@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/log.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'main.js');
+const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'src', 'main.js');
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,11 +1,11 @@
-// The built service as a user runs it: `node dist/main.js`.
+// The built service as a user runs it: `node dist/src/main.js`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'main.js');
+const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'src', 'main.js');
 
 function run(env: Record<string, string>, onStdout?: (text: string, child: ReturnType<typeof spawn>) => void) {
   const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

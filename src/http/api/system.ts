@@ -34,8 +34,8 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
   routes.add({
     method: 'GET',
     path: '/api/health',
-    summary: 'Health check for tool transports (same body as /health, behind a token)',
-    handler: () => healthBody(s),
+    summary: 'Health check for tool transports: the /health body, plus the plugins loaded, skipped (with reasons) and disabled, and the tool count',
+    handler: () => ({ ...healthBody(s), plugins: s.plugins.report, tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0) }),
   });
 
   routes.add({

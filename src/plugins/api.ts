@@ -1,0 +1,108 @@
+// The public plugin API (`home-mcp-bridge/plugin`). A plugin is one object, made with
+// definePlugin, that says who it is, which part of the services it needs, and what it offers:
+// tools now; prompts, resources and natural-language vocabulary are declared the same way. It also
+// hands plugins the schema library the bridge validates with (`v`, valibot), so a plain
+// JavaScript plugin needs nothing installed.
+import * as v from 'valibot';
+import type { Principal } from '../auth/tokens.js';
+import type { Services } from '../services.js';
+
+/** What a tool answers: MCP's tool result. Business errors are `isError: true` results, not throws. */
+export interface ToolResult {
+  content: ToolContent[];
+  /** Data matching the tool's output schema, when it has one. */
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export type ToolContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } };
+
+/** Hints for a client about what a tool does (MCP tool annotations). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a running tool may use: the services its plugin declared, and who is calling. */
+/** The parts of the services a plugin may ask for. */
+export type ServiceName = Exclude<keyof Services, 'plugins'>;
+
+export interface ToolContext<K extends ServiceName = never> {
+  services: Pick<Services, K>;
+  principal?: Principal;
+  log: Services['log'];
+}
+
+export interface ToolDefinition<S extends v.GenericSchema = v.GenericSchema, K extends ServiceName = never> {
+  /** Unique across plugins; at most 64 characters of letters, digits, `_` and `-`. */
+  name: string;
+  title: string;
+  /** What the tool does, in words an assistant can act on. */
+  description: string;
+  /** The arguments, checked by the project's validator before `run`; published as JSON Schema. */
+  input: S;
+  /** The shape of `structuredContent`, for tools that return data. */
+  output?: v.GenericSchema;
+  annotations?: ToolAnnotations;
+  run(args: v.InferOutput<S>, ctx: ToolContext<K>): ToolResult | Promise<ToolResult>;
+}
+
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  /** Named arguments a client fills in. */
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+export interface ResourceDefinition {
+  /** A URI, or a URI template with `{name}` parts. */
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** Words a plugin teaches the command parser for its domains, per language. */
+export type Vocabulary = Record<string, Record<string, unknown>>;
+
+export interface PluginDefinition<K extends ServiceName = never> {
+  /** Lower snake case, unique; PLUGINS_DISABLED names it. */
+  name: string;
+  version: string;
+  description?: string;
+  /** The parts of the services the plugin's tools use; nothing else reaches them. */
+  needs?: readonly K[];
+  /** The hub domains the plugin serves (light, climate, ...). */
+  domains?: readonly string[];
+  tools?: readonly ToolDefinition<any, K>[];
+  prompts?: readonly PromptDefinition[];
+  resources?: readonly ResourceDefinition[];
+  vocabulary?: Vocabulary;
+}
+
+/** Declares a plugin (a typed identity: the checks happen when the loader loads it). */
+export function definePlugin<K extends ServiceName = never>(def: PluginDefinition<K>): PluginDefinition<K> {
+  return def;
+}
+
+/**
+ * A tool declarer for a plugin that needs these parts of the services: its tools' `run` sees them
+ * typed, and their arguments typed from the input schema.
+ *   const tool = toolsWith(['hub']);  const search = tool({ name, input, run: (args, { services: { hub } }) => ... });
+ */
+export function toolsWith<K extends ServiceName>(_needs: readonly K[]) {
+  return <S extends v.GenericSchema>(def: ToolDefinition<S, K>): ToolDefinition<S, K> => def;
+}
+
+export { v };
+
+/** A text-only tool result. */
+export const text = (message: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: message }], ...(isError ? { isError } : {}) });

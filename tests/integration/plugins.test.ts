@@ -1,0 +1,95 @@
+// Plugins are built with the service, loaded at start, checked, and isolated: a broken one is
+// skipped with its reason while the rest load; a user's plain JavaScript plugin imports the API by
+// the package's name from a folder outside the package.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { AppError } from '../../src/errors.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+
+test('npm run build compiles the plugins beside the service, as JavaScript', () => {
+  expect(existsSync(join(ROOT, 'dist', 'plugins', 'discovery', 'index.js'))).toBe(true);
+  expect(readdirSync(join(ROOT, 'dist', 'plugins', 'discovery')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  expect(existsSync(join(ROOT, 'dist', 'src', 'plugins', 'api.js'))).toBe(true);
+});
+
+describe('the built service with a folder of user plugins', () => {
+  let child: ReturnType<typeof spawn>;
+  let url = '';
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hmb-user-plugins-'));
+    cpSync(join(ROOT, 'tests', 'fixtures', 'plugins'), dir, { recursive: true });
+    const env = { PATH: process.env.PATH!, PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'hmb-plugins-data-')), AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1', PLUGINS_DIR: dir, PLUGINS_DISABLED: 'disabled_one' };
+    child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    url = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d;
+        const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+        if (port) resolve(`http://127.0.0.1:${port}`);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+  });
+  afterAll(() => child?.kill('SIGTERM'));
+
+  test('/api/health reports loaded, skipped (with reasons) and disabled plugins, and the tool count', async () => {
+    const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u', password: 'password1' }) })).json()) as { access_token: string };
+    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as Record<string, any>;
+    expect(health.plugins.loaded.map((p: any) => [p.name, p.source, p.tools])).toEqual([
+      ['discovery', 'builtin', ['search_entities']],
+      ['greeter', 'user', ['count_entities']],
+    ]);
+    const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
+    expect(failed['throws-on-load.mjs']).toBe('it failed to load: this plugin is broken on purpose');
+    expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
+    expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
+    expect(health.plugins.disabled).toEqual(['disabled_one']);
+    expect(health.tools).toBe(2);
+  });
+});
+
+describe('a built-in plugin against the simulator', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s?.close());
+
+  const tool = (name: string) => s.app.services.plugins.list.flatMap((p) => p.tools).find((t) => t.definition.name === name)!;
+
+  test('search_entities finds entities by domain, area and name, with the hub’s names and areas', async () => {
+    const r = await tool('search_entities').call({ domain: 'light', area: 'living room' });
+    const entities = r.structuredContent!.entities as { entity_id: string; area: string }[];
+    expect(entities.length).toBeGreaterThan(0);
+    for (const e of entities) {
+      expect(e.entity_id).toMatch(/^light\./);
+      expect(e.area).toBe('Living Room');
+    }
+    const byName = await tool('search_entities').call({ query: 'front door' });
+    expect((byName.structuredContent!.entities as { entity_id: string }[]).map((e) => e.entity_id)).toContain('lock.front_door');
+  });
+
+  test('arguments go through the one validator; no match is an isError result that says what to try', async () => {
+    await expect(tool('search_entities').call({ limit: 1000 })).rejects.toThrow(AppError);
+    await expect(tool('search_entities').call({ limit: 1000 })).rejects.toThrow('limit: must be at most 100');
+    const none = await tool('search_entities').call({ query: 'no such thing anywhere' });
+    expect(none.isError).toBe(true);
+    expect(none.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/No entity matches/) });
+  });
+
+  test('a disabled plugin is gone', async () => {
+    const off = await startTestServer({ PLUGINS_DISABLED: 'discovery' });
+    try {
+      expect(off.app.services.plugins.list).toEqual([]);
+      expect(off.app.services.plugins.report.disabled).toEqual(['discovery']);
+    } finally {
+      await off.close();
+    }
+  });
+});
