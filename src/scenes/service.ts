@@ -12,6 +12,8 @@ import { domainOf } from '../hub/entity-id.js';
 import type { Store } from '../store/index.js';
 import { descriptionSchema, keyFromPath, keyOf, MAX_ITEMS, nameSchema, refuseKeyClash } from '../store/names.js';
 import type { Scene, SceneAction, SceneInput } from '../store/scenes.js';
+
+export type { Scene };
 import { captureEntity } from './capture.js';
 import { checkAction, normaliseAction, requireHubReached } from './normalise.js';
 

@@ -1,8 +1,7 @@
 // Scenes (interface part 4, and beyond it: list, read, replace, delete, capture): thin adapters
 // over the scene service.
 import * as v from 'valibot';
-import type { Scene } from '../../store/scenes.js';
-import { activateSchema, captureSchema, sceneSchema, sceneUpdateSchema, type Saved } from '../../scenes/service.js';
+import { activateSchema, captureSchema, sceneSchema, sceneUpdateSchema, type Saved, type Scene } from '../../scenes/service.js';
 import type { Services } from '../../services.js';
 import { flag } from '../query.js';
 import { jsonRoute, reply, type RouteTable } from '../routes.js';
