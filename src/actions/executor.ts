@@ -6,14 +6,14 @@
 import * as v from 'valibot';
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
-import { domainOf, isEntityId } from '../hub/entity-id.js';
+import { domainOf, isEntityId, MAX_ENTITY_ID } from '../hub/entity-id.js';
 import { FLOOR_LABEL_TARGETS_SINCE, MATCH_ALL, MATCH_NONE, TARGET_KEYS, type TargetKey, versionAtLeast } from '../hub/protocol.js';
 import { checkServiceData, flattenFields, serviceAccepts } from '../hub/service-fields.js';
 import { closestEntities, closestIds } from '../hub/similar.js';
 import { emptyTarget, reachedEntities, type TargetLists } from '../hub/targets.js';
 import type { ServiceDescription } from '../hub/types.js';
 import { toDeviceState, type DeviceState } from '../hub/views.js';
-import { anyObject, check } from '../validation.js';
+import { anyObject, check, echo } from '../validation.js';
 import { ALIASES } from './aliases.js';
 
 export interface DeviceCommand {
@@ -112,10 +112,12 @@ const KIND: Record<Exclude<TargetKey, 'entity_id'>, { noun: string; plural: stri
 };
 
 export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
-  if (!isEntityId(entityId)) {
-    throw invalidParameters(`${field}: must look like <domain>.<object_id> in lower case (got ${JSON.stringify(entityId)?.slice(0, 80)})`, { field, value: entityId });
+  if (isEntityId(entityId)) return entityId;
+  const value = echo(entityId);
+  if (typeof entityId === 'string' && entityId.length > MAX_ENTITY_ID) {
+    throw invalidParameters(`${field}: is too long: at most ${MAX_ENTITY_ID} characters (got ${entityId.length})`, { field, value, max_length: MAX_ENTITY_ID });
   }
-  return entityId;
+  throw invalidParameters(`${field}: must look like <domain>.<object_id> in lower case${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`, { field, value });
 }
 
 export class ActionExecutor {

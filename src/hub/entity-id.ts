@@ -3,16 +3,9 @@
 
 const VALID = /^(?!.+__)(?!_)[\da-z_]+(?<!_)\.(?!_)[\da-z_]+(?<!_)$/;
 
-export const isEntityId = (id: unknown): id is string => typeof id === 'string' && id.length <= 255 && VALID.test(id);
+/** Home Assistant's limit on an entity id's length. */
+export const MAX_ENTITY_ID = 255;
+
+export const isEntityId = (id: unknown): id is string => typeof id === 'string' && id.length <= MAX_ENTITY_ID && VALID.test(id);
 
 export const domainOf = (entityId: string): string => entityId.slice(0, entityId.indexOf('.'));
-
-/** Lower snake form of a name, as HA derives object ids ("Movie Night!" -> "movie_night"). */
-export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}

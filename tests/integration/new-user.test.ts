@@ -269,3 +269,24 @@ describe('CORS for the origins a user allows', () => {
     }
   });
 });
+
+describe('entity ids a person can read about', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s?.close());
+
+  test('an over-long entity id is said to be too long, with the limit, echoing only a prefix', async () => {
+    const long = `light.${'x'.repeat(5000)}`;
+    for (const res of [await s.call(`/api/state/${long}`), await s.call('/api/device/control', 'POST', { entity_id: long, action: 'turn_on' })]) {
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('entity_id: is too long: at most 255 characters (got 5006)');
+      expect(res.body.details.max_length).toBe(255);
+      expect(JSON.stringify(res.body).length).toBeLessThan(400);
+    }
+    const odd = await s.call('/api/device/control', 'POST', { entity_id: `Light.${'Y'.repeat(100)}`, action: 'turn_on' });
+    expect(odd.status).toBe(400);
+    expect(odd.body.message).toMatch(/^entity_id: must look like <domain>\.<object_id> in lower case \(got "Light\.Y{34}…"\)$/);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { backoffDelay } from '../../src/hub/backoff.js';
-import { domainOf, isEntityId, slugify } from '../../src/hub/entity-id.js';
+import { domainOf, isEntityId } from '../../src/hub/entity-id.js';
 import { hubError } from '../../src/hub/client.js';
 import { ERR_CONNECTION_LOST, FLOOR_LABEL_TARGETS_SINCE, HA_ERROR, versionAtLeast } from '../../src/hub/protocol.js';
 import { Registries } from '../../src/hub/registries.js';
@@ -27,10 +27,8 @@ describe('entity ids', () => {
   test.each(['light.kitchen', 'sensor.a1_b2', 'alarm_control_panel.security', 'vacuum.0_ground_floor'])('%s is valid', (id) => expect(isEntityId(id)).toBe(true));
   test.each(['light', 'Light.kitchen', 'light.', '.kitchen', 'light.kitchen lamp', 'light._x', 'light.x_', 'light.a__b', 'light.kitchen;drop', 'a.b.c', 5, null])('%s is not', (id) =>
     expect(isEntityId(id)).toBe(false));
-  test('domain and slug', () => {
+  test('domain', () => {
     expect(domainOf('media_player.tv')).toBe('media_player');
-    expect(slugify('Movie Night!')).toBe('movie_night');
-    expect(slugify("  Café  d'été ")).toBe('cafe_d_ete');
   });
   test('websocket urls', () => {
     expect(websocketUrl('http://ha.local:8123')).toBe('ws://ha.local:8123/api/websocket');
