@@ -15,6 +15,8 @@ import type { ServiceDescription } from '../hub/types.js';
 import { toDeviceState, type DeviceState } from '../hub/views.js';
 import { anyObject, check, echo } from '../validation.js';
 import { ALIASES } from './aliases.js';
+import { checkChoices } from './choices.js';
+import { verify, type Verification } from './verify.js';
 
 export interface DeviceCommand {
   entity_id: string;
@@ -30,7 +32,7 @@ export interface PlannedAction {
   data: Record<string, unknown>;
 }
 
-export interface ActionOutcome {
+export interface ActionOutcome extends Partial<Verification> {
   success: true;
   entity_id: string;
   action: string;
@@ -74,8 +76,8 @@ export interface CallOutcome {
   service: string;
   target: ServiceTarget | null;
   parameters: Record<string, unknown>;
-  /** Each entity the call acted on, with its state after the call. */
-  entities: { entity_id: string; state: DeviceState | null }[];
+  /** Each entity the call acted on, with its state after the call, and whether it shows what was asked. */
+  entities: ({ entity_id: string; state: DeviceState | null } & Partial<Verification>)[];
   /** The service's response, when it was asked for. */
   response?: unknown;
 }
@@ -179,7 +181,8 @@ export class ActionExecutor {
         data = alias.data(value, rest);
       }
     }
-    checkServiceData(services[service]!, data, `${domain}.${service}`);
+    data = checkServiceData(services[service]!, data, `${domain}.${service}`);
+    checkChoices(domain, service, data, state);
     return { entity_id: entityId, action: cmd.action, domain, service, data };
   }
 
@@ -205,6 +208,7 @@ export class ActionExecutor {
       service: `${p.domain}.${p.service}`,
       parameters: p.data,
       state: state ? toDeviceState(state, this.hub.registries) : null,
+      ...verify(p.domain, p.service, p.data, state),
     };
   }
 
@@ -240,15 +244,17 @@ export class ActionExecutor {
       throw invalidParameters(`target: ${what} takes no target`, { field: 'target' });
     }
     if (call.return_response && !desc.response) throw invalidParameters(`return_response: ${what} gives no response`, { field: 'return_response' });
-    checkServiceData(desc, data, what);
+    const checked = checkServiceData(desc, data, what);
 
     const target = call.target ? (Object.fromEntries(TARGET_KEYS.filter((k) => call.target![k] !== undefined).map((k) => [k, call.target![k]])) as ServiceTarget) : null;
+    const entity_ids = target ? this.entitiesOf(target, desc, what) : this.ownEntity(domain, service);
+    for (const id of entity_ids) checkChoices(domain, service, checked, this.hub.cache.get(id));
     return {
       domain,
       service,
-      data,
+      data: checked,
       target,
-      entity_ids: target ? this.entitiesOf(target, desc, what) : this.ownEntity(domain, service),
+      entity_ids,
       // A service that only answers with a response refuses calls that do not ask for it.
       return_response: call.return_response ?? desc.response?.optional === false,
     };
@@ -274,7 +280,8 @@ export class ActionExecutor {
       parameters: p.data,
       entities: p.entity_ids.map((id) => {
         const state = result.states.get(id);
-        return { entity_id: id, state: state ? toDeviceState(state, this.hub.registries) : null };
+        // An entity of another domain (a light switched through homeassistant.turn_on) is judged by its own domain.
+        return { entity_id: id, state: state ? toDeviceState(state, this.hub.registries) : null, ...verify(domainOf(id) === p.domain ? p.domain : domainOf(id), p.service, p.data, state) };
       }),
       ...(p.return_response ? { response: result.response ?? null } : {}),
     };

@@ -1,6 +1,7 @@
 // Checks service data against the fields the hub describes for a service (get_services), so a bad
 // parameter is refused with its name before the hub is called. Selectors say what a field takes.
 import { invalidParameters } from '../errors.js';
+import { echo } from '../validation.js';
 import type { HubState, ServiceDescription, ServiceField } from './types.js';
 
 /** Fields of a service, with the sections of newer hubs flattened. */
@@ -14,6 +15,25 @@ export function flattenFields(fields: Record<string, ServiceField> | undefined):
 }
 
 type Check = (value: unknown, selector: Record<string, unknown>) => string | undefined;
+
+const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)\s*$/;
+const TRUE = new Set(['true', 'on', 'yes', 'enable', '1']);
+const FALSE = new Set(['false', 'off', 'no', 'disable', '0']);
+
+/**
+ * What Home Assistant's own schemas take for a selector, brought to the type the selector means:
+ * a numeric string for a number ("50"), a number for text (an alarm or lock code, 1234), the
+ * words cv.boolean reads for true/false. Anything else is left for the check to refuse.
+ */
+const COERCE: Record<string, (v: unknown) => unknown> = {
+  number: (v) => (typeof v === 'string' && NUMERIC.test(v) ? Number(v) : v),
+  color_temp: (v) => (typeof v === 'string' && NUMERIC.test(v) ? Number(v) : v),
+  text: (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v),
+  boolean: (v) => {
+    const word = typeof v === 'string' ? v.trim().toLowerCase() : typeof v === 'number' ? String(v) : undefined;
+    return word !== undefined && TRUE.has(word) ? true : word !== undefined && FALSE.has(word) ? false : v;
+  },
+};
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const range = (v: number, min: unknown, max: unknown): string | undefined => {
@@ -55,24 +75,29 @@ const CHECKS: Record<string, Check> = {
 };
 
 /**
- * Throws INVALID_PARAMETERS naming the first described field that is missing while required or
- * whose value its selector refuses. Fields the description does not list go on to the hub, which
- * has the last word: its descriptions are not complete (Home Assistant 2024.3 takes
- * light.turn_on color_temp_kelvin without describing it) and it refuses truly unknown keys itself.
+ * Returns the data with each described field brought to its selector's type as Home Assistant
+ * would (COERCE), or throws INVALID_PARAMETERS naming the first described field that is missing
+ * while required or whose value its selector refuses. Fields the description does not list go on
+ * to the hub, which has the last word: its descriptions are not complete (Home Assistant 2024.3
+ * takes light.turn_on color_temp_kelvin without describing it) and it refuses unknown keys itself.
  */
-export function checkServiceData(service: ServiceDescription, data: Record<string, unknown>, what: string): void {
+export function checkServiceData(service: ServiceDescription, data: Record<string, unknown>, what: string): Record<string, unknown> {
   const fields = flattenFields(service.fields);
-  for (const [key, value] of Object.entries(data)) {
+  const out: Record<string, unknown> = { ...data };
+  for (const [key, given] of Object.entries(data)) {
     const field = fields[key];
     if (!field) continue;
     const [kind, selector] = Object.entries(field.selector ?? {})[0] ?? [];
+    const value = kind && COERCE[kind] ? COERCE[kind](given) : given;
     const check = kind ? CHECKS[kind] : undefined;
     const problem = check?.(value, (selector ?? {}) as Record<string, unknown>);
-    if (problem) throw invalidParameters(`${key}: ${problem}`, { field: key, value });
+    if (problem) throw invalidParameters(`${key}: ${problem}`, { field: key, value: echo(given) });
+    out[key] = value;
   }
   for (const [name, field] of Object.entries(fields)) {
     if (field.required && !(name in data)) throw invalidParameters(`${name}: required by ${what}`, { field: name });
   }
+  return out;
 }
 
 interface EntityFilter {

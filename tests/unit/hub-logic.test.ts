@@ -91,9 +91,18 @@ describe('service fields', () => {
   test('good data passes', () => {
     expect(check({ brightness_pct: 50, rgb_color: [255, 0, 10], color_temp_kelvin: 3000, effect: 'random', flash: 'short', transition: 2 })).not.toThrow();
   });
+  test('values Home Assistant coerces are taken and passed on in its type', () => {
+    expect(checkServiceData(turnOn, { brightness_pct: '50', transition: ' 2.5 ' }, 'light.turn_on')).toEqual({ brightness_pct: 50, transition: 2.5 });
+    const arm = { fields: { code: { selector: { text: {} } } } };
+    expect(checkServiceData(arm, { code: 1234 }, 'alarm_control_panel.alarm_arm_away')).toEqual({ code: '1234' });
+    const flag = { fields: { oscillating: { selector: { boolean: {} } } } };
+    expect(checkServiceData(flag, { oscillating: 'on' }, 'fan.oscillate')).toEqual({ oscillating: true });
+    expect(() => checkServiceData(flag, { oscillating: 'sometimes' }, 'fan.oscillate')).toThrow(/must be true or false/);
+  });
   test.each([
     [{ brightness_pct: 150 }, /^brightness_pct: must be at most 100$/],
-    [{ brightness_pct: '50' }, /^brightness_pct: must be a number$/],
+    [{ brightness_pct: 'fifty' }, /^brightness_pct: must be a number$/],
+    [{ brightness_pct: '150' }, /^brightness_pct: must be at most 100$/],
     [{ rgb_color: [300, 0, 0] }, /^rgb_color: must be \[red, green, blue\]/],
     [{ color_temp_kelvin: 1000 }, /^color_temp_kelvin: must be at least 2000$/],
     [{ effect: 'disco' }, /^effect: must be one of colorloop, random$/],
