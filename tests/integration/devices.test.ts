@@ -102,11 +102,18 @@ describe('control, domain by domain', () => {
   });
 
   test('climate: temperature and hvac mode', async () => {
-    expect((await ok('climate.bedroom', 'set_temperature', { temperature: 21.5 })).attributes.temperature).toBe(21.5);
+    expect((await ok('climate.hallway', 'set_temperature', { temperature: 21.5 })).attributes.temperature).toBe(21.5);
     const modes = hubState('climate.bedroom').attributes.hvac_modes as string[];
     const mode = modes.find((m) => m !== hubState('climate.bedroom').state && m !== 'off')!;
     expect((await ok('climate.bedroom', 'set_hvac_mode', { hvac_mode: mode })).state).toBe(mode);
-    expect((await ok('climate.bedroom', 'set_value', { value: 19 })).attributes.temperature).toBe(19);
+    expect((await ok('climate.hallway', 'set_value', { value: 19 })).attributes.temperature).toBe(19);
+  });
+
+  test('climate: a single temperature on a range-only thermostat is taken by the hub and shows nothing, and the answer says so', async () => {
+    // As Home Assistant 2024.3.3 does (a parity case holds the simulator to it).
+    const r = await control('climate.bedroom', 'set_temperature', { temperature: 21.5 });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ verified: false, expected: { temperature: 21.5 }, actual: { temperature: null } });
   });
 
   test('cover: position, then open through the generic turn_on', async () => {

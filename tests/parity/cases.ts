@@ -541,6 +541,28 @@ const CLIMATE_FAN: ParityCase[] = [
     cleanup: [{ ws: call('climate', 'set_hvac_mode', { hvac_mode: 'cool' }, HVAC) }],
   },
   {
+    name: 'climate: a single temperature on a range-only thermostat (heat_cool) is accepted and shows nothing',
+    steps: [
+      { ws: call('climate', 'set_temperature', { temperature: 22 }, on('climate.ecobee')), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'climate.ecobee', expect: expect.objectContaining({ state: 'heat_cool', attributes: fixtureAttributes('climate.ecobee') }) },
+    ],
+  },
+  {
+    name: 'vacuum: a fan speed the vacuum does not list is accepted and changes nothing',
+    steps: [
+      { ws: call('vacuum', 'set_fan_speed', { fan_speed: 'turbo' }, on('vacuum.0_ground_floor')), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'vacuum.0_ground_floor', expect: expect.objectContaining({ attributes: expect.objectContaining({ fan_speed: 'medium' }) }) },
+    ],
+  },
+  {
+    name: 'media_player: a sound mode the player does not list is accepted and shown',
+    steps: [
+      { ws: call('media_player', 'select_sound_mode', { sound_mode: 'Party' }, on('media_player.living_room')), reply: ok({ context: USER_CONTEXT }) },
+      { state: 'media_player.living_room', expect: expect.objectContaining({ attributes: expect.objectContaining({ sound_mode: 'Party', sound_mode_list: ['Music', 'Movie'] }) }) },
+    ],
+    cleanup: [{ ws: call('media_player', 'select_sound_mode', { sound_mode: 'Music' }, on('media_player.living_room')) }],
+  },
+  {
     name: 'climate: a temperature outside min_temp..max_temp is accepted (checked from 2024.4)',
     steps: [
       { ws: call('climate', 'set_temperature', { temperature: 50 }, HVAC), reply: ok({ context: USER_CONTEXT }) },

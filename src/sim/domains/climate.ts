@@ -96,7 +96,8 @@ function setTemperature(e: EntityCtx): void {
     validMode(e.hub, 'hvac', p.hvac_mode, strList(a.hvac_modes));
     mode = p.hvac_mode;
   }
-  if (typeof p.temperature === 'number') a.temperature = p.temperature;
+  // A range-only thermostat takes a single temperature without complaint and shows nothing of it (2024.3).
+  if (typeof p.temperature === 'number' && num(a.supported_features, 0) & CLIMATE_TARGET_TEMPERATURE) a.temperature = p.temperature;
   if (low !== undefined && high !== undefined) {
     a.target_temp_low = low;
     a.target_temp_high = high;
