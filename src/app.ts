@@ -10,6 +10,7 @@ import { GroupService } from './groups/service.js';
 import { createAdmission } from './http/admission.js';
 import { Cors } from './http/cors.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
+import { registerDocsRoutes } from './http/api/docs.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
@@ -47,7 +48,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerDocsRoutes];
 
 const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
 

@@ -10,7 +10,7 @@ import { readBody, readRequest, ResponseAdapter, type BridgeRequest } from './ad
 import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
-import { kindOf, paramsOf, versioned, type ApiRequest, type JsonRoute, type Method, type Query, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, Reply } from './routes.js';
+import { kindOf, paramsOf, versioned, type ApiRequest, type JsonRoute, type Method, type Query, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, RawReply, Reply } from './routes.js';
 import { HEADER_POLICIES } from './security-headers.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from './uws.js';
 
@@ -138,6 +138,9 @@ function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
   if (out instanceof Reply) {
     for (const k in out.headers) res.setHeader(k, out.headers[k]!);
     sendJson(req, res, out.status, out.body);
+  } else if (out instanceof RawReply) {
+    res.writeHead(out.status, { 'Content-Type': out.contentType });
+    res.end(out.body);
   } else {
     sendJson(req, res, 200, out);
   }

@@ -37,6 +37,25 @@ export class Reply {
 }
 export const reply = (status: number, body: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
 
+/** An answer that is not JSON: bytes with their own content type (pages, scripts, styles). */
+export class RawReply {
+  constructor(
+    readonly status: number,
+    readonly body: string | Buffer,
+    readonly contentType: string,
+  ) {}
+}
+
+/** One answer a route can give: what it means, and the shape of its body. */
+export interface ResponseSpec {
+  description: string;
+  schema?: v.GenericSchema;
+  /** Default application/json. */
+  contentType?: string;
+  /** OpenAPI links from this answer to other operations (stateful testing follows them). */
+  links?: Record<string, { operationId: string; parameters: Record<string, string>; description?: string }>;
+}
+
 type Schema = v.GenericSchema;
 type Out<S, Else> = S extends v.GenericSchema ? v.InferOutput<S> : Else;
 
@@ -50,6 +69,10 @@ interface RouteCommon extends AdmissionPolicy {
   headers?: HeaderPolicy;
   params?: Schema;
   query?: Schema;
+  /** Every answer it can give by status, beyond those the table adds for its policy (401, 429, 400/413/415 for bodies). */
+  responses?: Record<number, ResponseSpec>;
+  /** OpenAPI operation id (default: made from method and path). */
+  operationId?: string;
 }
 
 export interface JsonRoute extends RouteCommon {

@@ -27,6 +27,16 @@ export const PANEL_HEADERS: readonly (readonly [string, string])[] = [
   ],
 ];
 
+/** The API reference page: its own scripts; the reference library sets inline styles. */
+export const DOCS_HEADERS: readonly (readonly [string, string])[] = [
+  ...common,
+  ['X-Frame-Options', 'DENY'],
+  [
+    'Content-Security-Policy',
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'none'",
+  ],
+];
+
 /** A header as uWS wants it, encoded once: names and values as bytes, the name also in lower case. */
 export interface EncodedHeader {
   readonly lower: string;
@@ -38,9 +48,10 @@ export const encodeHeaders = (headers: readonly (readonly [string, string])[]): 
   headers.map(([name, value]) => ({ lower: name.toLowerCase(), name: Buffer.from(name), value: Buffer.from(value) }));
 
 /** Which set a route's answers carry: the API refuses framing, the panel allows its own origin. */
-export type HeaderPolicy = 'api' | 'panel';
+export type HeaderPolicy = 'api' | 'panel' | 'docs';
 
 export const HEADER_POLICIES: Readonly<Record<HeaderPolicy, readonly EncodedHeader[]>> = {
   api: encodeHeaders(API_HEADERS),
   panel: encodeHeaders(PANEL_HEADERS),
+  docs: encodeHeaders(DOCS_HEADERS),
 };

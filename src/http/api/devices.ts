@@ -6,9 +6,10 @@ import { domainOf } from '../../hub/entity-id.js';
 import { toDeviceListing, toDeviceState } from '../../hub/views.js';
 import { requireHubReached } from '../../scenes/normalise.js';
 import type { Services } from '../../services.js';
-import { single, text } from '../query.js';
+import { choice, text } from '../query.js';
 import { anyObject } from '../../validation.js';
 import { jsonRoute, reply, type RouteTable } from '../routes.js';
+import * as shape from '../shapes.js';
 
 export const deviceCommandSchema = v.object({
   entity_id: v.string('must be a string'),
@@ -17,7 +18,7 @@ export const deviceCommandSchema = v.object({
 });
 
 const stateQuery = v.object({
-  format: v.optional(v.pipe(single, v.picklist(['states', 'devices'], 'must be states or devices'))),
+  format: choice(['states', 'devices'], 'must be states or devices'),
   domain: text(),
   area: text(),
 });
@@ -35,6 +36,10 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
       path: '/api/state',
       summary: 'All entity states (DeviceState items; ?format=devices for the {devices} form; ?domain= and ?area= filter)',
       query: stateQuery,
+      responses: {
+        200: { description: 'DeviceState items, or {devices} with ?format=devices', schema: v.union([v.array(shape.deviceState), shape.deviceListing]) },
+        503: { description: 'The hub has not been reached yet' },
+      },
       handler: (req) => {
         requireHubReached(hub);
         const { format, domain } = req.query;
@@ -58,6 +63,11 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
     method: 'GET',
     path: '/api/state/:entity_id',
     summary: 'One entity state',
+    responses: {
+      200: { description: 'The DeviceState', schema: shape.deviceState },
+      404: { description: 'INVALID_ENTITY: no such entity; details.available_entities lists the closest' },
+      503: { description: 'The hub has not been reached yet' },
+    },
     handler: (req) => {
       const id = checkEntityId(req.params.entity_id);
       requireHubReached(hub);
@@ -72,7 +82,13 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
       method: 'POST',
       path: '/api/device/control',
       summary: 'Run a DeviceCommand {entity_id, action, parameters?}; answers with the state after it',
-      body: deviceCommandSchema,
+      body: v.pipe(deviceCommandSchema, v.examples([{ entity_id: 'light.living_room_lamp', action: 'turn_on', parameters: { brightness_pct: 40 } }])),
+      responses: {
+        200: { description: 'Done, with the state after it and whether it shows what was asked', schema: shape.actionOutcome },
+        404: { description: 'INVALID_ENTITY: no such entity' },
+        403: { description: 'HUB_ERROR: the hub says the call is not allowed' },
+        503: { description: 'CONNECTION_ERROR: the hub is not connected' },
+      },
       handler: (req) => actions.execute(req.body),
     }),
   );

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { jsonRoute, type RouteTable } from '../routes.js';
+import * as shape from '../shapes.js';
 
 const tokenRequest = v.object({
   username: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(128, 'must be at most 128 characters')),
@@ -28,6 +29,7 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     summary: 'Service health and hub connection (uptime in seconds)',
     public: true,
     rateLimited: false,
+    responses: { 200: { description: 'Health (uptime in seconds); degraded while the hub is away', schema: shape.health } },
     handler: () => healthBody(s),
   });
 
@@ -35,6 +37,7 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     method: 'GET',
     path: '/api/health',
     summary: 'Health check for tool transports: the /health body, plus the plugins loaded, skipped (with reasons) and disabled, and the tool count',
+    responses: { 200: { description: 'Health, plugins and tool count', schema: shape.toolHealth } },
     handler: () => ({ ...healthBody(s), plugins: s.plugins.report, tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0) }),
   });
 
@@ -42,6 +45,7 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     method: 'GET',
     path: '/api/config',
     summary: 'Running configuration, without secrets',
+    responses: { 200: { description: 'The configuration', schema: shape.config } },
     handler: () => {
       const hub = s.hub.status();
       return {
@@ -64,6 +68,7 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
       summary: 'Exchange {username, password} for a bearer token',
       public: true,
       body: tokenRequest,
+      responses: { 200: { description: 'A bearer token', schema: shape.token }, 401: { description: 'Wrong username or password' } },
       handler: async (req) => {
         const { username, password } = req.body;
         if (!(await s.users.verify(username, password))) {
