@@ -188,17 +188,24 @@ function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): Br
   return request;
 }
 
+/** The response for a request the server tracks: counted, tagged with its id, ended when the client leaves. */
+export function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, longLived: boolean): ResponseAdapter {
+  let end!: () => void;
+  const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
+  end = tracker.begin(request, response, longLived);
+  response.setHeader('X-Request-Id', request.id);
+  res.onAborted(() => {
+    request.aborted = true;
+    request.body?.destroy();
+    response.abort();
+  });
+  return response;
+}
+
 function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   app.get(pattern, (res, req) => {
     const request = nativeRequest(res, req, route.path);
-    let end!: () => void;
-    const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
-    end = tracker.begin(request, response, true);
-    response.setHeader('X-Request-Id', request.id);
-    res.onAborted(() => {
-      request.aborted = true;
-      response.abort();
-    });
+    const response = accept(res, request, tracker, true);
     response.inHandler = true;
     try {
       void admitted(route, request, response, deps, ({ principal }) => route.open(apiRequest(route, request, principal, undefined), response));

@@ -16,3 +16,6 @@ export const text = () => v.optional(v.string('must be given once'));
 
 /** An optional choice among fixed words. */
 export const choice = <const T extends string>(words: readonly T[], message: string) => v.optional(v.picklist(words, message));
+
+/** Stores of named things (scenes, groups): `?replace=true` replaces one with the same key, `?allow_unknown=true` admits entities the hub does not know. */
+export const saveQuery = v.object({ replace: flag, allow_unknown: flag });

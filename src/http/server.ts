@@ -1,10 +1,9 @@
 // One listening socket, owned by uWS. The front (src/http/front.ts) mounts the route table on it:
 // native handlers for streams and WebSockets, polka behind the catch-all for everything else.
 import type { Logger } from '../log.js';
-import { readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
-import { jsonRouter, mountNative, type FrontDeps, type Tracker } from './front.js';
+import { readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
+import { accept, jsonRouter, mountNative, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
-import { HEADER_POLICIES } from './security-headers.js';
 import { App, engine, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
 
 export interface HttpServer {
@@ -62,15 +61,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
 
   app.any('/*', (res, req) => {
     const request = readRequest(res, req);
-    let end!: () => void;
-    const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
-    end = tracker.begin(request, response, false);
-    response.setHeader('X-Request-Id', request.id);
-    res.onAborted(() => {
-      request.aborted = true;
-      request.body?.destroy();
-      response.abort();
-    });
+    const response = accept(res, request, tracker, false);
     response.inHandler = true;
     try {
       router.handler(request, response);

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { controlSchema, groupSchema, groupUpdateSchema } from '../../groups/service.js';
 import type { Services } from '../../services.js';
-import { flag } from '../query.js';
+import { saveQuery } from '../query.js';
 import { jsonRoute, reply, type ResponseSpec, type RouteTable } from '../routes.js';
 import * as shape from '../shapes.js';
 
@@ -13,7 +13,6 @@ const groupLinks: ResponseSpec['links'] = {
   delete: { operationId: 'delete_api_group_by_group_name', parameters: { group_name: '$response.body#/id' } },
 };
 
-const saveQuery = v.object({ replace: flag, allow_unknown: flag });
 
 export function registerGroupRoutes(routes: RouteTable, { groups }: Services): void {
   routes.add({

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { activateSchema, captureSchema, sceneSchema, sceneUpdateSchema, type Saved, type Scene } from '../../scenes/service.js';
 import type { Services } from '../../services.js';
-import { flag } from '../query.js';
+import { saveQuery } from '../query.js';
 import { jsonRoute, reply, type ResponseSpec, type RouteTable } from '../routes.js';
 import * as shape from '../shapes.js';
 
@@ -28,7 +28,6 @@ const activation: Record<number, ResponseSpec> = {
   503: { description: 'CONNECTION_ERROR: the hub is not connected' },
 };
 
-const saveQuery = v.object({ replace: flag, allow_unknown: flag });
 const location = (s: Scene) => ({ Location: `/api/scene/${s.id}` });
 const stored = ({ scene, created }: Saved) => reply(created ? 201 : 200, scene, location(scene));
 const activated = (a: { success: boolean }) => reply(a.success ? 200 : 207, a);
