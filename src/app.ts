@@ -11,6 +11,7 @@ import { createAdmission } from './http/admission.js';
 import { Cors } from './http/cors.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
 import { registerDocsRoutes } from './http/api/docs.js';
+import { registerToolRoutes } from './http/api/tools.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
@@ -24,7 +25,9 @@ import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Registrar, Services } from './services.js';
 import { startSimulator, type Simulator } from './sim/index.js';
+import { Guard } from './guard.js';
 import { loadPlugins } from './plugins/loader.js';
+import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
 import { VERSION } from './version.js';
 
@@ -48,7 +51,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerToolRoutes, registerDocsRoutes];
 
 const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
 
@@ -94,7 +97,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
 
-  const base: Omit<Services, 'plugins'> = {
+  const base: Omit<Services, 'plugins' | 'tools'> = {
     config,
     log,
     version: VERSION,
@@ -110,11 +113,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     tokens,
     limits,
     admit: createAdmission(tokens, limits, users),
+    guard: new Guard({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation }),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: false, scenes: true, groups: true }),
   };
   const { plugins, report } = await loadPlugins({ userDir: config.pluginsDir, disabled: config.pluginsDisabled, services: base, log: log.child({ part: 'plugins' }) });
-  const services: Services = { ...base, plugins: { list: plugins, report } };
+  const services: Services = { ...base, plugins: { list: plugins, report }, tools: new ToolRegistry(plugins) };
 
   const routes = new RouteTable();
   for (const register of REGISTRARS) register(routes, services);

@@ -6,6 +6,7 @@ import type { UserStore } from './auth/users.js';
 import type { Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import type { GroupService } from './groups/service.js';
+import type { Guard } from './guard.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { RouteTable } from './http/routes.js';
 import type { Admit } from './http/admission.js';
@@ -15,6 +16,7 @@ import type { Logger } from './log.js';
 import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
 import type { SceneService } from './scenes/service.js';
 import type { Store } from './store/index.js';
+import type { ToolRegistry } from './tools/registry.js';
 
 export interface Services {
   config: Config;
@@ -39,8 +41,12 @@ export interface Services {
   port(): number;
   /** Features that are present in this build and enabled. */
   features(): Record<string, boolean>;
+  /** What acting callers may touch: read-only mode, allow and deny lists, confirmation. */
+  guard: Guard;
   /** The plugins loaded at start, their tools bound, and what was skipped and why. */
   plugins: { list: LoadedPlugin[]; report: PluginReport };
+  /** Every tool of every plugin, for the REST tool transport and MCP. */
+  tools: ToolRegistry;
 }
 
 /** What a registrar or plugin declares it needs: a part of the services, by name. */

@@ -24,6 +24,7 @@ export interface Setting {
 const toInt = (raw: string): unknown => (/^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw);
 /** A list from the environment: comma-separated. */
 const toList = (raw: string): unknown => raw.split(',').map((x) => x.trim()).filter(Boolean);
+const toBool = (raw: string): unknown => (/^(true|1|yes|on)$/i.test(raw.trim()) ? true : /^(false|0|no|off)$/i.test(raw.trim()) ? false : raw);
 const int = (min: number, max: number) =>
   v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
 const text = v.pipe(v.string('must be a string'), v.trim());
@@ -36,6 +37,9 @@ const names = (item: v.GenericSchema<string, string>) =>
     v.array(item),
   );
 const origin = v.pipe(v.string(), v.regex(/^(https?:\/\/[^\s/]+|\*)$/i, 'each must be an origin such as https://example.com (scheme, host and port, no path), or *'));
+
+/** A domain (`light`) or an entity-id pattern with `*` (`switch.garden_*`). */
+const entityPattern = v.pipe(v.string(), v.regex(/^[a-z0-9_*]+(\.[a-z0-9_*]+)?$/, 'each must be a domain or an entity-id pattern such as switch.garden_*'));
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -57,6 +61,10 @@ export const SETTINGS = {
   allowedOrigins: { env: 'ALLOWED_ORIGINS', file: 'allowed_origins', default: [], description: 'Browser origins allowed to call the API across origins (CORS), e.g. `https://inspector.example`; comma-separated in the environment; `*` allows any. Default: none', schema: names(origin), fromEnv: toList, addon: ['str'] },
   pluginsDir: { env: 'PLUGINS_DIR', file: 'plugins_dir', description: "Folder of the user's own plugins (`.js`/`.mjs` files or folders with an index), loaded after the built-in ones", schema: v.pipe(text, v.nonEmpty('must not be empty')) },
   pluginsDisabled: { env: 'PLUGINS_DISABLED', file: 'plugins_disabled', default: [], description: 'Plugins to turn off, by name (comma-separated in the environment)', schema: names(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, 'each must be a plugin name in lower snake case'))), fromEnv: toList, addon: ['str'] },
+  toolsReadOnly: { env: 'TOOLS_READ_ONLY', file: 'tools_read_only', default: false, description: 'Tools and commands may read but not act: every actuating call is refused', schema: v.boolean('must be true or false'), fromEnv: toBool, addon: 'bool?' },
+  toolsAllow: { env: 'TOOLS_ALLOW', file: 'tools_allow', default: [], description: 'Domains (`light`) or entity-id patterns (`switch.garden_*`) tools may act on; empty allows all (comma-separated in the environment)', schema: names(entityPattern), fromEnv: toList, addon: ['str'] },
+  toolsDeny: { env: 'TOOLS_DENY', file: 'tools_deny', default: [], description: 'Domains or entity-id patterns tools may never act on; wins over TOOLS_ALLOW', schema: names(entityPattern), fromEnv: toList, addon: ['str'] },
+  requireConfirmation: { env: 'REQUIRE_CONFIRMATION', file: 'require_confirmation', default: true, description: 'Unlocking, opening a lock, disarming an alarm and opening a garage door or gate need `confirm: true`', schema: v.boolean('must be true or false'), fromEnv: toBool, addon: 'bool?' },
   shutdownTimeout: { env: 'SHUTDOWN_TIMEOUT', file: 'shutdown_timeout', default: 10, unit: 'seconds', description: 'How long a shutdown waits for in-flight requests', schema: int(0, 300), fromEnv: toInt },
 } satisfies Record<string, Setting>;
 

@@ -32,7 +32,7 @@ export interface ToolAnnotations {
 
 /** What a running tool may use: the services its plugin declared, and who is calling. */
 /** The parts of the services a plugin may ask for. */
-export type ServiceName = Exclude<keyof Services, 'plugins'>;
+export type ServiceName = Exclude<keyof Services, 'plugins' | 'tools'>;
 
 export interface ToolContext<K extends ServiceName = never> {
   services: Pick<Services, K>;
@@ -103,6 +103,8 @@ export function toolsWith<K extends ServiceName>(_needs: readonly K[]) {
 }
 
 export { v };
+/** The project's error: a tool throws it for a business error (unknown entity, refused action), and the caller reads it as an isError result. */
+export { AppError } from '../errors.js';
 
 /** A text-only tool result. */
 export const text = (message: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: message }], ...(isError ? { isError } : {}) });

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
 import type { Services } from '../services.js';
-import { check, validate } from '../validation.js';
+import { validate } from '../validation.js';
 import type { PluginDefinition, ServiceName, ToolDefinition, ToolResult } from './api.js';
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -40,11 +40,12 @@ const pluginShape = (serviceNames: readonly string[]) =>
     vocabulary: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
   });
 
-/** A tool ready to call: arguments checked by the one validator, the plugin's services part bound. */
+/** A tool bound to its plugin's services part; the tool registry checks its arguments and calls `run`. */
 export interface BoundTool {
   plugin: string;
   definition: ToolDefinition;
-  call(args: unknown, principal?: Principal): Promise<ToolResult>;
+  /** Runs the tool on arguments already checked against its input schema. */
+  run(args: unknown, principal?: Principal): Promise<ToolResult>;
 }
 
 export interface LoadedPlugin {
@@ -68,7 +69,7 @@ export interface LoadOptions {
   /** The user's plugins (PLUGINS_DIR). */
   userDir?: string;
   disabled: readonly string[];
-  services: Omit<Services, 'plugins'>;
+  services: Omit<Services, 'plugins' | 'tools'>;
   log: Logger;
 }
 
@@ -158,7 +159,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     const tools = (def.tools ?? []).map((t): BoundTool => ({
       plugin: def.name,
       definition: t as ToolDefinition,
-      call: async (args, principal) => t.run(check(t.input, args ?? {}, { what: 'arguments' }), { services: part, principal, log: log.child({ plugin: def.name, tool: t.name }) }),
+      run: async (args, principal) => t.run(args, { services: part, principal, log: log.child({ plugin: def.name, tool: t.name }) }),
     }));
     for (const t of tools) toolOwners.set(t.definition.name, def.name);
     plugins.push({ name: def.name, version: def.version, source, path, definition: def, tools });

@@ -43,6 +43,7 @@ describe('the built service with a folder of user plugins', () => {
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as Record<string, any>;
     expect(health.plugins.loaded.map((p: any) => [p.name, p.source, p.tools])).toEqual([
       ['discovery', 'builtin', ['search_entities']],
+      ['lights', 'builtin', ['control_lights']],
       ['greeter', 'user', ['count_entities']],
     ]);
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
@@ -50,7 +51,7 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(2);
+    expect(health.tools).toBe(3);
   });
 });
 
@@ -61,7 +62,7 @@ describe('a built-in plugin against the simulator', () => {
   });
   afterAll(() => s?.close());
 
-  const tool = (name: string) => s.app.services.plugins.list.flatMap((p) => p.tools).find((t) => t.definition.name === name)!;
+  const tool = (name: string) => ({ call: (args: unknown) => s.app.services.tools.call(name, args) });
 
   test('search_entities finds entities by domain, area and name, with the hub’s names and areas', async () => {
     const r = await tool('search_entities').call({ domain: 'light', area: 'living room' });
@@ -86,8 +87,10 @@ describe('a built-in plugin against the simulator', () => {
   test('a disabled plugin is gone', async () => {
     const off = await startTestServer({ PLUGINS_DISABLED: 'discovery' });
     try {
-      expect(off.app.services.plugins.list).toEqual([]);
+      expect(off.app.services.plugins.list.map((p) => p.name)).toEqual(['lights']);
       expect(off.app.services.plugins.report.disabled).toEqual(['discovery']);
+      expect(off.app.services.tools.list().map((t) => t.name)).toEqual(['control_lights']);
+      expect((await off.call('/api/tools/call', 'POST', { name: 'search_entities', arguments: {} })).status).toBe(404);
     } finally {
       await off.close();
     }

@@ -1,0 +1,74 @@
+// The one registry of tools: every loaded plugin's tools, described as MCP describes them, and
+// called with their arguments checked by the one validator. The REST tool transport and the MCP
+// server both serve this registry.
+import type { Principal } from '../auth/tokens.js';
+import { AppError, notFound } from '../errors.js';
+import type { ToolAnnotations, ToolResult } from '../plugins/api.js';
+import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
+import { check, jsonSchemaOf } from '../validation.js';
+
+/** A tool as a client sees it (MCP `tools/list`). */
+export interface ToolInfo {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+}
+
+/** JSON Schema of a tool's object, without the dialect key (MCP tools carry 2020-12 by default). */
+function objectSchema(schema: Parameters<typeof jsonSchemaOf>[0]): Record<string, unknown> {
+  const { $schema: _, ...rest } = jsonSchemaOf(schema) as Record<string, unknown>;
+  return rest;
+}
+
+/** A business error as a tool result: the caller reads what went wrong and what to do next. */
+export function errorResult(err: AppError): ToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: err.message }],
+    structuredContent: { error: { code: err.code, message: err.message, details: err.details } },
+  };
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, BoundTool>();
+  private infos?: ToolInfo[];
+
+  constructor(plugins: readonly LoadedPlugin[]) {
+    for (const p of plugins) for (const t of p.tools) this.tools.set(t.definition.name, t);
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  /** Every tool's description, made once. */
+  list(): ToolInfo[] {
+    return (this.infos ??= [...this.tools.values()].map(({ definition: d }) => ({
+      name: d.name,
+      title: d.title,
+      description: d.description,
+      inputSchema: objectSchema(d.input),
+      ...(d.output ? { outputSchema: objectSchema(d.output) } : {}),
+      ...(d.annotations ? { annotations: d.annotations } : {}),
+    })));
+  }
+
+  /**
+   * Calls a tool. An unknown tool (404) and arguments that do not fit its schema (400, naming the
+   * field) are the caller's mistakes and throw; what goes wrong inside the tool is its answer.
+   */
+  async call(name: string, args: unknown, principal?: Principal): Promise<ToolResult> {
+    const tool = this.tools.get(name);
+    if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
+    const checked = check(tool.definition.input, args ?? {}, { what: 'arguments' });
+    try {
+      return await tool.run(checked, principal);
+    } catch (err) {
+      if (err instanceof AppError) return errorResult(err);
+      throw err;
+    }
+  }
+}

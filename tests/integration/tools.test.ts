@@ -1,0 +1,92 @@
+// The REST tool transport over the one tool registry: listing, calling, errors, dry runs, the
+// guard (read-only, deny lists), and effects read back from the hub.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+
+const call = (name: string, args: Record<string, unknown>, server = s) => server.call('/api/tools/call', 'POST', { name, arguments: args });
+const hubState = (id: string, server = s) => server.app.simulator!.getState(id)!;
+
+describe('GET /api/tools', () => {
+  test('lists every plugin tool with its JSON Schema, output schema and annotations', async () => {
+    const r = await s.call('/api/tools');
+    expect(r.status).toBe(200);
+    const byName = Object.fromEntries((r.body.tools as { name: string }[]).map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual(['control_lights', 'search_entities']);
+    expect(byName.control_lights).toMatchObject({
+      title: 'Control lights',
+      inputSchema: { type: 'object', properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, power: { enum: ['on', 'off', 'toggle'] } } },
+      outputSchema: { type: 'object' },
+      annotations: { readOnlyHint: false },
+    });
+    expect(byName.search_entities).toMatchObject({ annotations: { readOnlyHint: true } });
+  });
+});
+
+describe('POST /api/tools/call', () => {
+  test('control_lights by area: every light there changes, read back from the hub, and says it matches', async () => {
+    const r = await call('control_lights', { area: 'Living Room', brightness_pct: 40 });
+    expect(r.status).toBe(200);
+    expect(r.body.isError).toBeUndefined();
+    const lights = r.body.structuredContent.lights as { entity_id: string; state: string; verified: boolean }[];
+    expect(lights.map((l) => l.entity_id).sort()).toEqual(['light.living_room_ceiling', 'light.living_room_lamp']);
+    for (const l of lights) {
+      expect(l).toMatchObject({ state: 'on', verified: true });
+      expect(hubState(l.entity_id).attributes.brightness).toBe(102);
+    }
+  });
+
+  test('a dry run changes nothing and says what would happen', async () => {
+    await call('control_lights', { entity_id: 'light.office_desk', power: 'off' });
+    const r = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 80, dry_run: true });
+    expect(r.body.structuredContent).toEqual({ service: 'light.turn_on', dry_run: true, lights: [{ entity_id: 'light.office_desk', state: 'off' }] });
+    expect(r.body.content[0].text).toMatch(/^Would call light\.turn_on on light\.office_desk with \{"brightness_pct":80\}/);
+    expect(hubState('light.office_desk').state).toBe('off');
+  });
+
+  test('the caller’s mistakes are 404 and 400 naming the field; the tool’s are isError results that say what to do', async () => {
+    expect((await call('no_such_tool', {})).status).toBe(404);
+    const bad = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 150 });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'brightness_pct' } });
+    expect(bad.body.message).toBe('brightness_pct: must be at most 100');
+    const none = await call('control_lights', {});
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/give entity_id .* or area/) }] });
+    const ghost = await call('control_lights', { area: 'Attic' });
+    expect(ghost.body.isError).toBe(true);
+    expect(ghost.body.structuredContent.error.code).toBe('INVALID_ENTITY');
+  });
+});
+
+describe('the guard', () => {
+  test('read-only mode refuses every actuating call, with the reason', async () => {
+    const ro = await startTestServer({ TOOLS_READ_ONLY: 'true' });
+    try {
+      const r = await call('control_lights', { entity_id: 'light.office_desk' }, ro);
+      expect(r.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
+      expect(r.body.content[0].text).toMatch(/read-only/);
+      expect(hubState('light.office_desk', ro).state).toBe('off');
+      // Reading still works.
+      expect((await call('search_entities', { domain: 'light' }, ro)).body.isError).toBeUndefined();
+    } finally {
+      await ro.close();
+    }
+  });
+
+  test('a deny pattern keeps its entities out, naming them', async () => {
+    const denied = await startTestServer({ TOOLS_DENY: 'light.living_room_*' });
+    try {
+      const r = await call('control_lights', { area: 'living room' }, denied);
+      expect(r.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN', details: { entity_ids: ['light.living_room_ceiling', 'light.living_room_lamp'] } } } });
+      expect((await call('control_lights', { entity_id: 'light.office_desk' }, denied)).body.isError).toBeUndefined();
+    } finally {
+      await denied.close();
+    }
+  });
+});
