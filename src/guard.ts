@@ -40,6 +40,11 @@ export class Guard {
     return this.allow.length === 0 || this.allow.some((r) => r.test(entityId));
   }
 
+  /** Throws FORBIDDEN in read-only mode: for actions on no entity (a notification, a script run). */
+  checkWrite(what: string): void {
+    if (this.settings.readOnly) throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${what} is not allowed`, { read_only: true });
+  }
+
   /**
    * Throws FORBIDDEN (read-only mode, or an entity the lists keep out) or CONFIRMATION_REQUIRED
    * (an action that opens the home, without `confirm: true`), saying what to do next.

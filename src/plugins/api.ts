@@ -106,5 +106,7 @@ export { v };
 /** The project's error: a tool throws it for a business error (unknown entity, refused action), and the caller reads it as an isError result. */
 export { AppError } from '../errors.js';
 
+export { act, actOutput, areaIdOf, confirmField, targetFields, type ActRequest } from './act.js';
+
 /** A text-only tool result. */
 export const text = (message: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: message }], ...(isError ? { isError } : {}) });

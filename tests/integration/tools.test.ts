@@ -17,7 +17,7 @@ describe('GET /api/tools', () => {
     const r = await s.call('/api/tools');
     expect(r.status).toBe(200);
     const byName = Object.fromEntries((r.body.tools as { name: string }[]).map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['control_lights', 'search_entities']);
+    expect(Object.keys(byName).sort()).toEqual(['bridge_scenes', 'control_alarm', 'control_climate', 'control_covers', 'control_fans', 'control_lights', 'control_locks', 'control_media', 'control_vacuums', 'run_automation', 'search_entities', 'send_notification']);
     expect(byName.control_lights).toMatchObject({
       title: 'Control lights',
       inputSchema: { type: 'object', properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, power: { enum: ['on', 'off', 'toggle'] } } },
@@ -25,6 +25,12 @@ describe('GET /api/tools', () => {
       annotations: { readOnlyHint: false },
     });
     expect(byName.search_entities).toMatchObject({ annotations: { readOnlyHint: true } });
+    for (const t of Object.values(byName) as { name: string; description: string }[]) expect(t.name.length).toBeLessThanOrEqual(64);
+  });
+
+  test('the whole list stays small for an assistant’s context: under 8,000 tokens (characters / 4)', async () => {
+    const r = await s.call('/api/tools');
+    expect(JSON.stringify(r.body.tools).length / 4).toBeLessThan(8000);
   });
 });
 
@@ -33,7 +39,7 @@ describe('POST /api/tools/call', () => {
     const r = await call('control_lights', { area: 'Living Room', brightness_pct: 40 });
     expect(r.status).toBe(200);
     expect(r.body.isError).toBeUndefined();
-    const lights = r.body.structuredContent.lights as { entity_id: string; state: string; verified: boolean }[];
+    const lights = r.body.structuredContent.entities as { entity_id: string; state: string; verified: boolean }[];
     expect(lights.map((l) => l.entity_id).sort()).toEqual(['light.living_room_ceiling', 'light.living_room_lamp']);
     for (const l of lights) {
       expect(l).toMatchObject({ state: 'on', verified: true });
@@ -44,7 +50,7 @@ describe('POST /api/tools/call', () => {
   test('a dry run changes nothing and says what would happen', async () => {
     await call('control_lights', { entity_id: 'light.office_desk', power: 'off' });
     const r = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 80, dry_run: true });
-    expect(r.body.structuredContent).toEqual({ service: 'light.turn_on', dry_run: true, lights: [{ entity_id: 'light.office_desk', state: 'off' }] });
+    expect(r.body.structuredContent).toEqual({ service: 'light.turn_on', dry_run: true, entities: [{ entity_id: 'light.office_desk', state: 'off' }] });
     expect(r.body.content[0].text).toMatch(/^Would call light\.turn_on on light\.office_desk with \{"brightness_pct":80\}/);
     expect(hubState('light.office_desk').state).toBe('off');
   });

@@ -1,0 +1,25 @@
+// Locks: lock, unlock, open (unlocking and opening need the person's confirmation).
+import { act, actOutput, confirmField, definePlugin, targetFields, toolsWith, v } from '../../src/plugins/api.js';
+
+const needs = ['hub', 'actions', 'guard'] as const;
+const tool = toolsWith(needs);
+
+export default definePlugin({
+  name: 'locks',
+  version: '0.1.0',
+  description: 'Lock, unlock and open locks.',
+  needs,
+  domains: ['lock'],
+  tools: [
+    tool({
+      name: 'control_locks',
+      title: 'Control locks',
+      description: 'Lock, unlock or open (unlatch) locks, with a code where the lock asks for one. Unlock and open need confirm: true after asking the person.',
+      input: v.object({ ...targetFields('lock'), ...confirmField, command: v.picklist(['lock', 'unlock', 'open']), code: v.optional(v.pipe(v.string(), v.maxLength(32))) }),
+      output: actOutput,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      run: (args, { services }) =>
+        act(services, { domain: 'lock', service: args.command, data: args.code !== undefined ? { code: args.code } : {}, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run, confirm: args.confirm }),
+    }),
+  ],
+});
