@@ -23,10 +23,11 @@ import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
-import type { Registrar, Services } from './services.js';
+import type { Catalogued, Registrar, Services } from './services.js';
 import { startSimulator, type Simulator } from './sim/index.js';
 import { Guard } from './guard.js';
 import { loadPlugins } from './plugins/loader.js';
+import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
 import { VERSION } from './version.js';
@@ -97,7 +98,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
 
-  const base: Omit<Services, 'plugins' | 'tools'> = {
+  const base: Omit<Services, Catalogued> = {
     config,
     log,
     version: VERSION,
@@ -118,7 +119,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     features: () => ({ nlp: false, scenes: true, groups: true }),
   };
   const { plugins, report } = await loadPlugins({ userDir: config.pluginsDir, disabled: config.pluginsDisabled, services: base, log: log.child({ part: 'plugins' }) });
-  const services: Services = { ...base, plugins: { list: plugins, report }, tools: new ToolRegistry(plugins) };
+  const services: Services = {
+    ...base,
+    plugins: { list: plugins, report },
+    tools: new ToolRegistry(plugins),
+    prompts: new PromptCatalog(plugins),
+    resources: new ResourceCatalog(plugins),
+  };
 
   const routes = new RouteTable();
   for (const register of REGISTRARS) register(routes, services);

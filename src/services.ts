@@ -16,6 +16,7 @@ import type { Logger } from './log.js';
 import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
 import type { SceneService } from './scenes/service.js';
 import type { Store } from './store/index.js';
+import type { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import type { ToolRegistry } from './tools/registry.js';
 
 export interface Services {
@@ -47,7 +48,12 @@ export interface Services {
   plugins: { list: LoadedPlugin[]; report: PluginReport };
   /** Every tool of every plugin, for the REST tool transport and MCP. */
   tools: ToolRegistry;
+  prompts: PromptCatalog;
+  resources: ResourceCatalog;
 }
+
+/** The parts made from the loaded plugins (so plugins cannot ask for them). */
+export type Catalogued = 'plugins' | 'tools' | 'prompts' | 'resources';
 
 /** What a registrar or plugin declares it needs: a part of the services, by name. */
 export type ServicesPart<K extends keyof Services> = Pick<Services, K>;

@@ -1,8 +1,37 @@
 // Automations, scripts and scenes of Home Assistant, and the bridge's own scenes and groups.
-import { act, actOutput, AppError, confirmField, definePlugin, toolsWith, v } from '../../src/plugins/api.js';
+import { act, actOutput, AppError, confirmField, definePlugin, resourcesWith, toolsWith, v } from '../../src/plugins/api.js';
 
 const needs = ['hub', 'actions', 'guard', 'scenes', 'groups'] as const;
 const tool = toolsWith(needs);
+const resource = resourcesWith(needs);
+
+const listing = (uri: string, data: unknown, entities: string[]) => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(data) }], entities });
+
+const resources = [
+  resource({
+    uri: 'home://automations',
+    name: 'Automations and scripts',
+    description: 'Home Assistant’s automations (enabled or not, last triggered) and scripts.',
+    mimeType: 'application/json',
+    read: (_p, { services: { hub } }) => {
+      const of = (domain: string) => [...hub.cache.all()].filter((s) => s.entity_id.startsWith(`${domain}.`));
+      const automations = of('automation').map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id, enabled: s.state === 'on', last_triggered: s.attributes.last_triggered ?? null }));
+      const scripts = of('script').map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id, running: s.state === 'on' }));
+      return listing('home://automations', { automations, scripts }, [...automations, ...scripts].map((x) => x.entity_id));
+    },
+  }),
+  resource({
+    uri: 'home://scenes',
+    name: 'Scenes',
+    description: 'Home Assistant’s scenes and the scenes this bridge keeps (with what each does).',
+    mimeType: 'application/json',
+    read: (_p, { services: { hub, scenes } }) => {
+      const hubScenes = [...hub.cache.all()].filter((s) => s.entity_id.startsWith('scene.')).map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id }));
+      const bridge = scenes.list().map((x) => ({ id: x.id, name: x.name, description: x.description, entities: [...new Set(x.actions.map((a) => a.entity_id))] }));
+      return listing('home://scenes', { home_assistant: hubScenes, bridge }, [...hubScenes.map((x) => x.entity_id), ...bridge.flatMap((x) => x.entities)]);
+    },
+  }),
+];
 
 const runnable = v.pipe(v.string(), v.regex(/^(automation|script|scene)\.[a-z0-9_]+$/, 'must be an automation., script. or scene. entity id'));
 const name = v.pipe(v.string(), v.nonEmpty(), v.maxLength(100));
@@ -80,4 +109,5 @@ export default definePlugin({
   needs,
   domains: ['automation', 'script', 'scene'],
   tools: [run, bridge],
+  resources,
 });

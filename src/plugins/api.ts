@@ -5,7 +5,7 @@
 // JavaScript plugin needs nothing installed.
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
-import type { Services } from '../services.js';
+import type { Catalogued, Services } from '../services.js';
 
 /** What a tool answers: MCP's tool result. Business errors are `isError: true` results, not throws. */
 export interface ToolResult {
@@ -32,7 +32,7 @@ export interface ToolAnnotations {
 
 /** What a running tool may use: the services its plugin declared, and who is calling. */
 /** The parts of the services a plugin may ask for. */
-export type ServiceName = Exclude<keyof Services, 'plugins' | 'tools'>;
+export type ServiceName = Exclude<keyof Services, Catalogued>;
 
 export interface ToolContext<K extends ServiceName = never> {
   services: Pick<Services, K>;
@@ -54,20 +54,39 @@ export interface ToolDefinition<S extends v.GenericSchema = v.GenericSchema, K e
   run(args: v.InferOutput<S>, ctx: ToolContext<K>): ToolResult | Promise<ToolResult>;
 }
 
-export interface PromptDefinition {
+/** One message of a filled-in prompt (MCP prompts/get). */
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: { type: 'text'; text: string };
+}
+
+export interface PromptDefinition<K extends ServiceName = never> {
   name: string;
   title?: string;
   description: string;
-  /** Named arguments a client fills in. */
+  /** Named arguments a client fills in (all strings, as MCP has them). */
   arguments?: { name: string; description?: string; required?: boolean }[];
+  /** Fills the prompt from live hub data. */
+  get(args: Record<string, string>, ctx: ToolContext<K>): { description?: string; messages: PromptMessage[] } | Promise<{ description?: string; messages: PromptMessage[] }>;
 }
 
-export interface ResourceDefinition {
-  /** A URI, or a URI template with `{name}` parts. */
+/** What reading a resource answers: its contents, and the entities it shows (so a subscriber hears when one changes). */
+export interface ResourceContents {
+  contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+  entities: string[];
+}
+
+export interface ResourceDefinition<K extends ServiceName = never> {
+  /** A URI, or a URI template with `{name}` parts (`home://entity/{entity_id}`). */
   uri: string;
   name: string;
+  title?: string;
   description?: string;
   mimeType?: string;
+  /** Reads it; `params` holds the template's parts. */
+  read(params: Record<string, string>, ctx: ToolContext<K>): ResourceContents | Promise<ResourceContents>;
+  /** For a template: the concrete resources it stands for now. */
+  list?(ctx: ToolContext<K>): { uri: string; name: string; description?: string }[];
 }
 
 /** Words a plugin teaches the command parser for its domains, per language. */
@@ -83,14 +102,22 @@ export interface PluginDefinition<K extends ServiceName = never> {
   /** The hub domains the plugin serves (light, climate, ...). */
   domains?: readonly string[];
   tools?: readonly ToolDefinition<any, K>[];
-  prompts?: readonly PromptDefinition[];
-  resources?: readonly ResourceDefinition[];
+  prompts?: readonly PromptDefinition<K>[];
+  resources?: readonly ResourceDefinition<K>[];
   vocabulary?: Vocabulary;
 }
 
 /** Declares a plugin (a typed identity: the checks happen when the loader loads it). */
 export function definePlugin<K extends ServiceName = never>(def: PluginDefinition<K>): PluginDefinition<K> {
   return def;
+}
+
+/** Declarers of prompts and resources that see the declared services typed, like toolsWith. */
+export function promptsWith<K extends ServiceName>(_needs: readonly K[]) {
+  return (def: PromptDefinition<K>): PromptDefinition<K> => def;
+}
+export function resourcesWith<K extends ServiceName>(_needs: readonly K[]) {
+  return (def: ResourceDefinition<K>): ResourceDefinition<K> => def;
 }
 
 /**

@@ -9,9 +9,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
-import type { Services } from '../services.js';
+import type { Catalogued, Services } from '../services.js';
 import { validate } from '../validation.js';
-import type { PluginDefinition, ServiceName, ToolDefinition, ToolResult } from './api.js';
+import type { PluginDefinition, PromptDefinition, ResourceDefinition, ServiceName, ToolContext, ToolDefinition, ToolResult } from './api.js';
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -35,8 +35,8 @@ const pluginShape = (serviceNames: readonly string[]) =>
     needs: v.optional(v.array(v.picklist(serviceNames, `each must be one of ${serviceNames.join(', ')}`))),
     domains: v.optional(v.array(v.string())),
     tools: v.optional(v.array(toolShape)),
-    prompts: v.optional(v.array(v.object({ name: v.string(), description: v.string() }))),
-    resources: v.optional(v.array(v.object({ uri: v.string(), name: v.string() }))),
+    prompts: v.optional(v.array(v.object({ name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')), description: v.string(), get: v.function('must be a function') }))),
+    resources: v.optional(v.array(v.object({ uri: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be a URI such as home://areas')), name: v.string(), read: v.function('must be a function') }))),
     vocabulary: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
   });
 
@@ -48,6 +48,13 @@ export interface BoundTool {
   run(args: unknown, principal?: Principal): Promise<ToolResult>;
 }
 
+/** A plugin's prompts and resources, bound to its services part like its tools. */
+export interface Bound<D> {
+  plugin: string;
+  definition: D;
+  context(principal?: Principal): ToolContext<ServiceName>;
+}
+
 export interface LoadedPlugin {
   name: string;
   version: string;
@@ -55,6 +62,8 @@ export interface LoadedPlugin {
   path: string;
   definition: PluginDefinition<ServiceName>;
   tools: BoundTool[];
+  prompts: Bound<PromptDefinition<ServiceName>>[];
+  resources: Bound<ResourceDefinition<ServiceName>>[];
 }
 
 export interface PluginReport {
@@ -69,7 +78,7 @@ export interface LoadOptions {
   /** The user's plugins (PLUGINS_DIR). */
   userDir?: string;
   disabled: readonly string[];
-  services: Omit<Services, 'plugins' | 'tools'>;
+  services: Omit<Services, Catalogued>;
   log: Logger;
 }
 
@@ -110,7 +119,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
   const { services, log } = opts;
   const report: PluginReport = { loaded: [], failed: [], disabled: [] };
   const plugins: LoadedPlugin[] = [];
-  const toolOwners = new Map<string, string>();
+  const owners: Owners = { tool: new Map(), prompt: new Map(), resource: new Map() };
   const shape = pluginShape(Object.keys(services));
   const candidates = [
     ...entries(opts.builtinDir ?? BUILTIN_DIR, false).map((path) => ({ path, source: 'builtin' as const })),
@@ -150,21 +159,48 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       fail(`another plugin is named ${def.name}`, def.name);
       continue;
     }
-    const clash = (def.tools ?? []).find((t) => toolOwners.has(t.name) || (def.tools ?? []).filter((u) => u.name === t.name).length > 1);
+    const clash = firstClash(def, owners);
     if (clash) {
-      fail(`the tool name ${clash.name} is taken${toolOwners.has(clash.name) ? ` by the plugin ${toolOwners.get(clash.name)}` : ' twice in this plugin'}`, def.name);
+      fail(clash, def.name);
       continue;
     }
     const part = Object.fromEntries((def.needs ?? []).map((k) => [k, services[k]])) as Pick<Services, ServiceName>;
+    const pluginLog = log.child({ plugin: def.name });
+    const context = (principal?: Principal): ToolContext<ServiceName> => ({ services: part, principal, log: pluginLog });
     const tools = (def.tools ?? []).map((t): BoundTool => ({
       plugin: def.name,
       definition: t as ToolDefinition,
-      run: async (args, principal) => t.run(args, { services: part, principal, log: log.child({ plugin: def.name, tool: t.name }) }),
+      run: async (args, principal) => t.run(args, context(principal)),
     }));
-    for (const t of tools) toolOwners.set(t.definition.name, def.name);
-    plugins.push({ name: def.name, version: def.version, source, path, definition: def, tools });
+    claim(def, owners);
+    const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));
+    const resources = (def.resources ?? []).map((definition) => ({ plugin: def.name, definition, context }));
+    plugins.push({ name: def.name, version: def.version, source, path, definition: def, tools, prompts, resources });
     report.loaded.push({ name: def.name, version: def.version, source, path, tools: tools.map((t) => t.definition.name) });
   }
   log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
   return { plugins, report };
+}
+
+/** Who holds each tool name, prompt name and resource URI, so no two plugins share one. */
+type Owners = Record<'tool' | 'prompt' | 'resource', Map<string, string>>;
+
+const namesOf = (def: PluginDefinition<ServiceName>) => ({
+  tool: (def.tools ?? []).map((t) => t.name),
+  prompt: (def.prompts ?? []).map((p) => p.name),
+  resource: (def.resources ?? []).map((r) => r.uri),
+});
+
+function firstClash(def: PluginDefinition<ServiceName>, owners: Owners): string | undefined {
+  for (const [kind, names] of Object.entries(namesOf(def)) as [keyof Owners, string[]][]) {
+    for (const [i, name] of names.entries()) {
+      if (owners[kind].has(name)) return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}`;
+      if (names.indexOf(name) !== i) return `the ${kind} name ${name} is taken twice in this plugin`;
+    }
+  }
+  return undefined;
+}
+
+function claim(def: PluginDefinition<ServiceName>, owners: Owners): void {
+  for (const [kind, names] of Object.entries(namesOf(def)) as [keyof Owners, string[]][]) for (const name of names) owners[kind].set(name, def.name);
 }

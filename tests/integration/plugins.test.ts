@@ -52,6 +52,7 @@ describe('the built service with a folder of user plugins', () => {
       ['locks', 'builtin', ['control_locks']],
       ['media', 'builtin', ['control_media']],
       ['notify', 'builtin', ['send_notification']],
+      ['routines', 'builtin', []],
       ['vacuums', 'builtin', ['control_vacuums']],
       ['greeter', 'user', ['count_entities']],
     ]);

@@ -1,0 +1,91 @@
+// The prompts and resources of every plugin, as MCP lists and serves them; the REST tool
+// transport and the MCP server both use these.
+import type { Principal } from '../auth/tokens.js';
+import { invalidParameters, notFound } from '../errors.js';
+import type { PromptMessage, ResourceContents } from '../plugins/api.js';
+import type { LoadedPlugin } from '../plugins/loader.js';
+
+type Bound<K extends 'prompts' | 'resources'> = LoadedPlugin[K][number];
+
+export interface PromptInfo {
+  name: string;
+  title?: string;
+  description: string;
+  arguments: { name: string; description?: string; required?: boolean }[];
+}
+
+export class PromptCatalog {
+  private readonly prompts = new Map<string, Bound<'prompts'>>();
+
+  constructor(plugins: readonly LoadedPlugin[]) {
+    for (const p of plugins) for (const b of p.prompts) this.prompts.set(b.definition.name, b);
+  }
+
+  list(): PromptInfo[] {
+    return [...this.prompts.values()].map(({ definition: d }) => ({ name: d.name, ...(d.title ? { title: d.title } : {}), description: d.description, arguments: d.arguments ?? [] }));
+  }
+
+  async get(name: string, args: Record<string, string>, principal?: Principal): Promise<{ description?: string; messages: PromptMessage[] }> {
+    const b = this.prompts.get(name);
+    if (!b) throw notFound(`No prompt ${name.slice(0, 64)}; GET /api/prompts lists them`, { prompt: name.slice(0, 64) });
+    for (const a of b.definition.arguments ?? []) {
+      if (a.required && !args[a.name]) throw invalidParameters(`arguments.${a.name}: is required by the prompt ${name}`, { field: `arguments.${a.name}` });
+    }
+    return b.definition.get(args, b.context(principal));
+  }
+}
+
+/** A URI template's parts: `home://entity/{entity_id}` matches `home://entity/light.kitchen`. */
+function matcher(template: string): ((uri: string) => Record<string, string> | undefined) | undefined {
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  if (!names.length) return undefined;
+  const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '([^/]+)')}$`);
+  return (uri) => {
+    const m = re.exec(uri);
+    if (!m) return undefined;
+    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+  };
+}
+
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export class ResourceCatalog {
+  private readonly resources: { bound: Bound<'resources'>; match?: (uri: string) => Record<string, string> | undefined }[] = [];
+
+  constructor(plugins: readonly LoadedPlugin[]) {
+    for (const p of plugins) for (const bound of p.resources) this.resources.push({ bound, match: matcher(bound.definition.uri) });
+  }
+
+  /** Static resources, and what each template stands for now. */
+  list(principal?: Principal): ResourceInfo[] {
+    const out: ResourceInfo[] = [];
+    for (const { bound, match } of this.resources) {
+      const d = bound.definition;
+      const base = { ...(d.title ? { title: d.title } : {}), ...(d.mimeType ? { mimeType: d.mimeType } : {}) };
+      if (!match) out.push({ uri: d.uri, name: d.name, ...(d.description ? { description: d.description } : {}), ...base });
+      else for (const r of d.list?.(bound.context(principal)) ?? []) out.push({ ...r, ...base });
+    }
+    return out;
+  }
+
+  /** The templates, as MCP's resources/templates/list has them. */
+  templates(): { uriTemplate: string; name: string; description?: string; mimeType?: string }[] {
+    return this.resources
+      .filter((r) => r.match)
+      .map(({ bound: { definition: d } }) => ({ uriTemplate: d.uri, name: d.name, ...(d.description ? { description: d.description } : {}), ...(d.mimeType ? { mimeType: d.mimeType } : {}) }));
+  }
+
+  async read(uri: string, principal?: Principal): Promise<ResourceContents> {
+    for (const { bound, match } of this.resources) {
+      const params = match ? match(uri) : bound.definition.uri === uri ? {} : undefined;
+      if (params) return bound.definition.read(params, bound.context(principal));
+    }
+    throw notFound(`No resource ${uri.slice(0, 200)}; GET /api/resources/list lists them`, { uri: uri.slice(0, 200) });
+  }
+}
