@@ -4,30 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { haLogTail, startHa, stopHa } from './ha-control.js';
 import { RawClient } from '../../src/sim/raw-client.js';
-
-const HASS_URL = process.env.HASS_URL ?? '';
-const HASS_TOKEN = process.env.HASS_TOKEN ?? '';
-if (!HASS_URL || !HASS_TOKEN) throw new Error('HASS_URL and HASS_TOKEN are not set: run this suite with `npm run test:e2e`');
+import { eventually, ha, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 type Body = Record<string, any>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function ha(path: string): Promise<any> {
-  const res = await fetch(`${HASS_URL}${path}`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } });
-  expect(res.status, `${path} on Home Assistant`).toBe(200);
-  return res.json();
-}
-const haStateOf = (id: string) => ha(`/api/states/${id}`);
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: last seen ${JSON.stringify(v)}`);
-    await sleep(150);
-  }
-}
 
 let s: TestServer;
 const control = async (entity_id: string, action: string, parameters?: Record<string, unknown>) => {

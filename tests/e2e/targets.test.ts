@@ -6,29 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActionExecutor } from '../../src/actions/executor.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { RawClient } from '../../src/sim/raw-client.js';
-
-const HASS_URL = process.env.HASS_URL ?? '';
-const HASS_TOKEN = process.env.HASS_TOKEN ?? '';
-if (!HASS_URL || !HASS_TOKEN) throw new Error('HASS_URL and HASS_TOKEN are not set: run this suite with `npm run test:e2e`');
+import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 type Body = Record<string, any>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function haStateOf(id: string): Promise<Body> {
-  const res = await fetch(`${HASS_URL}/api/states/${id}`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Body;
-}
-
-async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: last seen ${JSON.stringify(v)}`);
-    await sleep(100);
-  }
-}
 
 let s: TestServer;
 let actions: ActionExecutor;

@@ -1,0 +1,27 @@
+// Reading the real Home Assistant directly over its REST API, for end-to-end checks of what the
+// bridge did, and waiting for a state that takes time to arrive (covers travel, locks lock).
+import { expect } from 'vitest';
+
+export const HASS_URL = process.env.HASS_URL ?? '';
+export const HASS_TOKEN = process.env.HASS_TOKEN ?? '';
+if (!HASS_URL || !HASS_TOKEN) throw new Error('HASS_URL and HASS_TOKEN are not set: run this suite with `npm run test:e2e`');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function ha(path: string): Promise<any> {
+  const res = await fetch(`${HASS_URL}${path}`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } });
+  expect(res.status, `${path} on Home Assistant`).toBe(200);
+  return res.json();
+}
+
+export const haStateOf = (id: string) => ha(`/api/states/${id}`);
+
+export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`${what}: last seen ${JSON.stringify(v)}`);
+    await sleep(150);
+  }
+}

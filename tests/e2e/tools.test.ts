@@ -1,0 +1,83 @@
+// The tools against the real Home Assistant: one acting tool per category the demo has an entity
+// for, called through the bridge's /api/tools/call, each effect read back from Home Assistant.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ HASS_URL, HASS_TOKEN });
+  await s.app.hub.ready(30_000);
+});
+afterAll(() => s?.close());
+
+type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
+async function tool(name: string, args: Record<string, unknown>): Promise<Result> {
+  const r = await s.call('/api/tools/call', 'POST', { name, arguments: args });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.isError, JSON.stringify(r.body.content)).toBeUndefined();
+  return r.body as Result;
+}
+
+describe('one tool per category, read back from Home Assistant', () => {
+  test('lights: brightness', async () => {
+    const r = await tool('control_lights', { entity_id: 'light.bed_light', brightness_pct: 50 });
+    expect(r.structuredContent!.entities[0]).toMatchObject({ entity_id: 'light.bed_light', state: 'on', verified: true });
+    expect((await haStateOf('light.bed_light')).attributes.brightness).toBe(128);
+  });
+
+  test('climate: target temperature', async () => {
+    await tool('control_climate', { entity_id: 'climate.hvac', temperature: 23 });
+    expect((await haStateOf('climate.hvac')).attributes.temperature).toBe(23);
+  });
+
+  test('covers: a position, reached over time', async () => {
+    await tool('control_covers', { entity_id: 'cover.hall_window', command: 'set_position', position: 30 });
+    await eventually(() => haStateOf('cover.hall_window'), (x) => x.attributes.current_position === 30, 'hall window at 30');
+  });
+
+  test('locks: lock, and unlock only with confirm', async () => {
+    await tool('control_locks', { entity_id: 'lock.kitchen_door', command: 'lock' });
+    await eventually(() => haStateOf('lock.kitchen_door'), (x) => x.state === 'locked', 'kitchen door locked');
+    const held = await s.call('/api/tools/call', 'POST', { name: 'control_locks', arguments: { entity_id: 'lock.kitchen_door', command: 'unlock' } });
+    expect(held.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'CONFIRMATION_REQUIRED' } } });
+    expect((await haStateOf('lock.kitchen_door')).state).toBe('locked');
+    await tool('control_locks', { entity_id: 'lock.kitchen_door', command: 'unlock', confirm: true });
+    await eventually(() => haStateOf('lock.kitchen_door'), (x) => x.state === 'unlocked', 'kitchen door unlocked');
+  });
+
+  test('fans: full speed', async () => {
+    await tool('control_fans', { entity_id: 'fan.living_room_fan', command: 'set_speed', percentage: 100 });
+    expect((await haStateOf('fan.living_room_fan')).attributes.percentage).toBe(100);
+  });
+
+  test('vacuums: start cleaning, then back to the dock', async () => {
+    await tool('control_vacuums', { entity_id: 'vacuum.0_ground_floor', command: 'start' });
+    expect((await haStateOf('vacuum.0_ground_floor')).state).toBe('cleaning');
+    await tool('control_vacuums', { entity_id: 'vacuum.0_ground_floor', command: 'return_to_base' });
+    expect(['returning', 'docked']).toContain((await haStateOf('vacuum.0_ground_floor')).state);
+  });
+
+  test('media: volume', async () => {
+    await tool('control_media', { entity_id: 'media_player.living_room', command: 'volume_set', volume_level: 0.3 });
+    expect((await haStateOf('media_player.living_room')).attributes.volume_level).toBe(0.3);
+  });
+
+  test('alarm: arm away with the code, disarm with confirm', async () => {
+    await tool('control_alarm', { entity_id: 'alarm_control_panel.security', command: 'arm_away', code: '1234' });
+    await eventually(() => haStateOf('alarm_control_panel.security'), (x) => x.state === 'armed_away', 'armed away');
+    await tool('control_alarm', { entity_id: 'alarm_control_panel.security', command: 'disarm', code: '1234', confirm: true });
+    await eventually(() => haStateOf('alarm_control_panel.security'), (x) => x.state === 'disarmed', 'disarmed');
+  });
+
+  test('notify: a persistent notification', async () => {
+    const r = await tool('send_notification', { message: 'From the bridge', title: 'E2E', persistent: true });
+    expect(r.content[0]!.text).toBe('Sent through persistent_notification.create.');
+  });
+
+  test('discovery: the demo’s lights, with Home Assistant’s names', async () => {
+    const r = await tool('search_entities', { domain: 'light' });
+    const names = (r.structuredContent!.entities as { entity_id: string; name: string }[]).map((e) => [e.entity_id, e.name]);
+    expect(names).toContainEqual(['light.bed_light', 'Bed Light']);
+  });
+});
