@@ -94,3 +94,34 @@ describe('the reference page', () => {
     expect((await fetch(`${s.url}/api/docs/toString`)).status).toBe(404);
   });
 });
+
+test('native routes are described too: a stream as text/event-stream, WebSocket routes in a section of their own', async () => {
+  const own = await startTestServer(
+    {},
+    {
+      extraRoutes: [
+        {
+          kind: 'stream',
+          method: 'GET',
+          path: '/api/test/events',
+          summary: 'a test event stream',
+          responses: { 200: { description: 'Server-Sent Events', contentType: 'text/event-stream' } },
+          open: (_req, stream) => stream.end(),
+        },
+        { kind: 'websocket', method: 'GET', path: '/api/test/socket', summary: 'a test socket', socket: { message: () => undefined } },
+      ],
+    },
+  );
+  try {
+    const d = (await (await fetch(`${own.url}/api/openapi.json`)).json()) as Record<string, any>;
+    const op = d.paths['/api/test/events'].get;
+    expect(Object.keys(op.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(op['x-stream']).toMatch(/Server-Sent Events/);
+    expect(d.paths['/api/test/socket']).toBeUndefined();
+    expect(d['x-websockets']).toEqual([{ path: '/api/test/socket', summary: 'a test socket', public: false, versioned: '/api/v1/test/socket' }]);
+    const v = new Validator();
+    expect((await v.validate(d)).valid).toBe(true);
+  } finally {
+    await own.close();
+  }
+});
