@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { AppError, definePlugin, resourcesWith, text, toolsWith } from '../../src/plugins/api.js';
 import type { ResourceContents } from '../../src/plugins/api.js';
 
-const needs = ['hub'] as const;
+const needs = ['hub', 'actions'] as const;
 const tool = toolsWith(needs);
 const resource = resourcesWith(needs);
 
@@ -97,48 +97,128 @@ const resources = [
   }),
 ];
 
+const FIELDS = ['entity_id', 'name', 'state', 'area', 'floor', 'attributes'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** An opaque page cursor: where the next page starts, for this same query. */
+const cursorOf = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
+const offsetOf = (cursor: string | undefined): number | undefined => {
+  if (cursor === undefined) return 0;
+  const m = /^o:(\d{1,7})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return m ? Number(m[1]) : undefined;
+};
+
 const search = tool({
   name: 'search_entities',
   title: 'Search entities',
   description:
-    'Find entities by part of their name or id, by domain (light, climate, ...) and by area (its name or id). Answers each entity with its id, name, state and area; use the id with the control tools.',
+    'Find entities by part of their name, alias or id, and by domain, area, floor, label or state. Compact by default (entity_id, name, state, area); fields picks others; pages of limit with next_cursor.',
   input: v.object({
     query: v.optional(v.pipe(v.string(), v.maxLength(100))),
     domain: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9_]+$/, 'must be a domain in lower case, such as light'))),
     area: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    floor: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    label: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    state: v.optional(v.pipe(v.string(), v.maxLength(64))),
+    fields: v.optional(v.pipe(v.array(v.picklist(FIELDS)), v.minLength(1))),
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
+    cursor: v.optional(v.pipe(v.string(), v.maxLength(64))),
   }),
-  output: v.object({
-    entities: v.array(v.object({ entity_id: v.string(), name: v.string(), state: v.string(), area: v.nullable(v.string()) })),
-    total: v.number(),
-  }),
+  output: v.object({ entities: v.array(v.record(v.string(), v.unknown())), total: v.number(), next_cursor: v.nullable(v.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, { services: { hub } }) => {
-    const query = args.query?.trim().toLowerCase();
-    const area = args.area?.trim().toLowerCase();
+    const start = offsetOf(args.cursor);
+    if (start === undefined) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
+    const reg = hub.registries;
+    const word = (x: string | undefined) => x?.trim().toLowerCase();
+    const [query, area, floor, label] = [word(args.query), word(args.area), word(args.floor), word(args.label)];
+    const labelId = label && [...reg.labels.values()].find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const found = [];
     for (const s of hub.cache.all()) {
       if (args.domain && !s.entity_id.startsWith(`${args.domain}.`)) continue;
-      const name = typeof s.attributes.friendly_name === 'string' ? s.attributes.friendly_name : s.entity_id;
-      const where = hub.registries.areaOf(s.entity_id);
+      if (args.state && s.state !== args.state) continue;
+      const name = nameOf(hub, s.entity_id);
+      const where = reg.areaOf(s.entity_id);
+      const level = where?.floor_id ? reg.floors.get(where.floor_id) : undefined;
       if (area && !(where && (where.area_id === area || where.name.toLowerCase() === area))) continue;
-      if (query && !name.toLowerCase().includes(query) && !s.entity_id.includes(query)) continue;
-      found.push({ entity_id: s.entity_id, name, state: s.state, area: where?.name ?? null });
+      if (floor && !(level && (level.floor_id === floor || level.name.toLowerCase() === floor))) continue;
+      const entry = reg.entities.get(s.entity_id);
+      if (label && !(labelId && entry?.labels?.includes(labelId))) continue;
+      const names = [name, ...(entry?.aliases ?? [])].map((n) => n.toLowerCase());
+      if (query && !names.some((n) => n.includes(query)) && !s.entity_id.includes(query)) continue;
+      found.push({ entity_id: s.entity_id, name, state: s.state, area: where?.name ?? null, floor: level?.name ?? null, attributes: s.attributes });
     }
+    if (!found.length) return text('No entity matches; try a shorter query, or leave out a filter.', true);
     found.sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1));
-    const entities = found.slice(0, args.limit);
-    if (!found.length) return text('No entity matches; try a shorter query, or leave out the domain or area.', true);
-    const lines = entities.map((e) => `${e.entity_id} (${e.name}${e.area ? `, ${e.area}` : ''}): ${e.state}`);
-    const more = found.length > entities.length ? `\n${found.length - entities.length} more; raise limit or narrow the search.` : '';
-    return { content: [{ type: 'text', text: `${lines.join('\n')}${more}` }], structuredContent: { entities, total: found.length } };
+    const fields: readonly Field[] = args.fields ?? ['entity_id', 'name', 'state', 'area'];
+    const page = found.slice(start, start + args.limit).map((e) => Object.fromEntries(fields.map((f) => [f, e[f]])));
+    const next = start + args.limit < found.length ? cursorOf(start + args.limit) : null;
+    const lines = page.map((e) => Object.values(e).map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x))).join(' | '));
+    const more = next ? `\n${found.length - start - page.length} more: call again with cursor ${next}.` : '';
+    return { content: [{ type: 'text', text: `${lines.join('\n')}${more}` }], structuredContent: { entities: page, total: found.length, next_cursor: next } };
+  },
+});
+
+const areas = tool({
+  name: 'list_areas',
+  title: 'List areas',
+  description: 'Every area (with its floor and how many entities of each domain it has), and every floor; optionally one floor’s areas.',
+  input: v.object({ floor: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  run: (args, { services: { hub } }) => {
+    const reg = hub.registries;
+    const counts = new Map<string, Record<string, number>>();
+    for (const id of hub.cache.ids()) {
+      const a = reg.areaOf(id);
+      if (!a) continue;
+      const c = counts.get(a.area_id) ?? {};
+      const domain = id.slice(0, id.indexOf('.'));
+      c[domain] = (c[domain] ?? 0) + 1;
+      counts.set(a.area_id, c);
+    }
+    const floorWord = args.floor?.trim().toLowerCase();
+    const list = [...reg.areas.values()]
+      .map((a) => ({ area_id: a.area_id, name: a.name, floor: a.floor_id ? (reg.floors.get(a.floor_id)?.name ?? a.floor_id) : null, floor_id: a.floor_id ?? null, entities: counts.get(a.area_id) ?? {} }))
+      .filter((a) => !floorWord || a.floor_id === floorWord || a.floor?.toLowerCase() === floorWord)
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const floors = [...reg.floors.values()].map((f) => ({ floor_id: f.floor_id, name: f.name, level: f.level ?? null }));
+    const lines = list.map((a) => `${a.name} (${a.area_id})${a.floor ? `, ${a.floor}` : ''}: ${Object.entries(a.entities).map(([d, n]) => `${n} ${d}`).join(', ') || 'no entities'}`);
+    return { content: [{ type: 'text', text: lines.join('\n') || 'No areas.' }], structuredContent: { areas: list, floors } };
+  },
+});
+
+const describe = tool({
+  name: 'describe_entity',
+  title: 'Describe an entity',
+  description: 'One entity in full: state, attributes, area, floor, device, labels, aliases, and the actions it supports (for the control tools).',
+  input: v.object({ entity_id: v.pipe(v.string(), v.regex(/^[a-z0-9_]+\.[a-z0-9_]+$/, 'must be an entity id such as light.kitchen')) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  run: (args, { services: { hub, actions } }) => {
+    const s = hub.cache.get(args.entity_id);
+    if (!s) throw actions.unknownEntity(args.entity_id);
+    const reg = hub.registries;
+    const entry = reg.entities.get(s.entity_id);
+    const device = entry?.device_id ? reg.devices.get(entry.device_id) : undefined;
+    const area = reg.areaOf(s.entity_id);
+    const data = {
+      ...s,
+      name: nameOf(hub, s.entity_id),
+      area: area?.name ?? null,
+      floor: area?.floor_id ? (reg.floors.get(area.floor_id)?.name ?? null) : null,
+      device: device ? { id: device.id, name: device.name_by_user ?? device.name ?? null } : null,
+      labels: (entry?.labels ?? []).map((l) => reg.labels.get(l)?.name ?? l),
+      aliases: entry?.aliases ?? [],
+      supported_actions: actions.supportedActions(s.entity_id),
+    };
+    return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
   },
 });
 
 export default definePlugin({
   name: 'discovery',
   version: '0.1.0',
-  description: 'Find entities by name, domain and area; resources for devices by type, areas, one entity, and a dashboard.',
+  description: 'Find entities, list areas and floors, describe one entity; resources for devices by type, areas, one entity, and a dashboard.',
   needs,
-  tools: [search],
+  tools: [search, areas, describe],
   resources,
 });

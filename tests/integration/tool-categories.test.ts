@@ -159,3 +159,42 @@ describe('dry runs change nothing, in every acting category', () => {
     expect(hub(entity).attributes).toEqual(before.attributes);
   });
 });
+
+describe('discovery', () => {
+  test('search pages with a cursor, never repeating or losing an entity; fields choose what comes back', async () => {
+    const all = (await ok('search_entities', { domain: 'light', limit: 100 })).structuredContent!;
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await ok('search_entities', { domain: 'light', limit: 2, ...(cursor ? { cursor } : {}) })).structuredContent!;
+      seen.push(...page.entities.map((e: { entity_id: string }) => e.entity_id));
+      expect(page.total).toBe(all.total);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(all.entities.map((e: { entity_id: string }) => e.entity_id));
+    const slim = (await ok('search_entities', { domain: 'lock', fields: ['entity_id', 'state'] })).structuredContent!;
+    for (const e of slim.entities) expect(Object.keys(e)).toEqual(['entity_id', 'state']);
+    await refused('search_entities', { cursor: 'forged' }, 'INVALID_PARAMETERS');
+  });
+
+  test('search by floor, label and state', async () => {
+    const onFloor = (await ok('search_entities', { floor: 'ground floor', limit: 100 })).structuredContent!;
+    expect(onFloor.total).toBeGreaterThan(0);
+    const security = (await ok('search_entities', { label: 'security', domain: 'lock' })).structuredContent!;
+    expect(security.entities.map((e: { entity_id: string }) => e.entity_id)).toContain('lock.front_door');
+    const offLights = (await ok('search_entities', { domain: 'light', state: 'off', limit: 100 })).structuredContent!;
+    for (const e of offLights.entities) expect(e.state).toBe('off');
+  });
+
+  test('areas with their floors and counts; one entity described in full', async () => {
+    const r = (await ok('list_areas', {})).structuredContent!;
+    const kitchen = r.areas.find((a: { area_id: string }) => a.area_id === 'kitchen');
+    expect(kitchen.entities.light).toBeGreaterThan(0);
+    expect(r.floors.length).toBeGreaterThan(0);
+    const d = (await ok('describe_entity', { entity_id: 'lock.front_door' })).structuredContent!;
+    expect(d).toMatchObject({ entity_id: 'lock.front_door', labels: ['Security'] });
+    expect(d.supported_actions).toContain('unlock');
+    const ghost = await refused('describe_entity', { entity_id: 'light.ghost' }, 'INVALID_ENTITY');
+    expect(ghost.structuredContent!.error.details.available_entities.length).toBeGreaterThan(0);
+  });
+});
