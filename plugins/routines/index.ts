@@ -9,6 +9,8 @@ type Hub = Parameters<Parameters<typeof prompt>[0]['get']>[1]['services']['hub']
 const ids = (hub: Hub, domain: string, states?: string[]) =>
   [...hub.cache.all()].filter((s) => s.entity_id.startsWith(`${domain}.`) && (!states || states.includes(s.state))).map((s) => s.entity_id);
 const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');
+/** Every entity of a domain with its state: "lock.front_door locked, ...". */
+const statesOf = (hub: Hub, domain: string) => list([...hub.cache.all()].filter((s) => s.entity_id.startsWith(`${domain}.`)).map((s) => `${s.entity_id} ${s.state}`));
 const climate = (hub: Hub) =>
   [...hub.cache.all()]
     .filter((s) => s.entity_id.startsWith('climate.'))
@@ -35,7 +37,7 @@ export default definePlugin({
       title: 'Evening routine',
       description: 'Wind the home down for the night: lights, locks, covers, alarm.',
       get: (_a, { services: { hub } }) =>
-        say(`Get the home ready for the night. Lights on: ${list(ids(hub, 'light', ['on']))}. Unlocked: ${list(ids(hub, 'lock', ['unlocked', 'open']))}. Open covers: ${list(ids(hub, 'cover', ['open']))}. Alarm: ${list([...hub.cache.all()].filter((s) => s.entity_id.startsWith('alarm_control_panel.')).map((s) => `${s.entity_id} ${s.state}`))}. Propose the steps, then carry them out with the tools once I agree.`),
+        say(`Get the home ready for the night. Lights on: ${list(ids(hub, 'light', ['on']))}. Unlocked: ${list(ids(hub, 'lock', ['unlocked', 'open']))}. Open covers: ${list(ids(hub, 'cover', ['open']))}. Alarm: ${statesOf(hub, 'alarm_control_panel')}. Propose the steps, then carry them out with the tools once I agree.`),
     }),
     prompt({
       name: 'energy_saving',
@@ -50,7 +52,7 @@ export default definePlugin({
       description: 'Check locks, doors, covers and the alarm before leaving or sleeping.',
       arguments: [{ name: 'leaving', description: '"yes" when everyone is leaving' }],
       get: (args, { services: { hub } }) =>
-        say(`${args.leaving === 'yes' ? 'Everyone is leaving.' : 'Check the home is secure.'} Locks: ${list([...hub.cache.all()].filter((s) => s.entity_id.startsWith('lock.')).map((s) => `${s.entity_id} ${s.state}`))}. Open covers: ${list(ids(hub, 'cover', ['open', 'opening']))}. Alarm panels: ${list([...hub.cache.all()].filter((s) => s.entity_id.startsWith('alarm_control_panel.')).map((s) => `${s.entity_id} ${s.state}`))}. Say what is not secure and what you would do; unlocking and disarming need my confirmation.`),
+        say(`${args.leaving === 'yes' ? 'Everyone is leaving.' : 'Check the home is secure.'} Locks: ${statesOf(hub, 'lock')}. Open covers: ${list(ids(hub, 'cover', ['open', 'opening']))}. Alarm panels: ${statesOf(hub, 'alarm_control_panel')}. Say what is not secure and what you would do; unlocking and disarming need my confirmation.`),
     }),
     prompt({
       name: 'climate_optimisation',
