@@ -11,6 +11,8 @@ import { createAdmission } from './http/admission.js';
 import { Cors } from './http/cors.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
 import { registerDocsRoutes } from './http/api/docs.js';
+import { registerEventRoutes } from './http/api/events.js';
+import { registerStreamStatsRoutes } from './http/api/sse.js';
 import { registerToolRoutes } from './http/api/tools.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
@@ -30,6 +32,9 @@ import { loadPlugins } from './plugins/loader.js';
 import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
+import { EventHub } from './stream/event-hub.js';
+import { StreamMetrics } from './stream/metrics.js';
+import { SocketChannel } from './stream/socket-channel.js';
 import { VERSION } from './version.js';
 
 export interface StartOptions {
@@ -52,7 +57,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerToolRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerDocsRoutes];
 
 const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
 
@@ -92,17 +97,38 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const store = openStore(storeFile(config.dataDir));
   const bus = createBus();
   const { hub, simulator } = await connectHub(config, bus, log);
-  hub.start();
   const actions = new ActionExecutor(hub);
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
+  const admit = createAdmission(tokens, limits, users);
+  const startedAt = Date.now();
+  const events = new EventHub({
+    bus,
+    store,
+    log: log.child({ part: 'events' }),
+    limits: {
+      maxSubscriptions: config.eventSubMaxSubscriptions,
+      rateLimit: config.eventSubRateLimit,
+      rateWindowMs: config.eventSubRateWindow * 1000,
+      maxSseConnections: config.sseMaxConnections,
+      bufferLimit: config.streamBufferLimit,
+      historyDays: config.eventHistoryDays,
+      historyMaxRows: config.eventHistoryMaxRows,
+    },
+  });
+  const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
+  const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
+  // Delivery listens before the hub connects, so its first events are kept too.
+  events.start();
+  streamMetrics.start();
+  hub.start();
 
   const base: Omit<Services, Catalogued> = {
     config,
     log,
     version: VERSION,
-    startedAt: Date.now(),
+    startedAt,
     engine,
     bus,
     hub,
@@ -113,10 +139,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     users,
     tokens,
     limits,
-    admit: createAdmission(tokens, limits, users),
+    admit,
+    events,
+    streamMetrics,
+    sockets,
     guard: new Guard({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation }),
     port: () => server?.port ?? config.port,
-    features: () => ({ nlp: false, scenes: true, groups: true }),
+    features: () => ({ nlp: false, scenes: true, groups: true, events: true }),
   };
   const { plugins, report } = await loadPlugins({ userDir: config.pluginsDir, disabled: config.pluginsDisabled, services: base, log: log.child({ part: 'plugins' }) });
   const services: Services = {
@@ -153,6 +182,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     simulator,
     close: () =>
       (closing ??= (async () => {
+        // Streams get their last frame and history its last batch before the port closes.
+        events.close();
+        streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);
         store.close();
         services.limits.close();

@@ -16,6 +16,9 @@ import type { Logger } from './log.js';
 import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
 import type { SceneService } from './scenes/service.js';
 import type { Store } from './store/index.js';
+import type { EventHub } from './stream/event-hub.js';
+import type { StreamMetrics } from './stream/metrics.js';
+import type { SocketChannel } from './stream/socket-channel.js';
 import type { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import type { ToolRegistry } from './tools/registry.js';
 
@@ -38,6 +41,12 @@ export interface Services {
   limits: RateLimiter;
   /** The one admission function, for transports that authenticate after their start (a WebSocket's first message). */
   admit: Admit;
+  /** Live events: history, stored subscriptions, SSE and WebSocket delivery. */
+  events: EventHub;
+  /** Statistics and metrics of the live streams. */
+  streamMetrics: StreamMetrics;
+  /** The WebSocket channel's message types (parts add theirs, e.g. `command`). */
+  sockets: SocketChannel;
   /** The port actually bound (differs from config.port when that is 0). */
   port(): number;
   /** Features that are present in this build and enabled. */

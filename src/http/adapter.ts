@@ -58,6 +58,9 @@ function requestId(given: string | undefined): string {
   return given && CLIENT_ID.test(given) ? given : `${BOOT}-${(++sequence).toString(36)}`;
 }
 
+/** A URL fit for a log line: a token in the query (/subscribe_events, WebSockets) never reaches a log. */
+export const loggableUrl = (url: string): string => url.replace(/([?&]token=)[^&]*/gi, '$1***');
+
 /** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
 export function unversioned(url: string): string {
   return url.startsWith('/api/v1') && (url.length === 7 || url[7] === '/' || url[7] === '?') ? `/api${url.slice(7)}` : url;

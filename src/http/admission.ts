@@ -15,6 +15,8 @@ export interface AdmissionPolicy {
   rateLimited?: boolean;
   /** Also takes the token from the `token` query parameter (only where a route declares it). */
   queryToken?: boolean;
+  /** The token may come after admission (a WebSocket's first message); one that comes now must be valid. */
+  tokenLater?: boolean;
 }
 
 /** The parts of a request admission reads, whatever the transport. */
@@ -70,7 +72,8 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, user
         throw new AppError('RATE_LIMITED', 429, 'Too many requests, retry after the reset time', { reset: d.reset }, { ...headers, 'Retry-After': retry });
       }
     }
-    if (!policy.public && !principal) {
+    const required = !policy.public && !(policy.tokenLater && token === undefined);
+    if (required && !principal) {
       const e = auth instanceof AppError ? auth : unauthorized();
       throw new AppError(e.code, e.status, e.message, e.details, { ...headers, ...challenge(e, token !== undefined) });
     }

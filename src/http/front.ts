@@ -6,7 +6,7 @@ import polka from 'polka';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { check } from '../validation.js';
-import { readBody, readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
+import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
 import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
@@ -49,7 +49,7 @@ export function sendJson(req: BridgeRequest, res: ResponseAdapter, status: numbe
 function sendError(res: ResponseAdapter, req: BridgeRequest, err: unknown, shape: ErrorShape, log: Logger): void {
   const e = toAppError(err);
   if (e.status >= 500 && !(err instanceof AppError)) {
-    log.error({ reqId: req.id, method: req.method, url: req.originalUrl, err }, 'request failed');
+    log.error({ reqId: req.id, method: req.method, url: loggableUrl(req.originalUrl), err }, 'request failed');
   }
   if (res.finished) return;
   for (const k in e.headers) res.setHeader(k, e.headers[k]!);

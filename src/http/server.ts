@@ -1,7 +1,7 @@
 // One listening socket, owned by uWS. The front (src/http/front.ts) mounts the route table on it:
 // native handlers for streams and WebSockets, polka behind the catch-all for everything else.
 import type { Logger } from '../log.js';
-import { readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
+import { loggableUrl, readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
 import { accept, jsonRouter, mountNative, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
 import { App, engine, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
@@ -48,7 +48,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
         if (request.body && !request.body.readableEnded) request.body.destroy();
         if (accessLog) {
           const ms = Math.round((performance.now() - started) * 100) / 100;
-          opts.log.debug({ reqId: request.id, method: request.method, url: request.originalUrl.replace(/([?&]token=)[^&]*/g, '$1***'), status: res.statusCode, ms, aborted: res.aborted || undefined, ip: request.ip }, 'request');
+          opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: res.statusCode, ms, aborted: res.aborted || undefined, ip: request.ip }, 'request');
         }
         if (longLived) streams.delete(res);
         else if (--inFlight === 0 && drained) drained();

@@ -87,3 +87,54 @@ export const config = v.object({
 });
 
 export const token = v.object({ access_token: text, token_type: v.literal('Bearer'), expires_in: v.number() });
+
+// Live events (interface part 2: event subscription, event message, SSE statistics).
+const nullableText = v.nullable(text);
+const ok = <T extends v.GenericSchema>(data: T) => v.object({ success: v.literal(true), data });
+const hubContext = v.object({ id: text, parent_id: nullableText, user_id: nullableText });
+export const eventMessage = v.object({ event_type: text, entity_id: nullableText, data: json, origin: text, time_fired: time, context: hubContext });
+const subscriptionView = v.object({ subscription_id: text, event_type: nullableText, entity_id: nullableText, domain: nullableText, created_at: time });
+export const subscription = ok(subscriptionView);
+export const subscriptionList = ok(v.object({ subscriptions: v.array(v.object({ id: text, ...subscriptionView.entries, last_event: v.nullable(time) })) }));
+export const eventHistory = ok(v.object({ events: v.array(v.object({ seq: v.number(), ...eventMessage.entries })), next_cursor: nullableText }));
+export const streamStats = ok(
+  v.object({ active_connections: v.number(), total_events_sent: v.number(), events_per_second: v.number(), memory_usage: v.number(), cpu_usage: v.number(), uptime: text, event_backlog: v.number() }),
+);
+const connectionInfo = v.object({
+  id: text,
+  transport: v.picklist(['sse', 'websocket']),
+  client_id: text,
+  user_id: text,
+  connected_at: time,
+  last_event_at: v.nullable(time),
+  events_sent: v.number(),
+  events_dropped: v.number(),
+  subscriptions: v.array(v.object({ id: nullableText, event_type: v.optional(text), entity_id: v.optional(text), domain: v.optional(text) })),
+  state: v.picklist(['active', 'behind', 'authenticating']),
+  ip_address: text,
+  user_agent: text,
+  queued_bytes: v.number(),
+});
+export const streamConnections = ok(v.object({ connections: v.array(connectionInfo), total: v.number() }));
+export const streamConnection = ok(v.object({ connection: connectionInfo }));
+const minMaxAvg = v.object({ current: v.number(), max: v.number(), average: v.number() });
+export const streamMetrics = ok(
+  v.object({
+    metrics: v.object({
+      connections: minMaxAvg,
+      events: v.object({ total: v.number(), rate: minMaxAvg }),
+      latency: v.object({ p50: v.number(), p95: v.number(), p99: v.number() }),
+      resources: v.object({ memory: v.object({ current: v.number(), max: v.number() }), cpu: minMaxAvg }),
+    }),
+    period: text,
+    timestamp: time,
+  }),
+);
+export const streamHistory = ok(
+  v.object({
+    connections: v.array(
+      v.object({ id: text, transport: text, client_id: text, ip_address: nullableText, user_agent: nullableText, connected_at: time, disconnected_at: time, events_sent: v.number(), events_dropped: v.number(), close_reason: text }),
+    ),
+    next_cursor: nullableText,
+  }),
+);

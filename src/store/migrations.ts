@@ -60,6 +60,63 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE groups DROP COLUMN entities;
       `),
   },
+  {
+    // Live events: the event history (seq is the SSE event id, so it must never go back, even
+    // when every row is pruned: AUTOINCREMENT keeps the highest ever used), the
+    // clients' stored subscriptions, and what the streams report once they are gone: past
+    // connections and periodic samples, so metrics over a period survive a restart.
+    version: 3,
+    name: 'event history, subscriptions, stream statistics',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE events (
+          seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+          event_type TEXT NOT NULL,
+          entity_id  TEXT,
+          domain     TEXT,
+          fired_at   INTEGER NOT NULL,
+          stored_at  INTEGER NOT NULL,
+          message    TEXT NOT NULL
+        );
+        CREATE INDEX events_by_type ON events(event_type, seq);
+        CREATE INDEX events_by_entity ON events(entity_id, seq) WHERE entity_id IS NOT NULL;
+        CREATE INDEX events_by_domain ON events(domain, seq) WHERE domain IS NOT NULL;
+        CREATE INDEX events_by_time ON events(fired_at);
+        CREATE INDEX events_by_age ON events(stored_at);
+        CREATE TABLE subscriptions (
+          id         TEXT PRIMARY KEY,
+          client     TEXT NOT NULL,
+          event_type TEXT,
+          entity_id  TEXT,
+          domain     TEXT,
+          created_at TEXT NOT NULL,
+          last_event TEXT
+        );
+        CREATE UNIQUE INDEX subscriptions_unique ON subscriptions(client, ifnull(event_type, ''), ifnull(entity_id, ''), ifnull(domain, ''));
+        CREATE TABLE stream_connections (
+          id              TEXT PRIMARY KEY,
+          transport       TEXT NOT NULL,
+          client_id       TEXT NOT NULL,
+          ip_address      TEXT,
+          user_agent      TEXT,
+          connected_at    TEXT NOT NULL,
+          disconnected_at TEXT NOT NULL,
+          events_sent     INTEGER NOT NULL,
+          events_dropped  INTEGER NOT NULL,
+          close_reason    TEXT NOT NULL
+        );
+        CREATE INDEX stream_connections_by_end ON stream_connections(disconnected_at, id);
+        CREATE TABLE stream_samples (
+          at          INTEGER PRIMARY KEY,
+          connections INTEGER NOT NULL,
+          events      INTEGER NOT NULL,
+          seconds     REAL NOT NULL,
+          cpu         REAL NOT NULL,
+          memory      INTEGER NOT NULL,
+          latency     TEXT NOT NULL
+        );
+      `),
+  },
 ];
 
 export class MigrationError extends Error {
