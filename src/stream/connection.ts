@@ -197,6 +197,7 @@ export class SseConnection extends StreamConnection {
     this.closeReason = reason;
     const last = `event: close\ndata: ${JSON.stringify({ reason, message })}\n\n`;
     // Queued behind what the client has not read: a slow client still gets it, a dead one is timed out by uWS.
+    this.res.closeConnection();
     this.res.end(last);
     this.ended(reason);
   }

@@ -1,0 +1,134 @@
+// Delivery guarantees of the live streams: resuming with Last-Event-ID across a bridge restart,
+// the per-client rate limit and its notice, a slow client closed at the buffer cap while others
+// keep receiving, and the connection cap.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { serviceEvent } from '../../src/bus.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openSse, type SseFrame } from '../helpers/sse.js';
+
+const eventsOf = (frames: SseFrame[]) => frames.filter((f) => f.event === 'message');
+const tick = () => new Promise((r) => setTimeout(r, 20));
+const cleanup: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c();
+});
+
+describe('resuming', () => {
+  test('Last-Event-ID replays what was missed, across a restart, then live: no gap, no duplicate', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hmb-resume-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    let s: TestServer = await startTestServer({ DATA_DIR: dataDir });
+    const emit = (n: number) => s.app.bus.emit('event', serviceEvent('numbered', { n }));
+    const url = () => `${s.url}/api/events/stream?event_type=numbered`;
+    const first = await openSse(url(), { authorization: `Bearer ${s.token}` });
+    await first.until((f) => f.some((x) => x.event === 'connected'));
+    for (let n = 0; n < 5; n++) emit(n);
+    const got = eventsOf(await first.until((f) => eventsOf(f).length === 5));
+    const lastId = got.at(-1)!.id!;
+    first.close();
+    await first.closed;
+    // Missed while away: some before the restart, some after.
+    for (let n = 5; n < 8; n++) emit(n);
+    await tick();
+    await s.app.close();
+    s = await startTestServer({ DATA_DIR: dataDir });
+    cleanup.push(() => s.close());
+    for (let n = 8; n < 10; n++) emit(n);
+    await tick();
+    const again = await openSse(url(), { authorization: `Bearer ${s.token}`, 'last-event-id': lastId });
+    await again.until((f) => eventsOf(f).length === 5);
+    for (let n = 10; n < 12; n++) emit(n);
+    const frames = eventsOf(await again.until((f) => eventsOf(f).length === 7));
+    await tick();
+    expect(eventsOf(again.frames).map((f) => f.json.data.n)).toEqual([5, 6, 7, 8, 9, 10, 11]);
+    const ids = frames.map((f) => Number(f.id));
+    expect(ids[0]).toBeGreaterThan(Number(lastId));
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    again.close();
+    // The query form of Last-Event-ID does the same.
+    const byQuery = await openSse(`${url()}&last_event_id=${ids[4]}`, { authorization: `Bearer ${s.token}` });
+    await byQuery.until((f) => eventsOf(f).length === 2);
+    expect(eventsOf(byQuery.frames).map((f) => f.json.data.n)).toEqual([10, 11]);
+    byQuery.close();
+  });
+});
+
+describe('limits', () => {
+  test('past EVENT_SUB_RATE_LIMIT per window the rest are dropped, counted and announced once', async () => {
+    const s = await startTestServer({ EVENT_SUB_RATE_LIMIT: '3', EVENT_SUB_RATE_WINDOW: '3600' });
+    cleanup.push(() => s.close());
+    const c = await openSse(`${s.url}/api/events/stream?event_type=burst`, { authorization: `Bearer ${s.token}` });
+    await c.until((f) => f.some((x) => x.event === 'connected'));
+    for (let n = 0; n < 10; n++) s.app.bus.emit('event', serviceEvent('burst', { n }));
+    await c.until((f) => f.some((x) => x.event === 'notice'));
+    await tick();
+    expect(eventsOf(c.frames).map((f) => f.json.data.n)).toEqual([0, 1, 2]);
+    const notices = c.frames.filter((f) => f.event === 'notice');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.json).toMatchObject({ type: 'rate_limited', limit: 3, window_seconds: 3600, reset: expect.any(Number) });
+    const conn = await s.call('/api/sse/connections');
+    expect(conn.body.data.connections[0]).toMatchObject({ events_sent: 3, events_dropped: 7 });
+    c.close();
+  });
+
+  test('a client that stops reading is closed at the buffer cap with a last frame; a reading client gets every event', async () => {
+    const s = await startTestServer({ STREAM_BUFFER_LIMIT: '65536', EVENT_SUB_RATE_LIMIT: '0' });
+    cleanup.push(() => s.close());
+    const reader = await openSse(`${s.url}/api/events/stream?event_type=bulk`, { authorization: `Bearer ${s.token}` });
+    await reader.until((f) => f.some((x) => x.event === 'connected'));
+    // The slow client: a raw socket that sends its request and then reads nothing.
+    const slow = tcpConnect(Number(new URL(s.url).port), '127.0.0.1');
+    const received: Buffer[] = [];
+    await new Promise<void>((r) => slow.once('connect', r));
+    slow.write(`GET /api/events/stream?event_type=bulk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.token}\r\nUser-Agent: slow\r\n\r\n`);
+    slow.on('data', (d) => received.push(d));
+    while (!(await s.call('/api/sse/connections')).body.data.connections.some((c: any) => c.user_agent === 'slow')) await tick();
+    slow.pause();
+    const payload = 'x'.repeat(32_000);
+    let emitted = 0;
+    const slowOpen = async () => (await s.call('/api/sse/connections')).body.data.connections.some((c: any) => c.user_agent === 'slow');
+    // Kernel buffers take a few MB first; keep sending until the bridge gives up on the slow one.
+    while ((await slowOpen()) && emitted < 20_000) {
+      for (let i = 0; i < 100; i++) s.app.bus.emit('event', serviceEvent('bulk', { n: emitted++, payload }));
+      await tick();
+    }
+    expect(await slowOpen()).toBe(false);
+    await reader.until((f) => eventsOf(f).length === emitted, 30_000);
+    const ns = eventsOf(reader.frames).map((f) => f.json.data.n);
+    expect(ns).toEqual([...Array(emitted).keys()]);
+    const past = (await s.call('/api/sse/history')).body.data.connections;
+    expect(past.find((p: any) => p.user_agent === 'slow')).toMatchObject({ close_reason: 'buffer_limit' });
+    // Reading again, the slow client finds the last frame that says why.
+    const ended = new Promise<void>((r) => slow.once('end', () => r()));
+    slow.resume();
+    await ended;
+    expect(Buffer.concat(received).toString()).toMatch(/event: close\ndata: \{"reason":"buffer_limit"/);
+    reader.close();
+  });
+
+  test('above SSE_MAX_CONNECTIONS a new stream gets 503 in the SSE error shape', async () => {
+    const s = await startTestServer({ SSE_MAX_CONNECTIONS: '2' });
+    cleanup.push(() => s.close());
+    const a = await openSse(`${s.url}/api/events/stream`, { authorization: `Bearer ${s.token}` });
+    const b = await openSse(`${s.url}/subscribe_events?token=${s.token}`);
+    const c = await s.api('/api/events/stream');
+    expect(c.status).toBe(503);
+    expect(await c.json()).toEqual({ success: false, message: expect.stringMatching(/at most 2/), error_code: 'OVERLOADED' });
+    a.close();
+    await a.closed;
+    let d = await s.api('/api/events/stream');
+    for (let i = 0; i < 50 && d.status !== 200; i++) {
+      await d.body?.cancel();
+      await tick();
+      d = await s.api('/api/events/stream');
+    }
+    expect(d.status).toBe(200);
+    await d.body?.cancel();
+    b.close();
+  });
+});
