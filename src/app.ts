@@ -13,6 +13,8 @@ import { registerDeviceRoutes } from './http/api/devices.js';
 import { registerDocsRoutes } from './http/api/docs.js';
 import { registerEventRoutes } from './http/api/events.js';
 import { registerStreamStatsRoutes } from './http/api/sse.js';
+import { registerMcpRoutes } from './http/api/mcp.js';
+import { McpHttp } from './mcp/http.js';
 import { registerToolRoutes } from './http/api/tools.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
@@ -57,7 +59,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerDocsRoutes];
 
 const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
 
@@ -148,12 +150,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     features: () => ({ nlp: false, scenes: true, groups: true, events: true }),
   };
   const { plugins, report } = await loadPlugins({ userDir: config.pluginsDir, disabled: config.pluginsDisabled, services: base, log: log.child({ part: 'plugins' }) });
-  const services: Services = {
+  const catalogued = {
     ...base,
     plugins: { list: plugins, report },
     tools: new ToolRegistry(plugins),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
+  };
+  const cors = new Cors(config.allowedOrigins);
+  const services: Services = {
+    ...catalogued,
+    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }) }),
   };
 
   const routes = new RouteTable();
@@ -165,7 +172,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port: config.port,
     routes,
     admit: services.admit,
-    cors: new Cors(config.allowedOrigins),
+    cors,
     bodyLimit: config.bodyLimit,
     log,
   });
@@ -183,6 +190,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     close: () =>
       (closing ??= (async () => {
         // Streams get their last frame and history its last batch before the port closes.
+        services.mcp.close();
         events.close();
         streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);

@@ -7,6 +7,8 @@ const HELP = `usage: home-mcp-bridge [command]
 
 commands:
   serve                  run the bridge (the default): REST, SSE, WebSocket and MCP on PORT
+  stdio                  the MCP server over standard input and output (for desktop assistants);
+                         logs go to standard error
   sim [options]          run the Home Assistant simulator on its own (sim --help for options)
   reset-password [USER]  give the generated user (default admin) a new password, printed once;
                          tokens issued before it stop working
@@ -67,6 +69,7 @@ const help = async () => void process.stdout.write(HELP);
 const run: Record<string, () => Promise<void>> = {
   serve,
   sim: async () => (await import('./sim/cli.js')).runSimCli(process.argv.slice(3)),
+  stdio: async () => (await import('./mcp/stdio.js')).runStdio(loadOrExit(), process.env.PORT !== undefined),
   'reset-password': () => resetPassword(process.argv.slice(3)),
   help,
   '--help': help,

@@ -19,6 +19,7 @@ import type { Store } from './store/index.js';
 import type { EventHub } from './stream/event-hub.js';
 import type { StreamMetrics } from './stream/metrics.js';
 import type { SocketChannel } from './stream/socket-channel.js';
+import type { McpHttp } from './mcp/http.js';
 import type { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import type { ToolRegistry } from './tools/registry.js';
 
@@ -47,6 +48,8 @@ export interface Services {
   streamMetrics: StreamMetrics;
   /** The WebSocket channel's message types (parts add theirs, e.g. `command`). */
   sockets: SocketChannel;
+  /** MCP over Streamable HTTP: its sessions. */
+  mcp: McpHttp;
   /** The port actually bound (differs from config.port when that is 0). */
   port(): number;
   /** Features that are present in this build and enabled. */
@@ -62,7 +65,7 @@ export interface Services {
 }
 
 /** The parts made from the loaded plugins (so plugins cannot ask for them). */
-export type Catalogued = 'plugins' | 'tools' | 'prompts' | 'resources';
+export type Catalogued = 'plugins' | 'tools' | 'prompts' | 'resources' | 'mcp';
 
 /** What a registrar or plugin declares it needs: a part of the services, by name. */
 export type ServicesPart<K extends keyof Services> = Pick<Services, K>;

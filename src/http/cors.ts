@@ -20,7 +20,8 @@ export class Cors {
     return this.any || this.origins.size > 0;
   }
 
-  private allows(origin: string | undefined): origin is string {
+  /** Whether a page of this origin may call the API (MCP refuses other origins outright). */
+  allows(origin: string | undefined): origin is string {
     return origin !== undefined && (this.any || this.origins.has(origin.toLowerCase()));
   }
 

@@ -10,7 +10,7 @@ import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest
 import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
-import { kindOf, paramsOf, versioned, type ApiRequest, type JsonRoute, type Method, type Query, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, RawReply, Reply } from './routes.js';
+import { kindOf, paramsOf, versioned, type ApiRequest, type JsonRoute, type Method, type Query, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, type FetchRoute, RawReply, Reply } from './routes.js';
 import { HEADER_POLICIES } from './security-headers.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from './uws.js';
 
@@ -259,6 +259,57 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
   });
 }
 
+/** Headers that belong to one hop of HTTP and are not handed on to a Fetch handler. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+
+/** Writes a Fetch Response natively: head, then the body as it comes, waiting while the client is behind. */
+async function sendResponse(answer: Response, res: ResponseAdapter): Promise<void> {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, key) => {
+    if (!HOP_BY_HOP.has(key) && key !== 'content-length') headers[key] = value;
+  });
+  res.writeHead(answer.status, headers);
+  if (!answer.body) {
+    res.end();
+    return;
+  }
+  const reader = answer.body.getReader();
+  const gone = new Promise<void>((resolve) => res.onClose(resolve));
+  void gone.then(() => reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || res.finished) break;
+    if (!res.write(Buffer.from(value.buffer, value.byteOffset, value.byteLength)) && !res.finished) {
+      await Promise.race([new Promise<void>((resolve) => res.onDrain(resolve)), gone]);
+    }
+  }
+  res.end();
+}
+
+function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
+  const register = { GET: app.get, POST: app.post, PUT: app.put, PATCH: app.patch, DELETE: app.del }[route.method].bind(app);
+  register(pattern, (res, req) => {
+    const request = nativeRequest(res, req, route.path);
+    // A GET is MCP's notification stream: long-lived, ended rather than awaited at shutdown.
+    const response = accept(res, request, tracker, route.method === 'GET');
+    response.inHandler = true;
+    try {
+      void admitted(route, request, response, deps, async ({ principal }) => {
+        const body = request.body ? await readBody(request.body, deps.bodyLimit, () => tooLarge(deps.bodyLimit)) : undefined;
+        const headers = new Headers();
+        for (const k in request.headers) if (!HOP_BY_HOP.has(k)) headers.set(k, request.headers[k]!);
+        const aborted = new AbortController();
+        response.onClose(() => aborted.abort());
+        const fetchRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.originalUrl}`, { method: request.method, headers, body, signal: aborted.signal });
+        const answer = await route.handle(fetchRequest, apiRequest(route, request, principal, undefined));
+        if (!response.finished) await sendResponse(answer, response);
+      });
+    } finally {
+      response.inHandler = false;
+    }
+  });
+}
+
 /** Registers the native routes (and their /api/v1 forms); JSON routes go through `jsonRouter`. */
 export function mountNative(app: TemplatedApp, table: RouteTable, deps: FrontDeps, tracker: Tracker): void {
   for (const route of table.routes()) {
@@ -267,6 +318,7 @@ export function mountNative(app: TemplatedApp, table: RouteTable, deps: FrontDep
     for (const pattern of [route.path, versioned(route.path)]) {
       if (!pattern) continue;
       if (kind === 'stream') mountStream(app, route as StreamRoute, pattern, deps, tracker);
+      else if (kind === 'fetch') mountFetch(app, route as FetchRoute, pattern, deps, tracker);
       else mountSocket(app, route as SocketRoute, pattern, deps, tracker);
     }
   }

@@ -96,13 +96,19 @@ export interface DocumentInfo {
   version: string;
 }
 
-/** The OpenAPI 3.1 document of every HTTP route; WebSocket routes are listed under `x-websockets`. */
+/** The OpenAPI 3.1 document of every HTTP route; WebSocket routes are listed under `x-websockets`, MCP's under `x-mcp`. */
 export function openApiDocument(routes: readonly Route[], info: DocumentInfo): Json {
   const paths: Record<string, Json> = {};
   const websockets: Json[] = [];
+  const mcp: Json[] = [];
   for (const route of routes) {
     if (kindOf(route) === 'websocket') {
       websockets.push({ path: route.path, summary: route.summary, public: Boolean(route.public), versioned: versioned(route.path) ?? null });
+      continue;
+    }
+    // MCP's own protocol (JSON-RPC over Streamable HTTP) has its own specification; it is named, not described.
+    if (kindOf(route) === 'fetch') {
+      mcp.push({ method: route.method, path: route.path, summary: route.summary });
       continue;
     }
     const path = openApiPath(route.path);
@@ -125,5 +131,6 @@ export function openApiDocument(routes: readonly Route[], info: DocumentInfo): J
       schemas: { Error: schemaOf(coreError), RateLimited: schemaOf(rateLimited), SseError: schemaOf(sseError) },
     },
     ...(websockets.length ? { 'x-websockets': websockets } : {}),
+    ...(mcp.length ? { 'x-mcp': mcp } : {}),
   };
 }

@@ -115,7 +115,16 @@ export interface SocketRoute extends RouteCommon {
   socket: SocketHandlers;
 }
 
-export type Route = JsonRoute | StreamRoute | SocketRoute;
+/**
+ * A route that answers a whole Fetch `Request` with a `Response`, written natively and streamed as
+ * it comes (MCP's Streamable HTTP transport). Admission runs first, like for every other kind.
+ */
+export interface FetchRoute extends RouteCommon {
+  kind: 'fetch';
+  handle: (request: Request, req: ApiRequest<undefined, any, any>) => Promise<Response>;
+}
+
+export type Route = JsonRoute | StreamRoute | SocketRoute | FetchRoute;
 
 /** A JSON route whose handler sees its inputs typed by the schemas it declares. */
 export function jsonRoute<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
@@ -180,4 +189,4 @@ export class RouteTable {
   }
 }
 
-export const kindOf = (r: Route): 'json' | 'stream' | 'websocket' => r.kind ?? 'json';
+export const kindOf = (r: Route): 'json' | 'stream' | 'websocket' | 'fetch' => r.kind ?? 'json';

@@ -77,7 +77,7 @@ const pluginReport = v.object({
   failed: v.array(v.object({ path: text, name: v.optional(text), reason: text })),
   disabled: v.array(text),
 });
-export const toolHealth = v.object({ ...health.entries, plugins: pluginReport, tools: v.number() });
+export const toolHealth = v.object({ ...health.entries, plugins: pluginReport, tools: v.number(), mcp: v.object({ sessions: v.number() }) });
 
 export const config = v.object({
   server: v.object({ port: v.number(), host: text, version: text, engine: v.picklist(['native', 'fallback']) }),

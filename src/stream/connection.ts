@@ -34,6 +34,11 @@ export interface ConnectionInfo {
   queued_bytes: number;
 }
 
+/** A frame as queued: bytes, or (WebSocket) a message sent as two fragments: its own head and a tail shared by every client. */
+export type Frame = Buffer | readonly [Buffer, Buffer];
+
+const sizeOf = (f: Frame) => (Buffer.isBuffer(f) ? f.length : f[0].length + f[1].length);
+
 export interface ConnectionOwner {
   /** The connection has frames to write at the end of this tick. */
   dirty(c: StreamConnection): void;
@@ -50,7 +55,7 @@ export abstract class StreamConnection {
   closeReason: CloseReason = 'client_closed';
   /** The index entries that deliver to this connection (kept by the event hub). */
   entries: IndexEntry<StreamConnection>[] = [];
-  protected frames: string[] = [];
+  protected frames: Frame[] = [];
   /** Arrival time (performance.now) of each queued event, for the latency histogram. */
   protected arrivals: number[] = [];
   protected queued = 0;
@@ -72,10 +77,11 @@ export abstract class StreamConnection {
   }
 
   /** Queues a frame; `arrival` marks it as an event (counted and timed when written). */
-  push(frame: string, arrival?: number): void {
+  push(frame: Frame | string, arrival?: number): void {
     if (this.closed) return;
-    this.frames.push(frame);
-    this.queued += frame.length;
+    const f = typeof frame === 'string' ? Buffer.from(frame) : frame;
+    this.frames.push(f);
+    this.queued += sizeOf(f);
     if (arrival !== undefined) this.arrivals.push(arrival);
     if (!this.isDirty) {
       this.isDirty = true;
@@ -95,7 +101,7 @@ export abstract class StreamConnection {
   flush(latency: number[]): number {
     this.isDirty = false;
     if (this.closed || this.frames.length === 0) return 0;
-    if (this.behind || this.backlog() > 0) {
+    if (!this.writable()) {
       if (this.queued + this.backlog() > this.bufferLimit) this.close('buffer_limit');
       return 0;
     }
@@ -115,9 +121,14 @@ export abstract class StreamConnection {
     return arrivals.length;
   }
 
+  /** Whether to write now, or keep queueing until the transport drains. */
+  protected writable(): boolean {
+    return !this.behind;
+  }
+
   /** Bytes the transport holds unsent (beyond our own queue). */
   protected abstract backlog(): number;
-  protected abstract write(frames: string[]): void;
+  protected abstract write(frames: Frame[]): void;
   /** Ends the connection with a last frame that names the reason. */
   abstract close(reason: CloseReason, message?: string): void;
 
@@ -185,8 +196,9 @@ export class SseConnection extends StreamConnection {
     return 0;
   }
 
-  protected write(frames: string[]): void {
-    if (!this.res.write(frames.length === 1 ? frames[0]! : frames.join(''))) {
+  protected write(frames: Frame[]): void {
+    // One write per tick; a lone frame is the very buffer every client shares.
+    if (!this.res.write(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames as Buffer[]))) {
       this.behind = true;
       this.res.onDrain(() => this.drained());
     }
@@ -225,9 +237,20 @@ export class WsConnection extends StreamConnection {
     return this.closed ? 0 : this.ws.getBufferedAmount();
   }
 
-  protected write(frames: string[]): void {
+  /** uWS keeps what the socket cannot take yet and says how much: write on up to the cap, checked after each write. */
+  protected override writable(): boolean {
+    return true;
+  }
+
+  protected write(frames: Frame[]): void {
     this.ws.cork(() => {
-      for (const f of frames) this.ws.send(f, false, false);
+      for (const f of frames) {
+        if (Buffer.isBuffer(f)) this.ws.send(f, false, false);
+        else {
+          this.ws.sendFirstFragment(f[0], false, false);
+          this.ws.sendLastFragment(f[1], false);
+        }
+      }
     });
     if (this.ws.getBufferedAmount() > 0) this.behind = true;
   }

@@ -68,6 +68,9 @@ export class EventHub implements ConnectionOwner {
   /** SSE streams that deliver their client's stored subscriptions (or everything while it has none). */
   private readonly followers = new Map<string, Set<SseConnection>>();
   private readonly socketSubs = new Map<WsConnection, Map<string, EventFilter & { id: string; created_at: string }>>();
+  /** WebSocket subscriptions per client, for the cap without a scan. */
+  private readonly socketSubCount = new Map<string, number>();
+  private readonly wsHeads = new Map<string, Buffer>();
   readonly connections = new Map<string, StreamConnection>();
   private sseCount = 0;
   private readonly budgets: ClientBudgets;
@@ -125,7 +128,8 @@ export class EventHub implements ConnectionOwner {
   private dispatch(keys: EventKeys, seq: number, json: string, time: string, arrival: number, now: number): void {
     const visited = this.visited;
     const verdicts = this.verdicts;
-    let sse: string | undefined;
+    let sse: Buffer | undefined;
+    let wsTail: Buffer | undefined;
     const deliver = (c: StreamConnection, subscriptionId: string | null) => {
       if (visited.has(c) || c.closed || c.client === null) return;
       visited.add(c);
@@ -137,8 +141,9 @@ export class EventHub implements ConnectionOwner {
         if (verdict === 'drop_and_announce') this.announceLimit(c.client);
         return;
       }
-      if (c.transport === 'sse') c.push((sse ??= `id: ${seq}\ndata: ${json}\n\n`), arrival);
-      else c.push(`{"type":"event","subscription_id":${JSON.stringify(subscriptionId)},"seq":${seq},"event":${json}}`, arrival);
+      // Encoded once per event: every client gets the same bytes (WebSocket: behind a head of its own subscription).
+      if (c.transport === 'sse') c.push((sse ??= Buffer.from(`id: ${seq}\ndata: ${json}\n\n`)), arrival);
+      else c.push([this.wsHead(subscriptionId), (wsTail ??= Buffer.from(`,"seq":${seq},"event":${json}}`))], arrival);
     };
     this.index.forEachMatch(keys, (entry) => deliver(entry.target, entry.subscriptionId));
     this.storedIndex.forEachMatch(keys, (entry) => {
@@ -150,6 +155,14 @@ export class EventHub implements ConnectionOwner {
     });
     visited.clear();
     verdicts.clear();
+  }
+
+  /** The start of a WebSocket event message for one subscription, made once per subscription. */
+  private wsHead(subscriptionId: string | null): Buffer {
+    const key = subscriptionId ?? '';
+    let head = this.wsHeads.get(key);
+    if (!head) this.wsHeads.set(key, (head = Buffer.from(`{"type":"event","subscription_id":${JSON.stringify(subscriptionId)}`)));
+    return head;
   }
 
   /** The client's budget ran out: each of its connections is told once per window. */
@@ -263,9 +276,13 @@ export class EventHub implements ConnectionOwner {
   }
 
   private countFor(client: string): number {
-    let n = this.storedByClient.get(client)?.size ?? 0;
-    for (const [c, subs] of this.socketSubs) if (c.client === client) n += subs.size;
-    return n;
+    return (this.storedByClient.get(client)?.size ?? 0) + (this.socketSubCount.get(client) ?? 0);
+  }
+
+  private countSocketSubs(client: string, delta: number): void {
+    const n = (this.socketSubCount.get(client) ?? 0) + delta;
+    if (n > 0) this.socketSubCount.set(client, n);
+    else this.socketSubCount.delete(client);
   }
 
   private checkCap(client: string): void {
@@ -391,6 +408,7 @@ export class EventHub implements ConnectionOwner {
     const s = { id: `ws-${randomUUID()}`, ...f, created_at: new Date().toISOString() };
     subs.set(s.id, s);
     this.attach(c, { filter: f, target: c, subscriptionId: s.id });
+    this.countSocketSubs(c.client!, 1);
     return view(s);
   }
 
@@ -399,6 +417,8 @@ export class EventHub implements ConnectionOwner {
     const s = subs.get(id);
     if (!s) throw notFound(`No subscription ${id.slice(0, 64)} on this connection`, { subscription_id: id.slice(0, 64) });
     subs.delete(id);
+    this.countSocketSubs(c.client!, -1);
+    this.wsHeads.delete(id);
     const entry = c.entries.find((e) => e.subscriptionId === id);
     if (entry) {
       this.index.remove(entry);
@@ -425,7 +445,12 @@ export class EventHub implements ConnectionOwner {
       this.sseCount--;
       const set = this.followers.get(c.client!);
       if (set?.delete(c) && set.size === 0) this.followers.delete(c.client!);
-    } else this.socketSubs.delete(c as WsConnection);
+    } else {
+      const subs = this.socketSubs.get(c as WsConnection);
+      if (subs?.size && c.client) this.countSocketSubs(c.client, -subs.size);
+      for (const id of subs?.keys() ?? []) this.wsHeads.delete(id);
+      this.socketSubs.delete(c as WsConnection);
+    }
     this.closedPending.push({
       id: c.id,
       transport: c.transport,

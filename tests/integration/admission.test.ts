@@ -90,7 +90,7 @@ const shapeOf = (route: Route, body: Record<string, unknown>) =>
 describe('the table walk', () => {
   test('every kind of route is in the table', () => {
     const kinds = new Set(s.app.routes.routes().map(kindOf));
-    expect([...kinds].sort()).toEqual(['json', 'stream', 'websocket']);
+    expect([...kinds].sort()).toEqual(['fetch', 'json', 'stream', 'websocket']);
   });
 
   test('every protected route of every kind refuses a missing and a bad token with 401 in its own shape, at its path and its /api/v1 alias', async () => {

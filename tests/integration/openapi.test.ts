@@ -21,7 +21,8 @@ describe('every route declares its schemas', () => {
   test('each has responses with its success status, and each route that reads a body declares it', () => {
     for (const r of s.app.routes.routes()) {
       const id = `${r.method} ${r.path}`;
-      if (kindOf(r) === 'websocket') continue;
+      // WebSocket and MCP routes speak their own protocols; they are named in x-websockets and x-mcp.
+      if (kindOf(r) === 'websocket' || kindOf(r) === 'fetch') continue;
       const statuses = Object.keys(r.responses ?? {}).map(Number);
       expect(statuses.some((st) => st >= 200 && st < 300), `${id} declares a success answer`).toBe(true);
       if (kindOf(r) === 'json' && ['POST', 'PUT', 'PATCH'].includes(r.method) && !BODYLESS.has(id)) {
@@ -45,7 +46,8 @@ describe('the document', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Error', 'RateLimited', 'SseError']);
     const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, m]) => Object.entries(m).map(([method, op]) => ({ path, method, op })));
-    expect(ops.length).toBe(s.app.routes.routes().filter((r) => kindOf(r) !== 'websocket').length);
+    expect(ops.length).toBe(s.app.routes.routes().filter((r) => kindOf(r) !== 'websocket' && kindOf(r) !== 'fetch').length);
+    expect(doc['x-mcp']).toEqual(['POST', 'GET', 'DELETE'].map((method) => ({ method, path: '/mcp', summary: expect.any(String) })));
     const control = doc.paths['/api/device/control'].post;
     expect(control.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(control.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '503']);

@@ -38,7 +38,7 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     path: '/api/health',
     summary: 'Health check for tool transports: the /health body, plus the plugins loaded, skipped (with reasons) and disabled, and the tool count',
     responses: { 200: { description: 'Health, plugins and tool count', schema: shape.toolHealth } },
-    handler: () => ({ ...healthBody(s), plugins: s.plugins.report, tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0) }),
+    handler: () => ({ ...healthBody(s), plugins: s.plugins.report, tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0), mcp: { sessions: s.mcp.size } }),
   });
 
   routes.add({

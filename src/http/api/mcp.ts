@@ -1,0 +1,16 @@
+// MCP over Streamable HTTP (/mcp): POST, GET and DELETE, each behind the same admission as every
+// route, all handed to the MCP service.
+import type { Services } from '../../services.js';
+import type { RouteTable } from '../routes.js';
+
+const SUMMARY = {
+  POST: 'MCP (Streamable HTTP): JSON-RPC messages; an initialize without MCP-Session-Id opens a session',
+  GET: 'MCP: the session’s stream of server notifications (Server-Sent Events)',
+  DELETE: 'MCP: end the session',
+} as const;
+
+export function registerMcpRoutes(routes: RouteTable, { mcp }: Services): void {
+  for (const method of ['POST', 'GET', 'DELETE'] as const) {
+    routes.add({ kind: 'fetch', method, path: '/mcp', summary: SUMMARY[method], handle: (request, req) => mcp.handle(request, req.principal!) });
+  }
+}

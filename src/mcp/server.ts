@@ -1,0 +1,125 @@
+// One MCP server per session, over the same registry the REST tool transport serves: tools,
+// prompts and resources from the plugins, resource subscriptions that follow the hub's state, and
+// the client's log level. Transports (stdio, Streamable HTTP) only carry its messages.
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { Principal } from '../auth/tokens.js';
+import { AppError } from '../errors.js';
+import type { HubEvent } from '../hub/types.js';
+import type { Services } from '../services.js';
+import { errorResult } from '../tools/registry.js';
+
+export type McpServices = Pick<Services, 'version' | 'tools' | 'prompts' | 'resources' | 'bus' | 'log' | 'config'>;
+
+const INSTRUCTIONS =
+  'Home MCP Bridge reads and controls a Home Assistant home. Find entities with search_entities or list_areas before acting; ' +
+  'acting tools take dry_run, report whether the device reached the asked state, and need confirm: true to unlock, disarm or open a garage door.';
+
+/** A caller's mistake (unknown prompt, resource, tool) as a JSON-RPC error; anything else stays internal. */
+function protocolError(err: unknown): never {
+  if (err instanceof AppError && err.status < 500) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, { code: err.code, details: err.details });
+  throw err;
+}
+
+export interface McpSession {
+  server: Server;
+  /** Stops following the hub for this session's subscriptions. */
+  close(): void;
+}
+
+/**
+ * Builds a server for one client. Resource subscriptions: the entities a subscribed resource shows
+ * are watched on the bus; a change to any of them sends `notifications/resources/updated` for it,
+ * at most once per `debounceMs`.
+ */
+export function createMcpSession(s: McpServices, principal: Principal | undefined, debounceMs: number): McpSession {
+  const server = new Server(
+    { name: 'home-mcp-bridge', title: 'Home MCP Bridge', version: s.version },
+    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} }, instructions: INSTRUCTIONS },
+  );
+
+  server.setRequestHandler('tools/list', () => ({ tools: s.tools.list() }) as never);
+  server.setRequestHandler('tools/call', async (req) => {
+    try {
+      return (await s.tools.call(req.params.name, req.params.arguments ?? {}, principal)) as never;
+    } catch (err) {
+      // Arguments that do not fit are the model's to fix: a tool error it can read (MCP 2025-11-25).
+      if (err instanceof AppError && err.status === 400) return errorResult(err) as never;
+      return protocolError(err);
+    }
+  });
+  server.setRequestHandler('prompts/list', () => ({ prompts: s.prompts.list() }) as never);
+  server.setRequestHandler('prompts/get', async (req) => {
+    try {
+      return (await s.prompts.get(req.params.name, req.params.arguments ?? {}, principal)) as never;
+    } catch (err) {
+      return protocolError(err);
+    }
+  });
+  server.setRequestHandler('resources/list', () => ({ resources: s.resources.list(principal) }) as never);
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: s.resources.templates() }) as never);
+  server.setRequestHandler('resources/read', async (req) => {
+    try {
+      const { contents } = await s.resources.read(req.params.uri, principal);
+      return { contents } as never;
+    } catch (err) {
+      return protocolError(err);
+    }
+  });
+
+  // uri → the entities it shows; entity → the uris that show it.
+  const watched = new Map<string, Set<string>>();
+  const byEntity = new Map<string, Set<string>>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const follow = async (uri: string) => {
+    const { entities } = await s.resources.read(uri, principal);
+    for (const e of watched.get(uri) ?? []) byEntity.get(e)?.delete(uri);
+    watched.set(uri, new Set(entities));
+    for (const e of entities) {
+      let uris = byEntity.get(e);
+      if (!uris) byEntity.set(e, (uris = new Set()));
+      uris.add(uri);
+    }
+  };
+  const updated = (uri: string) => {
+    if (timers.has(uri)) return;
+    timers.set(
+      uri,
+      setTimeout(() => {
+        timers.delete(uri);
+        if (!watched.has(uri)) return;
+        server.sendResourceUpdated({ uri }).catch(() => undefined);
+        // What the resource shows may have changed with the state (an entity joined an area).
+        follow(uri).catch(() => undefined);
+      }, debounceMs),
+    );
+  };
+  const onEvent = (e: HubEvent) => {
+    if (e.event_type !== 'state_changed' || byEntity.size === 0) return;
+    const uris = byEntity.get(e.data.entity_id as string);
+    if (uris) for (const uri of uris) updated(uri);
+  };
+  s.bus.on('event', onEvent);
+
+  server.setRequestHandler('resources/subscribe', async (req) => {
+    try {
+      await follow(req.params.uri);
+    } catch (err) {
+      return protocolError(err);
+    }
+    return {} as never;
+  });
+  server.setRequestHandler('resources/unsubscribe', (req) => {
+    for (const e of watched.get(req.params.uri) ?? []) byEntity.get(e)?.delete(req.params.uri);
+    watched.delete(req.params.uri);
+    return {} as never;
+  });
+
+  return {
+    server,
+    close: () => {
+      s.bus.off('event', onEvent);
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
