@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'SUBSCRIPTION_LIMIT'
   | 'OVERLOADED'
+  | 'UNSUPPORTED_BY_CLIENT'
   | 'HUB_ERROR'
   | 'INTERNAL_ERROR';
 

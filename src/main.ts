@@ -9,6 +9,8 @@ commands:
   serve                  run the bridge (the default): REST, SSE, WebSocket and MCP on PORT
   stdio                  the MCP server over standard input and output (for desktop assistants);
                          logs go to standard error
+  connect URL            standard input and output to a remote bridge's /mcp (token in BRIDGE_TOKEN),
+                         reconnecting when it restarts
   sim [options]          run the Home Assistant simulator on its own (sim --help for options)
   reset-password [USER]  give the generated user (default admin) a new password, printed once;
                          tokens issued before it stop working
@@ -70,6 +72,7 @@ const run: Record<string, () => Promise<void>> = {
   serve,
   sim: async () => (await import('./sim/cli.js')).runSimCli(process.argv.slice(3)),
   stdio: async () => (await import('./mcp/stdio.js')).runStdio(loadOrExit(), process.env.PORT !== undefined),
+  connect: async () => (await import('./mcp/connect.js')).runConnect(process.argv.slice(3)),
   'reset-password': () => resetPassword(process.argv.slice(3)),
   help,
   '--help': help,

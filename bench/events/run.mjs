@@ -266,7 +266,7 @@ for (const transport of list(opt.transports)) {
 }
 
 console.log('\n### Fan-out\n');
-console.log('| server | transport | clients | events/s | connected | deliveries/s | lost | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | idle RSS / connection |');
+console.log('| server | transport | clients | events/s | connected | deliveries/s | undelivered 15 s after | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | idle RSS / connection |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')} | ${r.rate}${r.burst ? ' (burst)' : ''} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.perSecond, 0)} | ${r.lost.toLocaleString('en-US')} | ${f(r.usPerDelivery, 2)} | ${f(r.usPerEvent, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.rssPerConn / 1024, 2)} KiB |`);

@@ -1,7 +1,8 @@
 // One MCP server per session, over the same registry the REST tool transport serves: tools,
 // prompts and resources from the plugins, resource subscriptions that follow the hub's state, and
 // the client's log level. Transports (stdio, Streamable HTTP) only carry its messages.
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { ClientChannel } from '../plugins/api.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import type { HubEvent } from '../hub/types.js';
@@ -20,6 +21,23 @@ function protocolError(err: unknown): never {
   throw err;
 }
 
+/** MCP allows at most 100 values in one completion answer. */
+const MAX_COMPLETIONS = 100;
+
+/** The client behind one tools/call, as plugins see it. */
+function clientChannel(ctx: ServerContext, progressToken: string | number | undefined): ClientChannel {
+  return {
+    progress: async (progress, total, message) => {
+      // Only a caller that asked for progress (with a token) is sent any.
+      if (progressToken === undefined) return;
+      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
+    },
+    log: (level, data) => ctx.mcpReq.log(level, data),
+    elicit: (params) => ctx.mcpReq.elicitInput(params as never) as never,
+    sample: (params) => ctx.mcpReq.requestSampling(params as never) as never,
+  };
+}
+
 export interface McpSession {
   server: Server;
   /** Stops following the hub for this session's subscriptions. */
@@ -34,16 +52,25 @@ export interface McpSession {
 export function createMcpSession(s: McpServices, principal: Principal | undefined, debounceMs: number): McpSession {
   const server = new Server(
     { name: 'home-mcp-bridge', title: 'Home MCP Bridge', version: s.version },
-    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {}, completions: {} }, instructions: INSTRUCTIONS },
   );
 
   server.setRequestHandler('tools/list', () => ({ tools: s.tools.list() }) as never);
-  server.setRequestHandler('tools/call', async (req) => {
+  server.setRequestHandler('tools/call', async (req, ctx) => {
     try {
-      return (await s.tools.call(req.params.name, req.params.arguments ?? {}, principal)) as never;
+      return (await s.tools.call(req.params.name, req.params.arguments ?? {}, principal, clientChannel(ctx, req.params._meta?.progressToken))) as never;
     } catch (err) {
       // Arguments that do not fit are the model's to fix: a tool error it can read (MCP 2025-11-25).
       if (err instanceof AppError && err.status === 400) return errorResult(err) as never;
+      return protocolError(err);
+    }
+  });
+  server.setRequestHandler('completion/complete', async (req) => {
+    const { ref, argument } = req.params;
+    try {
+      const all = ref.type === 'ref/prompt' ? await s.prompts.complete(ref.name, argument.name, argument.value, principal) : await s.resources.complete(ref.uri, argument.name, argument.value, principal);
+      return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } } as never;
+    } catch (err) {
       return protocolError(err);
     }
   });

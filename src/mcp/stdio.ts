@@ -1,24 +1,11 @@
 // `home-mcp-bridge stdio`: the MCP server over standard input and output, for desktop assistants
 // that start their servers as child processes. Standard output belongs to MCP alone: everything
 // else that would write there (logs, a plugin's console.log, a library's notice) goes to stderr.
-import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { startApp } from '../app.js';
 import type { Config } from '../config/load.js';
 import { createMcpSession } from './server.js';
-
-/** Keeps the real stdout for MCP and sends every other write to stderr. */
-function claimStdout(): Writable {
-  const write = process.stdout.write.bind(process.stdout) as (chunk: Buffer | string, cb?: (err?: Error | null) => void) => boolean;
-  const toStderr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = toStderr as typeof process.stdout.write;
-  for (const k of ['log', 'info', 'debug'] as const) console[k] = console.error;
-  return new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      write(chunk, (err) => cb(err ?? null));
-    },
-  });
-}
+import { claimStdout } from './stdout.js';
 
 export async function runStdio(config: Config, portGiven: boolean): Promise<void> {
   const out = claimStdout();

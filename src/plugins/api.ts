@@ -34,10 +34,31 @@ export interface ToolAnnotations {
 /** The parts of the services a plugin may ask for. */
 export type ServiceName = Exclude<keyof Services, Catalogued>;
 
+/** Log levels a client filters by (MCP's, from syslog). */
+export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/**
+ * The calling client, for what goes beyond answering: MCP gives these their real form; a caller
+ * that cannot take them (the REST transport) gets progress and logs dropped, and an error from
+ * `elicit` and `sample` that the tool may turn into its answer.
+ */
+export interface ClientChannel {
+  /** Progress of this call (MCP notifications/progress, when the caller asked for it). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** A log message to the client (MCP notifications/message, filtered by the client's level). */
+  log(level: ClientLogLevel, data: unknown): Promise<void>;
+  /** Asks the user through the client (MCP elicitation/create). */
+  elicit(params: { message: string; requestedSchema: Record<string, unknown> }): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
+  /** Asks the client's model for a completion (MCP sampling/createMessage). */
+  sample(params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown }): Promise<Record<string, unknown>>;
+}
+
 export interface ToolContext<K extends ServiceName = never> {
   services: Pick<Services, K>;
   principal?: Principal;
+  /** The bridge's own log (not the client's). */
   log: Services['log'];
+  client: ClientChannel;
 }
 
 export interface ToolDefinition<S extends v.GenericSchema = v.GenericSchema, K extends ServiceName = never> {
@@ -57,15 +78,22 @@ export interface ToolDefinition<S extends v.GenericSchema = v.GenericSchema, K e
 /** One message of a filled-in prompt (MCP prompts/get). */
 export interface PromptMessage {
   role: 'user' | 'assistant';
-  content: { type: 'text'; text: string };
+  content:
+    | { type: 'text'; text: string }
+    | { type: 'image'; data: string; mimeType: string }
+    | { type: 'audio'; data: string; mimeType: string }
+    | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } };
 }
+
+/** Suggests values for an argument from what has been typed so far (MCP completion/complete). */
+export type Completer<K extends ServiceName = never> = (value: string, ctx: ToolContext<K>) => string[] | Promise<string[]>;
 
 export interface PromptDefinition<K extends ServiceName = never> {
   name: string;
   title?: string;
   description: string;
   /** Named arguments a client fills in (all strings, as MCP has them). */
-  arguments?: { name: string; description?: string; required?: boolean }[];
+  arguments?: { name: string; description?: string; required?: boolean; complete?: Completer<K> }[];
   /** Fills the prompt from live hub data. */
   get(args: Record<string, string>, ctx: ToolContext<K>): { description?: string; messages: PromptMessage[] } | Promise<{ description?: string; messages: PromptMessage[] }>;
 }
@@ -85,6 +113,8 @@ export interface ResourceDefinition<K extends ServiceName = never> {
   mimeType?: string;
   /** Reads it; `params` holds the template's parts. */
   read(params: Record<string, string>, ctx: ToolContext<K>): ResourceContents | Promise<ResourceContents>;
+  /** For a template: suggestions for its `{name}` parts, by name. */
+  complete?: Record<string, Completer<K>>;
   /** For a template: the concrete resources it stands for now. */
   list?(ctx: ToolContext<K>): { uri: string; name: string; description?: string }[];
 }

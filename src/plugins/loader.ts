@@ -11,7 +11,8 @@ import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
 import type { Catalogued, Services } from '../services.js';
 import { validate } from '../validation.js';
-import type { PluginDefinition, PromptDefinition, ResourceDefinition, ServiceName, ToolContext, ToolDefinition, ToolResult } from './api.js';
+import type { ClientChannel, PluginDefinition, PromptDefinition, ResourceDefinition, ServiceName, ToolContext, ToolDefinition, ToolResult } from './api.js';
+import { NO_CLIENT } from './client.js';
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -45,14 +46,16 @@ export interface BoundTool {
   plugin: string;
   definition: ToolDefinition;
   /** Runs the tool on arguments already checked against its input schema. */
-  run(args: unknown, principal?: Principal): Promise<ToolResult>;
+  run(args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult>;
+  /** Its plugin's log. */
+  log: Logger;
 }
 
 /** A plugin's prompts and resources, bound to its services part like its tools. */
 export interface Bound<D> {
   plugin: string;
   definition: D;
-  context(principal?: Principal): ToolContext<ServiceName>;
+  context(principal?: Principal, client?: ClientChannel): ToolContext<ServiceName>;
 }
 
 export interface LoadedPlugin {
@@ -166,11 +169,12 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     }
     const part = Object.fromEntries((def.needs ?? []).map((k) => [k, services[k]])) as Pick<Services, ServiceName>;
     const pluginLog = log.child({ plugin: def.name });
-    const context = (principal?: Principal): ToolContext<ServiceName> => ({ services: part, principal, log: pluginLog });
+    const context = (principal?: Principal, client: ClientChannel = NO_CLIENT): ToolContext<ServiceName> => ({ services: part, principal, log: pluginLog, client });
     const tools = (def.tools ?? []).map((t): BoundTool => ({
       plugin: def.name,
       definition: t as ToolDefinition,
-      run: async (args, principal) => t.run(args, context(principal)),
+      log: pluginLog,
+      run: async (args, principal, client) => t.run(args, context(principal, client)),
     }));
     claim(def, owners);
     const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));

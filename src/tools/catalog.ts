@@ -22,7 +22,12 @@ export class PromptCatalog {
   }
 
   list(): PromptInfo[] {
-    return [...this.prompts.values()].map(({ definition: d }) => ({ name: d.name, ...(d.title ? { title: d.title } : {}), description: d.description, arguments: d.arguments ?? [] }));
+    return [...this.prompts.values()].map(({ definition: d }) => ({
+      name: d.name,
+      ...(d.title ? { title: d.title } : {}),
+      description: d.description,
+      arguments: (d.arguments ?? []).map(({ name, description, required }) => ({ name, ...(description ? { description } : {}), ...(required ? { required } : {}) })),
+    }));
   }
 
   async get(name: string, args: Record<string, string>, principal?: Principal): Promise<{ description?: string; messages: PromptMessage[] }> {
@@ -32,6 +37,14 @@ export class PromptCatalog {
       if (a.required && !args[a.name]) throw invalidParameters(`arguments.${a.name}: is required by the prompt ${name}`, { field: `arguments.${a.name}` });
     }
     return b.definition.get(args, b.context(principal));
+  }
+
+  /** Suggestions for one argument of a prompt from what has been typed (empty when it offers none). */
+  async complete(name: string, argument: string, value: string, principal?: Principal): Promise<string[]> {
+    const b = this.prompts.get(name);
+    if (!b) throw notFound(`No prompt ${name.slice(0, 64)}`, { prompt: name.slice(0, 64) });
+    const complete = b.definition.arguments?.find((a) => a.name === argument)?.complete;
+    return complete ? complete(value, b.context(principal)) : [];
   }
 }
 
@@ -87,5 +100,13 @@ export class ResourceCatalog {
       if (params) return bound.definition.read(params, bound.context(principal));
     }
     throw notFound(`No resource ${uri.slice(0, 200)}; GET /api/resources/list lists them`, { uri: uri.slice(0, 200) });
+  }
+
+  /** Suggestions for one `{name}` part of a resource template (empty when it offers none). */
+  async complete(uriTemplate: string, argument: string, value: string, principal?: Principal): Promise<string[]> {
+    const r = this.resources.find((x) => x.bound.definition.uri === uriTemplate);
+    if (!r) throw notFound(`No resource template ${uriTemplate.slice(0, 200)}`, { uri: uriTemplate.slice(0, 200) });
+    const complete = r.bound.definition.complete?.[argument];
+    return complete ? complete(value, r.bound.context(principal)) : [];
   }
 }

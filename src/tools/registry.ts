@@ -3,7 +3,7 @@
 // server both serve this registry.
 import type { Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
-import type { ToolAnnotations, ToolResult } from '../plugins/api.js';
+import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugins/api.js';
 import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
 import { check, jsonSchemaOf } from '../validation.js';
 
@@ -60,15 +60,18 @@ export class ToolRegistry {
    * Calls a tool. An unknown tool (404) and arguments that do not fit its schema (400, naming the
    * field) are the caller's mistakes and throw; what goes wrong inside the tool is its answer.
    */
-  async call(name: string, args: unknown, principal?: Principal): Promise<ToolResult> {
+  async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
     const checked = check(tool.definition.input, args ?? {}, { what: 'arguments' });
     try {
-      return await tool.run(checked, principal);
+      return await tool.run(checked, principal, client);
     } catch (err) {
       if (err instanceof AppError) return errorResult(err);
-      throw err;
+      // A tool that throws still answers (MCP: errors of a tool are results the model can read);
+      // the plugin's own message is its author's words, the stack stays in the log.
+      tool.log.warn({ err, tool: name }, 'tool failed');
+      return { isError: true, content: [{ type: 'text', text: `The tool ${name} failed: ${err instanceof Error ? err.message : String(err)}` }] };
     }
   }
 }

@@ -10,10 +10,10 @@
 // FUZZ_MAX_EXAMPLES (default 25) and FUZZ_SEED (default 42) tune it; extra arguments go to `st run`.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, waitHealthy } from '../lib/bridge-process.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION = '4.32.5';
@@ -40,30 +40,6 @@ function install() {
     rmSync(partial, { recursive: true, force: true });
     throw err;
   }
-}
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitHealthy(url, child) {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`the bridge exited with ${child.exitCode}`);
-    try {
-      const body = await (await fetch(`${url}/health`)).json();
-      if (body.status === 'healthy') return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the bridge did not become healthy within 20 s');
 }
 
 install();
