@@ -63,6 +63,7 @@ const resources = [
     description: 'The entities of one area with their states.',
     mimeType: 'application/json',
     list: ({ services: { hub } }) => [...hub.registries.areas.values()].map((a) => ({ uri: `home://area/${a.area_id}`, name: a.name })),
+    complete: { area_id: (typed, { services: { hub } }) => startingWith([...hub.registries.areas.keys()], typed) },
     read: ({ area_id }, { services: { hub } }) => {
       const area = hub.registries.areas.get(area_id!);
       if (!area) throw new AppError('NOT_FOUND', 404, `No area ${area_id}`, { area_id });
@@ -76,6 +77,7 @@ const resources = [
     description: 'Every entity of one domain (light, climate, cover, ...) with its state and area.',
     mimeType: 'application/json',
     list: ({ services: { hub } }) => domains(hub).map((d) => ({ uri: `home://devices/${d}`, name: `All ${d} entities` })),
+    complete: { domain: (typed, { services: { hub } }) => startingWith(domains(hub), typed) },
     read: ({ domain }, { services: { hub } }) => {
       const ids = [...hub.cache.ids()].filter((id) => id.startsWith(`${domain}.`)).sort();
       return json(`home://devices/${domain}`, { domain, entities: ids.map((id) => line(hub, id)) }, ids);
@@ -86,6 +88,7 @@ const resources = [
     name: 'One entity',
     description: 'One entity in full: state, attributes, area, device.',
     mimeType: 'application/json',
+    complete: { entity_id: (typed, { services: { hub } }) => startingWith([...hub.cache.ids()], typed) },
     read: ({ entity_id }, { services: { hub } }) => {
       const s = hub.cache.get(entity_id!);
       if (!s) throw new AppError('INVALID_ENTITY', 404, `No entity ${entity_id}`, { entity_id });
@@ -96,6 +99,9 @@ const resources = [
     },
   }),
 ];
+
+/** Completion values: those that start with what was typed, sorted (MCP sends at most 100). */
+const startingWith = (values: Iterable<string>, typed: string) => [...values].filter((v) => v.startsWith(typed.toLowerCase())).sort();
 
 const FIELDS = ['entity_id', 'name', 'state', 'area', 'floor', 'attributes'] as const;
 type Field = (typeof FIELDS)[number];

@@ -120,8 +120,17 @@ export function createMcpSession(s: McpServices, principal: Principal | undefine
       }, debounceMs),
     );
   };
+  let listTimer: NodeJS.Timeout | undefined;
   const onEvent = (e: HubEvent) => {
-    if (e.event_type !== 'state_changed' || byEntity.size === 0) return;
+    if (e.event_type !== 'state_changed') return;
+    // An entity that appears or goes away changes the resource list (one per entity, per area...).
+    if ((!e.data.old_state || !e.data.new_state) && !listTimer) {
+      listTimer = setTimeout(() => {
+        listTimer = undefined;
+        server.sendResourceListChanged().catch(() => undefined);
+      }, debounceMs);
+    }
+    if (byEntity.size === 0) return;
     const uris = byEntity.get(e.data.entity_id as string);
     if (uris) for (const uri of uris) updated(uri);
   };
@@ -147,6 +156,7 @@ export function createMcpSession(s: McpServices, principal: Principal | undefine
       s.bus.off('event', onEvent);
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
+      clearTimeout(listTimer);
     },
   };
 }

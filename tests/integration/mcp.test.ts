@@ -82,6 +82,19 @@ describe('Streamable HTTP', () => {
     await client.close();
   });
 
+  test('completions for resource-template parts (entity ids, areas); a new entity announces a changed resource list', async () => {
+    const { client } = await connect();
+    const entities = await client.complete({ ref: { type: 'ref/resource', uri: 'home://entity/{entity_id}' }, argument: { name: 'entity_id', value: 'lock.' } });
+    expect(entities.completion.values).toEqual(expect.arrayContaining(['lock.front_door', 'lock.back_door']));
+    expect(entities.completion.values.every((v) => v.startsWith('lock.'))).toBe(true);
+    const areas = await client.complete({ ref: { type: 'ref/resource', uri: 'home://area/{area_id}' }, argument: { name: 'area_id', value: 'kit' } });
+    expect(areas.completion.values).toEqual(['kitchen']);
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    await fetch(`${sim().url}/api/states/sensor.brand_new_thing`, { method: 'POST', headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' }, body: JSON.stringify({ state: '1' }) });
+    await changed;
+    await client.close();
+  });
+
   test('DELETE ends the session; an unknown or another client’s session is 404', async () => {
     const { client, transport } = await connect();
     const sid = transport.sessionId!;
