@@ -3,8 +3,10 @@
 // belong to the token's subject that opened them and expire when idle. A request flows:
 // uWS → the route table's admission (bearer token, rate limit) → `handle` (Origin and Host, the
 // session) → the SDK's web-standard transport → the session's server → the tool registry.
+// Clients of the 2024-11-05 revision use GET /sse and POST /messages instead (src/mcp/legacy-sse.ts).
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { LegacySseTransport } from './legacy-sse.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Cors } from '../http/cors.js';
 import type { Logger } from '../log.js';
@@ -31,6 +33,7 @@ const rpcError = (status: number, code: number, message: string) =>
 
 export class McpHttp {
   private readonly sessions = new Map<string, Entry>();
+  private readonly legacy = new Map<string, { transport: LegacySseTransport; session: McpSession; owner: string; lastSeen: number }>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly hosts: Set<string>;
 
@@ -44,7 +47,7 @@ export class McpHttp {
   }
 
   get size(): number {
-    return this.sessions.size;
+    return this.sessions.size + this.legacy.size;
   }
 
   private hostAllowed(host: string | null): boolean {
@@ -54,11 +57,17 @@ export class McpHttp {
     return this.hosts.has(h) || this.hosts.has(h.replace(/:\d+$/, ''));
   }
 
-  async handle(request: Request, principal: Principal): Promise<Response> {
+  /** A page from an origin the user did not allow must not drive the home (DNS rebinding, CSRF). */
+  private refusal(request: Request): Response | undefined {
     const origin = request.headers.get('origin');
-    // A page from an origin the user did not allow must not drive the home (DNS rebinding, CSRF).
     if (origin !== null && !this.opts.cors.allows(origin)) return rpcError(403, -32000, `Forbidden: the Origin ${String(origin).slice(0, 100)} is not in ALLOWED_ORIGINS`);
     if (!this.hostAllowed(request.headers.get('host'))) return rpcError(403, -32000, 'Forbidden: the Host is not in MCP_ALLOWED_HOSTS');
+    return undefined;
+  }
+
+  async handle(request: Request, principal: Principal): Promise<Response> {
+    const refused = this.refusal(request);
+    if (refused) return refused;
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const entry = this.sessions.get(id);
@@ -69,6 +78,43 @@ export class McpHttp {
     }
     if (request.method !== 'POST') return rpcError(400, -32000, 'Bad Request: MCP-Session-Id header is required');
     return this.open(request, principal);
+  }
+
+  /** GET /sse (2024-11-05): a stream whose first event says where to POST messages. */
+  async openLegacy(request: Request, principal: Principal): Promise<Response> {
+    const refused = this.refusal(request);
+    if (refused) return refused;
+    const session = createMcpSession(this.services, principal, this.opts.debounceMs);
+    const transport = new LegacySseTransport('/messages');
+    const entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
+    this.legacy.set(transport.sessionId, entry);
+    transport.onclose = () => {
+      if (this.legacy.delete(transport.sessionId)) {
+        session.close();
+        void session.server.close().catch(() => undefined);
+      }
+    };
+    await session.server.connect(transport);
+    return new Response(transport.stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
+  }
+
+  /** POST /messages?sessionId=... (2024-11-05): one client message; the answer goes down the stream. */
+  async legacyMessage(request: Request, principal: Principal): Promise<Response> {
+    const refused = this.refusal(request);
+    if (refused) return refused;
+    const id = new URL(request.url).searchParams.get('sessionId') ?? '';
+    const entry = this.legacy.get(id);
+    if (!entry || entry.owner !== principal.sub) return rpcError(404, -32001, 'Session not found: open GET /sse again');
+    entry.lastSeen = Date.now();
+    let message: unknown;
+    try {
+      message = await request.json();
+    } catch {
+      return rpcError(400, -32700, 'Parse error: the body is not JSON');
+    }
+    if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') return rpcError(400, -32600, 'Invalid Request: a JSON-RPC 2.0 message is expected');
+    entry.transport.receive(message as JSONRPCMessage);
+    return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
   }
 
   /** A request without a session: the transport accepts only an initialize, which opens one. */
@@ -106,10 +152,13 @@ export class McpHttp {
       this.opts.log.info({ session: sid }, 'MCP session expired after being idle');
       this.drop(sid);
     }
+    // A legacy session lives as long as its stream; idle ones are closed the same way.
+    for (const entry of [...this.legacy.values()]) if (now - entry.lastSeen >= this.opts.idleMs) void entry.transport.close();
   }
 
   close(): void {
     clearInterval(this.sweeper);
     for (const sid of [...this.sessions.keys()]) this.drop(sid);
+    for (const entry of [...this.legacy.values()]) void entry.transport.close();
   }
 }

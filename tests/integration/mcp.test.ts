@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -116,6 +116,25 @@ describe('Streamable HTTP', () => {
     const get = await fetch(`${s.url}/mcp`, { headers: { authorization: `Bearer ${s.token}`, accept: 'text/event-stream' } });
     expect(get.status).toBe(400);
     await get.body?.cancel();
+  });
+});
+
+describe('HTTP+SSE of the 2024-11-05 revision', () => {
+  test('GET /sse names the message endpoint; the SDK’s SSE client initializes, lists and calls tools', async () => {
+    const auth = `Bearer ${s.token}`;
+    const withToken: typeof fetch = (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: auth } });
+    const client = new Client({ name: 'legacy', version: '1.0.0' });
+    const transport = new SSEClientTransport(new URL(`${s.url}/sse`), { fetch: withToken, eventSourceInit: { fetch: withToken } });
+    await client.connect(transport);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+    const areas = await client.callTool({ name: 'list_areas', arguments: {} });
+    expect(areas.isError).toBeFalsy();
+    expect(((await (await s.api('/api/health')).json()) as { mcp: { sessions: number } }).mcp.sessions).toBeGreaterThan(0);
+    await client.close();
+    const stale = await s.api('/messages?sessionId=not-a-session', { method: 'POST', json: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    expect(stale.status).toBe(404);
+    const none = await fetch(`${s.url}/sse`);
+    expect(none.status).toBe(401);
   });
 });
 

@@ -1,5 +1,5 @@
-// MCP over Streamable HTTP (/mcp): POST, GET and DELETE, each behind the same admission as every
-// route, all handed to the MCP service.
+// MCP over Streamable HTTP (/mcp): POST, GET and DELETE, and the 2024-11-05 HTTP+SSE pair (/sse,
+// /messages), each behind the same admission as every route, all handed to the MCP service.
 import type { Services } from '../../services.js';
 import type { RouteTable } from '../routes.js';
 
@@ -13,4 +13,6 @@ export function registerMcpRoutes(routes: RouteTable, { mcp }: Services): void {
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
     routes.add({ kind: 'fetch', method, path: '/mcp', summary: SUMMARY[method], handle: (request, req) => mcp.handle(request, req.principal!) });
   }
+  routes.add({ kind: 'fetch', method: 'GET', path: '/sse', summary: 'MCP of the 2024-11-05 revision (HTTP+SSE): the stream; its first event names the message endpoint', handle: (request, req) => mcp.openLegacy(request, req.principal!) });
+  routes.add({ kind: 'fetch', method: 'POST', path: '/messages', summary: 'MCP of the 2024-11-05 revision: one client message (?sessionId=), answered 202; replies come down the stream', handle: (request, req) => mcp.legacyMessage(request, req.principal!) });
 }
