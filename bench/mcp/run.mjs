@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// bench/mcp: MCP latency over Streamable HTTP and over stdio (tools/list, and a verified
+// tools/call that switches a light on or off in the simulator), memory per open session, and sessions opened
+// and closed per second. Prints markdown tables. `npm run bench:mcp -- --help`.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { ownedChildren } from '../lib/processes.mjs';
+import { freePort, waitHealthy } from '../../tests/lib/bridge-process.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const { values: opt } = parseArgs({
+  options: {
+    lists: { type: 'string', default: '300' },
+    calls: { type: 'string', default: '100' },
+    sessions: { type: 'string', default: '300' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (opt.help) {
+  process.stdout.write('usage: node bench/mcp/run.mjs [--lists N (300)] [--calls N (100)] [--sessions N (300)]\n');
+  process.exit(0);
+}
+const { children, work } = ownedChildren({ scratchPrefix: 'bench-mcp-' });
+const log = (m) => process.stderr.write(`bench:mcp: ${m}\n`);
+const user = { username: 'bench', password: 'bench-password' };
+
+const rss = (pid) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const q = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+};
+const ms = (x) => x.toFixed(2);
+
+async function timed(n, fn) {
+  for (let i = 0; i < Math.min(20, n); i++) await fn(i);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+/** Both measures through one connected client. */
+async function measure(client) {
+  const lists = await timed(Number(opt.lists), () => client.listTools());
+  // On, then off: each call asks for a state, so its result can be verified.
+  const calls = await timed(Number(opt.calls), async (i) => {
+    const r = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', power: i % 2 ? 'off' : 'on' } });
+    if (r.isError || r.structuredContent?.entities?.[0]?.verified !== true) throw new Error(`the call was not verified: ${JSON.stringify(r.content)}`);
+  });
+  return { lists, calls };
+}
+
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const env = { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, 'http'), AUTH_USERNAME: user.username, AUTH_PASSWORD: user.password, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };
+const bridge = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+children.add(bridge);
+await waitHealthy(url, bridge);
+const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
+const headers = { authorization: `Bearer ${token}` };
+
+log('Streamable HTTP');
+const http = new Client({ name: 'bench', version: '1' });
+await http.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
+const overHttp = await measure(http);
+await http.close();
+
+log('stdio');
+const stdio = new Client({ name: 'bench', version: '1' });
+await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist', 'src', 'main.js'), 'stdio'], env: { PATH: process.env.PATH, DATA_DIR: join(work, 'stdio'), LOG_LEVEL: 'warn' }, stderr: 'ignore' }));
+const overStdio = await measure(stdio);
+await stdio.close();
+
+// Sessions: raw initialize requests, so the client's own cost stays out of the bridge's figures.
+const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+const post = { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: init };
+const open = async () => {
+  const r = await fetch(`${url}/mcp`, post);
+  await r.text();
+  return r.headers.get('mcp-session-id');
+};
+const close = (sid) => fetch(`${url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } }).then((r) => r.text());
+const n = Number(opt.sessions);
+for (let i = 0; i < 20; i++) await close(await open());
+global.gc?.();
+await new Promise((r) => setTimeout(r, 1000));
+const before = rss(bridge.pid);
+const ids = [];
+for (let i = 0; i < n; i++) ids.push(await open());
+await new Promise((r) => setTimeout(r, 1000));
+const perSession = (rss(bridge.pid) - before) / n;
+for (const sid of ids) await close(sid);
+const t0 = performance.now();
+for (let i = 0; i < n; i++) await close(await open());
+const perSecond = n / ((performance.now() - t0) / 1000);
+bridge.kill('SIGTERM');
+
+console.log('\n| transport | tools/list p50 | tools/list p99 | verified tools/call p50 | verified tools/call p99 |');
+console.log('|---|---|---|---|---|');
+for (const [name, r] of [['Streamable HTTP', overHttp], ['stdio', overStdio]]) {
+  console.log(`| ${name} | ${ms(q(r.lists, 0.5))} ms | ${ms(q(r.lists, 0.99))} ms | ${ms(q(r.calls, 0.5))} ms | ${ms(q(r.calls, 0.99))} ms |`);
+}
+console.log('\n| sessions | memory per open session | sessions opened and closed per second |');
+console.log('|---|---|---|');
+console.log(`| ${n} | ${(perSession / 1024).toFixed(1)} KiB | ${perSecond.toFixed(0)} |`);
+process.exit(0);
