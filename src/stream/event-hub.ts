@@ -74,6 +74,7 @@ export class EventHub implements ConnectionOwner {
   readonly connections = new Map<string, StreamConnection>();
   private sseCount = 0;
   private readonly budgets: ClientBudgets;
+  private readonly limited: boolean;
   private dirtyList: StreamConnection[] = [];
   private flushQueued = false;
   private seen = new Map<string, string>();
@@ -99,6 +100,7 @@ export class EventHub implements ConnectionOwner {
     private readonly deps: { bus: Bus; store: Store; log: Logger; limits: EventHubLimits },
   ) {
     this.budgets = new ClientBudgets(deps.limits.rateLimit, deps.limits.rateWindowMs);
+    this.limited = deps.limits.rateLimit > 0;
     for (const s of deps.store.subscriptions.all()) this.addStored(s);
   }
 
@@ -133,8 +135,11 @@ export class EventHub implements ConnectionOwner {
     const deliver = (c: StreamConnection, subscriptionId: string | null) => {
       if (visited.has(c) || c.closed || c.client === null) return;
       visited.add(c);
-      let verdict = verdicts.get(c.client);
-      if (verdict === undefined) verdicts.set(c.client, (verdict = this.budgets.take(c.client, now)));
+      let verdict: Verdict = 'deliver';
+      if (this.limited) {
+        verdict = verdicts.get(c.client) ?? 'deliver';
+        if (!verdicts.has(c.client)) verdicts.set(c.client, (verdict = this.budgets.take(c.client, now)));
+      }
       if (verdict !== 'deliver') {
         c.eventsDropped++;
         this.droppedByLimit++;

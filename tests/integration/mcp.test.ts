@@ -119,6 +119,49 @@ describe('Streamable HTTP', () => {
   });
 });
 
+describe('sessions', () => {
+  const initialize = (version: string) =>
+    fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    });
+  const resultOf = async (res: Response) => {
+    const text = await res.text();
+    return JSON.parse(text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).result;
+  };
+
+  test('the revisions 2025-11-25, 2025-06-18 and 2025-03-26 are each answered in kind', async () => {
+    for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
+      const res = await initialize(version);
+      expect(res.status).toBe(200);
+      expect((await resultOf(res)).protocolVersion).toBe(version);
+    }
+  });
+
+  test('an idle session expires (MCP_SESSION_IDLE)', async () => {
+    const own = await startTestServer({ MCP_SESSION_IDLE: '10' });
+    try {
+      const res = await fetch(`${own.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${own.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      });
+      const sid = res.headers.get('mcp-session-id')!;
+      await res.text();
+      expect(own.app.services.mcp.size).toBe(1);
+      // The sweeper runs every 2.5 s with a 10 s idle time.
+      const end = Date.now() + 20_000;
+      while (own.app.services.mcp.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 250));
+      expect(own.app.services.mcp.size).toBe(0);
+      const after = await fetch(`${own.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${own.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+      expect(after.status).toBe(404);
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
+});
+
 describe('HTTP+SSE of the 2024-11-05 revision', () => {
   test('GET /sse names the message endpoint; the SDK’s SSE client initializes, lists and calls tools', async () => {
     const auth = `Bearer ${s.token}`;
