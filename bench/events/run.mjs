@@ -223,6 +223,8 @@ async function run(sim, kind, transport, n, rate, seconds) {
   }
   const elapsed = (performance.now() - t0) / 1000;
   const after = proc(server.child.pid);
+  // The bridge's own view: from an event's arrival on its bus to the write to the socket.
+  const inside = kind === 'bridge' ? (await (await fetch(`http://${HOST}:${server.port}/api/sse/metrics`, { headers: { authorization: `Bearer ${server.token}` } })).json()).data.metrics.latency : undefined;
   await closeClients(workers);
   await stopServer(server);
   const cpuUs = after.cpuUs - before.cpuUs;
@@ -241,6 +243,7 @@ async function run(sim, kind, transport, n, rate, seconds) {
     usPerEvent: fired ? cpuUs / fired : NaN,
     p50: quantile(lat, 0.5),
     p99: quantile(lat, 0.99),
+    insideP99: inside?.p99,
     rssPerConn: connected ? (idle1.rss - idle0.rss) / connected : NaN,
   };
 }
@@ -266,10 +269,10 @@ for (const transport of list(opt.transports)) {
 }
 
 console.log('\n### Fan-out\n');
-console.log('| server | transport | clients | events/s | connected | deliveries/s | undelivered 15 s after | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | idle RSS / connection |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| server | transport | clients | events/s | connected | deliveries/s | undelivered 15 s after | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | p99 inside the bridge ms | idle RSS / connection |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')} | ${r.rate}${r.burst ? ' (burst)' : ''} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.perSecond, 0)} | ${r.lost.toLocaleString('en-US')} | ${f(r.usPerDelivery, 2)} | ${f(r.usPerEvent, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.rssPerConn / 1024, 2)} KiB |`);
+  console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')} | ${r.rate}${r.burst ? ' (burst)' : ''} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.perSecond, 0)} | ${r.lost.toLocaleString('en-US')} | ${f(r.usPerDelivery, 2)} | ${f(r.usPerEvent, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${r.insideP99 === undefined ? '' : f(r.insideP99, 2)} | ${f(r.rssPerConn / 1024, 2)} KiB |`);
 }
 const ratio = results.filter((r) => r.kind === 'bridge').map((r) => {
   const bare = results.find((b) => b.kind === 'uws' && b.transport === r.transport && b.n === r.n && !!b.burst === !!r.burst);
