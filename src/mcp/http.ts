@@ -42,7 +42,7 @@ export class McpHttp {
     private readonly opts: McpHttpOptions,
   ) {
     this.hosts = new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
-    this.sweeper = setInterval(() => this.expire(), Math.min(60_000, Math.max(1000, opts.idleMs / 4)));
+    this.sweeper = setInterval(() => this.expire(), Math.min(60_000, Math.max(250, opts.idleMs / 4)));
     this.sweeper.unref();
   }
 

@@ -140,7 +140,7 @@ describe('sessions', () => {
   });
 
   test('an idle session expires (MCP_SESSION_IDLE)', async () => {
-    const own = await startTestServer({ MCP_SESSION_IDLE: '10' });
+    const own = await startTestServer({ MCP_SESSION_IDLE: '1' });
     try {
       const res = await fetch(`${own.url}/mcp`, {
         method: 'POST',
@@ -150,16 +150,16 @@ describe('sessions', () => {
       const sid = res.headers.get('mcp-session-id')!;
       await res.text();
       expect(own.app.services.mcp.size).toBe(1);
-      // The sweeper runs every 2.5 s with a 10 s idle time.
-      const end = Date.now() + 20_000;
-      while (own.app.services.mcp.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 250));
+      // The sweeper runs every 250 ms with a 1 s idle time.
+      const end = Date.now() + 10_000;
+      while (own.app.services.mcp.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
       expect(own.app.services.mcp.size).toBe(0);
       const after = await fetch(`${own.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${own.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
       expect(after.status).toBe(404);
     } finally {
       await own.close();
     }
-  }, 30_000);
+  }, 20_000);
 });
 
 describe('HTTP+SSE of the 2024-11-05 revision', () => {
