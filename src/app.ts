@@ -25,6 +25,7 @@ import { startHttpServer, type HttpServer } from './http/server.js';
 import { engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
+import { Exposure } from './hub/exposure.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
@@ -121,6 +122,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
   const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
+  const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
+  exposure?.start();
   // Delivery listens before the hub connects, so its first events are kept too.
   events.start();
   streamMetrics.start();
@@ -142,10 +145,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     tokens,
     limits,
     admit,
+    exposure,
     events,
     streamMetrics,
     sockets,
-    guard: new Guard({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation }),
+    guard: new Guard({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly }, exposure),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: false, scenes: true, groups: true, events: true }),
   };
@@ -191,6 +195,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       (closing ??= (async () => {
         // Streams get their last frame and history its last batch before the port closes.
         services.mcp.close();
+        exposure?.stop();
         events.close();
         streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);

@@ -12,6 +12,7 @@ import type { RouteTable } from './http/routes.js';
 import type { Admit } from './http/admission.js';
 import type { Engine } from './http/uws.js';
 import type { HubClient } from './hub/client.js';
+import type { Exposure } from './hub/exposure.js';
 import type { Logger } from './log.js';
 import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
 import type { SceneService } from './scenes/service.js';
@@ -54,6 +55,8 @@ export interface Services {
   port(): number;
   /** Features that are present in this build and enabled. */
   features(): Record<string, boolean>;
+  /** What the hub exposes to its own assistant; present when TOOLS_EXPOSED_ONLY is on. */
+  exposure?: Exposure;
   /** What acting callers may touch: read-only mode, allow and deny lists, confirmation. */
   guard: Guard;
   /** The plugins loaded at start, their tools bound, and what was skipped and why. */

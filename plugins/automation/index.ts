@@ -13,8 +13,8 @@ const resources = [
     name: 'Automations and scripts',
     description: 'Home Assistant’s automations (enabled or not, last triggered) and scripts.',
     mimeType: 'application/json',
-    read: (_p, { services: { hub } }) => {
-      const of = (domain: string) => [...hub.cache.all()].filter((s) => s.entity_id.startsWith(`${domain}.`));
+    read: (_p, { services: { hub, guard } }) => {
+      const of = (domain: string) => [...hub.cache.all()].filter((s) => s.entity_id.startsWith(`${domain}.`) && guard.maySee(s.entity_id));
       const automations = of('automation').map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id, enabled: s.state === 'on', last_triggered: s.attributes.last_triggered ?? null }));
       const scripts = of('script').map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id, running: s.state === 'on' }));
       return listing('home://automations', { automations, scripts }, [...automations, ...scripts].map((x) => x.entity_id));
@@ -25,8 +25,8 @@ const resources = [
     name: 'Scenes',
     description: 'Home Assistant’s scenes and the scenes this bridge keeps (with what each does).',
     mimeType: 'application/json',
-    read: (_p, { services: { hub, scenes } }) => {
-      const hubScenes = [...hub.cache.all()].filter((s) => s.entity_id.startsWith('scene.')).map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id }));
+    read: (_p, { services: { hub, scenes, guard } }) => {
+      const hubScenes = [...hub.cache.all()].filter((s) => s.entity_id.startsWith('scene.') && guard.maySee(s.entity_id)).map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id }));
       const bridge = scenes.list().map((x) => ({ id: x.id, name: x.name, description: x.description, entities: [...new Set(x.actions.map((a) => a.entity_id))] }));
       return listing('home://scenes', { home_assistant: hubScenes, bridge }, [...hubScenes.map((x) => x.entity_id), ...bridge.flatMap((x) => x.entities)]);
     },

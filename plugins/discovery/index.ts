@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { AppError, definePlugin, resourcesWith, text, toolsWith } from '../../src/plugins/api.js';
 import type { ResourceContents } from '../../src/plugins/api.js';
 
-const needs = ['hub', 'actions'] as const;
+const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
 const resource = resourcesWith(needs);
 
@@ -15,7 +15,10 @@ const nameOf = (hub: Hub, id: string) => {
 };
 const line = (hub: Hub, id: string) => ({ entity_id: id, name: nameOf(hub, id), state: hub.cache.get(id)?.state ?? 'unknown', area: hub.registries.areaOf(id)?.name ?? null });
 const json = (uri: string, data: unknown, entities: string[]): ResourceContents => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(data) }], entities });
-const domains = (hub: Hub) => [...new Set([...hub.cache.ids()].map((id) => id.slice(0, id.indexOf('.'))))].sort();
+type Guard = Parameters<Parameters<typeof resource>[0]['read']>[1]['services']['guard'];
+/** The entity ids callers may see (all of them, unless TOOLS_EXPOSED_ONLY keeps to what Assist sees). */
+const visible = (hub: Hub, guard: Guard) => [...hub.cache.ids()].filter((id) => guard.maySee(id));
+const domains = (hub: Hub, guard: Guard) => [...new Set(visible(hub, guard).map((id) => id.slice(0, id.indexOf('.'))))].sort();
 
 const resources = [
   resource({
@@ -23,9 +26,9 @@ const resources = [
     name: 'Dashboard summary',
     description: 'What is on, open, unlocked or running right now, and how many entities of each kind there are.',
     mimeType: 'application/json',
-    read: (_p, { services: { hub } }) => {
-      const all = [...hub.cache.all()];
-      const count = Object.fromEntries(domains(hub).map((d) => [d, all.filter((s) => s.entity_id.startsWith(`${d}.`)).length]));
+    read: (_p, { services: { hub, guard } }) => {
+      const all = [...hub.cache.all()].filter((s) => guard.maySee(s.entity_id));
+      const count = Object.fromEntries(domains(hub, guard).map((d) => [d, all.filter((s) => s.entity_id.startsWith(`${d}.`)).length]));
       const pick = (domain: string, states: string[]) => all.filter((s) => s.entity_id.startsWith(`${domain}.`) && states.includes(s.state)).map((s) => s.entity_id);
       const data = {
         entities: count,
@@ -46,9 +49,9 @@ const resources = [
     name: 'Areas and floors',
     description: 'Every area with its floor and the entities in it.',
     mimeType: 'application/json',
-    read: (_p, { services: { hub } }) => {
+    read: (_p, { services: { hub, guard } }) => {
       const byArea = new Map<string, string[]>();
-      for (const id of hub.cache.ids()) {
+      for (const id of visible(hub, guard)) {
         const a = hub.registries.areaOf(id);
         if (a) byArea.set(a.area_id, [...(byArea.get(a.area_id) ?? []), id]);
       }
@@ -62,12 +65,12 @@ const resources = [
     name: 'One area',
     description: 'The entities of one area with their states.',
     mimeType: 'application/json',
-    list: ({ services: { hub } }) => [...hub.registries.areas.values()].map((a) => ({ uri: `home://area/${a.area_id}`, name: a.name })),
-    complete: { area_id: (typed, { services: { hub } }) => startingWith([...hub.registries.areas.keys()], typed) },
-    read: ({ area_id }, { services: { hub } }) => {
+    list: ({ services: { hub, guard } }) => [...hub.registries.areas.values()].map((a) => ({ uri: `home://area/${a.area_id}`, name: a.name })),
+    complete: { area_id: (typed, { services: { hub, guard } }) => startingWith([...hub.registries.areas.keys()], typed) },
+    read: ({ area_id }, { services: { hub, guard } }) => {
       const area = hub.registries.areas.get(area_id!);
       if (!area) throw new AppError('NOT_FOUND', 404, `No area ${area_id}`, { area_id });
-      const ids = [...hub.cache.ids()].filter((id) => hub.registries.areaOf(id)?.area_id === area.area_id).sort();
+      const ids = [...visible(hub, guard)].filter((id) => hub.registries.areaOf(id)?.area_id === area.area_id).sort();
       return json(`home://area/${area.area_id}`, { area_id: area.area_id, name: area.name, entities: ids.map((id) => line(hub, id)) }, ids);
     },
   }),
@@ -76,10 +79,10 @@ const resources = [
     name: 'Devices of one type',
     description: 'Every entity of one domain (light, climate, cover, ...) with its state and area.',
     mimeType: 'application/json',
-    list: ({ services: { hub } }) => domains(hub).map((d) => ({ uri: `home://devices/${d}`, name: `All ${d} entities` })),
-    complete: { domain: (typed, { services: { hub } }) => startingWith(domains(hub), typed) },
-    read: ({ domain }, { services: { hub } }) => {
-      const ids = [...hub.cache.ids()].filter((id) => id.startsWith(`${domain}.`)).sort();
+    list: ({ services: { hub, guard } }) => domains(hub, guard).map((d) => ({ uri: `home://devices/${d}`, name: `All ${d} entities` })),
+    complete: { domain: (typed, { services: { hub, guard } }) => startingWith(domains(hub, guard), typed) },
+    read: ({ domain }, { services: { hub, guard } }) => {
+      const ids = [...visible(hub, guard)].filter((id) => id.startsWith(`${domain}.`)).sort();
       return json(`home://devices/${domain}`, { domain, entities: ids.map((id) => line(hub, id)) }, ids);
     },
   }),
@@ -88,9 +91,9 @@ const resources = [
     name: 'One entity',
     description: 'One entity in full: state, attributes, area, device.',
     mimeType: 'application/json',
-    complete: { entity_id: (typed, { services: { hub } }) => startingWith([...hub.cache.ids()], typed) },
-    read: ({ entity_id }, { services: { hub } }) => {
-      const s = hub.cache.get(entity_id!);
+    complete: { entity_id: (typed, { services: { hub, guard } }) => startingWith([...visible(hub, guard)], typed) },
+    read: ({ entity_id }, { services: { hub, guard } }) => {
+      const s = guard.maySee(entity_id!) ? hub.cache.get(entity_id!) : undefined;
       if (!s) throw new AppError('INVALID_ENTITY', 404, `No entity ${entity_id}`, { entity_id });
       const entry = hub.registries.entities.get(s.entity_id);
       const device = entry?.device_id ? hub.registries.devices.get(entry.device_id) : undefined;
@@ -132,7 +135,7 @@ const search = tool({
   }),
   output: v.object({ entities: v.array(v.record(v.string(), v.unknown())), total: v.number(), next_cursor: v.nullable(v.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { services: { hub } }) => {
+  run: (args, { services: { hub, guard } }) => {
     const start = offsetOf(args.cursor);
     if (start === undefined) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
     const reg = hub.registries;
@@ -141,6 +144,7 @@ const search = tool({
     const labelId = label && [...reg.labels.values()].find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const found = [];
     for (const s of hub.cache.all()) {
+      if (!guard.maySee(s.entity_id)) continue;
       if (args.domain && !s.entity_id.startsWith(`${args.domain}.`)) continue;
       if (args.state && s.state !== args.state) continue;
       const name = nameOf(hub, s.entity_id);
@@ -171,10 +175,10 @@ const areas = tool({
   description: 'Every area (with its floor and how many entities of each domain it has), and every floor; optionally one floor’s areas.',
   input: v.object({ floor: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { services: { hub } }) => {
+  run: (args, { services: { hub, guard } }) => {
     const reg = hub.registries;
     const counts = new Map<string, Record<string, number>>();
-    for (const id of hub.cache.ids()) {
+    for (const id of visible(hub, guard)) {
       const a = reg.areaOf(id);
       if (!a) continue;
       const c = counts.get(a.area_id) ?? {};
@@ -199,8 +203,8 @@ const describe = tool({
   description: 'One entity in full: state, attributes, area, floor, device, labels, aliases, and the actions it supports (for the control tools).',
   input: v.object({ entity_id: v.pipe(v.string(), v.regex(/^[a-z0-9_]+\.[a-z0-9_]+$/, 'must be an entity id such as light.kitchen')) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { services: { hub, actions } }) => {
-    const s = hub.cache.get(args.entity_id);
+  run: (args, { services: { hub, guard, actions } }) => {
+    const s = guard.maySee(args.entity_id) ? hub.cache.get(args.entity_id) : undefined;
     if (!s) throw actions.unknownEntity(args.entity_id);
     const reg = hub.registries;
     const entry = reg.entities.get(s.entity_id);

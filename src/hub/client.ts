@@ -323,6 +323,15 @@ export class HubClient {
    * entity: the state_changed that carries the call's context when it came with the result, else
    * the next one within settleMs, else the cache.
    */
+  /** Any other command of the hub's WebSocket API, answered with its result (errors as for calls). */
+  async command<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
+    const conn = this.ensureConnected();
+    const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
+    return (await withTimeout(conn.sendMessagePromise(message), timeoutMs, () => hubUnavailable(`The hub did not answer ${message.type} within ${timeoutMs} ms`)).catch((err: unknown) => {
+      throw hubError(err, message.type);
+    })) as T;
+  }
+
   async call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
     const conn = this.ensureConnected();
     const { domain, service } = call;

@@ -5,7 +5,7 @@ import { HA_ERROR, MSG } from '../hub/protocol.js';
 import { type HubEvent, MATCH_ALL } from './bus.js';
 import { Context } from './context.js';
 import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, UnauthorizedError, type Translation } from './errors.js';
-import type { Hub, NotificationUpdate, PersistentNotification } from './hub.js';
+import { ASSISTANTS, type Hub, type NotificationUpdate, type PersistentNotification } from './hub.js';
 import { entitiesInitial, eventMessage, eventMessageJson, pongMessage, stateDiffJson } from './protocol.js';
 import {
   type KeySpec,
@@ -18,6 +18,7 @@ import {
   listOf,
   literal,
   mapOf,
+  oneOf,
   range,
   string,
 } from './schema.js';
@@ -251,6 +252,33 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
     add(MSG.floorRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listFloors()));
     add(MSG.labelRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listLabels()));
   }
+
+  // Exposure to assistants (homeassistant/components/homeassistant/exposed_entities.py): admin only.
+  add(
+    MSG.exposeEntity,
+    { assistants: { v: listOf(oneOf(ASSISTANTS)), required: true }, entity_ids: { v: listOf(string), required: true }, should_expose: { v: isType('bool'), required: true } },
+    (conn, msg) => {
+      for (const id of msg.entity_ids as string[]) {
+        const settings = conn.hub.exposure.get(id) ?? {};
+        for (const a of msg.assistants as string[]) settings[a] = msg.should_expose as boolean;
+        conn.hub.exposure.set(id, settings);
+      }
+      conn.sendResult(msg.id);
+    },
+    true,
+  );
+  add(
+    MSG.exposedEntitiesList,
+    {},
+    (conn, msg) => {
+      const out: Record<string, Record<string, boolean>> = {};
+      for (const e of conn.hub.registries.listEntities() as { entity_id: string }[]) out[e.entity_id] = {};
+      for (const [id, settings] of conn.hub.exposure) out[id] = { ...settings };
+      conn.sendResult(msg.id, { exposed_entities: out });
+    },
+    true,
+  );
+  add(MSG.exposeNewEntitiesGet, { assistant: { v: oneOf(ASSISTANTS), required: true } }, (conn, msg) => conn.sendResult(msg.id, { expose_new: conn.hub.exposeNew[msg.assistant as string] ?? false }), true);
 
   add(MSG.persistentNotificationGet, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.listNotifications()));
   add(MSG.persistentNotificationSubscribe, {}, (conn, msg) => {

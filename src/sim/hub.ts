@@ -97,8 +97,15 @@ const UNIT_SYSTEMS = {
   },
 } as const;
 
+/** The assistants Home Assistant lets entities be exposed to. */
+export const ASSISTANTS = ['cloud.alexa', 'cloud.google_assistant', 'conversation'] as const;
+
 export class Hub {
   readonly bus = new Bus();
+  /** Entities' exposure to assistants as set explicitly (homeassistant/expose_entity). */
+  readonly exposure = new Map<string, Record<string, boolean>>();
+  /** Whether new entities are exposed by default, per assistant (Home Assistant: only conversation). */
+  readonly exposeNew: Record<string, boolean> = { conversation: true };
   readonly states: StateMachine;
   readonly registries: Registries;
   readonly services: ServiceRegistry;

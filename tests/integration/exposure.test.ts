@@ -1,0 +1,55 @@
+// TOOLS_EXPOSED_ONLY: tools see and act on only what Home Assistant exposes to Assist, by its
+// explicit choices and its default rule; the simulator answers Home Assistant's exposure commands.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { RawClient } from '../../src/sim/raw-client.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let sim: RawClient;
+const tool = async (name: string, args: Record<string, unknown>) => (await s.call('/api/tools/call', 'POST', { name, arguments: args })).body;
+const found = async (args: Record<string, unknown>) => (((await tool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
+
+beforeAll(async () => {
+  s = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
+  await s.app.hub.ready();
+  sim = await RawClient.connect(s.app.simulator!.wsUrl, s.app.simulator!.token);
+  await s.app.services.exposure!.refresh();
+});
+afterAll(async () => {
+  await sim?.close();
+  await s?.close();
+});
+
+test('the simulator answers the exposure commands as Home Assistant does', async () => {
+  const list = await sim.command<{ exposed_entities: Record<string, Record<string, boolean>> }>({ type: 'homeassistant/expose_entity/list' });
+  expect(list.success).toBe(true);
+  expect(list.result!.exposed_entities['light.office_desk']).toEqual({});
+  expect((await sim.command({ type: 'homeassistant/expose_new_entities/get', assistant: 'conversation' })).result).toEqual({ expose_new: true });
+  const bad = await sim.command({ type: 'homeassistant/expose_entity', assistants: ['nobody'], entity_ids: ['light.office_desk'], should_expose: true });
+  expect(bad.success).toBe(false);
+});
+
+test('by the default rule: lights, locks and switches are seen; weather, input booleans and a power sensor are not', async () => {
+  expect(await found({ domain: 'light' })).toContain('light.office_desk');
+  expect(await found({ domain: 'lock' })).toContain('lock.front_door');
+  expect(await found({ domain: 'weather' })).toEqual([]);
+  expect(await found({ domain: 'input_boolean' })).toEqual([]);
+  expect(await found({ query: 'power' })).not.toContain('sensor.power_consumption');
+  expect(await found({ domain: 'sensor' })).toContain('sensor.outdoor_temperature');
+  const hidden = await tool('describe_entity', { entity_id: 'weather.home' });
+  expect(hidden.isError).toBe(true);
+});
+
+test('an entity Home Assistant stops exposing disappears from every tool and cannot be controlled', async () => {
+  expect((await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.office_desk'], should_expose: false })).success).toBe(true);
+  await s.app.services.exposure!.refresh();
+  expect(await found({ domain: 'light' })).not.toContain('light.office_desk');
+  const refused = await tool('control_lights', { entity_id: 'light.office_desk', power: 'on' });
+  expect(refused).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN', details: { exposed: false } } } });
+  expect(refused.content[0].text).toMatch(/expose/i);
+  // Exposed explicitly, a weather entity becomes visible.
+  await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['weather.home', 'light.office_desk'], should_expose: true });
+  await s.app.services.exposure!.refresh();
+  expect(await found({ domain: 'weather' })).toEqual(['weather.home']);
+  expect((await tool('control_lights', { entity_id: 'light.office_desk', power: 'on', dry_run: true })).isError).toBeFalsy();
+});
