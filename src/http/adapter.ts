@@ -182,6 +182,8 @@ export class ResponseAdapter {
       if (Array.isArray(value)) for (const one of value) res.writeHeader(name, one);
       else res.writeHeader(name, String(value));
     }
+    // Sent: a long-lived response (an event stream) need not keep them.
+    this.headers.clear();
   }
 
   /** Streams a chunk; false means the client is behind and `onDrain` will say when to go on. */

@@ -208,7 +208,11 @@ function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, dep
     const response = accept(res, request, tracker, true);
     response.inHandler = true;
     try {
-      void admitted(route, request, response, deps, ({ principal }) => route.open(apiRequest(route, request, principal, undefined), response));
+      void admitted(route, request, response, deps, ({ principal }) => {
+        route.open(apiRequest(route, request, principal, undefined), response);
+        // The stream lives on; its request's headers (the token among them) need not.
+        request.headers = {};
+      });
     } finally {
       response.inHandler = false;
     }

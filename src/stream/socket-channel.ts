@@ -94,6 +94,8 @@ export class SocketChannel {
     const connection = this.deps.hub.openSocket(ws as WebSocket<unknown>, { client, ip: data.request.ip, userAgent: data.request.headers['user-agent'] ?? '' });
     const state: State = { connection };
     data.state = state;
+    // The socket lives on; the upgrade's headers (a token among them) need not.
+    data.request.headers = {};
     if (client) {
       connection.sendNow(JSON.stringify({ type: 'connected', data: { connection_id: connection.id, client_id: client, types: this.types } }));
       return;
