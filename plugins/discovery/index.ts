@@ -197,6 +197,50 @@ const areas = tool({
   },
 });
 
+const devices = tool({
+  name: 'list_devices',
+  title: 'List devices',
+  description: 'Devices (name, area, maker, model, their entities), optionally of one area or label or matching a word; every label. Pages of limit with next_cursor.',
+  input: v.object({
+    area: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    label: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    query: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 50),
+    cursor: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  }),
+  output: v.object({ devices: v.array(v.record(v.string(), v.unknown())), labels: v.array(v.record(v.string(), v.unknown())), total: v.number(), next_cursor: v.nullable(v.string()) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  run: (args, { services: { hub, guard } }) => {
+    const start = offsetOf(args.cursor);
+    if (start === undefined) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
+    const reg = hub.registries;
+    const word = (x: string | undefined) => x?.trim().toLowerCase();
+    const [area, label, query] = [word(args.area), word(args.label), word(args.query)];
+    const labelId = label && [...reg.labels.values()].find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
+    const byDevice = new Map<string, string[]>();
+    for (const e of reg.entities.values()) {
+      if (!e.device_id || !guard.maySee(e.entity_id) || !hub.cache.get(e.entity_id)) continue;
+      byDevice.set(e.device_id, [...(byDevice.get(e.device_id) ?? []), e.entity_id]);
+    }
+    const found = [...reg.devices.values()]
+      .filter((d) => byDevice.has(d.id))
+      .map((d) => {
+        const where = d.area_id ? reg.areas.get(d.area_id) : undefined;
+        return { device_id: d.id, name: d.name_by_user ?? d.name ?? d.id, area: where?.name ?? null, area_id: where?.area_id ?? null, manufacturer: d.manufacturer ?? null, model: d.model ?? null, labels: d.labels ?? [], entities: byDevice.get(d.id)!.sort() };
+      })
+      .filter((d) => !area || d.area_id === area || d.area?.toLowerCase() === area)
+      .filter((d) => !label || (labelId !== undefined && d.labels.includes(labelId)))
+      .filter((d) => !query || [d.name, d.manufacturer ?? '', d.model ?? ''].some((x) => x.toLowerCase().includes(query)))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const page = found.slice(start, start + args.limit);
+    const next = start + args.limit < found.length ? cursorOf(start + args.limit) : null;
+    const labels = [...reg.labels.values()].map((l) => ({ label_id: l.label_id, name: l.name }));
+    const lines = page.map((d) => `${d.name}${d.area ? ` (${d.area})` : ''}${d.manufacturer ? `, ${d.manufacturer}${d.model ? ` ${d.model}` : ''}` : ''}: ${d.entities.join(', ')}`);
+    const more = next ? `\n${found.length - start - page.length} more: call again with cursor ${next}.` : '';
+    return { content: [{ type: 'text', text: `${lines.join('\n') || 'No device matches.'}${more}` }], structuredContent: { devices: page, labels, total: found.length, next_cursor: next } };
+  },
+});
+
 const describe = tool({
   name: 'describe_entity',
   title: 'Describe an entity',
@@ -227,8 +271,8 @@ const describe = tool({
 export default definePlugin({
   name: 'discovery',
   version: '0.1.0',
-  description: 'Find entities, list areas and floors, describe one entity; resources for devices by type, areas, one entity, and a dashboard.',
+  description: 'Find entities, list areas, floors, devices and labels, describe one entity; resources for devices by type, areas, one entity, and a dashboard.',
   needs,
-  tools: [search, areas, describe],
+  tools: [search, areas, devices, describe],
   resources,
 });

@@ -21,6 +21,8 @@ export interface Device {
   name?: string | null;
   name_by_user?: string | null;
   area_id?: string | null;
+  manufacturer?: string | null;
+  model?: string | null;
   /** From 2024.4. */
   labels?: string[];
 }

@@ -46,7 +46,7 @@ describe('the built service with a folder of user plugins', () => {
       ['automation', 'builtin', ['run_automation', 'bridge_scenes']],
       ['climate', 'builtin', ['control_climate']],
       ['covers', 'builtin', ['control_covers']],
-      ['discovery', 'builtin', ['search_entities', 'list_areas', 'describe_entity']],
+      ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],
       ['fans', 'builtin', ['control_fans']],
       ['lights', 'builtin', ['control_lights']],
       ['locks', 'builtin', ['control_locks']],
@@ -61,7 +61,7 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(15);
+    expect(health.tools).toBe(16);
   });
 });
 

@@ -17,7 +17,7 @@ describe('GET /api/tools', () => {
     const r = await s.call('/api/tools');
     expect(r.status).toBe(200);
     const byName = Object.fromEntries((r.body.tools as { name: string }[]).map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['bridge_scenes', 'control_alarm', 'control_climate', 'control_covers', 'control_fans', 'control_lights', 'control_locks', 'control_media', 'control_vacuums', 'describe_entity', 'list_areas', 'run_automation', 'search_entities', 'send_notification']);
+    expect(Object.keys(byName).sort()).toEqual(['bridge_scenes', 'control_alarm', 'control_climate', 'control_covers', 'control_fans', 'control_lights', 'control_locks', 'control_media', 'control_vacuums', 'describe_entity', 'list_areas', 'list_devices', 'run_automation', 'search_entities', 'send_notification']);
     expect(byName.control_lights).toMatchObject({
       title: 'Control lights',
       inputSchema: { type: 'object', properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, power: { enum: ['on', 'off', 'toggle'] } } },
@@ -35,6 +35,24 @@ describe('GET /api/tools', () => {
 });
 
 describe('POST /api/tools/call', () => {
+  test('list_devices: by area, by word, in pages, with every label', async () => {
+    const kitchen = await call('list_devices', { area: 'Kitchen' });
+    expect(kitchen.status).toBe(200);
+    const devices = kitchen.body.structuredContent.devices as { name: string; area: string; manufacturer: string | null; entities: string[] }[];
+    expect(devices.length).toBeGreaterThan(0);
+    expect(devices.every((d) => d.area === 'Kitchen')).toBe(true);
+    expect(devices.find((d) => d.name === 'Kitchen Light Strip')).toMatchObject({ manufacturer: 'Lumen', entities: ['light.kitchen_strip'] });
+    expect(kitchen.body.structuredContent.labels).toEqual(expect.any(Array));
+    const lumen = await call('list_devices', { query: 'lumen' });
+    expect((lumen.body.structuredContent.devices as { manufacturer: string }[]).every((d) => d.manufacturer === 'Lumen')).toBe(true);
+    const first = await call('list_devices', { limit: 2 });
+    const next = first.body.structuredContent.next_cursor as string;
+    expect(next).toEqual(expect.any(String));
+    const second = await call('list_devices', { limit: 2, cursor: next });
+    expect(second.body.structuredContent.devices[0].device_id).not.toBe(first.body.structuredContent.devices[0].device_id);
+    expect((await call('list_devices', { cursor: 'nope' })).body).toMatchObject({ isError: true });
+  });
+
   test('control_lights by area: every light there changes, read back from the hub, and says it matches', async () => {
     const r = await call('control_lights', { area: 'Living Room', brightness_pct: 40 });
     expect(r.status).toBe(200);
