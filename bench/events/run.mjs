@@ -5,11 +5,11 @@
 // rate with fan-out running. Prints markdown tables. `npm run bench:events -- --help`.
 import { fork, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownedChildren } from '../lib/processes.mjs';
+import { freePort } from '../../tests/lib/bridge-process.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
@@ -53,17 +53,6 @@ const { children, work } = ownedChildren({ scratchPrefix: 'bench-events-' });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (m) => process.stderr.write(`bench:events: ${m}\n`);
 const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resident memory (bytes) and CPU time (µs) of a process, from /proc. */
 function proc(pid) {

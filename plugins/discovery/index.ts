@@ -111,11 +111,16 @@ type Field = (typeof FIELDS)[number];
 
 /** An opaque page cursor: where the next page starts, for this same query. */
 const cursorOf = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
-const offsetOf = (cursor: string | undefined): number | undefined => {
+/** Where a page starts: 0 without a cursor; a cursor this tool did not give is the caller's mistake. */
+const offsetOf = (cursor: string | undefined): number => {
   if (cursor === undefined) return 0;
   const m = /^o:(\d{1,7})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? Number(m[1]) : undefined;
+  if (!m) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
+  return Number(m[1]);
 };
+
+/** Lower-cased and trimmed, for matching a person's words against names. */
+const word = (x: string | undefined) => x?.trim().toLowerCase();
 
 const search = tool({
   name: 'search_entities',
@@ -137,9 +142,7 @@ const search = tool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, { services: { hub, guard } }) => {
     const start = offsetOf(args.cursor);
-    if (start === undefined) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
     const reg = hub.registries;
-    const word = (x: string | undefined) => x?.trim().toLowerCase();
     const [query, area, floor, label] = [word(args.query), word(args.area), word(args.floor), word(args.label)];
     const labelId = label && [...reg.labels.values()].find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const found = [];
@@ -212,9 +215,7 @@ const devices = tool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, { services: { hub, guard } }) => {
     const start = offsetOf(args.cursor);
-    if (start === undefined) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
     const reg = hub.registries;
-    const word = (x: string | undefined) => x?.trim().toLowerCase();
     const [area, label, query] = [word(args.area), word(args.label), word(args.query)];
     const labelId = label && [...reg.labels.values()].find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const byDevice = new Map<string, string[]>();
