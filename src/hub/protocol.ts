@@ -32,6 +32,10 @@ export const MSG = {
   labelRegistryList: 'config/label_registry/list',
   persistentNotificationGet: 'persistent_notification/get',
   persistentNotificationSubscribe: 'persistent_notification/subscribe',
+  historyDuringPeriod: 'history/history_during_period',
+  logbookGetEvents: 'logbook/get_events',
+  statisticsDuringPeriod: 'recorder/statistics_during_period',
+  importStatistics: 'recorder/import_statistics',
 } as const;
 
 export type MessageType = (typeof MSG)[keyof typeof MSG];

@@ -6,6 +6,7 @@ import { type HubEvent, MATCH_ALL } from './bus.js';
 import { Context } from './context.js';
 import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, UnauthorizedError, type Translation } from './errors.js';
 import { ASSISTANTS, type Hub, type NotificationUpdate, type PersistentNotification } from './hub.js';
+import { addRecorderCommands } from './recorder-commands.js';
 import { entitiesInitial, eventMessage, eventMessageJson, pongMessage, stateDiffJson } from './protocol.js';
 import {
   type KeySpec,
@@ -279,6 +280,8 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
     true,
   );
   add(MSG.exposeNewEntitiesGet, { assistant: { v: oneOf(ASSISTANTS), required: true } }, (conn, msg) => conn.sendResult(msg.id, { expose_new: conn.hub.exposeNew[msg.assistant as string] ?? false }), true);
+
+  addRecorderCommands(add);
 
   add(MSG.persistentNotificationGet, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.listNotifications()));
   add(MSG.persistentNotificationSubscribe, {}, (conn, msg) => {

@@ -7,6 +7,7 @@ import type { DomainModule, EntitySeed } from './domain.js';
 import { finish, nameFromObjectId } from './domain.js';
 import { DOMAIN_MODULES } from './domains/index.js';
 import type { Home, HomeEntity } from './home.js';
+import { Recorder } from './recorder.js';
 import { Registries } from './registries.js';
 import { ServiceRegistry } from './services.js';
 import { StateMachine, splitEntityId } from './states.js';
@@ -107,6 +108,7 @@ export class Hub {
   /** Whether new entities are exposed by default, per assistant (Home Assistant: only conversation). */
   readonly exposeNew: Record<string, boolean> = { conversation: true };
   readonly states: StateMachine;
+  readonly recorder: Recorder;
   readonly registries: Registries;
   readonly services: ServiceRegistry;
   readonly version: string;
@@ -136,6 +138,8 @@ export class Hub {
     this.log = opts.logger ?? SILENT;
     this.unitSystem = opts.home.unit_system ?? 'metric';
     this.states = new StateMachine(this.bus, !opts.legacy);
+    // Before the first states, so history holds them as the hub's recorder does.
+    this.recorder = new Recorder(this, nowMicros());
     this.registries = new Registries(opts.home, opts.legacy, this.hasFloors);
     this.services = new ServiceRegistry(this);
     for (const m of DOMAIN_MODULES) this.modules.set(m.domain, m);
