@@ -48,6 +48,7 @@ describe('the built service with a folder of user plugins', () => {
       ['covers', 'builtin', ['control_covers']],
       ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],
       ['fans', 'builtin', ['control_fans']],
+      ['history', 'builtin', ['get_history', 'get_logbook', 'get_statistics']],
       ['lights', 'builtin', ['control_lights']],
       ['locks', 'builtin', ['control_locks']],
       ['media', 'builtin', ['control_media']],
@@ -61,7 +62,7 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(16);
+    expect(health.tools).toBe(19);
   });
 });
 
