@@ -14,6 +14,8 @@ import { registerDocsRoutes } from './http/api/docs.js';
 import { registerEventRoutes } from './http/api/events.js';
 import { registerStreamStatsRoutes } from './http/api/sse.js';
 import { registerMcpRoutes } from './http/api/mcp.js';
+import { registerCommandRoutes } from './http/api/command.js';
+import { CommandService } from './nlp/service.js';
 import { McpHttp } from './mcp/http.js';
 import { registerToolRoutes } from './http/api/tools.js';
 import { registerGroupRoutes } from './http/api/groups.js';
@@ -60,7 +62,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerDocsRoutes];
 
 const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
 
@@ -122,8 +124,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
   const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
+  const scenes = new SceneService({ hub, actions, store, bus });
+  const groups = new GroupService({ hub, actions, store });
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
   exposure?.start();
+  const guard = new Guard({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly }, exposure);
   // Delivery listens before the hub connects, so its first events are kept too.
   events.start();
   streamMetrics.start();
@@ -139,8 +144,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     hub,
     store,
     actions,
-    scenes: new SceneService({ hub, actions, store, bus }),
-    groups: new GroupService({ hub, actions, store }),
+    scenes,
+    groups,
     users,
     tokens,
     limits,
@@ -149,11 +154,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     events,
     streamMetrics,
     sockets,
-    guard: new Guard({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly }, exposure),
+    guard,
+    commands: new CommandService({ hub, actions, guard, scenes, groups, bus, maxLength: config.commandMaxLength, requireConfirmation: config.requireConfirmation }),
     port: () => server?.port ?? config.port,
-    features: () => ({ nlp: false, scenes: true, groups: true, events: true }),
+    features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
   };
   const { plugins, report } = await loadPlugins({ userDir: config.pluginsDir, disabled: config.pluginsDisabled, services: base, log: log.child({ part: 'plugins' }) });
+  base.commands.usePluginWords(plugins.map((p) => p.definition.vocabulary));
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'DEVICE_NOT_FOUND'
   | 'FORBIDDEN'
   | 'CONFIRMATION_REQUIRED'
+  | 'NOT_UNDERSTOOD'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'BAD_REQUEST'

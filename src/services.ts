@@ -21,6 +21,7 @@ import type { EventHub } from './stream/event-hub.js';
 import type { StreamMetrics } from './stream/metrics.js';
 import type { SocketChannel } from './stream/socket-channel.js';
 import type { McpHttp } from './mcp/http.js';
+import type { CommandService } from './nlp/service.js';
 import type { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import type { ToolRegistry } from './tools/registry.js';
 
@@ -38,6 +39,8 @@ export interface Services {
   actions: ActionExecutor;
   scenes: SceneService;
   groups: GroupService;
+  /** Natural-language commands: plan, guard, run (REST, the WebSocket `command` message, the MCP tool). */
+  commands: CommandService;
   users: UserStore;
   tokens: TokenService;
   limits: RateLimiter;

@@ -1,5 +1,6 @@
 // Alarm panels: arm in each mode, disarm (disarming needs the person's confirmation), with code.
 import { act, actOutput, confirmField, definePlugin, targetFields, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -10,6 +11,7 @@ export default definePlugin({
   description: 'Arm and disarm alarm panels.',
   needs,
   domains: ['alarm_control_panel'],
+  vocabulary: { en },
   tools: [
     tool({
       name: 'control_alarm',

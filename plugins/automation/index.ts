@@ -1,7 +1,7 @@
 // Automations, scripts and scenes of Home Assistant, and the bridge's own scenes and groups.
-import { act, actOutput, AppError, confirmField, definePlugin, resourcesWith, toolsWith, v } from '../../src/plugins/api.js';
+import { act, actOutput, AppError, commandFields, commandResult, confirmField, definePlugin, resourcesWith, toolsWith, v } from '../../src/plugins/api.js';
 
-const needs = ['hub', 'actions', 'guard', 'scenes', 'groups'] as const;
+const needs = ['hub', 'actions', 'guard', 'scenes', 'groups', 'commands'] as const;
 const tool = toolsWith(needs);
 const resource = resourcesWith(needs);
 
@@ -102,12 +102,27 @@ const bridge = tool({
   },
 });
 
+// The bridge's own command parser, for assistants without a language model of their own.
+const command = tool({
+  name: 'command',
+  title: 'Run a command in plain words',
+  description:
+    'Run a plain-language command or question about the home ("turn off the kitchen lights", "is the front door locked?"). context.area is the room the speaker is in ("here", "the lights"). dry_run plans without acting. Unlocking, disarming and opening garage doors need confirm: true. Ambiguous commands act on nothing and list the candidates.',
+  input: v.object(commandFields),
+  output: commandResult,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  run: async (args, { services: { commands }, principal }) => {
+    const r = await commands.runCommand(args, principal);
+    return { content: [{ type: 'text', text: r.message }], structuredContent: { ...r }, ...(r.success ? {} : { isError: true }) };
+  },
+});
+
 export default definePlugin({
   name: 'automation',
   version: '0.1.0',
   description: 'Run automations, scripts and scenes; the bridge’s own scenes and groups.',
   needs,
   domains: ['automation', 'script', 'scene'],
-  tools: [run, bridge],
+  tools: [run, bridge, command],
   resources,
 });

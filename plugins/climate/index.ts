@@ -1,5 +1,6 @@
 // Climate: target temperature or range, hvac, fan, preset and swing modes, humidity.
 import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -12,6 +13,7 @@ export default definePlugin({
   description: 'Set thermostats: temperature or a range, hvac, fan, preset and swing modes, humidity.',
   needs,
   domains: ['climate'],
+  vocabulary: { en },
   tools: [
     tool({
       name: 'control_climate',

@@ -1,5 +1,6 @@
 // Covers (blinds, shades, curtains, garage doors, gates): open, close, stop, position, tilt.
 import { act, actOutput, confirmField, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -12,6 +13,7 @@ export default definePlugin({
   description: 'Open, close, stop and position blinds, shades, curtains, garage doors and gates.',
   needs,
   domains: ['cover'],
+  vocabulary: { en },
   tools: [
     tool({
       name: 'control_covers',

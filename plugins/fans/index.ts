@@ -1,5 +1,6 @@
 // Fans: on, off, speed, preset, oscillation and direction.
 import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -10,6 +11,7 @@ export default definePlugin({
   description: 'Turn fans on and off, set their speed, preset, oscillation and direction.',
   needs,
   domains: ['fan'],
+  vocabulary: { en },
   tools: [
     tool({
       name: 'control_fans',

@@ -1,6 +1,7 @@
 // Lights: on, off and toggle by entity or area, with brightness (absolute or a step), colour
 // temperature in kelvin, colours by name or RGB, effects and transitions.
 import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -41,5 +42,6 @@ export default definePlugin({
   description: 'Turn lights on and off, dim them, set their colour and white temperature.',
   needs,
   domains: ['light'],
+  vocabulary: { en },
   tools: [controlLights],
 });

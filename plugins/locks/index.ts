@@ -1,5 +1,6 @@
 // Locks: lock, unlock, open (unlocking and opening need the person's confirmation).
 import { act, actOutput, confirmField, definePlugin, targetFields, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -10,6 +11,7 @@ export default definePlugin({
   description: 'Lock, unlock and open locks.',
   needs,
   domains: ['lock'],
+  vocabulary: { en },
   tools: [
     tool({
       name: 'control_locks',

@@ -1,5 +1,6 @@
 // Media players: playback, volume, mute, source, playing media, power.
 import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -28,6 +29,7 @@ export default definePlugin({
   description: 'Play, pause, skip, set the volume and source of media players.',
   needs,
   domains: ['media_player'],
+  vocabulary: { en },
   tools: [
     tool({
       name: 'control_media',

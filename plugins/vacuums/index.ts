@@ -1,5 +1,6 @@
 // Vacuums: start, pause, stop, return to the dock, locate, spot clean, fan speed.
 import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
+import en from './words/en.json' with { type: 'json' };
 
 const needs = ['hub', 'actions', 'guard'] as const;
 const tool = toolsWith(needs);
@@ -10,6 +11,7 @@ export default definePlugin({
   description: 'Start, pause and dock robot vacuums; set their suction.',
   needs,
   domains: ['vacuum'],
+  vocabulary: { en },
   tools: [
     tool({
       name: 'control_vacuums',

@@ -164,6 +164,8 @@ export { v };
 export { AppError } from '../errors.js';
 
 export { act, actOutput, areaIdOf, confirmField, targetFields, type ActRequest } from './act.js';
+/** The natural-language command's input fields and result (services.commands.runCommand). */
+export { commandFields, commandResult } from '../nlp/schema.js';
 
 /** A text-only tool result. */
 export const text = (message: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: message }], ...(isError ? { isError } : {}) });

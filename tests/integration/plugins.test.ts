@@ -43,7 +43,7 @@ describe('the built service with a folder of user plugins', () => {
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as Record<string, any>;
     expect(health.plugins.loaded.map((p: any) => [p.name, p.source, p.tools])).toEqual([
       ['alarm', 'builtin', ['control_alarm']],
-      ['automation', 'builtin', ['run_automation', 'bridge_scenes']],
+      ['automation', 'builtin', ['run_automation', 'bridge_scenes', 'command']],
       ['climate', 'builtin', ['control_climate']],
       ['covers', 'builtin', ['control_covers']],
       ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],

@@ -1,0 +1,39 @@
+// Natural-language commands (interface part 4): POST /api/command, and the WebSocket `command`
+// message on the general channel; both are thin adapters over the command service.
+import * as v from 'valibot';
+import { commandFields, commandResult, commandSchema } from '../../nlp/schema.js';
+import type { Services } from '../../services.js';
+import { socketMessage } from '../../stream/socket-channel.js';
+import { jsonRoute, type RouteTable } from '../routes.js';
+
+export function registerCommandRoutes(routes: RouteTable, { commands, sockets }: Services): void {
+  routes.add(
+    jsonRoute({
+      method: 'POST',
+      path: '/api/command',
+      summary: 'Run a natural-language command or question {command, context?: {area?}, dry_run?, language?, confirm?}',
+      body: v.pipe(commandSchema, v.examples([{ command: 'turn off the kitchen lights' }, { command: 'is the front door locked?' }, { command: 'turn on the lights', context: { area: 'Living Room' }, dry_run: true }])),
+      responses: {
+        200: { description: 'Done, planned (dry_run), answered (a question: query), or ambiguous (success false, no actions, candidates)', schema: commandResult },
+        400: { description: 'INVALID_PARAMETERS: an empty command, one over COMMAND_MAX_LENGTH, an unknown language, or a value the service refuses' },
+        403: { description: 'FORBIDDEN: read-only mode, or an entity kept out by TOOLS_ALLOW / TOOLS_DENY / TOOLS_EXPOSED_ONLY' },
+        409: { description: 'CONFIRMATION_REQUIRED: unlocking, disarming or opening a garage door without confirm: true' },
+        422: { description: 'NOT_UNDERSTOOD: the command names nothing known or no action; details.closest_names lists known names close to it' },
+        503: { description: 'CONNECTION_ERROR: the hub is not connected' },
+      },
+      handler: (req) => commands.runCommand(req.body, req.principal),
+    }),
+  );
+
+  // {type: "command", id?, payload: {command, context?, dry_run?}} -> {type: "command_result", id, ...result}
+  if (!sockets.types.includes('command')) {
+    sockets.add(
+      'command',
+      socketMessage({
+        fields: v.strictObject({ payload: v.strictObject(commandFields, 'payload: must be {command, context?, dry_run?, language?, confirm?}') }, 'only payload may be given'),
+        spread: true,
+        run: ({ fields, client }) => commands.runCommand(fields.payload, { sub: client, iat: 0 }),
+      }),
+    );
+  }
+}

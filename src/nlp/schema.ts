@@ -1,0 +1,36 @@
+// The command's input and result, as schemas: the REST route, the WebSocket message and the MCP tool
+// check the same input and publish the same result.
+import * as v from 'valibot';
+
+const text = v.string();
+
+/** {command, context?: {area?}, dry_run?, language?, confirm?}; the length limit is COMMAND_MAX_LENGTH, checked by the service. */
+export const commandFields = {
+  command: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
+  context: v.optional(v.strictObject({ area: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))) }, 'must be an object such as {"area": "Kitchen"}')),
+  dry_run: v.optional(v.boolean('must be true or false')),
+  language: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2}$/, 'must be a two-letter language code such as en'))),
+  confirm: v.optional(v.boolean('must be true or false')),
+};
+export const commandSchema = v.strictObject(commandFields);
+
+export const commandResult = v.object({
+  success: v.boolean(),
+  actions: v.array(
+    v.object({
+      entity_id: text,
+      action: text,
+      parameters: v.record(v.string(), v.unknown()),
+      status: v.picklist(['planned', 'completed', 'failed']),
+      needs_confirmation: v.optional(v.boolean()),
+      state: v.optional(v.nullable(text)),
+      error: v.optional(v.object({ code: text, message: text })),
+    }),
+  ),
+  message: text,
+  dry_run: v.boolean(),
+  action: v.optional(text),
+  device: v.optional(text),
+  query: v.optional(v.object({ question: text, entities: v.array(text), matching: v.array(text), answer: text })),
+  candidates: v.optional(v.array(v.object({ entity_id: text, name: text, area: v.nullable(text) }))),
+});

@@ -1,0 +1,286 @@
+// The command service: one entrance for natural-language commands (REST, WebSocket, the MCP tool).
+// It keeps the parser's picture of the home current, plans a command, holds it to the guard, and
+// runs it through the action executor, the scene service or the group service, or only plans it.
+import type { ActionExecutor, PlannedCall } from '../actions/executor.js';
+import type { Principal } from '../auth/tokens.js';
+import type { Bus } from '../bus.js';
+import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
+import type { GroupService } from '../groups/service.js';
+import type { Guard, GuardedAction } from '../guard.js';
+import type { HubClient } from '../hub/client.js';
+import { EVENT } from '../hub/protocol.js';
+import { REGISTRY_EVENTS } from '../hub/registries.js';
+import { serviceAccepts } from '../hub/service-fields.js';
+import { similarity } from '../hub/similar.js';
+import type { StateChangedData } from '../hub/types.js';
+import { confirmationReason } from '../safety.js';
+import type { SceneService } from '../scenes/service.js';
+import { buildHome, type Home } from './home.js';
+import { DEFAULT_LANGUAGE, LANGUAGES, languageWith, type LanguageData, type PluginWords } from './language.js';
+import { languageLexicon, type Lexicon } from './lexicon.js';
+import { plan, type Outcome, type Step } from './plan.js';
+
+export interface CommandInput {
+  command: string;
+  context?: { area?: string };
+  dry_run?: boolean;
+  language?: string;
+  /** The person confirmed an action that needs it (unlock, disarm, open a garage door). */
+  confirm?: boolean;
+}
+
+export interface CommandAction {
+  entity_id: string;
+  /** The hub's service in the entity's domain. */
+  action: string;
+  parameters: Record<string, unknown>;
+  status: 'planned' | 'completed' | 'failed';
+  needs_confirmation?: boolean;
+  state?: string | null;
+  error?: { code: string; message: string };
+}
+
+export interface CommandResult {
+  success: boolean;
+  actions: CommandAction[];
+  message: string;
+  dry_run: boolean;
+  /** With exactly one action: its service and entity (the seed's single-action form). */
+  action?: string;
+  device?: string;
+  query?: { entities: string[]; matching: string[]; answer: string; question: string };
+  candidates?: { entity_id: string; name: string; area: string | null }[];
+}
+
+export interface CommandDeps {
+  hub: HubClient;
+  actions: ActionExecutor;
+  guard: Guard;
+  scenes: SceneService;
+  groups: GroupService;
+  bus: Bus;
+  maxLength: number;
+  requireConfirmation: boolean;
+}
+
+interface Parser {
+  lang: LanguageData;
+  vocabulary: Lexicon;
+}
+
+const CLOSEST = 5;
+
+export class CommandService {
+  private pluginWords: Record<string, PluginWords>[] = [];
+  private readonly parsers = new Map<string, Parser>();
+  private home?: { lang: string; home: Home; scenes: string };
+  private dirty = true;
+
+  constructor(private readonly deps: CommandDeps) {
+    deps.bus.on('event', (e) => {
+      if (e.event_type === EVENT.stateChanged) {
+        const d = e.data as unknown as StateChangedData;
+        const a = d.old_state?.attributes;
+        const b = d.new_state?.attributes;
+        if (!a || !b || a.friendly_name !== b.friendly_name || a.device_class !== b.device_class) this.dirty = true;
+      } else if (REGISTRY_EVENTS.has(e.event_type) || e.event_type === 'hub_connected') {
+        this.dirty = true;
+        // The hub client reloads registries a moment after the event; look again once it has.
+        setTimeout(() => (this.dirty = true), 600).unref();
+      }
+    });
+  }
+
+  /** The plugins' words, per language (each plugin's `vocabulary`). */
+  usePluginWords(list: (Record<string, unknown> | undefined)[]): void {
+    this.pluginWords = list.filter((x): x is Record<string, PluginWords> => x !== undefined) as Record<string, PluginWords>[];
+    this.parsers.clear();
+    this.dirty = true;
+  }
+
+  get languages(): string[] {
+    return LANGUAGES;
+  }
+
+  private parser(code: string): Parser {
+    let p = this.parsers.get(code);
+    if (!p) {
+      const lang = languageWith(code, this.pluginWords.map((w) => w[code] ?? {}))!;
+      p = { lang, vocabulary: languageLexicon(lang) };
+      this.parsers.set(code, p);
+    }
+    return p;
+  }
+
+  private currentHome(code: string, p: Parser): Home {
+    const scenes = this.deps.scenes.list();
+    const groups = this.deps.groups.list();
+    const sig = `${scenes.map((s) => s.id).join(',')}|${groups.map((g) => g.id).join(',')}`;
+    if (this.dirty || !this.home || this.home.lang !== code || this.home.scenes !== sig) {
+      const { hub, guard } = this.deps;
+      this.dirty = false;
+      this.home = { lang: code, scenes: sig, home: buildHome({ states: hub.cache.all(), registries: hub.registries, scenes, groups, visible: (id) => guard.maySee(id) }, p.lang, p.vocabulary) };
+    }
+    return this.home.home;
+  }
+
+  private check(input: CommandInput): string {
+    const code = input.language ?? DEFAULT_LANGUAGE;
+    if (!LANGUAGES.includes(code)) throw invalidParameters(`language: must be one of ${LANGUAGES.join(', ')}`, { field: 'language', languages: LANGUAGES });
+    if (typeof input.command !== 'string' || !input.command.trim()) throw invalidParameters('command: must be a non-empty string', { field: 'command' });
+    if (input.command.length > this.deps.maxLength) {
+      throw invalidParameters(`command: is too long: at most ${this.deps.maxLength} characters (COMMAND_MAX_LENGTH; got ${input.command.length})`, { field: 'command', max_length: this.deps.maxLength });
+    }
+    return code;
+  }
+
+  /** Plans a command without acting (what the benchmark times, and the first half of runCommand). */
+  plan(input: CommandInput): Outcome[] {
+    const code = this.check(input);
+    const p = this.parser(code);
+    const { hub } = this.deps;
+    return plan(input, {
+      ...p,
+      home: this.currentHome(code, p),
+      state: (id) => hub.cache.get(id),
+      supports: (id, service) => {
+        const domain = id.slice(0, id.indexOf('.'));
+        const desc = hub.services[domain]?.[service];
+        return desc !== undefined && serviceAccepts(desc, domain, hub.cache.get(id));
+      },
+    });
+  }
+
+  /** Runs (or with dry_run only plans) a natural-language command for a caller. */
+  async runCommand(input: CommandInput, principal?: Principal): Promise<CommandResult> {
+    const { hub, actions, guard, scenes, groups } = this.deps;
+    if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable('The hub has not been reached yet, so the home is not known');
+    const outcomes = this.plan(input);
+    const dry = input.dry_run === true;
+    const code = input.language ?? DEFAULT_LANGUAGE;
+    const lang = this.parser(code).lang;
+    const home = this.currentHome(code, this.parser(code));
+
+    const refused = outcomes.find((o) => o.kind === 'not_understood');
+    if (refused && refused.kind === 'not_understood') throw this.notUnderstood(input.command, refused.words, home, lang);
+    const ambiguous = outcomes.find((o) => o.kind === 'ambiguous');
+    if (ambiguous && ambiguous.kind === 'ambiguous') {
+      const candidates = ambiguous.candidates.map((id) => {
+        const e = home.entities.get(id)!;
+        return { entity_id: id, name: e.name, area: e.area ? (home.areas.get(e.area)?.name ?? null) : null };
+      });
+      const message = lang.messages.ambiguous!.replace('{noun}', ambiguous.noun).replace('{candidates}', candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`).join(', '));
+      return { success: false, actions: [], message, dry_run: dry, candidates };
+    }
+
+    // Plan every call first, so a refusal (unknown service data, the guard) acts on nothing.
+    type Planned = { step: Step; call: PlannedCall } | { scene: string; name: string; list: { entity_id: string; action: string; service: string; data: Record<string, unknown> }[] } | { group: string; name: string; action: string; parameters: Record<string, unknown>; list: { entity_id: string; service: string; data: Record<string, unknown> }[] };
+    const planned: Planned[] = [];
+    const queries: Extract<Outcome, { kind: 'query' }>[] = [];
+    const guarded: GuardedAction[] = [];
+    for (const o of outcomes) {
+      if (o.kind === 'query') queries.push(o);
+      else if (o.kind === 'act') {
+        for (const step of o.steps) {
+          const call = actions.planCall({ domain: step.domain, service: step.service, data: step.data, target: { entity_id: step.entity_ids } });
+          planned.push({ step, call });
+          for (const id of step.entity_ids) guarded.push({ entity_id: id, service: step.service, data: call.data, state: hub.cache.get(id) });
+        }
+      } else if (o.kind === 'scene') {
+        const scene = scenes.get(o.key, 'command');
+        const list = scene.actions.map((a) => {
+          const p = actions.plan({ entity_id: a.entity_id, action: a.action, parameters: a.parameters }, { allowUnknownEntity: true });
+          return { entity_id: a.entity_id, action: a.action, service: p.service, data: p.data };
+        });
+        planned.push({ scene: o.key, name: o.name, list });
+        for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
+      } else if (o.kind === 'group') {
+        const members = groups.view(o.key).expanded_entities;
+        const list = members.map((entity_id) => {
+          const p = actions.plan({ entity_id, action: o.action, parameters: o.parameters });
+          return { entity_id, service: p.service, data: p.data };
+        });
+        planned.push({ group: o.key, name: o.name, action: o.action, parameters: o.parameters, list });
+        for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
+      }
+    }
+    // A dry run lists what needs confirmation (marked) but still refuses what may not be touched.
+    guard.check(guarded, { confirm: dry || input.confirm });
+    const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
+      this.deps.requireConfirmation && confirmationReason(entity_id, service, data, hub.cache.get(entity_id)) !== undefined ? { needs_confirmation: true } : {};
+
+    const out: CommandAction[] = [];
+    let failed = 0;
+    const parts: string[] = [];
+    for (const p of planned) {
+      if ('call' in p) {
+        const { step, call } = p;
+        const row = (entity_id: string): CommandAction => ({ entity_id, action: step.service, parameters: call.data, status: 'planned', ...needs(entity_id, step.service, call.data) });
+        if (dry) {
+          out.push(...step.entity_ids.map(row));
+        } else {
+          try {
+            const done = await actions.runCall(call, { settle: step.entity_ids.length === 1 });
+            for (const e of done.entities) if (step.entity_ids.includes(e.entity_id)) out.push({ ...row(e.entity_id), status: 'completed', state: e.state?.state ?? null });
+          } catch (err) {
+            const e = toAppError(err);
+            failed++;
+            out.push(...step.entity_ids.map((id) => ({ ...row(id), status: 'failed' as const, error: { code: e.code, message: e.message } })));
+          }
+        }
+        parts.push(`${step.domain}.${step.service} ${step.entity_ids.map((id) => home.entities.get(id)?.name ?? id).join(', ')}`);
+      } else if ('scene' in p) {
+        if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
+        else {
+          const r = await scenes.activate(p.scene, principal);
+          r.results.forEach((x, i) => {
+            const a = p.list[i]!;
+            if (x.status === 'failed') failed++;
+            out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
+          });
+        }
+        parts.push(`scene ${p.name}`);
+      } else {
+        if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
+        else {
+          const r = await groups.control(p.group, { action: p.action, parameters: p.parameters });
+          r.results.forEach((x, i) => {
+            const a = p.list[i]!;
+            if (x.status === 'failed') failed++;
+            out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
+          });
+        }
+        parts.push(`group ${p.name} ${p.action}`);
+      }
+    }
+    const answers = queries.map((q) => q.answer);
+    const what = parts.join('; ');
+    const message = [what ? (dry ? lang.messages.planned! : lang.messages.done!).replace('{what}', what) : '', ...answers].filter(Boolean).join(' ');
+    const result: CommandResult = { success: failed === 0, actions: out, message, dry_run: dry };
+    if (out.length === 1) {
+      result.action = out[0]!.action;
+      result.device = out[0]!.entity_id;
+    }
+    if (queries.length) {
+      const entities = [...new Set(queries.flatMap((q) => q.entities))];
+      const matching = [...new Set(queries.flatMap((q) => q.matching))];
+      result.query = { question: queries[0]!.question, entities, matching, answer: answers.join(' ') };
+    }
+    return result;
+  }
+
+  private notUnderstood(command: string, words: string[], home: Home, lang: LanguageData): AppError {
+    const probe = (words.length ? words.join(' ') : command).toLowerCase();
+    const closest = home.known
+      .map((name) => ({ name, score: Math.max(similarity(probe, name.toLowerCase()), ...words.map((w) => similarity(w, name.toLowerCase()))) }))
+      .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
+      .slice(0, CLOSEST)
+      .map((x) => x.name);
+    const m = lang.messages;
+    const unknown = words.length ? ` (${words.map((w) => `"${w}"`).join(', ')})` : '';
+    return new AppError('NOT_UNDERSTOOD', 422, `${m.not_understood!.replace('{command}', command.slice(0, 80))}${unknown} ${m.closest!.replace('{names}', closest.join(', '))}`, {
+      unknown_words: words,
+      closest_names: closest,
+    });
+  }
+}
