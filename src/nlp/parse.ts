@@ -140,7 +140,7 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
       }
     }
     // A word that is both a verb and a thing ("vacuum", "toggle") is the verb when it opens the command.
-    const verbFirst = !asking && has(l, 'action') && !f.actions.length && !f.mentions.length;
+    const verbFirst = !asking && has(l, 'action') && !f.actions.length && !f.mentions.length && !determiners.includes(lexemes[i - 1]?.text ?? '');
     if (targets.length && !verbFirst) {
       f.mentions.push({ text: l.text, index: i, meanings: targets });
       for (const m of ms) {

@@ -60,7 +60,10 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): 
     const step = serviceFor(act, e.domain, deps.state(e.id));
     return step && deps.supports(e.id, step.service) ? step : undefined;
   };
-  const r = resolve(f, home, scope, { fits: (e) => stepOf(e) !== undefined, implied: impliedDomains(act), valueQuestion: false, state: deps.state });
+  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: impliedDomains(act), valueQuestion: false, state: deps.state };
+  let r = resolve(f, home, scope, filters);
+  // "vacuum the kitchen": a robot from another room cleans it.
+  if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters);
   if (r.kind === 'scene') {
     if (['turn_on', 'start', 'set'].includes(act.verb)) return { kind: 'scene', key: r.key, name: r.name };
     return { kind: 'not_understood', words: [r.name], reason: 'scene_action' };
@@ -108,10 +111,11 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
     const st = deps.state(e.id);
     const b = f.bstates.find((x) => e.domain === 'binary_sensor' && x.cls === e.cls);
     if (b) return stateIs('', e, st, b);
-    const w = words.find((x) => stateApplies(x, e)) ?? (q === 'who' ? 'home' : undefined);
+    // "is there smoke", "who is": detected, at home.
+    const w = words.find((x) => stateApplies(x, e)) ?? (q === 'who' ? 'home' : q === 'yesno' && !words.length && stateApplies('on', e) ? 'on' : undefined);
     return w ? stateIs(w, e, st) : true;
   };
-  const hasTest = Boolean(f.bstates.length || words.length || q === 'who');
+  const hasTest = Boolean(f.bstates.length || words.length || q === 'who' || (q === 'yesno' && entities.some((e) => stateApplies('on', e))));
   const matching = hasTest ? entities.filter(test) : entities;
   return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer(q, f, entities, matching, hasTest, deps, lang) };
 }

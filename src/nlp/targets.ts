@@ -112,9 +112,14 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
 
   let list = best.list;
   const singular = !plural && !f.all && !f.any && !f.everywhere;
+  const m = best.meaning;
+  // "the lamp" in the speaker's room: the lamp there, when the room has one by that word.
+  if (singular && list.length > 1 && !scope.explicit && scope.soft && m.k === 'domain' && m.word !== m.domain) {
+    const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
+    if (withWord.length) list = withWord;
+  }
   if (singular && list.length > 1 && !scope.explicit && !(scope.soft && list.every((e) => e.area === scope.soft))) {
     // "the lamp": the entities that carry the word in their name, if that settles it.
-    const m = best.meaning;
     if (m.k === 'domain' && m.word !== m.domain) {
       const w = m.word.toLowerCase();
       const withWord = list.filter((e) => e.name.toLowerCase().includes(w));
