@@ -62,7 +62,7 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(19);
+    expect(health.tools).toBe(20);
   });
 });
 
