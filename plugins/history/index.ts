@@ -208,7 +208,8 @@ const statistics = tool({
         ...Object.fromEntries(Object.entries(values).filter(([, x]) => x !== null).map(([k, x]) => [k, round(x)])),
       })),
     );
-    const empty = `No statistics for ${ids.join(', ')} in that period; Home Assistant keeps them for sensors with a state_class, from the first full hour it recorded`;
+    const candidates = [...services.hub.cache.all()].filter((st) => st.entity_id.startsWith('sensor.') && st.attributes.state_class && services.guard.maySee(st.entity_id)).map((st) => st.entity_id).sort();
+    const empty = `No statistics for ${ids.join(', ')} in that period; Home Assistant keeps them for sensors with a state_class (here: ${candidates.slice(0, 20).join(', ') || 'none'}${candidates.length > 20 ? ', ...' : ''}), per 5 minutes once 5 have passed and per hour once a full hour has`;
     return page('statistics', rows, w, args.limit, tz, (r) => `${r.start} ${r.statistic_id} ${Object.entries(r).filter(([k]) => !['statistic_id', 'start', 'end'].includes(k)).map(([k, x]) => `${k} ${x}`).join(', ')}`, empty);
   },
 });

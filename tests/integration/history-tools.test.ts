@@ -94,7 +94,7 @@ describe('get_statistics', () => {
     const daily = await ok('get_statistics', { statistic_ids: ['sensor.outdoor_temperature'], start: hourStart(0), end: hourStart(12), period: 'day', types: ['min', 'max'] });
     expect(daily.structuredContent!.statistics).toEqual([{ statistic_id: 'sensor.outdoor_temperature', start: '2024-03-01T00:00:00+01:00', end: '2024-03-02T00:00:00+01:00', min: 5, max: 9 }]);
     const none = await ok('get_statistics', { statistic_ids: ['sensor.hallway_temperature'], start: hourStart(0), end: hourStart(12) });
-    expect(none.content[0]!.text).toMatch(/^No statistics for sensor\.hallway_temperature/);
+    expect(none.content[0]!.text).toMatch(/^No statistics for sensor\.hallway_temperature .*\(here: .*sensor\.outdoor_temperature.*\)/);
   });
 });
 
