@@ -1,0 +1,50 @@
+// The planner over an in-process simulated hub (no network, no bridge): the home's states,
+// registries and services as the hub client would hold them. For the benchmark and the parser's
+// unit tests; the service itself plans against the live hub client.
+import { Registries, type RegistrySnapshot } from '../hub/registries.js';
+import { serviceAccepts } from '../hub/service-fields.js';
+import type { HubServices, HubState } from '../hub/types.js';
+import type { Home as SimHome } from '../sim/home.js';
+import { Hub } from '../sim/hub.js';
+import { buildHome } from './home.js';
+import { languageWith, type PluginWords } from './language.js';
+import { languageLexicon } from './lexicon.js';
+import { plan, type Outcome, type PlanDeps } from './plan.js';
+
+export interface OfflinePlanner {
+  hub: Hub;
+  deps: PlanDeps;
+  plan(command: string, area?: string): Outcome[];
+}
+
+export function offlinePlanner(home: SimHome, words: readonly PluginWords[], language = 'en'): OfflinePlanner {
+  const hub = new Hub({ home, version: '2025.1.0', legacy: false });
+  const registries = new Registries();
+  const snapshot = {
+    areas: hub.registries.listAreas(),
+    floors: hub.registries.listFloors(),
+    devices: hub.registries.listDevices(),
+    entities: hub.registries.listEntities(),
+    labels: hub.registries.listLabels(),
+    floorsSupported: true,
+  } as unknown as RegistrySnapshot;
+  registries.replace(snapshot);
+  const states = hub.states.all().map((s) => s.toJSON() as unknown as HubState);
+  const services = hub.services.describe() as unknown as HubServices;
+  const lang = languageWith(language, words);
+  if (!lang) throw new Error(`no language ${language}`);
+  const vocabulary = languageLexicon(lang);
+  const byId = new Map(states.map((s) => [s.entity_id, s]));
+  const deps: PlanDeps = {
+    lang,
+    vocabulary,
+    home: buildHome({ states, registries, scenes: [], groups: [] }, lang, vocabulary),
+    state: (id) => byId.get(id),
+    supports: (id, service) => {
+      const domain = id.slice(0, id.indexOf('.'));
+      const desc = services[domain]?.[service];
+      return desc !== undefined && serviceAccepts(desc, domain, byId.get(id));
+    },
+  };
+  return { hub, deps, plan: (command, area) => plan({ command, ...(area ? { context: { area } } : {}) }, deps) };
+}
