@@ -56,9 +56,14 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): 
   const act = actOf(f);
   if (!act) return { kind: 'not_understood', words: f.unknown, reason: 'no_action' };
   if (f.unknown.length) return { kind: 'not_understood', words: f.unknown, reason: 'unknown_words' };
+  // Each entity's step is worked out once: resolving asks whether it fits, planning uses it.
+  const steps0 = new Map<string, ReturnType<typeof serviceFor>>();
   const stepOf = (e: HomeEntity) => {
-    const step = serviceFor(act, e.domain, deps.state(e.id));
-    return step && deps.supports(e.id, step.service) ? step : undefined;
+    if (steps0.has(e.id)) return steps0.get(e.id);
+    const found = serviceFor(act, e.domain, deps.state(e.id));
+    const step = found && deps.supports(e.id, found.service) ? found : undefined;
+    steps0.set(e.id, step);
+    return step;
   };
   const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: impliedDomains(act), valueQuestion: false, state: deps.state };
   let r = resolve(f, home, scope, filters);
@@ -80,7 +85,7 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): 
   for (const id of r.ids) {
     const e = home.entities.get(id)!;
     const step = stepOf(e)!;
-    const key = `${e.domain}|${step.service}|${JSON.stringify(step.data)}`;
+    const key = `${e.domain}|${step.service}|${Object.keys(step.data).length ? JSON.stringify(step.data) : ''}`;
     const s = steps.get(key);
     if (s) s.entity_ids.push(id);
     else steps.set(key, { domain: e.domain, service: step.service, data: step.data, entity_ids: [id] });

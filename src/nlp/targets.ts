@@ -97,9 +97,8 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
   for (const o of options) {
     let list = entitiesOfKind(home, o);
     if (!list.length && o.k === 'domain' && o.cls) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
-    list = list.filter((e) => !e.background);
-    if (scope.explicit) list = list.filter((e) => inScope(e, scope));
-    else if (scope.soft) {
+    list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)));
+    if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
       if (here.length) list = here;
     }
@@ -151,7 +150,7 @@ function kindFits(k: TargetMeaning, e: HomeEntity): boolean {
 function entitiesOfKind(home: Home, o: TargetMeaning): HomeEntity[] {
   switch (o.k) {
     case 'domain':
-      return (home.byDomain.get(o.domain) ?? []).filter((e) => !o.cls || e.cls === o.cls);
+      return o.cls ? (home.byDomain.get(o.domain) ?? []).filter((e) => e.cls === o.cls) : (home.byDomain.get(o.domain) ?? []);
     case 'bnoun':
       return (home.byDomain.get('binary_sensor') ?? []).filter((e) => e.cls === o.cls);
     case 'snoun': {
