@@ -2,7 +2,7 @@
 // demo integration) behaves, exactly, where our simulator (src/sim/) has to behave the same.
 // Runs under tests/e2e/run.sh, which exports HASS_URL, HASS_TOKEN and HA_E2E_STATE.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ENTITIES, HA_VERSION, haLogTail, haState, startHa, stopHa } from './ha-control.js';
+import { DEMO_ENTITIES, HA_VERSION, haLogTail, haState, restartHa, startHa, stopHa } from './ha-control.js';
 import { RawClient, type EventMessage as HubEvent } from '../../src/sim/raw-client.js';
 
 const URL_ = process.env.HASS_URL ?? '';
@@ -51,7 +51,12 @@ const context = { id: expect.any(String), parent_id: null, user_id: expect.any(S
 
 let hub: RawClient;
 
+// A fresh start: these tests expect the demo as Home Assistant makes it, whatever files ran
+// before (the tools suite arms the alarm and dims the bed light).
 beforeAll(async () => {
+  await restartHa().catch((e: Error) => {
+    throw new Error(`${e.message}\n${haLogTail(40)}`);
+  });
   hub = await RawClient.connect(WS_URL, TOKEN);
 });
 
