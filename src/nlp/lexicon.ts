@@ -71,6 +71,7 @@ export class Lexicon {
     const list = (node.meanings ??= []);
     // Same meaning twice (an entity under two equal names) is kept once; entity ids merge.
     if (meaning.k === 'entity') {
+      meaning = { ...meaning, ids: [...meaning.ids] };
       const same = list.find((m): m is Extract<Meaning, { k: 'entity' }> => m.k === 'entity');
       if (same) {
         for (const id of meaning.ids) if (!same.ids.includes(id)) same.ids.push(id);

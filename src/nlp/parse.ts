@@ -129,7 +129,7 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
     if (asking) {
       // While asking, "on", "open", "home" and "here" are states unless nothing else is.
       const stateMeanings = ms.filter((m) => m.k === 'state' || m.k === 'bstate' || m.k === 'particle');
-      if (stateMeanings.length && !(has(l, 'here') && stateWords > 1) && !targets.some((t) => t.k === 'entity')) {
+      if (stateMeanings.length && !(has(l, 'here') && stateWords > 1) && (!targets.some((t) => t.k === 'entity') || f.mentions.length > 0)) {
         for (const m of stateMeanings) {
           if (m.k === 'state') f.states.push(m.state);
           else if (m.k === 'bstate') f.bstates.push({ cls: m.cls, on: m.on });

@@ -78,7 +78,13 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): 
     if (!g) return { kind: 'not_understood', words: [r.name], reason: 'group_action' };
     return { kind: 'group', key: r.key, name: r.name, ...g };
   }
-  if (r.kind === 'ambiguous') return r;
+  if (r.kind === 'ambiguous') {
+    // "next song" with several players: the one that is playing (or, to resume, the paused one).
+    const busy = MEDIA_BUSY[act.verb];
+    const playing = busy ? r.candidates.filter((id) => id.startsWith('media_player.') && busy.includes(deps.state(id)?.state ?? '')) : [];
+    if (playing.length !== 1) return r;
+    r = { kind: 'entities', ids: playing, singular: true };
+  }
   if (r.kind === 'none') return { kind: 'not_understood', words: r.noun ? [r.noun] : [], reason: 'no_target' };
   // One step per distinct service and data, so "all the lights" is one call.
   const steps = new Map<string, Step>();
@@ -92,6 +98,18 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): 
   }
   return { kind: 'act', steps: [...steps.values()], what: act.verb };
 }
+
+const MEDIA_BUSY: Record<string, string[]> = {
+  pause: ['playing'],
+  next: ['playing', 'paused'],
+  previous: ['playing', 'paused'],
+  stop: ['playing', 'paused'],
+  mute: ['playing'],
+  resume: ['paused'],
+  increase: ['playing'],
+  decrease: ['playing'],
+  set: ['playing'],
+};
 
 function groupAction(act: Act): { action: string; parameters: Record<string, unknown> } | undefined {
   if (act.verb === 'turn_on' || act.verb === 'turn_off' || act.verb === 'toggle') return { action: act.verb, parameters: {} };
@@ -112,15 +130,17 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
   if (r.kind === 'ambiguous') return r;
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target' };
   const entities = r.ids.map((id) => home.entities.get(id)!);
+  // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
+  const implicitOn = q === 'yesno' && !words.length && !f.unknown.length;
   const test = (e: HomeEntity) => {
     const st = deps.state(e.id);
     const b = f.bstates.find((x) => e.domain === 'binary_sensor' && x.cls === e.cls);
     if (b) return stateIs('', e, st, b);
     // "is there smoke", "who is": detected, at home.
-    const w = words.find((x) => stateApplies(x, e)) ?? (q === 'who' ? 'home' : q === 'yesno' && !words.length && stateApplies('on', e) ? 'on' : undefined);
+    const w = words.find((x) => stateApplies(x, e)) ?? (q === 'who' ? 'home' : implicitOn && stateApplies('on', e) ? 'on' : undefined);
     return w ? stateIs(w, e, st) : true;
   };
-  const hasTest = Boolean(f.bstates.length || words.length || q === 'who' || (q === 'yesno' && entities.some((e) => stateApplies('on', e))));
+  const hasTest = Boolean(f.bstates.length || words.length || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
   const matching = hasTest ? entities.filter(test) : entities;
   return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer(q, f, entities, matching, hasTest, deps, lang) };
 }
@@ -144,6 +164,7 @@ function answer(q: QuestionKind, f: Frame, all: HomeEntity[], matching: HomeEnti
     case 'who':
       return matching.length ? names(matching) : m.none!;
     case 'yesno': {
+      if (!hasTest) return all.map((e) => `${e.name}: ${valueOf(e, deps.state(e.id))}`).join('; ');
       const yes = f.all ? matching.length === all.length : matching.length > 0;
       const detail = all.length > 1 ? ` (${matching.length} of ${all.length}${matching.length && matching.length < all.length ? `: ${names(matching)}` : ''})` : '';
       return `${yes ? m.yes : m.no}${detail}`;

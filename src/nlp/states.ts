@@ -27,6 +27,9 @@ export function stateApplies(word: string, e: HomeEntity): boolean {
     case 'cleaning':
     case 'docked':
       return e.domain === 'vacuum';
+    case 'armed':
+    case 'disarmed':
+      return e.domain === 'alarm_control_panel';
   }
   return false;
 }
@@ -42,6 +45,8 @@ export function stateIs(word: string, e: HomeEntity, st: HubState | undefined, b
   const s = st?.state ?? 'unknown';
   if (bstate) return s === (bstate.on ? 'on' : 'off');
   switch (word) {
+    case 'armed':
+      return s.startsWith('armed_');
     case 'on':
       return isOn(e.domain, s);
     case 'off':

@@ -102,7 +102,9 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
       const here = list.filter((e) => e.area === scope.soft);
       if (here.length) list = here;
     }
-    const fitting = filters.fits ? list.filter(filters.fits) : list;
+    let fitting = filters.fits ? list.filter(filters.fits) : list;
+    // A room with a thermometer answers from it; a thermostat answers where there is none.
+    if (o.k === 'snoun' && fitting.some((e) => e.domain === 'sensor')) fitting = fitting.filter((e) => e.domain === 'sensor');
     if (!fitting.length) continue;
     const score = scoreOf(o, f, filters) + fitting.length / (list.length || 1);
     if (!best || score > best.score) best = { list: fitting, score, meaning: o };
@@ -155,8 +157,8 @@ function entitiesOfKind(home: Home, o: TargetMeaning): HomeEntity[] {
       return (home.byDomain.get('binary_sensor') ?? []).filter((e) => e.cls === o.cls);
     case 'snoun': {
       const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === o.cls);
-      // A room's temperature or humidity: its thermostat, when it has no sensor for it.
-      if (!sensors.length && (o.cls === 'temperature' || o.cls === 'humidity')) return home.byDomain.get('climate') ?? [];
+      // A room's temperature or humidity: its sensors, and its thermostats (they measure it too).
+      if (o.cls === 'temperature' || o.cls === 'humidity') return [...sensors, ...(home.byDomain.get('climate') ?? [])];
       return sensors;
     }
     default:

@@ -179,6 +179,22 @@ describe('questions', () => {
   });
 });
 
+describe('what people mean beyond the words', () => {
+  test('"next song" with several players goes to the one playing', () => {
+    expect(calls('next song')).toEqual(['media_player.kitchen_speaker media_next_track']);
+  });
+  test('"lock up" locks every lock', () => {
+    expect(calls('lock up')).toEqual(['lock.back_door lock', 'lock.front_door lock', 'lock.garage_side_door lock', 'lock.garden_gate lock']);
+  });
+  test('a name is not confused with another that shares its last word', () => {
+    expect(calls('set living room ceiling brightness to 75')).toEqual(['light.living_room_ceiling turn_on {"brightness_pct":75}']);
+    expect(calls('turn on the ceiling in the kitchen')).toEqual(['light.kitchen_ceiling turn_on']);
+  });
+  test('is the alarm armed: by its state, not a yes for being there', () => {
+    expect(one('is the alarm armed?')).toMatchObject({ entities: ['alarm_control_panel.security'], matching: [], answer: 'No' });
+  });
+});
+
 describe('ambiguity and what is not understood', () => {
   test('"turn on the lamp" with three lamps and no context acts on nothing and names them', () => {
     expect(one('turn on the lamp')).toEqual({ kind: 'ambiguous', noun: 'lamp', candidates: ['light.living_room_lamp', 'light.bedroom_lamp', 'light.office_desk'] });
