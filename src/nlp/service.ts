@@ -19,6 +19,7 @@ import { buildHome, type Home } from './home.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, languageWith, type LanguageData, type PluginWords } from './language.js';
 import { languageLexicon, type Lexicon } from './lexicon.js';
 import { plan, type Outcome, type Step } from './plan.js';
+import { areaIdOf } from './targets.js';
 
 export interface CommandInput {
   command: string;
@@ -139,9 +140,16 @@ export class CommandService {
     const code = this.check(input);
     const p = this.parser(code);
     const { hub } = this.deps;
+    const home = this.currentHome(code, p);
+    const area = input.context?.area;
+    if (area !== undefined && !areaIdOf(home, area)) {
+      const areas = [...home.areas.values()].map((a) => a.name);
+      const closest = areas.map((name) => ({ name, score: similarity(area.toLowerCase(), name.toLowerCase()) })).sort((a, b) => b.score - a.score).slice(0, CLOSEST).map((x) => x.name);
+      throw invalidParameters(`context.area: the hub has no area ${JSON.stringify(area.slice(0, 40))}; closest: ${closest.join(', ') || 'none'}`, { field: 'context.area', available_areas: closest });
+    }
     return plan(input, {
       ...p,
-      home: this.currentHome(code, p),
+      home,
       state: (id) => hub.cache.get(id),
       supports: (id, service) => {
         const domain = id.slice(0, id.indexOf('.'));

@@ -110,6 +110,8 @@ describe('POST /api/command', () => {
     expect((await command({})).status).toBe(400);
     expect((await command({ command: '' })).body).toMatchObject({ code: 'INVALID_PARAMETERS' });
     expect((await command({ command: 'turn on', language: 'xx' })).body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'language' } });
+    const nowhere = await command({ command: 'turn on the lights', context: { area: 'Kitchn' } });
+    expect(nowhere.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'context.area', available_areas: expect.arrayContaining(['Kitchen']) } });
     const long = await command({ command: `turn on ${'the '.repeat(40)}lights` });
     expect(long.status).toBe(400);
     expect(long.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'command', max_length: 120 } });
