@@ -64,10 +64,10 @@ export function actOf(f: Frame): Act | undefined {
   if (strong === 'turn_off' || (!strong && particle === 'off')) return { ...base, verb: 'turn_off' };
   if (strong) return { ...base, verb: strong, ...(value !== undefined ? { value } : {}) };
   if (f.color || f.kelvin !== undefined) return { ...base, verb: 'set', prop: 'color', color: f.color, kelvin: f.kelvin };
-  if (value !== undefined || f.alarmMode) return { ...base, verb: 'set', prop, value };
+  if (f.alarmMode && value === undefined) return { ...base, verb: 'arm', alarm: f.alarmMode };
+  if (value !== undefined) return { ...base, verb: 'set', prop, value };
   // "light this room up"
   if (updown === 'up' && f.mentions.some((m) => m.meanings.some((x) => x.k === 'domain' && x.domain === 'light'))) return { verb: 'turn_on' };
-  if (f.actions.includes('set') && f.particles.length === 0 && f.mentions.length && f.alarmMode) return { verb: 'arm', alarm: f.alarmMode };
   return undefined;
 }
 

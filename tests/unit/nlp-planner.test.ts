@@ -132,6 +132,7 @@ describe('alarm', () => {
   test('arm home, away, night; disarm with a code', () => {
     expect(calls('arm the alarm')).toEqual(['alarm_control_panel.security alarm_arm_away']);
     expect(calls('arm the alarm in home mode')).toEqual(['alarm_control_panel.security alarm_arm_home']);
+    expect(calls('set the alarm to away')).toEqual(['alarm_control_panel.security alarm_arm_away']);
     expect(calls('arm the security system for the night with code 1234')).toEqual(['alarm_control_panel.security alarm_arm_night {"code":"1234"}']);
     expect(calls('disarm the alarm with code 0042')).toEqual(['alarm_control_panel.security alarm_disarm {"code":"0042"}']);
   });
