@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RawClient } from '../../src/sim/raw-client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { callToolOk } from '../helpers/tool-call.js';
 import { eventually, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 let s: TestServer;
@@ -20,13 +21,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
-async function tool(name: string, args: Record<string, unknown>): Promise<Result> {
-  const r = await s.call('/api/tools/call', 'POST', { name, arguments: args });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.isError, JSON.stringify(r.body.content)).toBeUndefined();
-  return r.body as Result;
-}
+const tool = (name: string, args: Record<string, unknown>) => callToolOk(s, name, args);
 
 describe('history and logbook of a light switched through the bridge', () => {
   let from: string;

@@ -2,6 +2,7 @@
 // for, called through the bridge's /api/tools/call, each effect read back from Home Assistant.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { callToolOk } from '../helpers/tool-call.js';
 import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 let s: TestServer;
@@ -11,13 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
-async function tool(name: string, args: Record<string, unknown>): Promise<Result> {
-  const r = await s.call('/api/tools/call', 'POST', { name, arguments: args });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.isError, JSON.stringify(r.body.content)).toBeUndefined();
-  return r.body as Result;
-}
+const tool = (name: string, args: Record<string, unknown>) => callToolOk(s, name, args);
 
 describe('one tool per category, read back from Home Assistant', () => {
   test('lights: brightness', async () => {
