@@ -2,6 +2,8 @@
 // every route registrar and every plugin. Operations live in the services; transports only adapt.
 import type { ActionExecutor } from './actions/executor.js';
 import type { TokenService } from './auth/tokens.js';
+import type { BridgeTokens } from './auth/bridge-tokens.js';
+import type { IngressTrust } from './auth/ingress.js';
 import type { UserStore } from './auth/users.js';
 import type { Bus } from './bus.js';
 import type { Config } from './config/load.js';
@@ -43,6 +45,10 @@ export interface Services {
   commands: CommandService;
   users: UserStore;
   tokens: TokenService;
+  /** Named long-lived tokens for assistants, revocable at once. */
+  bridgeTokens: BridgeTokens;
+  /** Which requests come through Home Assistant's ingress, and as whom. */
+  ingress: IngressTrust;
   limits: RateLimiter;
   /** The one admission function, for transports that authenticate after their start (a WebSocket's first message). */
   admit: Admit;

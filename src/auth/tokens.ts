@@ -11,7 +11,19 @@ export interface Principal {
   sub: string;
   /** Issued-at, seconds since the epoch. */
   iat: number;
+  /**
+   * How the caller got in: a bridge user's sign-in (absent: the default), a named bridge token made
+   * for an assistant, or a Home Assistant user vouched for by the ingress proxy.
+   */
+  via?: 'token' | 'ingress';
+  /** The named bridge token's id (its jti), when via is 'token'. */
+  tokenId?: string;
+  /** The Home Assistant user, when via is 'ingress'. */
+  haUser?: { id: string; name: string; displayName: string };
 }
+
+/** The claim that marks a named bridge token (revocable, checked against the store on every use). */
+const BRIDGE_KIND = 'bridge';
 
 export class TokenService {
   private readonly key: Uint8Array;
@@ -21,18 +33,19 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(sub: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
-    const token = await new SignJWT({})
+  async issue(sub: string, bridge?: { id: string; ttlSeconds: number }): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
+    const ttl = bridge?.ttlSeconds ?? this.ttlSeconds;
+    const token = await new SignJWT(bridge ? { kind: BRIDGE_KIND } : {})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(sub)
       // Each token is its own (rate-limit budget, revocation), even two issued in one second.
-      .setJti(randomUUID())
+      .setJti(bridge?.id ?? randomUUID())
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setExpirationTime(`${ttl}s`)
       .sign(this.key);
-    return { access_token: token, token_type: 'Bearer', expires_in: this.ttlSeconds };
+    return { access_token: token, token_type: 'Bearer', expires_in: ttl };
   }
 
   /** Returns the principal from a cached verification, or undefined when the token must be verified. */
@@ -53,7 +66,8 @@ export class TokenService {
     } catch (err) {
       throw unauthorized(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is invalid');
     }
-    const entry = { sub: payload.sub!, iat: payload.iat!, expMs: payload.exp! * 1000 };
+    const bridge = payload.kind === BRIDGE_KIND && typeof payload.jti === 'string';
+    const entry: Principal & { expMs: number } = { sub: payload.sub!, iat: payload.iat!, expMs: payload.exp! * 1000, ...(bridge ? { via: 'token' as const, tokenId: payload.jti } : {}) };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(token, entry);
     return entry;

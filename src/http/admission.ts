@@ -4,7 +4,7 @@
 import { AppError, toAppError, unauthorized } from '../errors.js';
 import type { Principal, TokenService } from '../auth/tokens.js';
 import { bearerToken } from '../auth/tokens.js';
-import type { UserStore } from '../auth/users.js';
+import type { IngressTrust } from '../auth/ingress.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** What a route declares about who may call it. */
@@ -51,19 +51,22 @@ function challenge(e: AppError, tokenGiven: boolean): Record<string, string> {
   return { ...e.headers, 'WWW-Authenticate': tokenGiven ? 'Bearer error="invalid_token"' : 'Bearer' };
 }
 
+/** Why a verified principal is no longer welcome (a changed password, a revoked token), or undefined. */
+export type Refusal = (p: Principal) => AppError | undefined;
+
 /**
  * Builds the admission function. It stays synchronous while nothing needs to wait (no token, or
  * one already verified), so most answers are written inside uWS's own handler call.
  */
-export function createAdmission(tokens: TokenService, limiter: RateLimiter, users: Pick<UserStore, 'refusal'>): Admit {
+export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust): Admit {
   const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
-    // A signed token whose user is gone, or whose password changed since, is no better than a forged one.
-    const auth = verified instanceof AppError || verified === undefined ? verified : (users.refusal(verified) ?? verified);
+    // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
+    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' ? verified : (refusal(verified) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
     const headers: Record<string, string> = {};
     if (policy.rateLimited !== false && limiter.enabled) {
       // Each token has its own budget (two assistants of one user do not share one); no token, the address.
-      const d = limiter.hit(principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
+      const d = limiter.hit(principal?.via === 'ingress' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
       headers['X-RateLimit-Limit'] = String(d.limit);
       headers['X-RateLimit-Remaining'] = String(d.remaining);
       headers['X-RateLimit-Reset'] = String(d.reset);
@@ -81,6 +84,9 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, user
   };
 
   return (caller, policy) => {
+    // Through ingress, Home Assistant has signed the user in; the proxy's headers are the credential.
+    const viaIngress = ingress.principal(caller.ip, caller.headers);
+    if (viaIngress) return decide(caller, policy, undefined, viaIngress);
     const token = tokenOf(caller, policy);
     if (token === undefined || token instanceof AppError) return decide(caller, policy, token, token);
     const hit = tokens.cached(token);

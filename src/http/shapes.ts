@@ -138,3 +138,16 @@ export const streamHistory = ok(
     next_cursor: nullableText,
   }),
 );
+
+export const bridgeToken = v.object({
+  kind: v.literal('bridge_token'),
+  id: text,
+  name: text,
+  created_by: text,
+  created_at: time,
+  expires_at: time,
+  last_used_at: v.nullable(time),
+});
+export const bridgeTokenCreated = v.object({ ...bridgeToken.entries, token: text });
+export const bridgeTokenList = v.object({ tokens: v.array(bridgeToken) });
+export const bridgeTokenRevoked = v.object({ success: v.literal(true), revoked: bridgeToken });

@@ -6,6 +6,7 @@ import { GroupStore } from './groups.js';
 import { SceneStore } from './scenes.js';
 import { StreamStatsStore } from './stream-stats.js';
 import { SubscriptionStore } from './subscriptions.js';
+import { TokenStore } from './tokens.js';
 
 export interface Store {
   readonly file: string;
@@ -15,6 +16,7 @@ export interface Store {
   readonly events: EventLog;
   readonly subscriptions: SubscriptionStore;
   readonly streamStats: StreamStatsStore;
+  readonly tokens: TokenStore;
   close(): void;
 }
 
@@ -32,6 +34,7 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
     events,
     subscriptions: new SubscriptionStore(db),
     streamStats: new StreamStatsStore(db),
+    tokens: new TokenStore(db),
     close: () => {
       if (!db.open) return;
       // Events still queued for the next tick's batch are written before the file closes.

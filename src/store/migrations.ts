@@ -117,6 +117,23 @@ export const MIGRATIONS: readonly Migration[] = [
         );
       `),
   },
+  {
+    // Named bridge tokens for assistants: the JWT carries the id, the row says it is still valid.
+    // Deleting the row revokes the token at once and for good.
+    version: 4,
+    name: 'bridge tokens',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE bridge_tokens (
+          id           TEXT PRIMARY KEY,
+          name         TEXT NOT NULL UNIQUE,
+          created_by   TEXT NOT NULL,
+          created_at   TEXT NOT NULL,
+          expires_at   TEXT NOT NULL,
+          last_used_at TEXT
+        );
+      `),
+  },
 ];
 
 export class MigrationError extends Error {

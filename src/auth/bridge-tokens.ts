@@ -1,0 +1,110 @@
+// Named long-lived tokens an admin makes for assistants. Each is a JWT whose id is a row in the
+// store: deleting the row revokes it at once (every use is checked against the rows held in
+// memory) and for good (the row is gone after a restart too). Last use is noted in memory and
+// written at most once a minute, so a busy assistant costs no write per request.
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { AppError, conflict, notFound } from '../errors.js';
+import type { BridgeTokenRecord, TokenStore } from '../store/tokens.js';
+import type { Principal, TokenService } from './tokens.js';
+
+const DAY = 86_400;
+export const MAX_TOKEN_DAYS = 3650;
+const FLUSH_MS = 60_000;
+
+export const tokenRequestSchema = v.object({
+  name: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.nonEmpty('must not be empty'),
+    v.maxLength(64, 'must be at most 64 characters'),
+    v.regex(/^[^\p{Cc}]+$/u, 'must not hold control characters'),
+  ),
+  expires_in_days: v.optional(
+    v.pipe(v.number('must be a number of days'), v.integer('must be a whole number of days'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_TOKEN_DAYS, `must be at most ${MAX_TOKEN_DAYS}`)),
+  ),
+});
+export type TokenRequest = v.InferOutput<typeof tokenRequestSchema>;
+
+/** A token as listed: never the secret itself. */
+export type BridgeTokenView = BridgeTokenRecord & { kind: 'bridge_token' };
+
+export class BridgeTokens {
+  private readonly live = new Map<string, BridgeTokenRecord>();
+  private readonly used = new Map<string, string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly store: TokenStore, private readonly tokens: TokenService) {
+    for (const r of store.all()) this.live.set(r.id, r);
+    this.timer = setInterval(() => this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  list(): BridgeTokenView[] {
+    return [...this.live.values()].map((r) => ({ kind: 'bridge_token', ...r }));
+  }
+
+  nameOf(id: string | undefined): string | undefined {
+    return id === undefined ? undefined : this.live.get(id)?.name;
+  }
+
+  /** Makes a token; the secret is in the answer only, once. */
+  async create(input: TokenRequest, createdBy: Principal): Promise<BridgeTokenView & { token: string }> {
+    const name = input.name;
+    for (const r of this.live.values()) if (r.name === name) throw conflict(`A token named ${JSON.stringify(name)} exists; revoke it first or choose another name`, { id: r.id });
+    const id = randomUUID();
+    const ttlSeconds = (input.expires_in_days ?? MAX_TOKEN_DAYS) * DAY;
+    const { access_token } = await this.tokens.issue(`token:${id}`, { id, ttlSeconds });
+    const now = new Date();
+    const record: BridgeTokenRecord = {
+      id,
+      name,
+      created_by: actorName(createdBy),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+      last_used_at: null,
+    };
+    // Another request may have taken the name while the token was signed.
+    if ([...this.live.values()].some((r) => r.name === name)) throw conflict(`A token named ${JSON.stringify(name)} exists`);
+    this.store.insert(record);
+    this.live.set(id, record);
+    return { kind: 'bridge_token', ...record, token: access_token };
+  }
+
+  revoke(id: string): BridgeTokenView {
+    const record = this.live.get(id);
+    if (!record) throw notFound(`No token with id ${JSON.stringify(id.slice(0, 64))}`);
+    this.store.delete(id);
+    this.live.delete(id);
+    this.used.delete(id);
+    return { kind: 'bridge_token', ...record };
+  }
+
+  /** Why a verified bridge token is refused (revoked), or undefined; notes its use. */
+  refusal(p: Principal): AppError | undefined {
+    const record = p.tokenId === undefined ? undefined : this.live.get(p.tokenId);
+    if (!record) return new AppError('AUTHENTICATION_ERROR', 401, 'The access token has been revoked', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    const now = new Date().toISOString();
+    record.last_used_at = now;
+    this.used.set(record.id, now);
+    return undefined;
+  }
+
+  flush(): void {
+    if (!this.used.size) return;
+    const batch = new Map(this.used);
+    this.used.clear();
+    this.store.touch(batch);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.flush();
+  }
+}
+
+/** Who did it, for records and logs: the bridge user, the Home Assistant user, or the token's name. */
+export function actorName(p: Principal): string {
+  if (p.via === 'ingress' && p.haUser) return `ha:${p.haUser.name || p.haUser.id}`;
+  return p.sub;
+}
