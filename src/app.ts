@@ -3,6 +3,8 @@
 import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
 import { TokenService } from './auth/tokens.js';
+import { BridgeTokens } from './auth/bridge-tokens.js';
+import { IngressTrust } from './auth/ingress.js';
 import { UserStore } from './auth/users.js';
 import { createBus, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
@@ -18,6 +20,8 @@ import { registerCommandRoutes } from './http/api/command.js';
 import { CommandService } from './nlp/service.js';
 import { McpHttp } from './mcp/http.js';
 import { registerToolRoutes } from './http/api/tools.js';
+import { registerTokenRoutes } from './http/api/tokens.js';
+import { registerPanelRoutes } from './http/api/panel.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
@@ -28,6 +32,7 @@ import { engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
+import { SupervisorApi } from './hub/supervisor.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
@@ -62,9 +67,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerDocsRoutes];
-
-const SUPERVISOR_WS = 'ws://supervisor/core/websocket';
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerPanelRoutes, registerDocsRoutes];
 
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
 async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {
@@ -74,7 +77,9 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub:
     return { hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }) };
   }
   if (config.supervisorToken) {
-    return { hub: new HubClient({ ...common, wsUrl: SUPERVISOR_WS, token: config.supervisorToken, displayUrl: 'http://supervisor/core', mode: 'supervisor' }) };
+    // The Supervisor proxies Home Assistant's WebSocket API at /core/websocket and takes its own token.
+    const core = `${config.supervisorUrl.replace(/\/+$/, '')}/core`;
+    return { hub: new HubClient({ ...common, wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }) };
   }
   const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
   log.info(`no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`);
@@ -106,7 +111,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
-  const admit = createAdmission(tokens, limits, users);
+  const bridgeTokens = new BridgeTokens(store.tokens, tokens);
+  const ingress = new IngressTrust(config.ingressProxy);
+  const admit = createAdmission(tokens, limits, (p) => (p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p)), ingress);
   const startedAt = Date.now();
   const events = new EventHub({
     bus,
@@ -148,6 +155,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     groups,
     users,
     tokens,
+    bridgeTokens,
+    ingress,
     limits,
     admit,
     exposure,
@@ -188,6 +197,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log,
   });
   const port = server.port;
+  const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken, log.child({ part: 'supervisor' })) : undefined;
+  void supervisor?.announce(port);
 
   let closing: Promise<void> | undefined;
   return {
@@ -201,11 +212,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     close: () =>
       (closing ??= (async () => {
         // Streams get their last frame and history its last batch before the port closes.
+        supervisor?.stop();
         services.mcp.close();
         exposure?.stop();
         events.close();
         streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);
+        bridgeTokens.close();
         store.close();
         services.limits.close();
         users.close();

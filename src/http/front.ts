@@ -205,7 +205,7 @@ export function accept(res: HttpResponse, request: BridgeRequest, tracker: Track
 function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   app.get(pattern, (res, req) => {
     const request = nativeRequest(res, req, route.path);
-    const response = accept(res, request, tracker, true);
+    const response = accept(res, request, tracker, route.longLived !== false);
     response.inHandler = true;
     try {
       void admitted(route, request, response, deps, ({ principal }) => {

@@ -85,6 +85,8 @@ export interface JsonRoute extends RouteCommon {
 export interface StreamRoute extends RouteCommon {
   kind: 'stream';
   method: 'GET';
+  /** False for a response that ends by itself (a file): a shutdown waits for it instead of cutting it. */
+  longLived?: boolean;
   open: (req: ApiRequest<undefined, any, any>, stream: ResponseAdapter) => void;
 }
 
