@@ -203,7 +203,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let closing: Promise<void> | undefined;
   return {
     port,
-    url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
+    // A wildcard address is not one to connect to; an IPv6 one needs brackets.
+    url: `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     services,
     routes,
     hub,

@@ -12,13 +12,12 @@ const DAY = 86_400;
 export const MAX_TOKEN_DAYS = 3650;
 const FLUSH_MS = 60_000;
 
-export const tokenRequestSchema = v.object({
+export const tokenRequestSchema = v.strictObject({
   name: v.pipe(
     v.string('must be a string'),
-    v.trim(),
-    v.nonEmpty('must not be empty'),
     v.maxLength(64, 'must be at most 64 characters'),
-    v.regex(/^[^\p{Cc}]+$/u, 'must not hold control characters'),
+    v.check((name) => name.trim() !== '', 'must not be empty'),
+    v.check((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not hold control characters'),
   ),
   expires_in_days: v.optional(
     v.pipe(v.number('must be a number of days'), v.integer('must be a whole number of days'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_TOKEN_DAYS, `must be at most ${MAX_TOKEN_DAYS}`)),
@@ -50,7 +49,7 @@ export class BridgeTokens {
 
   /** Makes a token; the secret is in the answer only, once. */
   async create(input: TokenRequest, createdBy: Principal): Promise<BridgeTokenView & { token: string }> {
-    const name = input.name;
+    const name = input.name.trim();
     for (const r of this.live.values()) if (r.name === name) throw conflict(`A token named ${JSON.stringify(name)} exists; revoke it first or choose another name`, { id: r.id });
     const id = randomUUID();
     const ttlSeconds = (input.expires_in_days ?? MAX_TOKEN_DAYS) * DAY;

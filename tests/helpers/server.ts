@@ -23,17 +23,19 @@ export interface TestServer {
 }
 
 export async function startTestServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hmb-test-'));
+  // A DATA_DIR given by the test outlives the server (a restart on the same data); one made here does not.
+  const ownDir = env.DATA_DIR === undefined;
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'hmb-test-'));
   const config = loadConfig({
     env: {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
       AUTH_USERNAME: TEST_USER.username,
       AUTH_PASSWORD: TEST_USER.password,
       RATE_LIMIT_MAX: '100000',
       LOG_LEVEL: 'silent',
       ...env,
+      DATA_DIR: dataDir,
     },
     addonOptionsFile: join(dataDir, 'no-options.json'),
   });
@@ -69,7 +71,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
     call,
     close: async () => {
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
