@@ -1,13 +1,13 @@
-// Renders the add-on store images from their SVG sources: scripts/images/icon.svg -> icon.png
-// (128x128) and scripts/images/logo.svg -> logo.png (250x100), with transparent backgrounds.
+// Renders the add-on store images from their SVG sources: src/panel/icon.svg -> icon.png
+// (128x128) and src/panel/logo.svg -> logo.png (250x100), with transparent backgrounds.
 // Needs a Chromium: Debian's at /usr/bin/chromium, or CHROMIUM=/path. Run: node scripts/draw-images.mjs
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const root = new URL('../', import.meta.url);
 const images = [
-  { source: 'scripts/images/icon.svg', target: 'icon.png' },
-  { source: 'scripts/images/logo.svg', target: 'logo.png' },
+  { source: 'src/panel/icon.svg', target: 'icon.png' },
+  { source: 'src/panel/logo.svg', target: 'logo.png' },
 ];
 
 const browser = await chromium.launch({
