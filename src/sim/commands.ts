@@ -30,6 +30,8 @@ export interface SimUser {
   id: string;
   name: string;
   isAdmin: boolean;
+  /** The login name (null for system users such as "Supervisor"); ingress passes it to add-ons. */
+  username?: string | null;
 }
 
 /** What a command handler may do with its connection. */
@@ -77,7 +79,7 @@ const SUBSCRIBE_ALLOWLIST = new Set([
 const positiveInt = all(coerceInt, range({ min: 0 }));
 
 /** vol.Schema({id, type, ...fields}) */
-function schema(type: string, fields: Record<string, KeySpec> = {}): Validator {
+export function schema(type: string, fields: Record<string, KeySpec> = {}): Validator {
   return dict({ id: { v: positiveInt, required: true }, type: { v: literal(type), required: true }, ...fields });
 }
 

@@ -26,6 +26,11 @@ export interface ConnectionHost {
   isPaused(): boolean;
   /** The user a token belongs to, if it is accepted. */
   userForToken(token: string): SimUser | undefined;
+  /**
+   * Replaces the hub's auth phase (the Supervisor's /core/websocket checks the message its own
+   * way): the user, a message for auth_invalid, or undefined to hang up without a word.
+   */
+  authenticate?(msg: unknown): { user: SimUser } | { invalid: string } | undefined;
   closed(conn: SimConnection): void;
 }
 
@@ -164,6 +169,13 @@ export class SimConnection implements CommandConnection {
 
   private authenticate(msg: unknown): void {
     clearTimeout(this.authTimer);
+    if (this.host.authenticate) {
+      const outcome = this.host.authenticate(msg);
+      if (!outcome) this.close();
+      else if ('invalid' in outcome) this.closeAfter(authInvalid(outcome.invalid));
+      else this.accept(outcome.user);
+      return;
+    }
     let valid: Record<string, unknown>;
     try {
       valid = authSchema(msg, []) as Record<string, unknown>;
@@ -178,6 +190,10 @@ export class SimConnection implements CommandConnection {
       this.closeAfter(authInvalid('Invalid access token or password'));
       return;
     }
+    this.accept(user);
+  }
+
+  private accept(user: SimUser): void {
     this.user = user;
     this.authed = true;
     this.send(authOk(this.host.hub.version));

@@ -4,3 +4,4 @@ export { type Home, type HomeArea, type HomeDevice, type HomeEntity, type HomeFl
 export { demoHome } from './demo-home.js';
 export { DEFAULT_TIMING, type Logger, type Timing } from './hub.js';
 export type { LoadHandle, LoadOptions } from './load.js';
+export type { Addon, AddonSpec, AddonState, DiscoveryMessage, IngressSession, SessionUser, SimSupervisor, SupervisorOptions } from './supervisor.js';

@@ -11,8 +11,12 @@ import { Context } from './context.js';
 import { demoHome } from './demo-home.js';
 import { type Home, loadHome } from './home.js';
 import { Hub, type Logger, type Timing, type PersistentNotification, type NotifyMessage } from './hub.js';
+import { INGRESS_PREFIX, firstProtocol, handleIngressRequest, handleIngressUpgrade } from './ingress-proxy.js';
 import { type LoadHandle, type LoadOptions, startLoad } from './load.js';
 import { createRestHandler } from './rest.js';
+import { isPlainObject } from './schema.js';
+import { SimSupervisor, type SupervisorOptions } from './supervisor.js';
+import { SUPERVISOR_PATH, handleSupervisorHttp, supervisorApiCommand } from './supervisor-api.js';
 import { hexId } from './time.js';
 import { SINCE, atLeast } from './version.js';
 
@@ -35,6 +39,11 @@ export interface SimulatorOptions {
   legacy?: boolean;
   timing?: Partial<Timing>;
   logger?: Logger;
+  /**
+   * Also act as the Supervisor for an add-on: /core/websocket, the Supervisor's REST paths
+   * (/discovery, /addons/..., /ingress/...), the `supervisor/api` command and the ingress proxy.
+   */
+  supervisor?: SupervisorOptions;
 }
 
 /** A state as get_states returns it. */
@@ -62,11 +71,16 @@ export class Simulator {
   private readonly userToken: string | undefined;
   private readonly commands: Map<string, Command>;
   private readonly admin: SimUser;
-  private readonly nonAdmin: SimUser = { id: hexId(), name: 'Simulator user', isAdmin: false };
+  private readonly nonAdmin: SimUser = { id: hexId(), name: 'Simulator user', isAdmin: false, username: 'user' };
+  /** Home Assistant's system user the Supervisor's /core/websocket proxy logs in as. */
+  private readonly supervisorUser: SimUser = { id: hexId(), name: 'Supervisor', isAdmin: true, username: null };
+  /** The Supervisor's state (add-ons, ingress sessions, discovery) when `supervisor` is given; it outlives restarts. */
+  readonly supervisor: SimSupervisor | undefined;
   private readonly sockets = new Set<SimConnection>();
   private readonly loads = new Set<LoadHandle>();
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
+  private ingressWss: WebSocketServer | undefined;
   private boundPort: number;
   private stopping: Promise<void> | undefined;
   private paused = false;
@@ -86,8 +100,21 @@ export class Simulator {
       ...(opts.timing ? { timing: opts.timing } : {}),
       ...(opts.logger ? { logger: opts.logger } : {}),
     });
-    this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true };
+    this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true, username: 'simulator' };
     this.commands = buildCommands(this.legacy, this.hub.hasFloors);
+    if (opts.supervisor) {
+      const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : []), this.supervisorUser];
+      this.supervisor = new SimSupervisor(
+        opts.supervisor,
+        (id) => {
+          const u = users.find((x) => x.id === id);
+          return u ? { id: u.id, username: u.username ?? null, displayName: u.name } : undefined;
+        },
+        () => this.url,
+      );
+      // Registered by the hassio integration, which only loads under a Supervisor.
+      this.commands.set('supervisor/api', supervisorApiCommand(this.supervisor));
+    }
   }
 
   get port(): number {
@@ -120,18 +147,43 @@ export class Simulator {
     return undefined;
   };
 
+  /**
+   * The Supervisor's /core/websocket handshake (supervisor/api/proxy.py): the add-on's token in
+   * access_token or api_password, "Invalid access" otherwise; then Home Assistant sees the
+   * Supervisor's own user.
+   */
+  private supervisorAuth = (msg: unknown): { user: SimUser } | { invalid: string } | undefined => {
+    if (!isPlainObject(msg)) return undefined;
+    const token = msg.api_password || msg.access_token;
+    const addon = typeof token === 'string' ? this.supervisor?.addonForToken(token) : undefined;
+    if (!addon || !addon.homeassistantApi) return { invalid: 'Invalid access' };
+    return { user: this.supervisorUser };
+  };
+
   async start(): Promise<void> {
     if (this.stopping) await this.stopping;
     if (this.server) return;
-    const server = createServer(createRestHandler({ hub: this.hub, userForToken: this.userForToken }));
+    const rest = createRestHandler({ hub: this.hub, userForToken: this.userForToken });
+    const sup = this.supervisor;
+    const server = createServer((req, res) => {
+      if (sup && (req.url ?? '').startsWith(INGRESS_PREFIX)) return handleIngressRequest(sup, req, res);
+      if (sup && SUPERVISOR_PATH.test(new URL(req.url ?? '/', 'http://sim').pathname)) {
+        handleSupervisorHttp(sup, req, res).catch(() => res.destroy());
+        return;
+      }
+      rest(req, res);
+    });
     const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 16 * 1024 * 1024 });
+    const ingressWss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 16 * 1024 * 1024, handleProtocols: firstProtocol });
     server.on('upgrade', (req, socket: Duplex, head) => {
       if (this.server !== server) {
         socket.destroy();
         return;
       }
+      if (sup && (req.url ?? '').startsWith(INGRESS_PREFIX)) return handleIngressUpgrade(sup, ingressWss, req, socket, head);
       const path = new URL(req.url ?? '/', 'http://sim').pathname;
-      if (path !== '/api/websocket') {
+      const asSupervisor = sup !== undefined && path === '/core/websocket';
+      if (path !== '/api/websocket' && !asSupervisor) {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return;
       }
@@ -140,6 +192,7 @@ export class Simulator {
           hub: this.hub,
           commands: this.commands,
           userForToken: this.userForToken,
+          ...(asSupervisor ? { authenticate: this.supervisorAuth } : {}),
           isPaused: () => this.paused,
           closed: (c) => this.sockets.delete(c),
         });
@@ -157,6 +210,7 @@ export class Simulator {
     this.boundPort = (server.address() as AddressInfo).port;
     this.server = server;
     this.wss = wss;
+    this.ingressWss = ingressWss;
     this.hub.log.info(`hub simulator listening on ${this.url} (ha_version ${this.version}${this.legacy ? ', legacy' : ''})`);
   }
 
@@ -165,8 +219,10 @@ export class Simulator {
     if (!this.server) return this.stopping ?? Promise.resolve();
     const server = this.server;
     const wss = this.wss;
+    const ingressWss = this.ingressWss;
     this.server = undefined;
     this.wss = undefined;
+    this.ingressWss = undefined;
     for (const load of this.loads) load.stop();
     this.loads.clear();
     this.stopping = (async () => {
@@ -182,6 +238,8 @@ export class Simulator {
       ]);
       for (const ws of wss?.clients ?? []) ws.terminate();
       wss?.close();
+      for (const ws of ingressWss?.clients ?? []) ws.terminate();
+      ingressWss?.close();
       server.closeAllConnections();
       await closed;
       this.stopping = undefined;

@@ -1,0 +1,231 @@
+// What Home Assistant's Supervisor keeps for an add-on, as its own objects do: installed add-ons
+// with their ingress tokens (supervisor/addons, supervisor/ingress.py), ingress sessions and
+// discovery messages (supervisor/discovery). Facts follow the Supervisor of early 2025, the one
+// that shipped beside Home Assistant 2025.1: sessions live 15 minutes and each validation adds
+// another 15 to their end (not to now); they are the Supervisor's, so a restart of Home
+// Assistant (the simulator's restart()) keeps them.
+import { randomBytes } from 'node:crypto';
+import { hexId } from './time.js';
+
+export interface SupervisorOptions {
+  /** The add-on's SUPERVISOR_TOKEN (it belongs to the first installed add-on); default 'supervisor-token'. */
+  token?: string;
+  /** The token Home Assistant Core itself uses with the Supervisor; default 'core-supervisor-token'. */
+  coreToken?: string;
+  /** How long an ingress session lives, and what each validation adds; default 15 minutes. */
+  sessionLifetimeMs?: number;
+  /** The local address the ingress proxy connects to add-ons from (e.g. '127.0.0.2'). */
+  ingressSourceAddress?: string;
+}
+
+export type AddonState = 'started' | 'stopped';
+
+export interface AddonSpec {
+  slug: string;
+  name?: string;
+  /** The add-on's base http URL, e.g. http://127.0.0.1:PORT (its ingress port). */
+  url: string;
+  /** Default: 64 random url-safe characters, as the Supervisor makes them. */
+  ingressToken?: string;
+  state?: AddonState;
+  version?: string;
+  /** Services the add-on may announce (its config's `discovery`); default none, as the Supervisor defaults. */
+  discovery?: string[];
+  /** The config's `ingress_entry` (appended to ingress_url). */
+  ingressEntry?: string;
+  /** The config's `ingress_stream`: POST bodies are streamed to the add-on instead of read first; default false. */
+  ingressStream?: boolean;
+  /** The config's `homeassistant_api` (needed for /core/websocket); default true. */
+  homeassistantApi?: boolean;
+  panelTitle?: string;
+  panelIcon?: string;
+  panelAdmin?: boolean;
+}
+
+export interface Addon {
+  readonly slug: string;
+  readonly name: string;
+  readonly url: URL;
+  readonly ingressToken: string;
+  state: AddonState;
+  readonly version: string;
+  readonly discovery: string[];
+  readonly ingressEntry: string | undefined;
+  readonly ingressStream: boolean;
+  readonly homeassistantApi: boolean;
+  readonly panelTitle: string;
+  readonly panelIcon: string;
+  readonly panelAdmin: boolean;
+}
+
+/** IngressSessionDataUser: what the Supervisor knows of the Home Assistant user behind a session. */
+export interface SessionUser {
+  id: string;
+  username: string | null;
+  displayName: string | null;
+}
+
+export interface IngressSession {
+  session: string;
+  /** Epoch ms; the session has lapsed once now is past it. */
+  validUntil: number;
+  user: SessionUser | null;
+}
+
+export interface DiscoveryMessage {
+  addon: string;
+  service: string;
+  uuid: string;
+  config: Record<string, unknown>;
+}
+
+export const DEFAULT_SESSION_LIFETIME_MS = 15 * 60 * 1000;
+
+export class SimSupervisor {
+  readonly token: string;
+  readonly coreToken: string;
+  readonly sessionLifetimeMs: number;
+  readonly ingressSourceAddress: string | undefined;
+  private readonly addons = new Map<string, Addon>();
+  private readonly sessionMap = new Map<string, IngressSession>();
+  private readonly messages = new Map<string, DiscoveryMessage>();
+
+  constructor(
+    opts: SupervisorOptions,
+    /** Home Assistant's users, as the Supervisor reads them to attach one to a session. */
+    private readonly findUser: (id: string) => SessionUser | undefined,
+    /** The simulator's base URL, for ingressUrl(). */
+    private readonly baseUrl: () => string,
+  ) {
+    this.token = opts.token ?? 'supervisor-token';
+    this.coreToken = opts.coreToken ?? 'core-supervisor-token';
+    this.sessionLifetimeMs = opts.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS;
+    this.ingressSourceAddress = opts.ingressSourceAddress;
+  }
+
+  // --- add-ons ------------------------------------------------------------------------------
+
+  installAddon(spec: AddonSpec): Addon {
+    if (this.addons.has(spec.slug)) throw new Error(`add-on ${spec.slug} is already installed`);
+    const addon: Addon = {
+      slug: spec.slug,
+      name: spec.name ?? spec.slug,
+      url: new URL(spec.url),
+      // secrets.token_urlsafe(32) in the Supervisor.
+      ingressToken: spec.ingressToken ?? randomBytes(32).toString('base64url'),
+      state: spec.state ?? 'started',
+      version: spec.version ?? '1.0.0',
+      discovery: [...(spec.discovery ?? [])],
+      ingressEntry: spec.ingressEntry,
+      ingressStream: spec.ingressStream ?? false,
+      homeassistantApi: spec.homeassistantApi ?? true,
+      panelTitle: spec.panelTitle ?? spec.name ?? spec.slug,
+      panelIcon: spec.panelIcon ?? 'mdi:puzzle',
+      panelAdmin: spec.panelAdmin ?? true,
+    };
+    this.addons.set(addon.slug, addon);
+    return addon;
+  }
+
+  setAddonState(slug: string, state: AddonState): void {
+    const addon = this.addons.get(slug);
+    if (!addon) throw new Error(`no add-on ${slug}`);
+    addon.state = state;
+  }
+
+  addon(slug: string): Addon | undefined {
+    return this.addons.get(slug);
+  }
+
+  allAddons(): Addon[] {
+    return [...this.addons.values()];
+  }
+
+  /** The add-on a SUPERVISOR_TOKEN belongs to: the simulator's one token is the first add-on's. */
+  addonForToken(token: string | undefined): Addon | undefined {
+    if (token === undefined || token !== this.token) return undefined;
+    return this.addons.values().next().value;
+  }
+
+  addonForIngressToken(token: string): Addon | undefined {
+    for (const a of this.addons.values()) if (a.ingressToken === token) return a;
+    return undefined;
+  }
+
+  /** Where a browser opens the add-on: the ingress URL on the simulator (Home Assistant's frontend). */
+  ingressUrl(slug: string): string {
+    const addon = this.addons.get(slug);
+    if (!addon) throw new Error(`no add-on ${slug}`);
+    return `${this.baseUrl()}${ingressPath(addon)}`;
+  }
+
+  // --- ingress sessions -------------------------------------------------------------------
+
+  /** Ingress.create_session: 128 hex characters; the user only if Home Assistant knows the id. */
+  createSession(userId: string | undefined): string {
+    const session = randomBytes(64).toString('hex');
+    const user = userId === undefined ? undefined : this.findUser(userId);
+    this.sessionMap.set(session, { session, validUntil: Date.now() + this.sessionLifetimeMs, user: user ?? null });
+    return session;
+  }
+
+  /** Ingress.validate_session: false if unknown or lapsed, else pushes its end one lifetime further. */
+  validateSession(session: string): boolean {
+    const s = this.sessionMap.get(session);
+    if (!s) return false;
+    if (s.validUntil < Date.now()) return false;
+    s.validUntil += this.sessionLifetimeMs;
+    return true;
+  }
+
+  sessionUser(session: string): SessionUser | null {
+    return this.sessionMap.get(session)?.user ?? null;
+  }
+
+  /** The sessions still valid now. */
+  sessions(): IngressSession[] {
+    const now = Date.now();
+    return [...this.sessionMap.values()].filter((s) => s.validUntil >= now).map((s) => ({ ...s, user: s.user ? { ...s.user } : null }));
+  }
+
+  /** Lets every session lapse now (for tests); lapsed sessions stay known, as in the Supervisor until its cleanup. */
+  expireSessions(): void {
+    const past = Date.now() - 1;
+    for (const s of this.sessionMap.values()) s.validUntil = past;
+  }
+
+  // --- discovery ----------------------------------------------------------------------------
+
+  /**
+   * Discovery.send: one message per add-on and service. The same again returns the stored one;
+   * a new config replaces the old under the same uuid.
+   */
+  announce(addon: Addon, service: string, config: Record<string, unknown>): DiscoveryMessage {
+    for (const m of this.messages.values()) {
+      if (m.addon !== addon.slug || m.service !== service) continue;
+      m.config = config;
+      return m;
+    }
+    const message: DiscoveryMessage = { addon: addon.slug, service, uuid: hexId(), config };
+    this.messages.set(message.uuid, message);
+    return message;
+  }
+
+  discovery(uuid: string): DiscoveryMessage | undefined {
+    return this.messages.get(uuid);
+  }
+
+  removeDiscovery(uuid: string): void {
+    this.messages.delete(uuid);
+  }
+
+  /** Every message announced and not removed, whatever the add-on's state. */
+  discoveries(): DiscoveryMessage[] {
+    return [...this.messages.values()].map((m) => ({ ...m, config: structuredClone(m.config) }));
+  }
+}
+
+/** Addon.ingress_url: the token's path with a trailing slash, then the config's ingress_entry. */
+export function ingressPath(addon: Addon): string {
+  return `/api/hassio_ingress/${addon.ingressToken}/${addon.ingressEntry ?? ''}`;
+}
