@@ -88,7 +88,7 @@ describe('bridge tokens', () => {
     const refused = await fetch(`${server.url}/api/state/light.bedroom_lamp`, withToken(made.token));
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('invalid_token');
-    expect((await refused.json()).message).toMatch(/revoked/);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/revoked/);
     expect((await server.call(`/api/tokens/${made.id}`, 'DELETE')).status).toBe(404);
     // The other token is untouched.
     expect((await fetch(`${server.url}/api/health`, withToken(other.token))).status).toBe(200);
