@@ -22,6 +22,8 @@ COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
 # Build output only: the service and the built-in plugins compiled beside it (dist/src, dist/plugins).
 COPY --from=build /src/dist ./dist
+# The panel's pages, scripts and images (plain files, served as they are).
+COPY --from=build /src/src/panel ./src/panel
 COPY rootfs /
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
