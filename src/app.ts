@@ -5,6 +5,7 @@ import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
 import { TokenService } from './auth/tokens.js';
 import { BridgeTokens } from './auth/bridge-tokens.js';
 import { IngressTrust } from './auth/ingress.js';
+import { IngressAccess, parseIngressRule } from './auth/ingress-access.js';
 import { UserStore } from './auth/users.js';
 import { createBus, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
@@ -113,7 +114,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
   const bridgeTokens = new BridgeTokens(store.tokens, tokens);
   const ingress = new IngressTrust(config.ingressProxy);
-  const admit = createAdmission(tokens, limits, (p) => (p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p)), ingress);
+  const ingressAccess = new IngressAccess(parseIngressRule(config.ingressUsers), hub);
+  const admit = createAdmission(tokens, limits, (p) => (p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p)), ingress, (p) => ingressAccess.check(p));
   const startedAt = Date.now();
   const events = new EventHub({
     bus,

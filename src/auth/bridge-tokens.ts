@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { AppError, conflict, notFound } from '../errors.js';
 import type { BridgeTokenRecord, TokenStore } from '../store/tokens.js';
-import type { Principal, TokenService } from './tokens.js';
+import { actorName, type Principal, type TokenService } from './tokens.js';
 
 const DAY = 86_400;
 export const MAX_TOKEN_DAYS = 3650;
@@ -100,10 +100,4 @@ export class BridgeTokens {
     clearInterval(this.timer);
     this.flush();
   }
-}
-
-/** Who did it, for records and logs: the bridge user, the Home Assistant user, or the token's name. */
-export function actorName(p: Principal): string {
-  if (p.via === 'ingress' && p.haUser) return `ha:${p.haUser.name || p.haUser.id}`;
-  return p.sub;
 }

@@ -80,3 +80,12 @@ export function bearerToken(header: string | undefined): string | undefined {
   const token = header.slice(7).trim();
   return token || undefined;
 }
+
+/** The user an action is done for, as event contexts carry it: Home Assistant's own id through ingress. */
+export const actingUserId = (p: Principal): string => (p.via === 'ingress' && p.haUser ? p.haUser.id : p.sub);
+
+/** Who did it, for records and logs: the bridge user, the Home Assistant user, or the token's name. */
+export function actorName(p: Principal): string {
+  if (p.via === 'ingress' && p.haUser) return `ha:${p.haUser.name || p.haUser.id}`;
+  return p.sub;
+}

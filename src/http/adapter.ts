@@ -20,6 +20,8 @@ export interface BridgeRequest {
   /** Present when the request announces a body (content-length > 0 or chunked). */
   body?: BodyStream;
   aborted: boolean;
+  /** Who was admitted (for the access log): a bridge user, a token's subject, or ha:<name> through ingress. */
+  user?: string;
   // Filled in by polka:
   path: string;
   query: Record<string, string | string[] | undefined>;

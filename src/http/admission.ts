@@ -58,7 +58,10 @@ export type Refusal = (p: Principal) => AppError | undefined;
  * Builds the admission function. It stays synchronous while nothing needs to wait (no token, or
  * one already verified), so most answers are written inside uWS's own handler call.
  */
-export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust): Admit {
+/** Whether a Home Assistant user that came through ingress may come in (INGRESS_USERS). */
+export type IngressCheck = (p: Principal) => AppError | undefined | Promise<AppError | undefined>;
+
+export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust, ingressCheck: IngressCheck = () => undefined): Admit {
   const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
     // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
     const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' ? verified : (refusal(verified) ?? verified);
@@ -86,7 +89,11 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
   return (caller, policy) => {
     // Through ingress, Home Assistant has signed the user in; the proxy's headers are the credential.
     const viaIngress = ingress.principal(caller.ip, caller.headers);
-    if (viaIngress) return decide(caller, policy, undefined, viaIngress);
+    if (viaIngress) {
+      const refused = ingressCheck(viaIngress);
+      if (refused instanceof Promise) return refused.then((e) => decide(caller, policy, undefined, e ?? viaIngress));
+      return decide(caller, policy, undefined, refused ?? viaIngress);
+    }
     const token = tokenOf(caller, policy);
     if (token === undefined || token instanceof AppError) return decide(caller, policy, token, token);
     const hit = tokens.cached(token);

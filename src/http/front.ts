@@ -3,6 +3,7 @@
 // validation and the same error mapping; 404 and 405 come from the whole table.
 import { parse as parseQueryString } from 'node:querystring';
 import polka from 'polka';
+import { actorName } from '../auth/tokens.js';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { check } from '../validation.js';
@@ -106,6 +107,7 @@ function admitted(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: 
   }
   const fail = (err: unknown) => sendError(res, req, err, route.errorShape ?? 'core', deps.log);
   const go = (a: Admitted) => {
+    if (a.principal) req.user = actorName(a.principal);
     for (const k in a.headers) res.setHeader(k, a.headers[k]!);
     return next(a);
   };

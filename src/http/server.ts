@@ -48,7 +48,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
         if (request.body && !request.body.readableEnded) request.body.destroy();
         if (accessLog) {
           const ms = Math.round((performance.now() - started) * 100) / 100;
-          opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: res.statusCode, ms, aborted: res.aborted || undefined, ip: request.ip }, 'request');
+          opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: res.statusCode, ms, aborted: res.aborted || undefined, ip: request.ip, user: request.user }, 'request');
         }
         if (longLived) streams.delete(res);
         else if (--inFlight === 0 && drained) drained();

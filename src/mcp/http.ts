@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { LegacySseTransport } from './legacy-sse.js';
+import { actorName } from '../auth/tokens.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Cors } from '../http/cors.js';
 import type { Logger } from '../log.js';
@@ -81,13 +82,15 @@ export class McpHttp {
   }
 
   /** GET /sse (2024-11-05): a stream whose first event says where to POST messages. */
-  async openLegacy(request: Request, principal: Principal): Promise<Response> {
+  async openLegacy(request: Request, principal: Principal, pathPrefix = ''): Promise<Response> {
     const refused = this.refusal(request);
     if (refused) return refused;
     const session = createMcpSession(this.services, principal, this.opts.debounceMs);
-    const transport = new LegacySseTransport('/messages');
+    // Through ingress the client only reaches us under Home Assistant's path for the add-on.
+    const transport = new LegacySseTransport(`${pathPrefix}/messages`);
     const entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
     this.legacy.set(transport.sessionId, entry);
+    this.opts.log.info({ session: transport.sessionId, user: actorName(principal) }, 'MCP session opened (2024-11-05 HTTP+SSE)');
     transport.onclose = () => {
       if (this.legacy.delete(transport.sessionId)) {
         session.close();
@@ -126,6 +129,7 @@ export class McpHttp {
       onsessioninitialized: (sid) => {
         entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
         this.sessions.set(sid, entry);
+        this.opts.log.info({ session: sid, user: actorName(principal) }, 'MCP session opened');
       },
       onsessionclosed: (sid) => this.drop(sid),
     });

@@ -377,6 +377,15 @@ async function start() {
     state.me = await api('api/me');
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return showSignIn(true);
+    if (err instanceof ApiError && err.status === 403) {
+      // Through ingress as a Home Assistant user the bridge does not admit (INGRESS_USERS).
+      showSignIn(false);
+      document.querySelector('.tabs').hidden = true;
+      for (const s of document.querySelectorAll('[data-panel]')) s.hidden = true;
+      $('#refused-message').textContent = err.message;
+      $('#refused').hidden = false;
+      return;
+    }
     throw err;
   }
   const me = state.me;

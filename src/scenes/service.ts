@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { batchStatus, runBatch, type ActionResult } from '../actions/batch.js';
 import { checkEntityId, type ActionExecutor } from '../actions/executor.js';
-import type { Principal } from '../auth/tokens.js';
+import { actingUserId, type Principal } from '../auth/tokens.js';
 import { serviceEvent, type Bus } from '../bus.js';
 import { AppError, hubUnavailable, invalidParameters, notFound } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
@@ -175,7 +175,7 @@ export class SceneService {
           failed,
           entity_ids: [...new Set(scene.actions.map((a) => a.entity_id))],
         },
-        principal?.sub ?? null,
+        principal ? actingUserId(principal) : null,
       ),
     );
     return { success: failed === 0, scene: scene.id, name: scene.name, results: batch.results };

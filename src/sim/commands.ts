@@ -300,3 +300,29 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
 
   return c;
 }
+
+/**
+ * config/auth/list (homeassistant/components/config/auth.py): admin only; each user with its
+ * groups, where administrators are in `system-admin`.
+ */
+export function userListCommand(users: () => SimUser[]): Command {
+  return {
+    schema: schema('config/auth/list'),
+    admin: true,
+    handle: (conn, msg) =>
+      conn.sendResult(
+        msg.id,
+        users().map((u) => ({
+          id: u.id,
+          username: u.username ?? null,
+          name: u.name,
+          is_owner: u.isAdmin && u.username === 'simulator',
+          is_active: true,
+          local_only: false,
+          system_generated: u.username === null,
+          group_ids: [u.isAdmin ? 'system-admin' : 'system-users'],
+          credentials: u.username ? [{ type: 'homeassistant' }] : [],
+        })),
+      ),
+  };
+}

@@ -5,7 +5,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { type Command, type SimUser, buildCommands } from './commands.js';
+import { type Command, type SimUser, buildCommands, userListCommand } from './commands.js';
 import { SimConnection } from './connection.js';
 import { Context } from './context.js';
 import { demoHome } from './demo-home.js';
@@ -102,8 +102,9 @@ export class Simulator {
     });
     this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true, username: 'simulator' };
     this.commands = buildCommands(this.legacy, this.hub.hasFloors);
+    const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : []), ...(opts.supervisor ? [this.supervisorUser] : [])];
+    this.commands.set('config/auth/list', userListCommand(() => users));
     if (opts.supervisor) {
-      const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : []), this.supervisorUser];
       this.supervisor = new SimSupervisor(
         opts.supervisor,
         (id) => {

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalAddress } from '../../src/auth/ingress.js';
+import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import { requestFrom } from '../helpers/request-from.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -14,7 +15,7 @@ const haUser = { 'x-remote-user-id': USER_ID, 'x-remote-user-name': 'jane', 'x-r
 let server: TestServer;
 let port: number;
 beforeAll(async () => {
-  server = await startTestServer({ INGRESS_PROXY: PROXY });
+  server = await startTestServer({ INGRESS_PROXY: PROXY, INGRESS_USERS: 'all' });
   port = server.app.port;
 });
 afterAll(() => server?.close());
@@ -87,7 +88,7 @@ describe('ingress trust', () => {
 describe('ingress on a dual-stack socket', () => {
   let dual: TestServer;
   beforeAll(async () => {
-    dual = await startTestServer({ HOST: '::', INGRESS_PROXY: `::ffff:${PROXY}` });
+    dual = await startTestServer({ HOST: '::', INGRESS_PROXY: `::ffff:${PROXY}`, INGRESS_USERS: 'all' });
   });
   afterAll(() => dual?.close());
 
@@ -129,5 +130,44 @@ describe('framing', () => {
       expect(text, file).not.toMatch(/(?:src|href|action)="\/|(?:api|fetch|EventSource)\(\s*['"`]\//);
       expect(text, file).not.toMatch(/https?:\/\/(?!www\.w3\.org|homeassistant\.local|\$\{)/);
     }
+  });
+});
+
+describe('which Home Assistant users may come in (INGRESS_USERS)', () => {
+  let sim: Simulator;
+  let admins: TestServer;
+  let listed: TestServer;
+  let adminId: string;
+  let userId: string;
+  const as = (s: TestServer, id: string) =>
+    requestFrom(PROXY, `http://127.0.0.1:${s.app.port}/api/me`, { headers: { ...haUser, 'x-remote-user-id': id } });
+
+  beforeAll(async () => {
+    sim = await startSimulator({ userToken: 'user-token' });
+    admins = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY });
+    const users = await admins.app.services.hub.command<{ id: string; group_ids: string[] }[]>({ type: 'config/auth/list' });
+    adminId = users.find((u) => u.group_ids.includes('system-admin'))!.id;
+    userId = users.find((u) => !u.group_ids.includes('system-admin'))!.id;
+    listed = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY, INGRESS_USERS: userId });
+  });
+  afterAll(async () => {
+    await admins?.close();
+    await listed?.close();
+    await sim?.stop();
+  });
+
+  it('admins (the default): an administrator comes in; another user, or one Home Assistant does not know, gets 403', async () => {
+    expect((await as(admins, adminId)).status).toBe(200);
+    const refused = await as(admins, userId);
+    expect(refused.status).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/Jane Doe may not use this bridge: only administrators/) });
+    expect((await as(admins, 'abcdefabcdefabcdefabcdefabcdef12')).status).toBe(403);
+    // The page itself still loads, so it can say why.
+    expect((await requestFrom(PROXY, `http://127.0.0.1:${admins.app.port}/`, { headers: { ...haUser, 'x-remote-user-id': userId } })).status).toBe(200);
+  });
+
+  it('a list of ids: exactly those users, administrators or not', async () => {
+    expect((await as(listed, userId)).status).toBe(200);
+    expect((await as(listed, adminId)).status).toBe(403);
   });
 });

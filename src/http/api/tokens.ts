@@ -1,8 +1,8 @@
 // Named bridge tokens for assistants: made, listed and revoked by a signed-in person (a bridge
 // user, or a Home Assistant user through ingress). A bridge token cannot make more tokens.
 import * as v from 'valibot';
-import { actorName, tokenRequestSchema } from '../../auth/bridge-tokens.js';
-import type { Principal } from '../../auth/tokens.js';
+import { tokenRequestSchema } from '../../auth/bridge-tokens.js';
+import { actorName, type Principal } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { jsonRoute, reply, type RouteTable } from '../routes.js';
