@@ -9,8 +9,11 @@ commands:
   serve                  run the bridge (the default): REST, SSE, WebSocket and MCP on PORT
   stdio                  the MCP server over standard input and output (for desktop assistants);
                          logs go to standard error
-  connect URL            standard input and output to a remote bridge's /mcp (token in BRIDGE_TOKEN),
-                         reconnecting when it restarts
+  connect --home-assistant URL
+                         standard input and output to the add-on's MCP through Home Assistant's own
+                         address and sign-in (an administrator's token in HASS_TOKEN); no extra port
+  connect URL            standard input and output to a remote bridge's /mcp (token in BRIDGE_TOKEN);
+                         both reconnect when the other side restarts
   sim [options]          run the Home Assistant simulator on its own (sim --help for options)
   reset-password [USER]  give the generated user (default admin) a new password, printed once;
                          tokens issued before it stop working

@@ -39,3 +39,16 @@ test('a resource subscription is notified of a change made in Home Assistant', a
   const read = await client.readResource({ uri });
   expect((read.contents[0] as { text: string }).text).toContain(before === 'on' ? '"off"' : '"on"');
 });
+
+test('connect --home-assistant against a Home Assistant without a Supervisor says so, without hanging', async () => {
+  const { Client: StdioClient } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+  const proxy = new StdioClient({ name: 'e2e-ingress', version: '1.0.0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', '--home-assistant', HASS_URL], env: { PATH: process.env.PATH ?? '', HASS_TOKEN }, stderr: 'pipe' });
+  const err = await proxy.connect(transport).then(
+    () => new Error('connected'),
+    (e: Error) => e,
+  );
+  await proxy.close().catch(() => undefined);
+  expect(err.message).toMatch(/has no Supervisor/);
+});

@@ -43,7 +43,7 @@ test('connect refuses to start without a URL or a token, saying why', async () =
   const { spawnSync } = await import('node:child_process');
   const noUrl = spawnSync(process.execPath, ['dist/src/main.js', 'connect'], { env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: 'x' }, encoding: 'utf8' });
   expect(noUrl.status).toBe(1);
-  expect(noUrl.stderr).toMatch(/usage: home-mcp-bridge connect URL/);
+  expect(noUrl.stderr).toMatch(/usage:\s+home-mcp-bridge connect --home-assistant URL[\s\S]*home-mcp-bridge connect URL/);
   const noToken = spawnSync(process.execPath, ['dist/src/main.js', 'connect', 'http://127.0.0.1:1/mcp'], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
   expect(noToken.status).toBe(1);
   expect(noToken.stderr).toMatch(/BRIDGE_TOKEN/);
