@@ -10,7 +10,9 @@ import { UserStore } from './auth/users.js';
 import { createBus, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import { GroupService } from './groups/service.js';
-import { createAdmission } from './http/admission.js';
+import { createAdmission, type Refusal } from './http/admission.js';
+import { OAuthService } from './oauth/service.js';
+import { unauthorized } from './errors.js';
 import { Cors } from './http/cors.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
 import { registerDocsRoutes } from './http/api/docs.js';
@@ -23,6 +25,7 @@ import { McpHttp } from './mcp/http.js';
 import { registerToolRoutes } from './http/api/tools.js';
 import { registerTokenRoutes } from './http/api/tokens.js';
 import { registerPanelRoutes } from './http/api/panel.js';
+import { registerOAuthRoutes } from './http/api/oauth.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
@@ -68,7 +71,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerPanelRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerOAuthRoutes, registerPanelRoutes, registerDocsRoutes];
 
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
 async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {
@@ -115,7 +118,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const bridgeTokens = new BridgeTokens(store.tokens, tokens);
   const ingress = new IngressTrust(config.ingressProxy);
   const ingressAccess = new IngressAccess(parseIngressRule(config.ingressUsers), hub);
-  const admit = createAdmission(tokens, limits, (p) => (p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p)), ingress, (p) => ingressAccess.check(p));
+  const oauth = new OAuthService(
+    store.oauth,
+    tokens,
+    { publicUrl: config.publicUrl, registration: config.oauthRegistration, allowPrivateMetadata: config.oauthMetadataPrivate, accessTtl: config.oauthAccessTtl, refreshDays: config.oauthRefreshDays },
+    log.child({ part: 'oauth' }),
+  );
+  const refusal: Refusal = (p, caller, policy) => {
+    if (p.via === 'oauth') return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
+    return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
+  };
+  const admit = createAdmission(tokens, limits, refusal, ingress, { ingressCheck: (p) => ingressAccess.check(p), resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers) });
   const startedAt = Date.now();
   const events = new EventHub({
     bus,
@@ -158,6 +171,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     users,
     tokens,
     bridgeTokens,
+    oauth,
     ingress,
     limits,
     admit,
@@ -222,6 +236,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);
         bridgeTokens.close();
+        oauth.close();
         store.close();
         services.limits.close();
         users.close();

@@ -4,6 +4,7 @@ import type { ActionExecutor } from './actions/executor.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BridgeTokens } from './auth/bridge-tokens.js';
 import type { IngressTrust } from './auth/ingress.js';
+import type { OAuthService } from './oauth/service.js';
 import type { UserStore } from './auth/users.js';
 import type { Bus } from './bus.js';
 import type { Config } from './config/load.js';
@@ -47,6 +48,8 @@ export interface Services {
   tokens: TokenService;
   /** Named long-lived tokens for assistants, revocable at once. */
   bridgeTokens: BridgeTokens;
+  /** The bridge as OAuth authorization server for hosted assistants (/mcp). */
+  oauth: OAuthService;
   /** Which requests come through Home Assistant's ingress, and as whom. */
   ingress: IngressTrust;
   limits: RateLimiter;

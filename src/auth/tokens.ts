@@ -15,15 +15,21 @@ export interface Principal {
    * How the caller got in: a bridge user's sign-in (absent: the default), a named bridge token made
    * for an assistant, or a Home Assistant user vouched for by the ingress proxy.
    */
-  via?: 'token' | 'ingress';
+  via?: 'token' | 'ingress' | 'oauth';
   /** The named bridge token's id (its jti), when via is 'token'. */
   tokenId?: string;
+  /** An OAuth grant's id, its scopes and the resource its token is for, when via is 'oauth'. */
+  grantId?: string;
+  scope?: readonly string[];
+  audience?: string;
   /** The Home Assistant user, when via is 'ingress'. */
   haUser?: { id: string; name: string; displayName: string };
 }
 
 /** The claim that marks a named bridge token (revocable, checked against the store on every use). */
 const BRIDGE_KIND = 'bridge';
+/** The claim that marks an access token issued to an OAuth client (audience: the MCP resource). */
+const OAUTH_KIND = 'oauth';
 
 export class TokenService {
   private readonly key: Uint8Array;
@@ -48,6 +54,19 @@ export class TokenService {
     return { access_token: token, token_type: 'Bearer', expires_in: ttl };
   }
 
+  /** An OAuth access token: for one grant, its scopes, and the resource (audience) it was asked for. */
+  async issueOAuth(grantId: string, scope: readonly string[], resource: string, ttlSeconds: number): Promise<string> {
+    return new SignJWT({ kind: OAUTH_KIND, gid: grantId, scope: scope.join(' ') })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setSubject(`oauth:${grantId}`)
+      .setJti(randomUUID())
+      .setIssuer(ISSUER)
+      .setAudience(resource)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(this.key);
+  }
+
   /** Returns the principal from a cached verification, or undefined when the token must be verified. */
   cached(token: string): Principal | undefined {
     const hit = this.cache.get(token);
@@ -62,12 +81,21 @@ export class TokenService {
     if (hit) return hit;
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['sub', 'exp', 'iat'] }));
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['sub', 'exp', 'iat', 'aud'] }));
     } catch (err) {
       throw unauthorized(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is invalid');
     }
+    // OAuth tokens are for the resource they were asked for (checked against the request by
+    // admission); every other token is for the bridge itself.
+    const oauth = payload.kind === OAUTH_KIND && typeof payload.gid === 'string' && typeof payload.aud === 'string';
+    if (!oauth && payload.aud !== AUDIENCE && !(Array.isArray(payload.aud) && payload.aud.includes(AUDIENCE))) throw unauthorized('The access token is invalid');
     const bridge = payload.kind === BRIDGE_KIND && typeof payload.jti === 'string';
-    const entry: Principal & { expMs: number } = { sub: payload.sub!, iat: payload.iat!, expMs: payload.exp! * 1000, ...(bridge ? { via: 'token' as const, tokenId: payload.jti } : {}) };
+    const extra: Partial<Principal> = oauth
+      ? { via: 'oauth', grantId: payload.gid as string, scope: String(payload.scope ?? '').split(' ').filter(Boolean), audience: payload.aud as string }
+      : bridge
+        ? { via: 'token', tokenId: payload.jti }
+        : {};
+    const entry: Principal & { expMs: number } = { sub: payload.sub!, iat: payload.iat!, expMs: payload.exp! * 1000, ...extra };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(token, entry);
     return entry;
@@ -89,3 +117,6 @@ export function actorName(p: Principal): string {
   if (p.via === 'ingress' && p.haUser) return `ha:${p.haUser.name || p.haUser.id}`;
   return p.sub;
 }
+
+/** Whether the caller may act (OAuth grants without the control scope may only read). */
+export const mayControl = (p: Principal | undefined): boolean => p?.via !== 'oauth' || (p.scope ?? []).includes('control');

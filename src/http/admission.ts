@@ -17,6 +17,8 @@ export interface AdmissionPolicy {
   queryToken?: boolean;
   /** The token may come after admission (a WebSocket's first message); one that comes now must be valid. */
   tokenLater?: boolean;
+  /** An OAuth resource (MCP): takes access tokens issued to OAuth clients, and its 401s point at the resource metadata. */
+  oauth?: boolean;
 }
 
 /** The parts of a request admission reads, whatever the transport. */
@@ -51,8 +53,8 @@ function challenge(e: AppError, tokenGiven: boolean): Record<string, string> {
   return { ...e.headers, 'WWW-Authenticate': tokenGiven ? 'Bearer error="invalid_token"' : 'Bearer' };
 }
 
-/** Why a verified principal is no longer welcome (a changed password, a revoked token), or undefined. */
-export type Refusal = (p: Principal) => AppError | undefined;
+/** Why a verified principal is no longer welcome here (a changed password, a revoked token, a token for another resource), or undefined. */
+export type Refusal = (p: Principal, caller: Caller, policy: AdmissionPolicy) => AppError | undefined;
 
 /**
  * Builds the admission function. It stays synchronous while nothing needs to wait (no token, or
@@ -61,10 +63,17 @@ export type Refusal = (p: Principal) => AppError | undefined;
 /** Whether a Home Assistant user that came through ingress may come in (INGRESS_USERS). */
 export type IngressCheck = (p: Principal) => AppError | undefined | Promise<AppError | undefined>;
 
-export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust, ingressCheck: IngressCheck = () => undefined): Admit {
+export interface AdmissionOptions {
+  ingressCheck?: IngressCheck;
+  /** The protected resource metadata URL an OAuth route's 401 names (RFC 9728). */
+  resourceMetadata?: (caller: Caller) => string;
+}
+
+export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust, opts: AdmissionOptions = {}): Admit {
+  const ingressCheck = opts.ingressCheck ?? (() => undefined);
   const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
     // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
-    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' ? verified : (refusal(verified) ?? verified);
+    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' ? verified : (refusal(verified, caller, policy) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
     const headers: Record<string, string> = {};
     if (policy.rateLimited !== false && limiter.enabled) {
@@ -81,7 +90,12 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
     const required = !policy.public && !(policy.tokenLater && token === undefined);
     if (required && !principal) {
       const e = auth instanceof AppError ? auth : unauthorized();
-      throw new AppError(e.code, e.status, e.message, e.details, { ...headers, ...challenge(e, token !== undefined) });
+      const c = challenge(e, token !== undefined);
+      // An MCP client that holds no (good) token learns where to get one.
+      if (policy.oauth && opts.resourceMetadata && e.status === 401 && !c['WWW-Authenticate']?.includes('resource_metadata')) {
+        c['WWW-Authenticate'] = `${c['WWW-Authenticate'] ?? 'Bearer'}${token !== undefined ? ',' : ''} resource_metadata="${opts.resourceMetadata(caller)}"`;
+      }
+      throw new AppError(e.code, e.status, e.message, e.details, { ...headers, ...c });
     }
     return { principal, headers };
   };

@@ -96,19 +96,21 @@ export interface DocumentInfo {
   version: string;
 }
 
-/** The OpenAPI 3.1 document of every HTTP route; WebSocket routes are listed under `x-websockets`, MCP's under `x-mcp`. */
+/** The OpenAPI 3.1 document of every HTTP route; WebSocket routes are listed under `x-websockets`, MCP's under `x-mcp`, OAuth's under `x-oauth`. */
 export function openApiDocument(routes: readonly Route[], info: DocumentInfo): Json {
   const paths: Record<string, Json> = {};
   const websockets: Json[] = [];
   const mcp: Json[] = [];
+  const oauth: Json[] = [];
   for (const route of routes) {
     if (kindOf(route) === 'websocket') {
       websockets.push({ path: route.path, summary: route.summary, public: Boolean(route.public), versioned: versioned(route.path) ?? null });
       continue;
     }
     // MCP's own protocol (JSON-RPC over Streamable HTTP) has its own specification; it is named, not described.
+    // So have OAuth's endpoints (form bodies, OAuth's own error shape, RFC 6749 and its kin).
     if (kindOf(route) === 'fetch') {
-      mcp.push({ method: route.method, path: route.path, summary: route.summary });
+      (route.path.startsWith('/oauth/') ? oauth : mcp).push({ method: route.method, path: route.path, summary: route.summary });
       continue;
     }
     const path = openApiPath(route.path);
@@ -132,5 +134,6 @@ export function openApiDocument(routes: readonly Route[], info: DocumentInfo): J
     },
     ...(websockets.length ? { 'x-websockets': websockets } : {}),
     ...(mcp.length ? { 'x-mcp': mcp } : {}),
+    ...(oauth.length ? { 'x-oauth': oauth } : {}),
   };
 }

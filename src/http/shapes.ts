@@ -149,5 +149,18 @@ export const bridgeToken = v.object({
   last_used_at: v.nullable(time),
 });
 export const bridgeTokenCreated = v.object({ ...bridgeToken.entries, token: text });
-export const bridgeTokenList = v.object({ tokens: v.array(bridgeToken) });
-export const bridgeTokenRevoked = v.object({ success: v.literal(true), revoked: bridgeToken });
+export const oauthGrant = v.object({
+  kind: v.literal('oauth_grant'),
+  id: text,
+  name: text,
+  client_id: text,
+  client_name: text,
+  scope: v.array(text),
+  resource: text,
+  created_by: text,
+  created_at: time,
+  expires_at: time,
+  last_used_at: v.nullable(time),
+});
+export const bridgeTokenList = v.object({ tokens: v.array(v.union([bridgeToken, oauthGrant])) });
+export const bridgeTokenRevoked = v.object({ success: v.literal(true), revoked: v.union([bridgeToken, oauthGrant]) });

@@ -55,7 +55,7 @@ export function createMcpSession(s: McpServices, principal: Principal | undefine
     { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {}, completions: {} }, instructions: INSTRUCTIONS },
   );
 
-  server.setRequestHandler('tools/list', () => ({ tools: s.tools.list() }) as never);
+  server.setRequestHandler('tools/list', () => ({ tools: s.tools.listFor(principal) }) as never);
   server.setRequestHandler('tools/call', async (req, ctx) => {
     try {
       return (await s.tools.call(req.params.name, req.params.arguments ?? {}, principal, clientChannel(ctx, req.params._meta?.progressToken))) as never;

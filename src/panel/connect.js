@@ -38,7 +38,7 @@ export async function renderTokens() {
           el(
             'tr',
             { 'data-token': t.id },
-            el('td', {}, t.name),
+            el('td', {}, t.kind === 'oauth_grant' ? `${t.name} (OAuth: ${t.scope.join(', ')})` : t.name),
             el('td', { title: t.created_at }, `${ago(t.created_at)} by ${t.created_by}`),
             el('td', { title: t.last_used_at ?? '' }, ago(t.last_used_at)),
             el('td', {}, new Date(t.expires_at).toLocaleDateString()),

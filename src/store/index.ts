@@ -7,6 +7,7 @@ import { SceneStore } from './scenes.js';
 import { StreamStatsStore } from './stream-stats.js';
 import { SubscriptionStore } from './subscriptions.js';
 import { TokenStore } from './tokens.js';
+import { OAuthStore } from './oauth.js';
 
 export interface Store {
   readonly file: string;
@@ -17,6 +18,7 @@ export interface Store {
   readonly subscriptions: SubscriptionStore;
   readonly streamStats: StreamStatsStore;
   readonly tokens: TokenStore;
+  readonly oauth: OAuthStore;
   close(): void;
 }
 
@@ -35,6 +37,7 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
     subscriptions: new SubscriptionStore(db),
     streamStats: new StreamStatsStore(db),
     tokens: new TokenStore(db),
+    oauth: new OAuthStore(db),
     close: () => {
       if (!db.open) return;
       // Events still queued for the next tick's batch are written before the file closes.

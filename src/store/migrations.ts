@@ -134,6 +134,39 @@ export const MIGRATIONS: readonly Migration[] = [
         );
       `),
   },
+  {
+    // OAuth: registered clients (or cached nothing: metadata-document clients are fetched), the
+    // grants a person approved, and the grants' refresh tokens, kept only as hashes. A used refresh
+    // token stays (used_at set) so its reuse is recognised and ends the grant.
+    version: 5,
+    name: 'oauth',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE oauth_clients (
+          client_id     TEXT PRIMARY KEY,
+          metadata      TEXT NOT NULL,
+          registered_at TEXT NOT NULL
+        );
+        CREATE TABLE oauth_grants (
+          id           TEXT PRIMARY KEY,
+          client_id    TEXT NOT NULL,
+          client_name  TEXT NOT NULL,
+          scope        TEXT NOT NULL,
+          resource     TEXT NOT NULL,
+          approved_by  TEXT NOT NULL,
+          created_at   TEXT NOT NULL,
+          expires_at   TEXT NOT NULL,
+          last_used_at TEXT
+        );
+        CREATE TABLE oauth_refresh_tokens (
+          hash       TEXT PRIMARY KEY,
+          grant_id   TEXT NOT NULL REFERENCES oauth_grants(id) ON DELETE CASCADE,
+          created_at TEXT NOT NULL,
+          used_at    TEXT
+        );
+        CREATE INDEX oauth_refresh_by_grant ON oauth_refresh_tokens(grant_id);
+      `),
+  },
 ];
 
 export class MigrationError extends Error {

@@ -1,7 +1,7 @@
 // The one registry of tools: every loaded plugin's tools, described as MCP describes them, and
 // called with their arguments checked by the one validator. The REST tool transport and the MCP
 // server both serve this registry.
-import type { Principal } from '../auth/tokens.js';
+import { mayControl, type Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
 import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugins/api.js';
 import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
@@ -44,6 +44,11 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
+  /** The tools this caller may use: an OAuth grant without control sees only those that read. */
+  listFor(principal?: Principal): ToolInfo[] {
+    return mayControl(principal) ? this.list() : this.list().filter((t) => t.annotations?.readOnlyHint === true);
+  }
+
   /** Every tool's description, made once. */
   list(): ToolInfo[] {
     return (this.infos ??= [...this.tools.values()].map(({ definition: d }) => ({
@@ -64,6 +69,9 @@ export class ToolRegistry {
     const tool = this.tools.get(name);
     if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
     const checked = check(tool.definition.input, args ?? {}, { what: 'arguments' });
+    if (!mayControl(principal) && tool.definition.annotations?.readOnlyHint !== true) {
+      return errorResult(new AppError('FORBIDDEN', 403, `This assistant was granted read access only (OAuth scope "read"): ${name} acts on the home; a person can grant control on the consent page`, { scope: principal?.scope ?? [] }));
+    }
     try {
       return await tool.run(checked, principal, client);
     } catch (err) {

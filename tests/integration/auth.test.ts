@@ -49,7 +49,23 @@ describe('auth matrix over the route table', () => {
     const routes = s.app.routes.routes();
     // The API's own description is public too: it shows only the API's shape; so are the panel's
     // files, which hold no data (the page signs in, or rides on ingress, before it asks for any).
-    expect(routes.filter((r) => r.public).map((r) => r.path).sort()).toEqual(['/', '/api/docs', '/api/docs/:file', '/api/openapi.json', '/auth/token', '/health', '/panel/:file']);
+    // OAuth's metadata and endpoints are public by nature: they are how a client gets a token.
+    expect([...new Set(routes.filter((r) => r.public).map((r) => r.path))].sort()).toEqual([
+      '/',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/api/docs',
+      '/api/docs/:file',
+      '/api/openapi.json',
+      '/auth/token',
+      '/health',
+      '/oauth/authorize',
+      '/oauth/register',
+      '/oauth/revoke',
+      '/oauth/token',
+      '/panel/:file',
+    ]);
     expect(routes.length).toBeGreaterThan(2);
   });
 

@@ -15,15 +15,15 @@ function person(p: Principal | undefined): Principal {
   return p;
 }
 
-export function registerTokenRoutes(routes: RouteTable, { bridgeTokens, log }: Services): void {
+export function registerTokenRoutes(routes: RouteTable, { bridgeTokens, oauth, log }: Services): void {
   routes.add({
     method: 'GET',
     path: '/api/tokens',
-    summary: 'The named bridge tokens made for assistants, with when each was last used (never the tokens themselves)',
+    summary: 'The named bridge tokens made for assistants and the grants OAuth clients hold, with when each was last used (never the tokens themselves)',
     responses: { 200: { description: 'The tokens', schema: shape.bridgeTokenList }, ...forbidden },
     handler: (req) => {
       person(req.principal);
-      return { tokens: bridgeTokens.list() };
+      return { tokens: [...bridgeTokens.list(), ...oauth.list()] };
     },
   });
 
@@ -45,10 +45,13 @@ export function registerTokenRoutes(routes: RouteTable, { bridgeTokens, log }: S
   routes.add({
     method: 'DELETE',
     path: '/api/tokens/:id',
-    summary: 'Revoke a bridge token: refused from the next request on, also after a restart',
+    summary: 'Revoke a bridge token or an OAuth grant: refused from the next request on, also after a restart',
     responses: { 200: { description: 'Revoked', schema: shape.bridgeTokenRevoked }, 404: { description: 'NOT_FOUND: no such token' }, ...forbidden },
     handler: (req) => {
       const by = person(req.principal);
+      // An OAuth client's grant is revoked the same way as a bridge token.
+      const grant = oauth.revokeGrant(req.params.id, by);
+      if (grant) return { success: true, revoked: grant };
       const revoked = bridgeTokens.revoke(req.params.id);
       log.info(`bridge token ${revoked.id} (${JSON.stringify(revoked.name)}) revoked by ${actorName(by)}`);
       return { success: true, revoked };

@@ -1,0 +1,135 @@
+// OAuth for hosted assistants (thin adapters over src/oauth/service.ts): the metadata documents
+// (RFC 9728, RFC 8414), registration (RFC 7591), the authorization endpoint with its consent page,
+// the token endpoint and revocation (RFC 7009). The token and revocation endpoints speak form
+// bodies and OAuth's own error shape, so they are `fetch` routes.
+import * as v from 'valibot';
+import { consentHeaders, consentPage, errorPage } from '../../oauth/consent-page.js';
+import { OAuthError, type Scope } from '../../oauth/service.js';
+import type { Principal } from '../../auth/tokens.js';
+import type { Services } from '../../services.js';
+import type { ApiRequest, RouteTable } from '../routes.js';
+
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE, ...headers } });
+const oauthError = (e: OAuthError) => json(e.status, { error: e.error, error_description: e.description }, e.status === 401 ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {});
+const html = (status: number, body: string, redirectUri?: string) => new Response(body, { status, headers: consentHeaders(redirectUri) });
+
+async function formOf(request: Request): Promise<URLSearchParams> {
+  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded');
+  }
+  const form = new URLSearchParams(await request.text());
+  // A parameter given twice is ambiguous (RFC 6749 §3.1).
+  for (const k of new Set(form.keys())) if (k !== 'scope' && form.getAll(k).length > 1) throw new OAuthError('invalid_request', `${k} is given more than once`);
+  return form;
+}
+
+const caught = (run: () => Promise<Response>) =>
+  run().catch((err: unknown) => {
+    if (err instanceof OAuthError) return oauthError(err);
+    throw err;
+  });
+
+export function registerOAuthRoutes(routes: RouteTable, s: Services): void {
+  const { oauth, users } = s;
+  const meta = { 200: { description: 'The metadata', schema: v.record(v.string(), v.unknown()) } };
+
+  for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+    routes.add({ method: 'GET', path, summary: 'OAuth protected resource metadata of /mcp (RFC 9728)', public: true, responses: meta, handler: (req) => oauth.protectedResource(req.headers) });
+  }
+  routes.add({ method: 'GET', path: '/.well-known/oauth-authorization-server', summary: 'OAuth authorization server metadata (RFC 8414)', public: true, responses: meta, handler: (req) => oauth.authorizationServer(req.headers) });
+
+  routes.add({
+    kind: 'fetch',
+    method: 'POST',
+    path: '/oauth/register',
+    summary: 'OAuth dynamic client registration (RFC 7591): public clients with PKCE; 403 when OAUTH_REGISTRATION is off',
+    public: true,
+    handle: (request) =>
+      caught(async () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(await request.text());
+        } catch {
+          throw new OAuthError('invalid_client_metadata', 'The body must be JSON client metadata');
+        }
+        return json(201, oauth.register(body));
+      }),
+  });
+
+  routes.add({
+    kind: 'fetch',
+    method: 'GET',
+    path: '/oauth/authorize',
+    summary: 'OAuth authorization endpoint: checks the request and shows the consent page (HTML)',
+    public: true,
+    handle: async (request, req) => {
+      const q = Object.fromEntries(new URL(request.url).searchParams);
+      const outcome = await oauth.authorize(q, req.headers);
+      if (outcome.kind === 'error') return html(400, errorPage(outcome.message));
+      if (outcome.kind === 'redirect') return new Response(null, { status: 302, headers: { Location: outcome.location, ...NO_STORE } });
+      return html(200, consentPage(outcome.pending, viaIngress(req)), outcome.pending.redirectUri);
+    },
+  });
+
+  routes.add({
+    kind: 'fetch',
+    method: 'POST',
+    path: '/oauth/authorize',
+    summary: 'The consent form: the person signs in (or came through Home Assistant) and allows or denies',
+    public: true,
+    handle: async (request, req) => {
+      let form: URLSearchParams;
+      try {
+        form = await formOf(request);
+      } catch (err) {
+        return html(400, errorPage((err as Error).message));
+      }
+      const pending = oauth.pendingRequest(form.get('request') ?? undefined);
+      if (!pending) return html(400, errorPage('This authorization request is unknown or has expired (after 10 minutes).'));
+      const decision = form.get('decision');
+      if (decision !== 'approve' && decision !== 'deny') return html(400, consentPage(pending, viaIngress(req), 'Choose Allow or Deny.'), pending.redirectUri);
+      let who = viaIngress(req);
+      if (!who) {
+        const username = form.get('username') ?? '';
+        const password = form.get('password') ?? '';
+        if (decision === 'approve' && !(username && password && (await users.verify(username, password)))) {
+          s.log.warn({ client: pending.client.client_id, ip: req.ip }, 'OAuth consent: wrong username or password');
+          return html(401, consentPage(pending, undefined, 'Wrong username or password.'), pending.redirectUri);
+        }
+        who = { sub: username || 'anonymous', iat: Math.floor(Date.now() / 1000) };
+      }
+      const scope = form.getAll('scope').filter((x): x is Scope => x === 'read' || x === 'control');
+      const location = oauth.decide(pending, decision === 'approve', who, scope);
+      return new Response(null, { status: 302, headers: { Location: location, ...NO_STORE } });
+    },
+  });
+
+  routes.add({
+    kind: 'fetch',
+    method: 'POST',
+    path: '/oauth/token',
+    summary: 'OAuth token endpoint: authorization_code (with the PKCE verifier) and refresh_token (rotating) grants',
+    public: true,
+    handle: (request) => caught(async () => json(200, await oauth.token(await formOf(request)))),
+  });
+
+  routes.add({
+    kind: 'fetch',
+    method: 'POST',
+    path: '/oauth/revoke',
+    summary: 'OAuth token revocation (RFC 7009): a refresh or access token ends its grant',
+    public: true,
+    handle: (request) =>
+      caught(async () => {
+        await oauth.revoke(await formOf(request));
+        return json(200, {});
+      }),
+  });
+}
+
+/** A Home Assistant user who came through ingress has signed in already. */
+function viaIngress(req: ApiRequest<undefined, any, any>): Principal | undefined {
+  return req.principal?.via === 'ingress' ? req.principal : undefined;
+}

@@ -1,0 +1,89 @@
+// The consent page: which client asks, for what, and the person's answer. Plain HTML with the
+// panel's stylesheet (no script, no CDN); every value is escaped. It may not be framed (a framed
+// consent page is a click-jacking target), and its form may lead only here and, after approval, to
+// the client's own redirect URI.
+import type { Principal } from '../auth/tokens.js';
+import type { PendingAuthorization } from './service.js';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function consentHeaders(redirectUri?: string): Record<string, string> {
+  let target = '';
+  try {
+    if (redirectUri) target = ` ${new URL(redirectUri).origin}`;
+  } catch {
+    target = '';
+  }
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escape(title)} · Home MCP Bridge</title>
+<link rel="stylesheet" href="../panel/style.css">
+</head>
+<body>
+<header class="top"><img class="logo" src="../panel/icon.svg" alt="" width="28" height="28"><h1>Home MCP Bridge</h1></header>
+<main>${body}</main>
+</body>
+</html>
+`;
+}
+
+const SCOPE_WORDS = {
+  read: 'See your entities, their states and history, and the bridge’s resources',
+  control: 'Control your devices: switch, dim, open, lock and run scenes',
+};
+
+export function consentPage(p: PendingAuthorization, who: Principal | undefined, error?: string): string {
+  const host = (() => {
+    try {
+      return new URL(p.redirectUri).host;
+    } catch {
+      return p.redirectUri;
+    }
+  })();
+  const scopes = p.scope
+    .map((s) =>
+      s === 'read'
+        ? `<li><label class="check"><input type="checkbox" checked disabled> ${escape(SCOPE_WORDS.read)}</label><input type="hidden" name="scope" value="read"></li>`
+        : `<li><label class="check"><input type="checkbox" name="scope" value="control" checked> ${escape(SCOPE_WORDS.control)}</label></li>`,
+    )
+    .join('');
+  const signIn = who
+    ? `<p class="muted">Signed in as ${escape(who.haUser?.displayName || who.haUser?.name || who.sub)} through Home Assistant.</p>`
+    : `<label>Username <input name="username" autocomplete="username" required maxlength="128"></label>
+       <label>Password <input name="password" type="password" autocomplete="current-password" required maxlength="1024"></label>`;
+  return page(
+    'Allow access',
+    `<section class="card narrow">
+  <h2>Allow ${escape(p.client.client_name)} to use your home?</h2>
+  <p><strong>${escape(p.client.client_name)}</strong> asks for access to this Home Assistant through Home MCP Bridge. After you answer, you go back to <code>${escape(host)}</code>.</p>
+  <p class="muted">Client: <code>${escape(p.client.client_id.slice(0, 200))}</code>${p.client.kind === 'metadata_document' ? ' (described by its own metadata document)' : ''}</p>
+  <form method="post" action="authorize" class="stack">
+    <input type="hidden" name="request" value="${escape(p.id)}">
+    <ul class="items">${scopes}</ul>
+    ${signIn}
+    ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
+    <div class="inline">
+      <button type="submit" name="decision" value="approve">Allow</button>
+      <button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
+    </div>
+  </form>
+</section>`,
+  );
+}
+
+export function errorPage(message: string): string {
+  return page('Cannot authorize', `<section class="card narrow"><h2>This request cannot be authorized</h2><p class="error" role="alert">${escape(message)}</p><p class="muted">Nothing was granted. Start again from the assistant.</p></section>`);
+}

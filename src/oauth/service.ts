@@ -1,0 +1,455 @@
+// The bridge as its own OAuth 2.1 authorization server, for hosted assistants reaching /mcp:
+// authorization code with PKCE (S256 only), exact redirect URIs, the resource parameter bound into
+// the token's audience, short-lived access tokens, rotating refresh tokens (a reused one ends the
+// grant), revocation. Clients identify by a client ID metadata document or, when allowed, by
+// dynamic registration. A person approves each grant on the consent page. Nothing here knows HTTP:
+// the routes in src/http/api/oauth.ts adapt it.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from '../log.js';
+import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
+import { actorName, type Principal, type TokenService } from '../auth/tokens.js';
+import { AppError } from '../errors.js';
+import { ClientMetadataFetcher, isMetadataUrl, MetadataError } from './client-metadata.js';
+
+export const SCOPES = ['read', 'control'] as const;
+export type Scope = (typeof SCOPES)[number];
+const CODE_TTL_MS = 60_000;
+const PENDING_TTL_MS = 10 * 60_000;
+const PENDING_MAX = 1000;
+const DAY_MS = 86_400_000;
+const FLUSH_MS = 60_000;
+
+/** An OAuth error as the protocol names it (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+export interface OAuthClient {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  /** Where the client's description came from. */
+  kind: 'registered' | 'metadata_document';
+}
+
+/** An authorization request waiting for the person's decision. */
+export interface PendingAuthorization {
+  id: string;
+  client: OAuthClient;
+  redirectUri: string;
+  state?: string;
+  challenge: string;
+  scope: Scope[];
+  resource: string;
+  issuer: string;
+  expires: number;
+}
+
+interface IssuedCode {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  scope: Scope[];
+  resource: string;
+  approvedBy: string;
+  clientName: string;
+  expires: number;
+  used: boolean;
+  grantId?: string;
+}
+
+export interface OAuthSettings {
+  publicUrl?: string;
+  registration: boolean;
+  allowPrivateMetadata: boolean;
+  accessTtl: number;
+  refreshDays: number;
+}
+
+export type GrantView = Omit<OAuthGrantRecord, 'scope' | 'approved_by'> & { kind: 'oauth_grant'; name: string; scope: string[]; created_by: string };
+
+export type AuthorizeOutcome =
+  /** Show the consent page. */
+  | { kind: 'consent'; pending: PendingAuthorization }
+  /** Send the browser back to the client with an error (the redirect URI is trusted). */
+  | { kind: 'redirect'; location: string }
+  /** Show an error page: the client or its redirect URI cannot be trusted, so nothing is sent there. */
+  | { kind: 'error'; message: string };
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
+
+/** Where a client may send the browser back to: https, http on this machine (native apps), or an app's own scheme. */
+function redirectUriProblem(uri: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.hash) return 'must not have a fragment';
+  if (u.protocol === 'https:') return undefined;
+  if (u.protocol === 'http:') return ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) ? undefined : 'must be https (plain http only on localhost)';
+  if (['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:'].includes(u.protocol)) return `must not use ${u.protocol}`;
+  return undefined;
+}
+
+function withParams(uri: string, params: Record<string, string | undefined>): string {
+  const u = new URL(uri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
+  return u.href;
+}
+
+export class OAuthService {
+  private readonly pending = new Map<string, PendingAuthorization>();
+  private readonly codes = new Map<string, IssuedCode>();
+  private readonly grants = new Map<string, OAuthGrantRecord>();
+  private readonly used = new Map<string, string>();
+  private readonly metadata: ClientMetadataFetcher;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly tokens: TokenService,
+    private readonly settings: OAuthSettings,
+    private readonly log: Logger,
+  ) {
+    this.metadata = new ClientMetadataFetcher(settings.allowPrivateMetadata);
+    for (const g of store.grants()) this.grants.set(g.id, g);
+    this.timer = setInterval(() => this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  // --- addresses and metadata -------------------------------------------------------------
+
+  /** The bridge's public address: PUBLIC_URL, else what the request says it reached. */
+  base(headers: Record<string, string>): string {
+    if (this.settings.publicUrl) return this.settings.publicUrl.replace(/\/+$/, '');
+    const proto = headers['x-forwarded-proto']?.split(',')[0]?.trim() === 'https' ? 'https' : 'http';
+    const host = (headers['x-forwarded-host']?.split(',')[0]?.trim() || headers.host || 'localhost').replace(/[^A-Za-z0-9.\-:[\]]/g, '');
+    return `${proto}://${host}`;
+  }
+
+  /** The protected resource: the MCP endpoint. */
+  resource(headers: Record<string, string>): string {
+    return `${this.base(headers)}/mcp`;
+  }
+
+  resourceMetadataUrl(headers: Record<string, string>): string {
+    return `${this.base(headers)}/.well-known/oauth-protected-resource/mcp`;
+  }
+
+  protectedResource(headers: Record<string, string>) {
+    const base = this.base(headers);
+    return { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: [...SCOPES], bearer_methods_supported: ['header'], resource_name: 'Home MCP Bridge' };
+  }
+
+  authorizationServer(headers: Record<string, string>) {
+    const base = this.base(headers);
+    return {
+      issuer: base,
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      revocation_endpoint: `${base}/oauth/revoke`,
+      ...(this.settings.registration ? { registration_endpoint: `${base}/oauth/register` } : {}),
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: [...SCOPES],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+    };
+  }
+
+  // --- clients --------------------------------------------------------------------------
+
+  /** RFC 7591: public clients only (PKCE instead of a secret). */
+  register(body: unknown): Record<string, unknown> {
+    if (!this.settings.registration) throw new OAuthError('access_denied', 'Dynamic client registration is turned off on this bridge (OAUTH_REGISTRATION); identify with a client ID metadata document', 403);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object of client metadata');
+    const m = body as Record<string, unknown>;
+    const uris = m.redirect_uris;
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every((u) => typeof u === 'string' && u.length <= 2000)) {
+      throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a list of 1 to 10 URLs');
+    }
+    for (const u of uris as string[]) {
+      const problem = redirectUriProblem(u);
+      if (problem) throw new OAuthError('invalid_redirect_uri', `The redirect URI ${JSON.stringify(u.slice(0, 200))} ${problem}`);
+    }
+    const name = typeof m.client_name === 'string' && m.client_name.trim() ? m.client_name.trim().slice(0, 100) : 'Unnamed client';
+    const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
+    if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) throw new OAuthError('invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only');
+    if (m.response_types !== undefined && !(Array.isArray(m.response_types) && m.response_types.every((r) => r === 'code'))) throw new OAuthError('invalid_client_metadata', 'response_types may hold code only');
+    const clientId = `hmb_${randomBytes(16).toString('base64url')}`;
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const info = {
+      client_id: clientId,
+      client_id_issued_at: issuedAt,
+      client_name: name,
+      redirect_uris: uris as string[],
+      grant_types: grantTypes,
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.slice(0, 500) } : {}),
+    };
+    this.store.addClient(clientId, info, new Date().toISOString());
+    this.log.info({ client: clientId, name }, 'OAuth client registered');
+    return info;
+  }
+
+  private async client(clientId: string): Promise<OAuthClient> {
+    if (isMetadataUrl(clientId, this.settings.allowPrivateMetadata)) {
+      let doc: Record<string, unknown>;
+      try {
+        doc = await this.metadata.get(clientId);
+      } catch (err) {
+        throw new OAuthError('invalid_client', `The client's metadata document ${clientId.slice(0, 200)} could not be used: ${err instanceof MetadataError ? err.message : 'fetching it failed'}`, 401);
+      }
+      const uris = (doc.redirect_uris as string[]).filter((u) => !redirectUriProblem(u));
+      return { client_id: clientId, client_name: typeof doc.client_name === 'string' ? doc.client_name.slice(0, 100) : new URL(clientId).host, redirect_uris: uris, kind: 'metadata_document' };
+    }
+    const stored = this.store.client(clientId);
+    if (!stored) throw new OAuthError('invalid_client', `Unknown client ${JSON.stringify(clientId.slice(0, 100))}: register first, or use a client ID metadata document URL`, 401);
+    return { client_id: clientId, client_name: String(stored.client_name), redirect_uris: stored.redirect_uris as string[], kind: 'registered' };
+  }
+
+  // --- authorization ----------------------------------------------------------------------
+
+  /** GET /oauth/authorize: checks the request; the consent page or an error comes back. */
+  async authorize(q: Record<string, string | undefined>, headers: Record<string, string>): Promise<AuthorizeOutcome> {
+    if (!q.client_id) return { kind: 'error', message: 'The request names no client (client_id).' };
+    let client: OAuthClient;
+    try {
+      client = await this.client(q.client_id);
+    } catch (err) {
+      return { kind: 'error', message: (err as Error).message };
+    }
+    // Only an exact match: nothing is ever sent to an address the client did not name beforehand.
+    if (!q.redirect_uri || !client.redirect_uris.includes(q.redirect_uri)) {
+      return { kind: 'error', message: `The redirect URI ${JSON.stringify((q.redirect_uri ?? '').slice(0, 200))} is not one ${client.client_name} registered.` };
+    }
+    const issuer = this.base(headers);
+    const back = (error: string, description: string): AuthorizeOutcome => ({ kind: 'redirect', location: withParams(q.redirect_uri!, { error, error_description: description, state: q.state, iss: issuer }) });
+    if (q.response_type !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
+    if (q.code_challenge_method !== 'S256' || !q.code_challenge || !CHALLENGE.test(q.code_challenge)) return back('invalid_request', 'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256');
+    const scope = this.parseScope(q.scope);
+    if (!scope) return back('invalid_scope', `Scopes are ${SCOPES.join(' and ')}`);
+    const resource = this.resource(headers);
+    if (q.resource !== undefined && q.resource.replace(/\/+$/, '') !== resource) return back('invalid_target', `This server's resource is ${resource}`);
+    this.sweep();
+    if (this.pending.size >= PENDING_MAX) return back('temporarily_unavailable', 'Too many authorizations are waiting; try again later');
+    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state: q.state, challenge: q.code_challenge, scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS };
+    this.pending.set(pending.id, pending);
+    return { kind: 'consent', pending };
+  }
+
+  pendingRequest(id: string | undefined): PendingAuthorization | undefined {
+    const p = id ? this.pending.get(id) : undefined;
+    return p && p.expires > Date.now() ? p : undefined;
+  }
+
+  /** The person's decision; the redirect back to the client. Approval issues a one-time code. */
+  decide(pending: PendingAuthorization, approve: boolean, who: Principal, scope: Scope[]): string {
+    this.pending.delete(pending.id);
+    const base = { state: pending.state, iss: pending.issuer };
+    if (!approve) {
+      this.log.info({ client: pending.client.client_id, user: actorName(who) }, 'OAuth authorization denied');
+      return withParams(pending.redirectUri, { error: 'access_denied', error_description: 'The request was denied', ...base });
+    }
+    const granted = scope.filter((s) => pending.scope.includes(s));
+    if (!granted.includes('read')) granted.unshift('read');
+    const code = randomBytes(32).toString('base64url');
+    this.codes.set(code, {
+      clientId: pending.client.client_id,
+      clientName: pending.client.client_name,
+      redirectUri: pending.redirectUri,
+      challenge: pending.challenge,
+      scope: granted,
+      resource: pending.resource,
+      approvedBy: actorName(who),
+      expires: Date.now() + CODE_TTL_MS,
+      used: false,
+    });
+    return withParams(pending.redirectUri, { code, ...base });
+  }
+
+  // --- tokens -----------------------------------------------------------------------------
+
+  async token(form: URLSearchParams): Promise<Record<string, unknown>> {
+    const grantType = form.get('grant_type');
+    if (grantType === 'authorization_code') return this.exchangeCode(form);
+    if (grantType === 'refresh_token') return this.refresh(form);
+    if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
+    throw new OAuthError('unsupported_grant_type', `grant_type ${grantType.slice(0, 40)} is not supported (authorization_code, refresh_token)`);
+  }
+
+  private async exchangeCode(form: URLSearchParams): Promise<Record<string, unknown>> {
+    const need = (k: string) => {
+      const v = form.get(k);
+      if (!v) throw new OAuthError('invalid_request', `${k} is required`);
+      return v;
+    };
+    const code = need('code');
+    const clientId = need('client_id');
+    const redirectUri = need('redirect_uri');
+    const verifier = need('code_verifier');
+    const issued = this.codes.get(code);
+    if (!issued || issued.clientId !== clientId) throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client');
+    if (issued.used) {
+      // A code used twice may have been stolen: whatever it bought ends too.
+      if (issued.grantId) this.endGrant(issued.grantId, 'its authorization code was used again');
+      throw new OAuthError('invalid_grant', 'The authorization code was used already');
+    }
+    issued.used = true;
+    if (issued.expires < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
+    if (issued.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request');
+    if (!VERIFIER.test(verifier) || sha256(verifier) !== issued.challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge');
+    const resource = form.get('resource');
+    if (resource !== null && resource.replace(/\/+$/, '') !== issued.resource) throw new OAuthError('invalid_target', `The code was issued for ${issued.resource}`);
+    const now = new Date();
+    const refresh = `hmbr_${randomBytes(32).toString('base64url')}`;
+    const grant: OAuthGrantRecord = {
+      id: randomUUID(),
+      client_id: issued.clientId,
+      client_name: issued.clientName,
+      scope: issued.scope.join(' '),
+      resource: issued.resource,
+      approved_by: issued.approvedBy,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.settings.refreshDays * DAY_MS).toISOString(),
+      last_used_at: null,
+    };
+    this.store.addGrant(grant, sha256(refresh));
+    this.grants.set(grant.id, grant);
+    issued.grantId = grant.id;
+    this.log.info({ grant: grant.id, client: grant.client_id, name: grant.client_name, user: grant.approved_by, scope: grant.scope }, 'OAuth grant made');
+    return this.tokenResponse(grant, refresh);
+  }
+
+  private async refresh(form: URLSearchParams): Promise<Record<string, unknown>> {
+    const token = form.get('refresh_token');
+    const clientId = form.get('client_id');
+    if (!token || !clientId) throw new OAuthError('invalid_request', 'refresh_token and client_id are required');
+    const hash = sha256(token);
+    const row = this.store.refreshToken(hash);
+    const grant = row ? this.grants.get(row.grant_id) : undefined;
+    if (!row || !grant) throw new OAuthError('invalid_grant', 'The refresh token is unknown or its grant was revoked');
+    if (grant.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+    if (row.used_at) {
+      this.endGrant(grant.id, 'a refresh token was used a second time');
+      throw new OAuthError('invalid_grant', 'The refresh token was used already; the grant has ended, authorize again');
+    }
+    if (Date.parse(grant.expires_at) < Date.now()) {
+      this.endGrant(grant.id, 'it expired');
+      throw new OAuthError('invalid_grant', 'The grant has expired; authorize again');
+    }
+    let scope = grant.scope.split(' ') as Scope[];
+    const asked = form.get('scope');
+    if (asked !== null) {
+      const narrower = this.parseScope(asked);
+      if (!narrower || narrower.some((s) => !scope.includes(s))) throw new OAuthError('invalid_scope', `The grant covers ${grant.scope}`);
+      scope = narrower;
+    }
+    const next = `hmbr_${randomBytes(32).toString('base64url')}`;
+    const now = new Date();
+    const expires = new Date(now.getTime() + this.settings.refreshDays * DAY_MS).toISOString();
+    if (!this.store.rotate(hash, sha256(next), grant.id, now.toISOString(), expires)) {
+      this.endGrant(grant.id, 'a refresh token was used twice at once');
+      throw new OAuthError('invalid_grant', 'The refresh token was used already; the grant has ended, authorize again');
+    }
+    grant.expires_at = expires;
+    grant.last_used_at = now.toISOString();
+    this.log.info({ grant: grant.id, client: grant.client_id }, 'OAuth grant refreshed');
+    return this.tokenResponse({ ...grant, scope: scope.join(' ') }, next);
+  }
+
+  private async tokenResponse(grant: OAuthGrantRecord, refresh: string) {
+    const scope = grant.scope.split(' ');
+    const access = await this.tokens.issueOAuth(grant.id, scope, grant.resource, this.settings.accessTtl);
+    return { access_token: access, token_type: 'Bearer', expires_in: this.settings.accessTtl, refresh_token: refresh, scope: grant.scope };
+  }
+
+  /** RFC 7009: a refresh token or an access token ends its grant; unknown tokens are fine (200 all the same). */
+  async revoke(form: URLSearchParams): Promise<void> {
+    const token = form.get('token');
+    if (!token) throw new OAuthError('invalid_request', 'token is required');
+    const clientId = form.get('client_id');
+    const row = this.store.refreshToken(sha256(token));
+    let grantId = row?.grant_id;
+    if (!grantId) {
+      const p = await this.tokens.verify(token).catch(() => undefined);
+      grantId = p?.via === 'oauth' ? p.grantId : undefined;
+    }
+    const grant = grantId ? this.grants.get(grantId) : undefined;
+    if (!grant) return;
+    if (clientId !== null && clientId !== grant.client_id) throw new OAuthError('invalid_client', 'The token was issued to another client', 401);
+    this.endGrant(grant.id, 'the client revoked it');
+  }
+
+  // --- grants as the person sees them ---------------------------------------------------------
+
+  list(): GrantView[] {
+    return [...this.grants.values()].map(({ scope, approved_by, ...g }) => ({ kind: 'oauth_grant', ...g, name: g.client_name, scope: scope.split(' '), created_by: approved_by }));
+  }
+
+  /** Revokes a grant by id (the panel, DELETE /api/tokens/{id}); undefined when there is none. */
+  revokeGrant(id: string, by: Principal): GrantView | undefined {
+    const view = this.list().find((g) => g.id === id);
+    if (view) this.endGrant(id, `revoked by ${actorName(by)}`);
+    return view;
+  }
+
+  private endGrant(id: string, why: string): void {
+    const grant = this.grants.get(id);
+    this.grants.delete(id);
+    this.used.delete(id);
+    this.store.deleteGrant(id);
+    if (grant) this.log.info({ grant: id, client: grant.client_id, name: grant.client_name }, `OAuth grant ended: ${why}`);
+  }
+
+  /** Why an OAuth access token is refused for this request, or undefined; notes the grant's use. */
+  refusal(p: Principal, headers: Record<string, string>): AppError | undefined {
+    const invalid = (message: string) => new AppError('AUTHENTICATION_ERROR', 401, message, {}, { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${this.resourceMetadataUrl(headers)}"` });
+    const grant = p.grantId ? this.grants.get(p.grantId) : undefined;
+    if (!grant) return invalid('The access token has been revoked');
+    if (p.audience?.replace(/\/+$/, '') !== this.resource(headers)) return invalid(`The access token is for another resource (${String(p.audience).slice(0, 200)})`);
+    const now = new Date().toISOString();
+    grant.last_used_at = now;
+    this.used.set(grant.id, now);
+    return undefined;
+  }
+
+  private parseScope(text: string | null | undefined): Scope[] | undefined {
+    if (text === undefined || text === null || text.trim() === '') return [...SCOPES];
+    const asked = text.trim().split(/\s+/);
+    if (asked.some((s) => !(SCOPES as readonly string[]).includes(s))) return undefined;
+    return SCOPES.filter((s) => asked.includes(s));
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, p] of this.pending) if (p.expires < now) this.pending.delete(id);
+    for (const [code, c] of this.codes) if (c.expires < now - CODE_TTL_MS * 10) this.codes.delete(code);
+  }
+
+  flush(): void {
+    if (!this.used.size) return;
+    const batch = new Map(this.used);
+    this.used.clear();
+    this.store.touch(batch);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.flush();
+  }
+}

@@ -1,0 +1,70 @@
+// OAuth clients that registered themselves, the grants people approved, and the grants' refresh
+// tokens (only their SHA-256 hashes). Deleting a grant deletes its refresh tokens.
+import type { Db } from './db.js';
+
+export interface OAuthGrantRecord {
+  id: string;
+  client_id: string;
+  client_name: string;
+  scope: string;
+  resource: string;
+  approved_by: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+}
+
+export class OAuthStore {
+  private readonly touchMany;
+
+  constructor(private readonly db: Db) {
+    const touch = db.prepare('UPDATE oauth_grants SET last_used_at = ? WHERE id = ?');
+    this.touchMany = db.transaction((used: Map<string, string>) => {
+      for (const [id, at] of used) touch.run(at, id);
+    });
+  }
+
+  client(clientId: string): Record<string, unknown> | undefined {
+    const row = this.db.prepare('SELECT metadata FROM oauth_clients WHERE client_id = ?').get(clientId) as { metadata: string } | undefined;
+    return row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined;
+  }
+
+  addClient(clientId: string, metadata: Record<string, unknown>, at: string): void {
+    this.db.prepare('INSERT INTO oauth_clients (client_id, metadata, registered_at) VALUES (?, ?, ?)').run(clientId, JSON.stringify(metadata), at);
+  }
+
+  grants(): OAuthGrantRecord[] {
+    return this.db.prepare('SELECT * FROM oauth_grants ORDER BY created_at, id').all() as OAuthGrantRecord[];
+  }
+
+  /** A new grant with its first refresh token, in one transaction. */
+  addGrant(grant: OAuthGrantRecord, refreshHash: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO oauth_grants (id, client_id, client_name, scope, resource, approved_by, created_at, expires_at, last_used_at) VALUES (@id, @client_id, @client_name, @scope, @resource, @approved_by, @created_at, @expires_at, @last_used_at)').run(grant);
+      this.db.prepare('INSERT INTO oauth_refresh_tokens (hash, grant_id, created_at) VALUES (?, ?, ?)').run(refreshHash, grant.id, grant.created_at);
+    })();
+  }
+
+  refreshToken(hash: string): { grant_id: string; used_at: string | null } | undefined {
+    return this.db.prepare('SELECT grant_id, used_at FROM oauth_refresh_tokens WHERE hash = ?').get(hash) as { grant_id: string; used_at: string | null } | undefined;
+  }
+
+  /** Rotation: the old token is marked used (only if it was not already), the new one stored, the grant extended. False when another request used it first. */
+  rotate(oldHash: string, newHash: string, grantId: string, at: string, expiresAt: string): boolean {
+    return this.db.transaction(() => {
+      const marked = this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL').run(at, oldHash).changes;
+      if (marked !== 1) return false;
+      this.db.prepare('INSERT INTO oauth_refresh_tokens (hash, grant_id, created_at) VALUES (?, ?, ?)').run(newHash, grantId, at);
+      this.db.prepare('UPDATE oauth_grants SET expires_at = ?, last_used_at = ? WHERE id = ?').run(expiresAt, at, grantId);
+      return true;
+    })();
+  }
+
+  deleteGrant(id: string): boolean {
+    return this.db.prepare('DELETE FROM oauth_grants WHERE id = ?').run(id).changes > 0;
+  }
+
+  touch(used: Map<string, string>): void {
+    if (used.size) this.touchMany(used);
+  }
+}
