@@ -8,7 +8,10 @@
 //   4. runs `conformance server --requirements 2025-11-25` and fails unless every required
 //      scenario passes. CONFORMANCE_REQUIREMENTS picks another revision (e.g. 2026-07-28, which is
 //      reported, not yet required); extra arguments go to the suite.
+//   5. runs `conformance authorization` against the bridge's OAuth authorization server (its
+//      metadata and a whole authorization code grant), playing the person on the consent page.
 import { execFileSync, spawn } from 'node:child_process';
+import { consent } from '../lib/oauth-consent.mjs';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request, createServer } from 'node:http';
 import { homedir, tmpdir } from 'node:os';
@@ -86,6 +89,7 @@ try {
   const args = [cli, 'server', '--url', `http://localhost:${proxyPort}/mcp`, ...(extra.includes('--scenario') ? [] : ['--requirements', requirements]), ...extra];
   log(`node ${NODE}: conformance server --url http://localhost:${proxyPort}/mcp --requirements ${requirements}`);
   status = await new Promise((resolve) => spawn(node22, args, { stdio: 'inherit', cwd: dataDir }).on('exit', (code) => resolve(code ?? 1)));
+  if (!extra.includes('--scenario')) status = (await authorization(url)) || status;
 } finally {
   proxy?.close();
   bridge.kill('SIGTERM');
@@ -93,3 +97,31 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(status);
+
+/**
+ * The suite's `authorization` command against the bridge's own authorization server: its metadata,
+ * and a whole authorization code grant. The suite waits for a browser; this plays the person on the
+ * consent page (signs in, allows) and follows the redirect to the suite's callback.
+ */
+async function authorization(url) {
+  const callbackPort = await freePort();
+  const redirect = `http://127.0.0.1:${callbackPort}/callback`;
+  const registered = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [redirect] }) })).json();
+  const args = [cli, 'authorization', '--url', url, '--client-id', registered.client_id, '--resource', `${url}/mcp`, '--port', String(callbackPort)];
+  log(`node ${NODE}: conformance authorization --url ${url} --resource ${url}/mcp`);
+  const child = spawn(node22, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
+  let pending = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    for (const line of lines) {
+      if (!line.startsWith(`${url}/oauth/authorize?`)) continue;
+      void consent(line.trim(), { username: user.username, password: user.password })
+        .then((answer) => (answer.location ? fetch(answer.location) : log(`consent answered ${answer.status} without a redirect`)))
+        .catch((err) => log(`playing the person failed: ${err.message}`));
+    }
+  });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+}

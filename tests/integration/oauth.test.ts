@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consent } from '../helpers/oauth-consent.js';
+import { consent } from '../lib/oauth-consent.mjs';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';

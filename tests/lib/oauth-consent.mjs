@@ -1,6 +1,7 @@
-// What a person does on the consent page, done over HTTP: open the authorization URL, read the
-// form, sign in and allow (or deny); answers where the browser is sent next.
-export async function consent(authorizationUrl: URL | string, opts: { username?: string; password?: string; decision?: 'approve' | 'deny'; scopes?: string[] } = {}): Promise<{ status: number; location: string | null; page: string }> {
+// What a person does on the bridge's OAuth consent page, done over HTTP: open the authorization
+// URL, read the form, sign in and allow (or deny); answers where the browser is sent next. Shared
+// by the OAuth tests and the conformance runner's authorization step.
+export async function consent(authorizationUrl, opts = {}) {
   const page = await fetch(authorizationUrl, { redirect: 'manual' });
   const html = await page.text();
   if (page.status !== 200) return { status: page.status, location: page.headers.get('location'), page: html };
@@ -10,7 +11,6 @@ export async function consent(authorizationUrl: URL | string, opts: { username?:
   for (const s of opts.scopes ?? ['read', 'control']) form.append('scope', s);
   if (opts.username !== undefined) form.set('username', opts.username);
   if (opts.password !== undefined) form.set('password', opts.password);
-  const action = new URL('authorize', authorizationUrl);
-  const answer = await fetch(action, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+  const answer = await fetch(new URL('authorize', authorizationUrl), { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
   return { status: answer.status, location: answer.headers.get('location'), page: await answer.text() };
 }
