@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { AppError, conflict, notFound } from '../errors.js';
 import type { BridgeTokenRecord, TokenStore } from '../store/tokens.js';
+import { LastUse } from './last-use.js';
 import { actorName, type Principal, type TokenService } from './tokens.js';
 
 const DAY = 86_400;
 export const MAX_TOKEN_DAYS = 3650;
-const FLUSH_MS = 60_000;
 
 export const tokenRequestSchema = v.strictObject({
   name: v.pipe(
@@ -30,13 +30,11 @@ export type BridgeTokenView = BridgeTokenRecord & { kind: 'bridge_token' };
 
 export class BridgeTokens {
   private readonly live = new Map<string, BridgeTokenRecord>();
-  private readonly used = new Map<string, string>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly used: LastUse;
 
   constructor(private readonly store: TokenStore, private readonly tokens: TokenService) {
     for (const r of store.all()) this.live.set(r.id, r);
-    this.timer = setInterval(() => this.flush(), FLUSH_MS);
-    this.timer.unref();
+    this.used = new LastUse((batch) => store.touch(batch));
   }
 
   list(): BridgeTokenView[] {
@@ -75,7 +73,7 @@ export class BridgeTokens {
     if (!record) throw notFound(`No token with id ${JSON.stringify(id.slice(0, 64))}`);
     this.store.delete(id);
     this.live.delete(id);
-    this.used.delete(id);
+    this.used.forget(id);
     return { kind: 'bridge_token', ...record };
   }
 
@@ -83,21 +81,11 @@ export class BridgeTokens {
   refusal(p: Principal): AppError | undefined {
     const record = p.tokenId === undefined ? undefined : this.live.get(p.tokenId);
     if (!record) return new AppError('AUTHENTICATION_ERROR', 401, 'The access token has been revoked', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-    const now = new Date().toISOString();
-    record.last_used_at = now;
-    this.used.set(record.id, now);
+    record.last_used_at = this.used.note(record.id);
     return undefined;
   }
 
-  flush(): void {
-    if (!this.used.size) return;
-    const batch = new Map(this.used);
-    this.used.clear();
-    this.store.touch(batch);
-  }
-
   close(): void {
-    clearInterval(this.timer);
-    this.flush();
+    this.used.close();
   }
 }

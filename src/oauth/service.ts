@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
 import { actorName, type Principal, type TokenService } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
+import { LastUse } from '../auth/last-use.js';
 import { ClientMetadataFetcher, isMetadataUrl, MetadataError } from './client-metadata.js';
 
 export const SCOPES = ['read', 'control'] as const;
@@ -17,7 +18,6 @@ const CODE_TTL_MS = 60_000;
 const PENDING_TTL_MS = 10 * 60_000;
 const PENDING_MAX = 1000;
 const DAY_MS = 86_400_000;
-const FLUSH_MS = 60_000;
 
 /** An OAuth error as the protocol names it (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707). */
 export class OAuthError extends Error {
@@ -111,9 +111,8 @@ export class OAuthService {
   private readonly pending = new Map<string, PendingAuthorization>();
   private readonly codes = new Map<string, IssuedCode>();
   private readonly grants = new Map<string, OAuthGrantRecord>();
-  private readonly used = new Map<string, string>();
+  private readonly used: LastUse;
   private readonly metadata: ClientMetadataFetcher;
-  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly store: OAuthStore,
@@ -123,8 +122,7 @@ export class OAuthService {
   ) {
     this.metadata = new ClientMetadataFetcher(settings.allowPrivateMetadata);
     for (const g of store.grants()) this.grants.set(g.id, g);
-    this.timer = setInterval(() => this.flush(), FLUSH_MS);
-    this.timer.unref();
+    this.used = new LastUse((batch) => store.touch(batch));
   }
 
   // --- addresses and metadata -------------------------------------------------------------
@@ -411,7 +409,7 @@ export class OAuthService {
   private endGrant(id: string, why: string): void {
     const grant = this.grants.get(id);
     this.grants.delete(id);
-    this.used.delete(id);
+    this.used.forget(id);
     this.store.deleteGrant(id);
     if (grant) this.log.info({ grant: id, client: grant.client_id, name: grant.client_name }, `OAuth grant ended: ${why}`);
   }
@@ -422,9 +420,7 @@ export class OAuthService {
     const grant = p.grantId ? this.grants.get(p.grantId) : undefined;
     if (!grant) return invalid('The access token has been revoked');
     if (p.audience?.replace(/\/+$/, '') !== this.resource(headers)) return invalid(`The access token is for another resource (${String(p.audience).slice(0, 200)})`);
-    const now = new Date().toISOString();
-    grant.last_used_at = now;
-    this.used.set(grant.id, now);
+    grant.last_used_at = this.used.note(grant.id);
     return undefined;
   }
 
@@ -441,15 +437,7 @@ export class OAuthService {
     for (const [code, c] of this.codes) if (c.expires < now - CODE_TTL_MS * 10) this.codes.delete(code);
   }
 
-  flush(): void {
-    if (!this.used.size) return;
-    const batch = new Map(this.used);
-    this.used.clear();
-    this.store.touch(batch);
-  }
-
   close(): void {
-    clearInterval(this.timer);
-    this.flush();
+    this.used.close();
   }
 }

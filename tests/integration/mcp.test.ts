@@ -109,7 +109,7 @@ describe('Streamable HTTP', () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const none = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`);
     const evil = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${s.token}`, origin: 'https://evil.example' }, body: JSON.stringify(init) });
     expect(evil.status).toBe(403);
     expect(await evil.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Origin/) } });
