@@ -56,6 +56,16 @@ describe('ingress trust', () => {
     expect(gone.status).toBe(200);
   });
 
+  it('the Home Assistant user is the acting user in event contexts', async () => {
+    const made = await server.call('/api/scene/capture', 'POST', { name: 'Ingress evening', entities: ['light.bedroom_lamp'] });
+    expect(made.status).toBe(201);
+    const ran = await from(PROXY, '/api/scene/activate', { method: 'POST', headers: haUser, body: { name: 'Ingress evening' } });
+    expect(ran.status).toBe(200);
+    server.app.services.store.events.flush();
+    const history = await server.call('/api/events/history?event_type=scene_activated&limit=1');
+    expect(history.body.data.events[0].context.user_id).toBe(USER_ID);
+  });
+
   it('the live stream opens through ingress without a token', async () => {
     const text = await new Promise<string>((resolve, reject) => {
       import('node:http').then(({ request }) => {
