@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownedChildren } from '../lib/processes.mjs';
 import { freePort } from '../../tests/lib/bridge-process.mjs';
+import { quantile } from '../lib/stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
@@ -178,11 +179,6 @@ async function closeClients(workers) {
   }
 }
 
-const quantile = (xs, q) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-};
 
 /** One run: clients connect (idle memory measured), events flow at `rate` for `seconds`, then drain. */
 async function run(sim, kind, transport, n, rate, seconds) {

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownedChildren } from '../lib/processes.mjs';
+import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = '127.0.0.1';
@@ -108,10 +109,6 @@ const { children, work } = ownedChildren({ scratchPrefix: 'bench-hub-' });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-};
 const f0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const log = (m) => process.stderr.write(`bench:hub: ${m}\n`);

@@ -13,6 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ownedChildren } from '../lib/processes.mjs';
 import { freePort, waitHealthy } from '../../tests/lib/bridge-process.mjs';
+import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: opt } = parseArgs({ options: { calls: { type: 'string', default: '400' }, rounds: { type: 'string', default: '8' }, help: { type: 'boolean', default: false } } });
@@ -24,10 +25,6 @@ const { children, work } = ownedChildren({ scratchPrefix: 'bench-ingress-' });
 const log = (m) => process.stderr.write(`bench:ingress: ${m}\n`);
 const user = { username: 'bench', password: 'bench-password' };
 const INGRESS_FROM = '127.0.0.2';
-const q = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
-};
 const ms = (x) => `${x.toFixed(2)} ms`;
 
 const sim = spawn(process.execPath, [join(root, 'bench', 'ingress', 'sim-worker.mjs')], { env: { ...process.env, INGRESS_FROM }, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -79,7 +76,7 @@ console.log(`\n| way (${perRound * rounds} verified tools/call each, interleaved
 console.log('|---|---:|---:|---:|');
 for (const [name] of ways) {
   const t = times.get(name);
-  console.log(`| ${name} | ${ms(q(t, 0.5))} | ${ms(q(t, 0.99))} | ${ms(t.reduce((a, b) => a + b, 0) / t.length)} |`);
+  console.log(`| ${name} | ${ms(quantile(t, 0.5))} | ${ms(quantile(t, 0.99))} | ${ms(t.reduce((a, b) => a + b, 0) / t.length)} |`);
 }
 bridge.kill('SIGTERM');
 sim.kill('SIGTERM');

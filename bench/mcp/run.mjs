@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ownedChildren } from '../lib/processes.mjs';
 import { freePort, waitHealthy } from '../../tests/lib/bridge-process.mjs';
+import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: opt } = parseArgs({
@@ -30,10 +31,6 @@ const log = (m) => process.stderr.write(`bench:mcp: ${m}\n`);
 const user = { username: 'bench', password: 'bench-password' };
 
 const rss = (pid) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
-const q = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
-};
 const ms = (x) => x.toFixed(2);
 
 async function timed(n, fn) {
@@ -106,7 +103,7 @@ bridge.kill('SIGTERM');
 console.log('\n| transport | tools/list p50 | tools/list p99 | verified tools/call p50 | verified tools/call p99 |');
 console.log('|---|---|---|---|---|');
 for (const [name, r] of [['Streamable HTTP', overHttp], ['stdio', overStdio]]) {
-  console.log(`| ${name} | ${ms(q(r.lists, 0.5))} ms | ${ms(q(r.lists, 0.99))} ms | ${ms(q(r.calls, 0.5))} ms | ${ms(q(r.calls, 0.99))} ms |`);
+  console.log(`| ${name} | ${ms(quantile(r.lists, 0.5))} ms | ${ms(quantile(r.lists, 0.99))} ms | ${ms(quantile(r.calls, 0.5))} ms | ${ms(quantile(r.calls, 0.99))} ms |`);
 }
 console.log('\n| sessions | memory per open session | sessions opened and closed per second |');
 console.log('|---|---|---|');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownedChildren } from '../lib/processes.mjs';
+import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = '127.0.0.1';
@@ -50,7 +51,6 @@ const { children, work } = ownedChildren({ scratchPrefix: 'bench-store-' });
 
 // --- figures -------------------------------------------------------------------------------------
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 function latency(samples) {
   const s = [...samples].sort((a, b) => a - b);
   return { n: s.length, p50: quantile(s, 0.5), p99: quantile(s, 0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
