@@ -121,6 +121,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const oauth = new OAuthService(
     store.oauth,
     tokens,
+    users,
     { publicUrl: config.publicUrl, registration: config.oauthRegistration, allowPrivateMetadata: config.oauthMetadataPrivate, accessTtl: config.oauthAccessTtl, refreshDays: config.oauthRefreshDays },
     log.child({ part: 'oauth' }),
   );

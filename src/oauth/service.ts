@@ -8,6 +8,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
 import { actorName, type Principal, type TokenService } from '../auth/tokens.js';
+import type { UserStore } from '../auth/users.js';
 import { AppError } from '../errors.js';
 import { LastUse } from '../auth/last-use.js';
 import { ClientMetadataFetcher, isMetadataUrl, MetadataError } from './client-metadata.js';
@@ -82,6 +83,12 @@ export type AuthorizeOutcome =
   /** Show an error page: the client or its redirect URI cannot be trusted, so nothing is sent there. */
   | { kind: 'error'; message: string };
 
+/** What the consent form's answer leads to: back to the client, the form again (with why), or an error page. */
+export type ConsentOutcome =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'consent'; pending: PendingAuthorization; status: number; error: string }
+  | { kind: 'error'; message: string };
+
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
@@ -117,6 +124,7 @@ export class OAuthService {
   constructor(
     private readonly store: OAuthStore,
     private readonly tokens: TokenService,
+    private readonly users: Pick<UserStore, 'verify'>,
     private readonly settings: OAuthSettings,
     private readonly log: Logger,
   ) {
@@ -250,13 +258,33 @@ export class OAuthService {
     return { kind: 'consent', pending };
   }
 
-  pendingRequest(id: string | undefined): PendingAuthorization | undefined {
-    const p = id ? this.pending.get(id) : undefined;
-    return p && p.expires > Date.now() ? p : undefined;
+  /**
+   * The consent form's answer (POST /oauth/authorize). A person who came through Home Assistant's
+   * ingress has signed in already; anyone else allows only with a bridge user's password (denying
+   * needs none: it grants nothing).
+   */
+  async answer(form: URLSearchParams, signedIn: Principal | undefined, ip: string): Promise<ConsentOutcome> {
+    const id = form.get('request');
+    const pending = id ? this.pending.get(id) : undefined;
+    if (!pending || pending.expires < Date.now()) return { kind: 'error', message: 'This authorization request is unknown or has expired (after 10 minutes).' };
+    const decision = form.get('decision');
+    if (decision !== 'approve' && decision !== 'deny') return { kind: 'consent', pending, status: 400, error: 'Choose Allow or Deny.' };
+    let who = signedIn;
+    if (!who) {
+      const username = form.get('username') ?? '';
+      const password = form.get('password') ?? '';
+      if (decision === 'approve' && !(username && password && (await this.users.verify(username, password)))) {
+        this.log.warn({ client: pending.client.client_id, ip }, 'OAuth consent: wrong username or password');
+        return { kind: 'consent', pending, status: 401, error: 'Wrong username or password.' };
+      }
+      who = { sub: username || 'anonymous', iat: Math.floor(Date.now() / 1000) };
+    }
+    const scope = form.getAll('scope').filter((x): x is Scope => (SCOPES as readonly string[]).includes(x));
+    return { kind: 'redirect', location: this.decide(pending, decision === 'approve', who, scope) };
   }
 
   /** The person's decision; the redirect back to the client. Approval issues a one-time code. */
-  decide(pending: PendingAuthorization, approve: boolean, who: Principal, scope: Scope[]): string {
+  private decide(pending: PendingAuthorization, approve: boolean, who: Principal, scope: Scope[]): string {
     this.pending.delete(pending.id);
     const base = { state: pending.state, iss: pending.issuer };
     if (!approve) {

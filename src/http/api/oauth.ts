@@ -4,7 +4,7 @@
 // bodies and OAuth's own error shape, so they are `fetch` routes.
 import * as v from 'valibot';
 import { consentHeaders, consentPage, errorPage } from '../../oauth/consent-page.js';
-import { OAuthError, type Scope } from '../../oauth/service.js';
+import { OAuthError } from '../../oauth/service.js';
 import type { Principal } from '../../auth/tokens.js';
 import type { Services } from '../../services.js';
 import type { ApiRequest, RouteTable } from '../routes.js';
@@ -31,8 +31,7 @@ const caught = (run: () => Promise<Response>) =>
     throw err;
   });
 
-export function registerOAuthRoutes(routes: RouteTable, s: Services): void {
-  const { oauth, users } = s;
+export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): void {
   const meta = { 200: { description: 'The metadata', schema: v.record(v.string(), v.unknown()) } };
 
   for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
@@ -86,23 +85,10 @@ export function registerOAuthRoutes(routes: RouteTable, s: Services): void {
       } catch (err) {
         return html(400, errorPage((err as Error).message));
       }
-      const pending = oauth.pendingRequest(form.get('request') ?? undefined);
-      if (!pending) return html(400, errorPage('This authorization request is unknown or has expired (after 10 minutes).'));
-      const decision = form.get('decision');
-      if (decision !== 'approve' && decision !== 'deny') return html(400, consentPage(pending, viaIngress(req), 'Choose Allow or Deny.'), pending.redirectUri);
-      let who = viaIngress(req);
-      if (!who) {
-        const username = form.get('username') ?? '';
-        const password = form.get('password') ?? '';
-        if (decision === 'approve' && !(username && password && (await users.verify(username, password)))) {
-          s.log.warn({ client: pending.client.client_id, ip: req.ip }, 'OAuth consent: wrong username or password');
-          return html(401, consentPage(pending, undefined, 'Wrong username or password.'), pending.redirectUri);
-        }
-        who = { sub: username || 'anonymous', iat: Math.floor(Date.now() / 1000) };
-      }
-      const scope = form.getAll('scope').filter((x): x is Scope => x === 'read' || x === 'control');
-      const location = oauth.decide(pending, decision === 'approve', who, scope);
-      return new Response(null, { status: 302, headers: { Location: location, ...NO_STORE } });
+      const outcome = await oauth.answer(form, viaIngress(req), req.ip);
+      if (outcome.kind === 'error') return html(400, errorPage(outcome.message));
+      if (outcome.kind === 'consent') return html(outcome.status, consentPage(outcome.pending, viaIngress(req), outcome.error), outcome.pending.redirectUri);
+      return new Response(null, { status: 302, headers: { Location: outcome.location, ...NO_STORE } });
     },
   });
 
