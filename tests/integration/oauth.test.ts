@@ -5,61 +5,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import { authorizedClient as authorize, HostedAssistant, REDIRECT } from '../helpers/oauth-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consent } from '../lib/oauth-consent.mjs';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
 let server: TestServer;
 let base: string;
-
-class HostedAssistant implements OAuthClientProvider {
-  client?: Record<string, any>;
-  saved?: Record<string, any>;
-  verifier = '';
-  authorizationUrl?: URL;
-  constructor(private readonly scope?: string) {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return { client_name: 'Hosted assistant', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...(this.scope ? { scope: this.scope } : {}) };
-  }
-  clientInformation() {
-    return this.client as never;
-  }
-  saveClientInformation(c: Record<string, any>) {
-    this.client = c;
-  }
-  tokens() {
-    return this.saved as never;
-  }
-  saveTokens(t: Record<string, any>) {
-    this.saved = t;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-/** The whole dance: connect (401), consent, finish, connect again. */
-async function authorizedClient(assistant: HostedAssistant, scopes = ['read', 'control']) {
-  const first = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: assistant });
-  await expect(new Client({ name: 'hosted', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-  const answer = await consent(assistant.authorizationUrl!, { username: TEST_USER.username, password: TEST_USER.password, scopes });
-  expect(answer.status).toBe(302);
-  await first.finishAuth(new URL(answer.location!).searchParams);
-  const client = new Client({ name: 'hosted', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: assistant }));
-  return client;
-}
+const authorizedClient = (assistant: HostedAssistant, scopes?: string[]) => authorize(base, TEST_USER, assistant, scopes);
 
 const form = (body: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
 const mcpWith = (token: string) =>
