@@ -3,6 +3,7 @@
 // tools/call that switches a light on or off in the simulator), memory per open session, and sessions opened
 // and closed per second. Prints markdown tables. `npm run bench:mcp -- --help`.
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ownedChildren } from '../lib/processes.mjs';
 import { freePort, waitHealthy } from '../../tests/lib/bridge-process.mjs';
 import { quantile } from '../lib/stats.mjs';
+import { consent } from '../../tests/lib/oauth-consent.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: opt } = parseArgs({
@@ -25,6 +27,19 @@ const { values: opt } = parseArgs({
 if (opt.help) {
   process.stdout.write('usage: node bench/mcp/run.mjs [--lists N (300)] [--calls N (100)] [--sessions N (300)]\n');
   process.exit(0);
+
+/** A hosted assistant's access token: registered, consent given on the form, code exchanged with PKCE. */
+async function oauthAccessToken() {
+  const redirect = 'http://127.0.0.1:9/callback';
+  const { client_id } = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'bench', redirect_uris: [redirect] }) })).json();
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const authorize = `${url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' })}`;
+  const { location } = await consent(authorize, user);
+  const code = new URL(location).searchParams.get('code');
+  const body = new URLSearchParams({ grant_type: 'authorization_code', code, client_id, redirect_uri: redirect, code_verifier: verifier });
+  return (await (await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json()).access_token;
+}
 }
 const { children, work } = ownedChildren({ scratchPrefix: 'bench-mcp-' });
 const log = (m) => process.stderr.write(`bench:mcp: ${m}\n`);
@@ -70,6 +85,13 @@ await http.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { re
 const overHttp = await measure(http);
 await http.close();
 
+log('Streamable HTTP with an OAuth access token');
+const oauthToken = await oauthAccessToken();
+const viaOAuth = new Client({ name: 'bench', version: '1' });
+await viaOAuth.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${oauthToken}` } } }));
+const overOAuth = await measure(viaOAuth);
+await viaOAuth.close();
+
 log('stdio');
 const stdio = new Client({ name: 'bench', version: '1' });
 await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist', 'src', 'main.js'), 'stdio'], env: { PATH: process.env.PATH, DATA_DIR: join(work, 'stdio'), LOG_LEVEL: 'warn' }, stderr: 'ignore' }));
@@ -102,10 +124,23 @@ bridge.kill('SIGTERM');
 
 console.log('\n| transport | tools/list p50 | tools/list p99 | verified tools/call p50 | verified tools/call p99 |');
 console.log('|---|---|---|---|---|');
-for (const [name, r] of [['Streamable HTTP', overHttp], ['stdio', overStdio]]) {
+for (const [name, r] of [['Streamable HTTP', overHttp], ['Streamable HTTP, OAuth access token', overOAuth], ['stdio', overStdio]]) {
   console.log(`| ${name} | ${ms(quantile(r.lists, 0.5))} ms | ${ms(quantile(r.lists, 0.99))} ms | ${ms(quantile(r.calls, 0.5))} ms | ${ms(quantile(r.calls, 0.99))} ms |`);
 }
 console.log('\n| sessions | memory per open session | sessions opened and closed per second |');
 console.log('|---|---|---|');
 console.log(`| ${n} | ${(perSession / 1024).toFixed(1)} KiB | ${perSecond.toFixed(0)} |`);
 process.exit(0);
+
+/** A hosted assistant's access token: registered, consent given on the form, code exchanged with PKCE. */
+async function oauthAccessToken() {
+  const redirect = 'http://127.0.0.1:9/callback';
+  const { client_id } = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'bench', redirect_uris: [redirect] }) })).json();
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const authorize = `${url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' })}`;
+  const { location } = await consent(authorize, user);
+  const code = new URL(location).searchParams.get('code');
+  const body = new URLSearchParams({ grant_type: 'authorization_code', code, client_id, redirect_uri: redirect, code_verifier: verifier });
+  return (await (await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json()).access_token;
+}
