@@ -5,7 +5,7 @@ import * as ha from './ha.mjs';
 import type { HaState } from './ha.mjs';
 
 export type { HaState };
-export const { HA_VERSION, DEMO_ENTITIES } = ha;
+export const { CURRENT_VERSION, OLDEST_VERSION, listeningSockets } = ha;
 
 function stateFile(): string {
   const file = ha.defaultStateFile();
@@ -13,10 +13,15 @@ function stateFile(): string {
   return file;
 }
 
-/** The current state: url, wsUrl, token, pid (null while stopped), dir, log. */
+/** The current state: version, url, wsUrl, token, pid (null while stopped), dir, log. */
 export function haState(): HaState {
   return ha.readState(stateFile());
 }
+
+/** The release of the hub this run started ($HA_E2E_VERSION when the state file does not exist yet). */
+export const HA_VERSION: string = ha.defaultStateFile() ? haState().version : ha.selectedVersion();
+/** The demo entities the suite relies on, as this release names them. */
+export const DEMO_ENTITIES: readonly string[] = ha.demoEntities(HA_VERSION);
 
 /** SIGTERM, then SIGKILL after a bound; the config dir and the token survive. */
 export function stopHa(): Promise<HaState> {
