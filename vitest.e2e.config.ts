@@ -1,8 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The end-to-end suite runs against one real Home Assistant, so its files run one at a time.
 // tests/e2e/run.sh runs it once per release; the name labels every test (and failure) with it.
 export default defineConfig({
+  // Plugins import the public API by the package's name, as a user's plugin does; under the test
+  // runner that name means the source, so plugins and the bridge share one copy of each module.
+  resolve: { alias: { 'home-mcp-bridge/plugin': fileURLToPath(new URL('./src/plugin/index.ts', import.meta.url)) } },
   test: {
     name: `Home Assistant ${process.env.HA_E2E_VERSION ?? '?'}`,
     include: ['tests/e2e/**/*.test.ts'],
@@ -10,5 +14,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    reporters: process.env.CI_TALLY_FILE ? ['default', './tests/lib/tally-reporter.mjs'] : ['default'],
   },
 });
