@@ -47,7 +47,8 @@ run_release() {
   if node "$HA" start --ha "$version" --dir "$work"; then
     eval "$(node "$HA" env)"
     set +e
-    npx vitest run --config vitest.e2e.config.ts "$@"
+    # CI's tally names the release of each run.
+    CI_TALLY_LABEL="${CI_TALLY_LABEL:+$CI_TALLY_LABEL }Home Assistant ${version}" npx vitest run --config vitest.e2e.config.ts "$@"
     code=$?
     set -e
     if [ "$code" -ne 0 ]; then
