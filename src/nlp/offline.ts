@@ -6,6 +6,7 @@ import { serviceAccepts } from '../hub/service-fields.js';
 import type { HubServices, HubState } from '../hub/types.js';
 import type { Home as SimHome } from '../sim/home.js';
 import { Hub } from '../sim/hub.js';
+import { CURRENT_VERSION } from '../sim/version.js';
 import { buildHome } from './home.js';
 import { languageWith, type PluginWords } from './language.js';
 import { languageLexicon } from './lexicon.js';
@@ -18,7 +19,7 @@ export interface OfflinePlanner {
 }
 
 export function offlinePlanner(home: SimHome, words: readonly PluginWords[], language = 'en'): OfflinePlanner {
-  const hub = new Hub({ home, version: '2025.1.0', legacy: false });
+  const hub = new Hub({ home, version: CURRENT_VERSION, legacy: false });
   const registries = new Registries();
   const snapshot = {
     areas: hub.registries.listAreas(),

@@ -9,7 +9,7 @@ const USAGE = `usage: home-mcp-bridge sim [options]
   --host H               address to listen on (default: 127.0.0.1)
   --token T              accepted access token (default: sim-token)
   --user-token T         a second token, for a user who is not an administrator
-  --ha-version V         ha_version to report (default: 2025.1.0, or 2024.3.3 with --legacy)
+  --ha-version V         ha_version to report (default: 2026.11.0, or 2024.3.3 with --legacy)
   --legacy               behave like a hub before 2024.4 (older shapes and messages;
                          floors and labels only from 2024.3, so --ha-version 2024.2.5 has none)
   --cover-travel-ms N    simulated cover travel time (default: 300)

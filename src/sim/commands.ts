@@ -25,6 +25,7 @@ import {
 } from './schema.js';
 import { targetFields } from './services.js';
 import { type State, type StateChangedData, validEntityId } from './states.js';
+import { SINCE } from './version.js';
 
 export interface SimUser {
   id: string;
@@ -80,7 +81,7 @@ const positiveInt = all(coerceInt, range({ min: 0 }));
 
 /** vol.Schema({id, type, ...fields}) */
 export function schema(type: string, fields: Record<string, KeySpec> = {}): Validator {
-  return dict({ id: { v: positiveInt, required: true }, type: { v: literal(type), required: true }, ...fields });
+  return dict({ id: { v: positiveInt, required: true }, type: { v: literal(type), required: true }, ...fields }, 'prevent', { extraAtTop: true });
 }
 
 const entityIds: Validator = (v, path) => {
@@ -135,9 +136,11 @@ function sendServiceError(conn: CommandConnection, msg: Msg, err: unknown): void
       });
     }
   } else if (err instanceof Invalid) {
-    conn.sendError(msg.id, HA_ERROR.invalidFormat, err.text);
+    conn.sendError(msg.id, HA_ERROR.invalidFormat, err.render(conn.hub.errorStyle));
   } else if (err instanceof ServiceValidationError) {
-    conn.sendError(msg.id, HA_ERROR.serviceValidationError, `Validation error: ${err.message}`, err.translation);
+    // 2026.11 words translated messages without their closing period.
+    const message = conn.hub.since(SINCE.current) ? err.message.replace(/\.$/, '') : err.message;
+    conn.sendError(msg.id, HA_ERROR.serviceValidationError, `Validation error: ${message}`, err.translation);
   } else if (err instanceof HomeAssistantError) {
     conn.sendError(msg.id, HA_ERROR.homeAssistantError, err.message, err.translation);
   } else {
@@ -254,6 +257,8 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
   if (floors) {
     add(MSG.floorRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listFloors()));
     add(MSG.labelRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listLabels()));
+    // Categories (2024.4) group automations, scripts and helpers per scope; the simulator keeps none.
+    if (!legacy) add('config/category_registry/list', { scope: { v: isType('str'), required: true } }, (conn, msg) => conn.sendResult(msg.id, []));
   }
 
   // Exposure to assistants (homeassistant/components/homeassistant/exposed_entities.py): admin only.
@@ -275,8 +280,18 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
     {},
     (conn, msg) => {
       const out: Record<string, Record<string, boolean>> = {};
-      for (const e of conn.hub.registries.listEntities() as { entity_id: string }[]) out[e.entity_id] = {};
-      for (const [id, settings] of conn.hub.exposure) out[id] = { ...settings };
+      if (conn.hub.since(SINCE.current)) {
+        // 2026.11 lists only what is exposed, to each assistant it is exposed to.
+        for (const s of conn.hub.states.all()) {
+          const to = Object.fromEntries(ASSISTANTS.filter((a) => conn.hub.isExposed(a, s.entityId)).map((a) => [a, true]));
+          if (Object.keys(to).length) out[s.entityId] = to;
+        }
+      } else {
+        // Earlier hubs list every choice: the conversation agent decides one for every entity
+        // when the hub starts, true or false; other assistants only where one was made.
+        for (const s of conn.hub.states.all()) out[s.entityId] = { ...conn.hub.exposure.get(s.entityId), conversation: conn.hub.isExposed('conversation', s.entityId) };
+        for (const [id, settings] of conn.hub.exposure) out[id] = { ...out[id], ...settings };
+      }
       conn.sendResult(msg.id, { exposed_entities: out });
     },
     true,

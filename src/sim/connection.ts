@@ -181,7 +181,7 @@ export class SimConnection implements CommandConnection {
       valid = authSchema(msg, []) as Record<string, unknown>;
     } catch (err) {
       if (!(err instanceof Invalid)) throw err;
-      this.closeAfter(authInvalid(`Auth message incorrectly formatted: ${humanizeError(msg, err)}`));
+      this.closeAfter(authInvalid(`Auth message incorrectly formatted: ${humanizeError(msg, err, this.hub.errorStyle)}`));
       return;
     }
     const token = valid.access_token;
@@ -239,7 +239,7 @@ export class SimConnection implements CommandConnection {
   private handleException(msg: Record<string, unknown>, err: unknown): void {
     const id = msg.id as number;
     if (err instanceof UnauthorizedError) this.sendError(id, HA_ERROR.unauthorized, 'Unauthorized');
-    else if (err instanceof Invalid) this.sendError(id, HA_ERROR.invalidFormat, humanizeError(msg, err));
+    else if (err instanceof Invalid) this.sendError(id, HA_ERROR.invalidFormat, humanizeError(msg, err, this.hub.errorStyle));
     else if (err instanceof HomeAssistantError && err.message) this.sendError(id, HA_ERROR.unknownError, err.message);
     else {
       this.host.hub.log.error(`Error handling message: ${err instanceof Error ? err.stack : String(err)}`);

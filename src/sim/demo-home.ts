@@ -38,8 +38,11 @@ const DEMO: Home = {
     { id: 'alarm_panel', name: 'Alarm Panel', area: 'hallway', manufacturer: 'Guard', model: 'Panel 2' },
     { id: 'robot_vacuum', name: 'Robot Vacuum', area: 'living_room', manufacturer: 'Robo', model: 'S7' },
   ],
+  // Legacy notify services (mobile_app still makes them); the kitchen display below is a notify
+  // entity, which notify.send_message reaches (Home Assistant 2024.5 on).
   notify: ['mobile_app_phone', 'living_room_tv'],
   entities: [
+    { entity_id: 'notify.kitchen_display', name: 'Kitchen Display', area: 'kitchen', attributes: { supported_features: 1 } },
     // --- lights -------------------------------------------------------------------------------
     {
       entity_id: 'light.living_room_ceiling',
@@ -225,7 +228,7 @@ const DEMO: Home = {
         sequence: [
           { action: 'light.turn_on', target: { area_id: 'hallway' } },
           { delay: { milliseconds: 50 } },
-          { action: 'notify.notify', data: { message: 'Welcome home!' } },
+          { action: 'notify.mobile_app_phone', data: { message: 'Welcome home!' } },
         ],
       },
     },

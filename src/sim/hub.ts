@@ -10,6 +10,7 @@ import type { Home, HomeEntity } from './home.js';
 import { Recorder } from './recorder.js';
 import { Registries } from './registries.js';
 import { ServiceRegistry } from './services.js';
+import type { ErrorStyle } from './schema.js';
 import { StateMachine, splitEntityId } from './states.js';
 import { hexId, isoFromMicros, nowMicros } from './time.js';
 import { SINCE, atLeast } from './version.js';
@@ -98,6 +99,9 @@ const UNIT_SYSTEMS = {
   },
 } as const;
 
+const DEFAULT_EXPOSED_DOMAINS_2024 = new Set(['climate', 'cover', 'fan', 'humidifier', 'light', 'lock', 'scene', 'script', 'switch', 'todo', 'vacuum', 'water_heater']);
+const DEFAULT_EXPOSED_DOMAINS_2026 = new Set(['climate', 'cover', 'fan', 'humidifier', 'light', 'media_player', 'scene', 'switch', 'todo', 'vacuum', 'water_heater']);
+
 /** The assistants Home Assistant lets entities be exposed to. */
 export const ASSISTANTS = ['cloud.alexa', 'cloud.google_assistant', 'conversation'] as const;
 
@@ -140,16 +144,41 @@ export class Hub {
     this.states = new StateMachine(this.bus, !opts.legacy);
     // Before the first states, so history holds them as the hub's recorder does.
     this.recorder = new Recorder(this, nowMicros());
-    this.registries = new Registries(opts.home, opts.legacy, this.hasFloors);
+    this.registries = new Registries(opts.home, opts.legacy, this.hasFloors, this.since(SINCE.current));
     this.services = new ServiceRegistry(this);
     for (const m of DOMAIN_MODULES) this.modules.set(m.domain, m);
     for (const m of DOMAIN_MODULES) m.setup?.(this);
     for (const e of opts.home.entities) this.seedEntity(e);
   }
 
+  /**
+   * Whether an entity is exposed to an assistant: its explicit setting, else the default rule
+   * (exposed_entities.py) for an assistant that exposes new entities. The default domains changed
+   * by 2026.11: media players in, locks out.
+   */
+  isExposed(assistant: string, entityId: string): boolean {
+    const choice = this.exposure.get(entityId)?.[assistant];
+    if (choice !== undefined) return choice;
+    if (!this.exposeNew[assistant]) return false;
+    const entry = this.registries.entities.get(entityId);
+    if (entry && (entry.entity_category || entry.hidden_by)) return false;
+    const [domain] = splitEntityId(entityId);
+    const domains = this.since(SINCE.current) ? DEFAULT_EXPOSED_DOMAINS_2026 : DEFAULT_EXPOSED_DOMAINS_2024;
+    if (domains.has(domain)) return true;
+    const deviceClass = String(this.states.get(entityId)?.attributes.device_class ?? '');
+    if (domain === 'binary_sensor') return ['door', 'garage_door', 'lock', 'motion', 'opening', 'presence', 'window'].includes(deviceClass);
+    if (domain === 'sensor') return ['aqi', 'carbon_monoxide', 'carbon_dioxide', 'humidity', 'pm10', 'pm25', 'temperature', 'volatile_organic_compounds'].includes(deviceClass);
+    return false;
+  }
+
   /** Whether the hub's version is `version` or newer. */
   since(version: string): boolean {
     return atLeast(this.version, version);
+  }
+
+  /** How this hub words validation errors. */
+  get errorStyle(): ErrorStyle {
+    return this.since(SINCE.probatio) ? 'probatio' : 'voluptuous';
   }
 
   get temperatureUnit(): '°C' | '°F' {
@@ -320,6 +349,7 @@ export class Hub {
       version: this.version,
       whitelist_external_dirs: ['/config/www', '/media'],
     };
+    if (this.since(SINCE.current)) out.logging = { log_file_disabled_reason: null };
     if (!this.legacy) out.debug = false;
     else {
       // 2024.3 has no home radius and no area unit yet.

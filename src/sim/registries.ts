@@ -93,6 +93,8 @@ export class Registries {
     private readonly legacy: boolean,
     /** Floor and label registries (2024.3): entity entries list labels from then on. */
     private readonly withFloors: boolean = !legacy,
+    /** 2026.11's entry shapes: config sub-entries, next_name_part, no has_entity_name. */
+    private readonly current: boolean = false,
   ) {
     for (const f of home.floors ?? []) {
       this.floors.set(f.id, { floor_id: f.id, name: f.name, level: f.level ?? null, aliases: f.aliases ?? [], icon: f.icon ?? null });
@@ -253,6 +255,15 @@ export class Registries {
         model_id: null,
         modified_at: this.createdAt,
         primary_config_entry: d.config_entry_id,
+        ...(this.current
+          ? {
+              config_entries_subentries: { [d.config_entry_id]: [null] },
+              config_entry_id: d.config_entry_id,
+              config_subentry_id: null,
+              next_name_part: null,
+              parent_device_id: null,
+            }
+          : {}),
       };
     });
   }
@@ -278,7 +289,10 @@ export class Registries {
         unique_id: e.unique_id,
       };
       if (this.legacy) return this.withFloors ? { ...base, labels: e.labels } : base;
-      return { ...base, categories: {}, created_at: this.createdAt, labels: e.labels, modified_at: this.createdAt };
+      const modern: Record<string, unknown> = { ...base, categories: {}, created_at: this.createdAt, labels: e.labels, modified_at: this.createdAt };
+      if (!this.current) return modern;
+      delete modern.has_entity_name;
+      return { ...modern, config_subentry_id: null, next_name_part: null };
     });
   }
 

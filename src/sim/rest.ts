@@ -5,10 +5,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimUser } from './commands.js';
 import type { HubEvent } from './bus.js';
 import { Context } from './context.js';
-import { HomeAssistantError, ServiceNotFoundError } from './errors.js';
+import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError } from './errors.js';
 import type { Hub } from './hub.js';
 import { Invalid, isPlainObject } from './schema.js';
 import type { StateChangedData } from './states.js';
+import { SINCE } from './version.js';
 
 const MAX_BODY = 16 * 1024 * 1024;
 
@@ -105,7 +106,9 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
             if (hub.legacy) throw fail(500);
             return message(res, 400, 'State data should be a JSON object');
           }
-          if (data.state === undefined || data.state === null) return message(res, 400, hub.legacy ? 'No state specified.' : 'No state attribute specified.');
+          if (data.state === undefined || data.state === null) {
+            return message(res, 400, hub.legacy || hub.since(SINCE.current) ? 'No state specified.' : 'No state attribute specified.');
+          }
           const isNew = !hub.states.get(entityId);
           let state;
           try {
@@ -163,6 +166,8 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
             if (!wantResponse && err instanceof HomeAssistantError && err.translation?.key === 'service_lacks_response_request') {
               return message(res, 400, 'Service call requires responses but caller did not ask for responses. Add ?return_response to query parameters.');
             }
+            // 2026.11 answers a validation error as a 400 with its message (a bare 500 before).
+            if (err instanceof ServiceValidationError && hub.since(SINCE.current)) return message(res, 400, err.message.replace(/\.$/, ''));
             throw fail(500);
           } finally {
             stop();

@@ -1,16 +1,27 @@
 // A small validator kit that fails the way voluptuous fails, so the hub's error messages
-// ("value must be at most 100 for dictionary value @ data['brightness_pct']") come out the same.
+// ("value must be at most 100 for dictionary value @ data['brightness_pct']") come out the same;
+// rendered in the 'probatio' style they read as 2026.11's do ("... at 'brightness_pct'").
 
 export class VirtualPath {
   constructor(readonly name: string) {}
 }
 export type PathPart = string | number | VirtualPath;
 
+/** How a hub words validation errors: voluptuous (up to 2025) or probatio (2026.11). */
+export type ErrorStyle = 'voluptuous' | 'probatio';
+
+/** probatio's words for voluptuous messages that it words differently. */
+const PROBATIO_WORDS: Record<string, string> = { 'extra keys not allowed': 'not a valid option' };
+
 export class Invalid extends Error {
   errorType: string | undefined;
   constructor(
     readonly msg: string,
     public path: PathPart[] = [],
+    /** The message in probatio's words, where they are not PROBATIO_WORDS'. */
+    public probatioMsg?: string,
+    /** The path probatio names, where it is not `path` (a list item's index; nothing for a command's extra key). */
+    public probatioPath?: PathPart[],
   ) {
     super(msg);
   }
@@ -19,6 +30,21 @@ export class Invalid extends Error {
     let out = this.msg;
     if (this.errorType) out += ` for ${this.errorType}`;
     if (this.path.length > 0) out += ` @ data[${this.path.map(pathRepr).join('][')}]`;
+    return out;
+  }
+  /** The path the error is reported at in this style. */
+  pathIn(style: ErrorStyle): PathPart[] {
+    return style === 'probatio' ? (this.probatioPath ?? this.path) : this.path;
+  }
+  /** str(err) in the hub's style: probatio names the path as 'a.b[0]' and leaves out the error type. */
+  render(style: ErrorStyle): string {
+    if (style === 'voluptuous') return this.text;
+    let out = this.probatioMsg ?? PROBATIO_WORDS[this.msg] ?? this.msg;
+    const path = this.pathIn(style);
+    if (path.length > 0) {
+      const named = path.map((p, i) => (p instanceof VirtualPath ? `${i ? '.' : ''}<${p.name}>` : typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${p}`));
+      out += ` at '${named.join('')}'`;
+    }
     return out;
   }
 }
@@ -32,6 +58,21 @@ export class MultipleInvalid extends Invalid {
   override get text(): string {
     return this.errors[0]?.text ?? 'invalid';
   }
+  override render(style: ErrorStyle): string {
+    return this.errors[0]?.render(style) ?? 'invalid';
+  }
+}
+
+/** A validator whose own failures probatio words as `probatioMsg`. */
+export function reworded(validator: Validator, probatioMsg: string): Validator {
+  return (v, path) => {
+    try {
+      return validator(v, path);
+    } catch (err) {
+      if (err instanceof Invalid && err.path.length === path.length) err.probatioMsg = probatioMsg;
+      throw err;
+    }
+  };
 }
 
 export type Validator = (value: unknown, path: PathPart[]) => unknown;
@@ -195,7 +236,15 @@ export function exactSequence(items: Validator[]): Validator {
     else if (typeof v === 'string') list = [...v];
     else return fail('expected tuple', path);
     if (list.length !== items.length) return fail('None', path);
-    return list.map((x, i) => (items[i] as Validator)(x, path));
+    return list.map((x, i) => {
+      try {
+        return (items[i] as Validator)(x, path);
+      } catch (err) {
+        // voluptuous reports the sequence, probatio the item.
+        if (err instanceof Invalid && err.path.length === path.length) err.probatioPath = [...path, i];
+        throw err;
+      }
+    });
   };
 }
 
@@ -239,7 +288,11 @@ export interface KeySpec {
 }
 
 /** vol.Schema({...}) with voluptuous's order of checks: exclusion, inclusion, keys, required. */
-export function dict(keys: Record<string, KeySpec>, extra: 'prevent' | 'allow' = 'prevent'): Validator {
+/**
+ * `extraAtTop`: probatio reports an extra key of this dict as "extra keys not allowed" about the
+ * whole value (a WebSocket command's schema), not as "not a valid option at 'key'".
+ */
+export function dict(keys: Record<string, KeySpec>, extra: 'prevent' | 'allow' = 'prevent', opts: { extraAtTop?: boolean } = {}): Validator {
   const exclusive = new Map<string, string[]>();
   const inclusive = new Map<string, string[]>();
   for (const [key, spec] of Object.entries(keys)) {
@@ -276,7 +329,7 @@ export function dict(keys: Record<string, KeySpec>, extra: 'prevent' | 'allow' =
       const keyPath = [...path, key];
       if (!spec) {
         if (extra === 'allow') out[key] = value;
-        else errors.push(new Invalid('extra keys not allowed', keyPath));
+        else errors.push(new Invalid('extra keys not allowed', keyPath, opts.extraAtTop ? 'extra keys not allowed' : undefined, opts.extraAtTop ? path : undefined));
         continue;
       }
       try {
@@ -315,7 +368,7 @@ export function hasAtLeastOneKey(...keys: string[]): Validator {
   return (v, path) => {
     if (!isPlainObject(v)) return fail('expected dictionary', path);
     if (Object.keys(v).some((k) => keys.includes(k))) return v;
-    return fail(`must contain at least one of ${keys.join(', ')}.`, path);
+    throw new Invalid(`must contain at least one of ${keys.join(', ')}.`, path, `at least one of ${pyRepr(keys)} is required`);
   };
 }
 
@@ -332,15 +385,15 @@ function valueAt(data: unknown, path: PathPart[]): unknown {
   return cur;
 }
 
-/** voluptuous.humanize.humanize_error */
-export function humanizeError(data: unknown, err: Invalid, maxLength = 500): string {
+/** voluptuous.humanize.humanize_error (probatio's reads the same, in its words) */
+export function humanizeError(data: unknown, err: Invalid, style: ErrorStyle = 'voluptuous', maxLength = 500): string {
   if (err instanceof MultipleInvalid) {
     return err.errors
-      .map((e) => humanizeError(data, e, maxLength))
+      .map((e) => humanizeError(data, e, style, maxLength))
       .sort()
       .join('\n');
   }
-  let got = pyRepr(valueAt(data, err.path));
+  let got = pyRepr(valueAt(data, err.pathIn(style)));
   if (got.length > maxLength) got = `${got.slice(0, maxLength - 3)}...`;
-  return `${err.text}. Got ${got}`;
+  return `${err.render(style)}. Got ${got}`;
 }

@@ -18,7 +18,7 @@ import { isPlainObject } from './schema.js';
 import { SimSupervisor, type SupervisorOptions } from './supervisor.js';
 import { SUPERVISOR_PATH, handleSupervisorHttp, supervisorApiCommand } from './supervisor-api.js';
 import { hexId } from './time.js';
-import { SINCE, atLeast } from './version.js';
+import { CURRENT_VERSION, SINCE, atLeast } from './version.js';
 
 export interface SimulatorOptions {
   /** 'demo' (default), a path to a home YAML file, or a parsed home. */
@@ -30,7 +30,7 @@ export interface SimulatorOptions {
   token?: string;
   /** A second accepted token whose user is not an administrator (for unauthorized paths). */
   userToken?: string;
-  /** Reported ha_version; default '2025.1.0', or '2024.3.3' with legacy. */
+  /** Reported ha_version; default the current release (CURRENT_VERSION), or '2024.3.3' with legacy. */
   version?: string;
   /**
    * Behave like a hub older than 2024.4: older shapes and messages, no floor or label targets.
@@ -86,7 +86,7 @@ export class Simulator {
   private paused = false;
 
   constructor(opts: SimulatorOptions = {}) {
-    const version = opts.version ?? (opts.legacy ? '2024.3.3' : '2025.1.0');
+    const version = opts.version ?? (opts.legacy ? '2024.3.3' : CURRENT_VERSION);
     this.legacy = opts.legacy ?? !atLeast(version, SINCE.modern);
     this.version = version;
     this.host = opts.host ?? '127.0.0.1';

@@ -8,6 +8,7 @@ import type { Hub } from './hub.js';
 import type { ResolvedTarget, TargetFields } from './registries.js';
 import { type KeySpec, type Validator, Invalid, all, dict, hasAtLeastOneKey } from './schema.js';
 import { type State, validEntityId } from './states.js';
+import { SINCE } from './version.js';
 
 export interface FieldDef extends KeySpec {
   name?: string;
@@ -16,14 +17,21 @@ export interface FieldDef extends KeySpec {
   example?: unknown;
   advanced?: boolean;
   filter?: Record<string, unknown>;
-  /** Described inside this collapsed section on hubs that have sections (flat and advanced before). */
-  section?: 'advanced_fields';
+  /**
+   * Described inside this section on hubs that have sections (flat and advanced before):
+   * advanced_fields is collapsed (2026.11 calls it additional_fields).
+   */
+  section?: 'advanced_fields' | 'temperature_range';
   /** Accepted but not described (aliases the hub still takes). */
   hidden?: boolean;
   /** Described only by hubs of that age (the field is accepted by both). */
   describedBy?: 'legacy' | 'modern';
   /** How hubs before 2024.4 describe the field differently (example null: none given). */
   legacyDescription?: { advanced?: boolean; required?: boolean; example?: unknown; selector?: Record<string, unknown> };
+  /** The selector 2026.11 describes, where it is not `selector` with its defaults filled in. */
+  currentSelector?: Record<string, unknown>;
+  /** How 2026.11 describes the field differently (hidden: accepted, not described). */
+  currentDescription?: { required?: boolean; hidden?: boolean };
 }
 
 export interface ServiceCall {
@@ -70,6 +78,8 @@ export interface ServiceDef {
   target?: Record<string, unknown>;
   /** The target as hubs before 2024.4 describe it, when that differs. */
   legacyTarget?: Record<string, unknown>;
+  /** The target as 2026.11 describes it, when that differs. */
+  currentTarget?: Record<string, unknown>;
   /** Per-entity handler of an entity service. */
   handle?: (e: EntityCtx) => unknown;
   /** Whole-call handler: plain services, or entity services that resolve targets themselves. */
@@ -91,7 +101,8 @@ const entityIdsValidator: Validator = (v, path) => {
   const list = typeof v === 'string' ? v.split(',').map((s) => s.trim()) : Array.isArray(v) ? v : [v];
   return list.map((item) => {
     const id = typeof item === 'string' ? item.toLowerCase() : '';
-    if (!validEntityId(id)) throw new Invalid('not a valid value', path);
+    // probatio reports the first alternative of cv.comp_entity_ids that failed.
+    if (!validEntityId(id)) throw new Invalid('not a valid value', path, "expected 'all' or 'none'");
     return id;
   });
 };
@@ -271,40 +282,62 @@ export class ServiceRegistry {
     const out: Record<string, Record<string, unknown>> = {};
     for (const [domain, byService] of this.services) {
       const services: Record<string, unknown> = {};
-      for (const [service, reg] of byService) services[service] = describeService(reg, this.hub.legacy);
+      for (const [service, reg] of byService) services[service] = describeService(reg, this.hub.legacy, this.hub.since(SINCE.translatedServices));
       out[domain] = services;
     }
     return out;
   }
 }
 
-function describeService(reg: Registered, legacy: boolean): Record<string, unknown> {
+/** A selector as 2026.11 serialises it: with the defaults of its options filled in. */
+function withDefaults(selector: Record<string, unknown>): Record<string, unknown> {
+  const [kind, given] = Object.entries(selector)[0] ?? [];
+  if (!kind) return selector;
+  const options = (given ?? {}) as Record<string, unknown>;
+  const defaults: Record<string, Record<string, unknown>> = {
+    number: { step: 1, mode: 'slider' },
+    text: { multiline: false, multiple: false },
+    object: { multiple: false },
+    select: { multiple: false, custom_value: false, sort: false },
+    state: { multiple: false },
+  };
+  return { [kind]: { ...(defaults[kind] ?? {}), ...options } };
+}
+
+function describeService(reg: Registered, legacy: boolean, translated: boolean): Record<string, unknown> {
   const { def } = reg;
   const fields: Record<string, unknown> = {};
   // Collapsible sections arrived in 2024.6; older hubs list those fields flat, marked advanced.
-  const section: Record<string, unknown> = {};
+  const sections: Record<string, Record<string, unknown>> = {};
   for (const [name, f] of Object.entries(def.fields ?? {})) {
-    if (f.hidden || !f.selector) continue;
+    if (f.hidden || !f.selector || (translated && f.currentDescription?.hidden)) continue;
     if (f.describedBy && f.describedBy !== (legacy ? 'legacy' : 'modern')) continue;
     const inSection = f.section !== undefined && !legacy;
     const old = legacy ? f.legacyDescription : undefined;
     const example = old && 'example' in old ? old.example : f.example;
     const d: Record<string, unknown> = {};
-    if (old?.required ?? f.required) d.required = true;
+    if (old?.required ?? (translated ? (f.currentDescription?.required ?? f.required) : f.required)) d.required = true;
     if (example !== undefined && example !== null) d.example = example;
-    d.selector = old?.selector ?? f.selector;
-    if (old?.advanced ?? (f.advanced || (f.section && legacy))) d.advanced = true;
+    d.selector = translated ? (f.currentSelector ?? withDefaults(f.selector)) : (old?.selector ?? f.selector);
+    if (!translated && (old?.advanced ?? (f.advanced || (f.section && legacy)))) d.advanced = true;
     if (f.filter) d.filter = f.filter;
-    d.name = f.name ?? name;
-    d.description = f.description ?? '';
-    (inSection ? section : fields)[name] = d;
+    // 2026.11 leaves names and descriptions to the frontend's translations.
+    if (!translated) {
+      d.name = f.name ?? name;
+      d.description = f.description ?? '';
+    }
+    if (inSection) (sections[f.section!] ??= {})[name] = d;
+    else fields[name] = d;
   }
-  if (Object.keys(section).length) fields.advanced_fields = { collapsed: true, fields: section };
-  const out: Record<string, unknown> = { name: def.name, description: def.description, fields };
+  for (const [name, section] of Object.entries(sections)) {
+    if (name === 'advanced_fields') fields[translated ? 'additional_fields' : name] = { collapsed: true, fields: section };
+    else fields[name] = { fields: section };
+  }
+  const out: Record<string, unknown> = translated ? { fields } : { name: def.name, description: def.description, fields };
   if ((def.kind ?? 'entity') === 'entity') {
     const filter: Record<string, unknown> = { domain: [reg.domain] };
     if (def.requiredFeatures) filter.supported_features = def.requiredFeatures;
-    out.target = (legacy ? def.legacyTarget : undefined) ?? def.target ?? { entity: [filter] };
+    out.target = (legacy ? def.legacyTarget : translated ? def.currentTarget : undefined) ?? def.target ?? { entity: [filter] };
   }
   if (def.response) out.response = { optional: def.response === 'optional' };
   return out;

@@ -23,4 +23,17 @@ export const SINCE = {
   modern: '2024.4',
   /** color_hsv_to_RGB rounds its channels instead of truncating them. */
   roundedHsvToRgb: '2024.12',
+  // Seen on 2026.11.0, the current release, against the 2025.1 behaviour the simulator had before;
+  // the release between that brought each one is not pinned here, so each is dated 2026.11.
+  /** probatio's error wording: "not a valid option at 'foo'" for voluptuous's "extra keys not allowed @ data['foo']". */
+  probatio: '2026.11',
+  /** Lights without mireds: no color_temp, min_mireds or max_mireds, no color_temp or kelvin service field, and a colour temperature kept as given. */
+  kelvinOnly: '2026.11',
+  /** get_services without names and descriptions (the frontend has them from translations), selectors with their defaults filled in. */
+  translatedServices: '2026.11',
+  /** Translated validation messages without a closing period; climate, REST and registry shapes of 2026. */
+  current: '2026.11',
 } as const;
+
+/** The release the simulator reports unless told otherwise: the one users run. */
+export const CURRENT_VERSION = '2026.11.0';

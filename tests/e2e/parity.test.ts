@@ -1,14 +1,15 @@
-// The parity cases (tests/parity/cases.ts) against the real hub: the proof that each expectation is
-// what Home Assistant 2024.3.3 really does. tests/integration/sim-parity.test.ts runs the same
-// cases against the simulator.
+// The parity cases (tests/parity/cases.ts) against the real hub of this run: the proof that each
+// expectation is what that Home Assistant release really does. tests/integration/sim-parity.test.ts
+// runs the same cases against the simulator in each release's mode.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { CASES } from '../parity/cases.js';
+import { isRelease, parityCases, type Release } from '../parity/cases.js';
 import { runCase } from '../parity/runner.js';
-import { haLogTail, restartHa } from './ha-control.js';
+import { HA_VERSION, haLogTail, restartHa } from './ha-control.js';
 
 const url = process.env.HASS_URL ?? '';
 const token = process.env.HASS_TOKEN ?? '';
 if (!url || !token) throw new Error('HASS_URL and HASS_TOKEN are not set: run this suite with `npm run test:e2e`');
+if (!isRelease(HA_VERSION)) throw new Error(`the parity cases know no answers of Home Assistant ${HA_VERSION}`);
 
 async function restart(): Promise<void> {
   await restartHa().catch((e: Error) => {
@@ -22,6 +23,6 @@ async function restart(): Promise<void> {
 beforeAll(restart);
 afterAll(restart);
 
-describe('parity cases against the real hub', () => {
-  for (const c of CASES) it(c.name, () => runCase({ url, token }, c));
+describe(`parity cases against the real Home Assistant ${HA_VERSION}`, () => {
+  for (const c of parityCases(HA_VERSION as Release)) it(c.name, () => runCase({ url, token }, c));
 });

@@ -58,7 +58,7 @@ describe('hub client', () => {
     const s = await sim();
     const { hub } = client(s);
     await hub.ready();
-    expect(hub.status()).toMatchObject({ connected: true, version: '2025.1.0', mode: 'simulator' });
+    expect(hub.status()).toMatchObject({ connected: true, version: '2026.11.0', mode: 'simulator' });
     expect(hub.cache.size).toBe(s.states().length);
     expect(hub.services.light?.turn_on).toBeDefined();
     expect(hub.registries.floorsSupported).toBe(true);

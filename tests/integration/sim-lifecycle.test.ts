@@ -159,7 +159,7 @@ describe('the official client (home-assistant-js-websocket)', () => {
   test('subscribeEntities sees the home and its changes, and recovers after a restart', async () => {
     const sim = await startSimulator({ timing: { coverTravelMs: 0 } });
     const conn = await official(sim);
-    expect(conn.haVersion).toBe('2025.1.0');
+    expect(conn.haVersion).toBe('2026.11.0');
     let entities: HassEntities = {};
     const unsub = subscribeEntities(conn, (e) => {
       entities = e;

@@ -22,10 +22,10 @@ const connect = (s: Simulator = sim, token = s.token) => RawClient.connect(s.wsU
 describe('handshake', () => {
   test('auth_required carries ha_version, a good token gets auth_ok', async () => {
     const c = await RawClient.connect(sim.wsUrl);
-    expect(c.messages[0]).toEqual({ type: 'auth_required', ha_version: '2025.1.0' });
+    expect(c.messages[0]).toEqual({ type: 'auth_required', ha_version: '2026.11.0' });
     c.sendRaw(JSON.stringify({ type: 'auth', access_token: 'sim-token' }));
     const ok = await c.waitFor((m) => m.type !== 'auth_required');
-    expect(ok).toEqual({ type: 'auth_ok', ha_version: '2025.1.0' });
+    expect(ok).toEqual({ type: 'auth_ok', ha_version: '2026.11.0' });
     expect(sim.connections).toBeGreaterThanOrEqual(1);
     await c.close();
   });
@@ -43,7 +43,8 @@ describe('handshake', () => {
     const c = await RawClient.connect(sim.wsUrl);
     c.sendRaw(JSON.stringify({ type: 'login', access_token: 'sim-token' }));
     const reply = await c.waitFor((m) => m.type === 'auth_invalid');
-    expect(reply.message).toBe("Auth message incorrectly formatted: not a valid value for dictionary value @ data['type']. Got 'login'");
+    // 2026.11's wording (probatio); 2024.3.3's is "... not a valid value for dictionary value @ data['type']. Got 'login'".
+    expect(reply.message).toBe("Auth message incorrectly formatted: not a valid value at 'type'. Got 'login'");
     await c.closed;
   });
 
@@ -81,9 +82,10 @@ describe('message rules', () => {
     const noId = await c.waitFor((m) => m.type === 'result' && m.id === null);
     expect(noId.error).toEqual({ code: 'invalid_format', message: 'Message incorrectly formatted.' });
     const extra = await c.command({ type: 'ping', extra: 1 });
-    expect(extra.error).toEqual({ code: 'invalid_format', message: "extra keys not allowed @ data['extra']. Got 1" });
+    // A command's extra key is reported about the whole message (2026.11), not "at 'extra'".
+    expect(extra.error).toEqual({ code: 'invalid_format', message: `extra keys not allowed. Got {'type': 'ping', 'extra': 1, 'id': ${extra.id}}` });
     const missing = await c.command({ type: 'call_service', domain: 'light' });
-    expect(missing.error).toEqual({ code: 'invalid_format', message: "required key not provided @ data['service']. Got None" });
+    expect(missing.error).toEqual({ code: 'invalid_format', message: "required key not provided at 'service'. Got None" });
     await c.close();
   });
 
@@ -131,8 +133,10 @@ describe('reading the hub', () => {
     const lamp = states.find((s) => s.entity_id === 'light.living_room_lamp');
     expect(lamp).toMatchObject({
       state: 'on',
-      attributes: { brightness: 128, color_mode: 'color_temp', color_temp_kelvin: 2700, color_temp: 370, friendly_name: 'Living Room Lamp' },
+      attributes: { brightness: 128, color_mode: 'color_temp', color_temp_kelvin: 2700, friendly_name: 'Living Room Lamp' },
     });
+    // 2026.11's lights have no mireds.
+    expect(lamp?.attributes).not.toHaveProperty('color_temp');
     expect(Object.keys(lamp ?? {})).toEqual(['entity_id', 'state', 'attributes', 'last_changed', 'last_reported', 'last_updated', 'context']);
     expect(String(lamp?.last_changed)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00$/);
     expect(lamp?.context).toMatchObject({ parent_id: null, user_id: null });
@@ -142,7 +146,7 @@ describe('reading the hub', () => {
   test('get_config describes the hub', async () => {
     const c = await connect();
     const config = (await c.command({ type: 'get_config' })).result as Record<string, unknown>;
-    expect(config).toMatchObject({ location_name: 'Sim Home', version: '2025.1.0', state: 'RUNNING', time_zone: 'Europe/Amsterdam' });
+    expect(config).toMatchObject({ location_name: 'Sim Home', version: '2026.11.0', state: 'RUNNING', time_zone: 'Europe/Amsterdam' });
     expect(config.unit_system).toMatchObject({ temperature: '°C', length: 'km' });
     expect(config.components).toEqual(expect.arrayContaining(['light', 'climate', 'alarm_control_panel', 'websocket_api', 'api']));
     await c.close();
@@ -153,19 +157,22 @@ describe('reading the hub', () => {
     const services = (await c.command({ type: 'get_services' })).result as Record<string, Record<string, Record<string, any>>>;
     const turnOn = services.light?.turn_on;
     expect(turnOn?.target).toEqual({ entity: [{ domain: ['light'] }] });
-    expect(Object.keys(turnOn?.fields ?? {})).toEqual(['transition', 'rgb_color', 'color_temp_kelvin', 'brightness_pct', 'brightness_step_pct', 'effect', 'advanced_fields']);
-    expect(turnOn?.fields.brightness_pct.selector).toEqual({ number: { min: 0, max: 100, unit_of_measurement: '%' } });
-    const advanced = turnOn?.fields.advanced_fields;
+    // As 2026.11 describes it: no names (translations), selectors with their defaults, no mireds.
+    expect(Object.keys(turnOn?.fields ?? {})).toEqual(['transition', 'rgb_color', 'color_temp_kelvin', 'brightness_pct', 'brightness_step_pct', 'effect', 'additional_fields']);
+    expect(turnOn?.fields.brightness_pct.selector).toEqual({ number: { min: 0, max: 100, unit_of_measurement: '%', step: 1, mode: 'slider' } });
+    const advanced = turnOn?.fields.additional_fields;
     expect(advanced.collapsed).toBe(true);
-    expect(advanced.fields.brightness).toMatchObject({ selector: { number: { min: 0, max: 255 } }, name: 'Brightness value' });
+    expect(advanced.fields.brightness).toEqual({ selector: { number: { min: 0, max: 255, step: 1, mode: 'slider' } }, filter: expect.any(Object) });
     expect(Object.keys(advanced.fields)).toEqual(
-      expect.arrayContaining(['rgbw_color', 'rgbww_color', 'color_name', 'hs_color', 'xy_color', 'color_temp', 'brightness', 'brightness_step', 'white', 'profile', 'flash']),
+      expect.arrayContaining(['rgbw_color', 'rgbww_color', 'color_name', 'hs_color', 'xy_color', 'brightness', 'brightness_step', 'white', 'profile', 'flash']),
     );
+    expect(advanced.fields).not.toHaveProperty('color_temp');
     expect(advanced.fields.color_name.selector.select.options).toContain('homeassistant');
     expect(services.climate?.set_temperature?.target).toEqual({ entity: [{ domain: ['climate'], supported_features: [1, 2] }] });
     expect(services.media_player?.volume_set?.fields.volume_level).toMatchObject({ required: true, selector: { number: { min: 0, max: 1, step: 0.01 } } });
     expect(services.notify?.mobile_app_phone?.fields.message.required).toBe(true);
-    expect(services.script?.goodnight).toMatchObject({ name: 'Goodnight', response: { optional: true } });
+    expect(services.notify?.send_message?.fields.message.required).toBe(true);
+    expect(services.script?.goodnight).toMatchObject({ response: { optional: true } });
     for (const domain of ['switch', 'input_boolean', 'cover', 'lock', 'fan', 'vacuum', 'alarm_control_panel', 'scene', 'automation', 'persistent_notification', 'homeassistant']) {
       expect(Object.keys(services[domain] ?? {}).length, domain).toBeGreaterThan(0);
     }
@@ -371,14 +378,14 @@ describe('call_service errors and targets', () => {
     const c = await connect();
     const call = (service_data: Record<string, unknown>, target: Record<string, unknown> = { entity_id: 'light.office_desk' }) =>
       c.command({ type: 'call_service', domain: 'light', service: 'turn_on', service_data, target });
-    expect((await call({ brightness_pct: 150 })).error).toEqual({ code: 'invalid_format', message: "value must be at most 100 for dictionary value @ data['brightness_pct']" });
-    expect((await call({ brightness: 'bright' })).error?.message).toBe("expected int for dictionary value @ data['brightness']");
-    expect((await call({ flavour: 'x' })).error?.message).toBe("extra keys not allowed @ data['flavour']");
-    expect((await call({ brightness: 10, brightness_pct: 10 })).error?.message).toBe(
-      "two or more values in the same group of exclusion 'brightness' @ data[<brightness>]",
-    );
-    expect((await call({ rgb_color: [300, 0, 0] })).error?.message).toBe("value must be at most 255 for dictionary value @ data['rgb_color']");
-    expect((await call({}, {})).error?.message).toBe('must contain at least one of entity_id, device_id, area_id, floor_id, label_id.');
+    // In 2026.11's words (probatio), as the real hub answers each of these.
+    expect((await call({ brightness_pct: 150 })).error).toEqual({ code: 'invalid_format', message: "expected a percentage between 0 and 100 at 'brightness_pct'" });
+    expect((await call({ brightness: 'bright' })).error?.message).toBe("expected int at 'brightness'");
+    expect((await call({ flavour: 'x' })).error?.message).toBe("not a valid option at 'flavour'");
+    expect((await call({ color_temp: 300 })).error?.message).toBe("not a valid option at 'color_temp'");
+    expect((await call({ brightness: 10, brightness_pct: 10 })).error?.message).toBe("two or more values in the same group of exclusion 'brightness' at '<brightness>'");
+    expect((await call({ rgb_color: [300, 0, 0] })).error?.message).toBe("value must be at most 255 at 'rgb_color[0]'");
+    expect((await call({}, {})).error?.message).toBe("at least one of ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id'] is required");
     // brightness is clamped by the hub, not refused.
     expect((await call({ brightness: 300 })).success).toBe(true);
     expect(sim.getState('light.office_desk')?.attributes.brightness).toBe(255);
@@ -399,7 +406,7 @@ describe('call_service errors and targets', () => {
     const res = await c.command({ type: 'call_service', domain: 'fan', service: 'oscillate', service_data: { oscillating: true }, target: { entity_id: 'fan.bedroom_fan' } });
     expect(res.error).toEqual({
       code: 'service_validation_error',
-      message: 'Validation error: Entity fan.bedroom_fan does not support action fan.oscillate.',
+      message: 'Validation error: Entity fan.bedroom_fan does not support action fan.oscillate',
       translation_key: 'service_not_supported',
       translation_placeholders: { domain: 'fan', service: 'oscillate', entity_id: 'fan.bedroom_fan' },
       translation_domain: 'homeassistant',

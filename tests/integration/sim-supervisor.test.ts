@@ -463,7 +463,7 @@ describe('/core/websocket', () => {
 
   test('the add-on token logs in as Home Assistant\'s Supervisor user', async () => {
     const c = await RawClient.connect(coreWs(sim), 'supervisor-token');
-    expect(c.authReply).toEqual({ type: 'auth_ok', ha_version: '2025.1.0' });
+    expect(c.authReply).toEqual({ type: 'auth_ok', ha_version: '2026.11.0' });
     const me = (await c.command({ type: 'auth/current_user' })).result;
     expect(me).toMatchObject({ name: 'Supervisor', is_admin: true });
     const states = await c.command({ type: 'get_states' });

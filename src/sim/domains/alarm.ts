@@ -1,11 +1,12 @@
 // Alarm panels behave like the hub's manual panel (the demo's alarm_control_panel.security,
 // code 1234): a wrong code is a service_validation_error "Invalid alarm code provided" (a plain
-// home_assistant_error before 2024.4); optional arming and entry delays pass through
-// arming/pending.
+// home_assistant_error before 2024.4; in 2026.11 the manual panel's message is its untranslated
+// key, "invalid_code"); optional arming and entry delays pass through arming/pending.
 import { type DomainModule, finish } from '../domain.js';
 import { HomeAssistantError, ServiceValidationError } from '../errors.js';
 import type { Hub } from '../hub.js';
 import type { EntityCtx, ServiceDef } from '../services.js';
+import { SINCE } from '../version.js';
 import { codeField, num } from './common.js';
 
 export const ALARM_ARM_HOME = 1;
@@ -34,7 +35,7 @@ function validateCode(e: EntityCtx, target: string): void {
   }
   if (given === code) return;
   if (e.hub.legacy) throw new HomeAssistantError('Invalid alarm code provided');
-  throw new ServiceValidationError('Invalid alarm code provided', { domain: 'manual', key: 'invalid_code', placeholders: null });
+  throw new ServiceValidationError(e.hub.since(SINCE.current) ? 'invalid_code' : 'Invalid alarm code provided', { domain: 'manual', key: 'invalid_code', placeholders: null });
 }
 
 function cancelTimer(e: EntityCtx): void {

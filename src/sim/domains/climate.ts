@@ -6,6 +6,7 @@ import { ServiceValidationError } from '../errors.js';
 import type { Hub } from '../hub.js';
 import { all, coerceEnum, coerceFloat, coerceInt, hasAtLeastOneKey, pyFloatStr, string } from '../schema.js';
 import type { EntityCtx } from '../services.js';
+import { SINCE } from '../version.js';
 import { booleanField, num, sel } from './common.js';
 
 export const CLIMATE_TARGET_TEMPERATURE = 1;
@@ -17,6 +18,7 @@ export const CLIMATE_SWING_MODE = 32;
 export const CLIMATE_AUX_HEAT = 64;
 export const CLIMATE_TURN_OFF = 128;
 export const CLIMATE_TURN_ON = 256;
+export const CLIMATE_SWING_HORIZONTAL_MODE = 512;
 
 const HVAC_MODES = ['off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only'] as const;
 const hvacMode = coerceEnum('HVACMode', HVAC_MODES);
@@ -27,11 +29,12 @@ const strList = (x: unknown): string[] => (Array.isArray(x) ? x.map(String) : []
  * The mode checks: ServiceValidationError not_valid_<kind>_mode. Before 2024.4 only fan, preset
  * and swing modes are checked, with older wording; any HVAC mode of the enum is taken.
  */
-function validMode(hub: Hub, kind: 'hvac' | 'fan' | 'preset' | 'swing', mode: string, modes: string[]): void {
+function validMode(hub: Hub, kind: 'hvac' | 'fan' | 'preset' | 'swing' | 'swing_horizontal', mode: string, modes: string[]): void {
   if (modes.includes(mode)) return;
   if (hub.legacy && kind === 'hvac') return;
-  const title = kind === 'hvac' ? 'HVAC' : kind.charAt(0).toUpperCase() + kind.slice(1);
-  const plain = kind === 'hvac' ? 'HVAC' : kind;
+  const words = kind === 'swing_horizontal' ? 'horizontal swing' : kind;
+  const title = kind === 'hvac' ? 'HVAC' : words.charAt(0).toUpperCase() + words.slice(1);
+  const plain = kind === 'hvac' ? 'HVAC' : words;
   const message = hub.legacy
     ? `The ${kind}_mode ${mode} is not a valid ${kind}_mode: ${modes.join(', ')}`
     : `${title} mode ${mode} is not valid. Valid ${plain} modes are: ${modes.join(', ')}.`;
@@ -76,6 +79,24 @@ function setTemperature(e: EntityCtx): void {
       key: 'low_temp_higher_than_high_temp',
       placeholders: null,
     });
+  }
+  // 2026.11 refuses a single temperature on a range-only thermostat, and a range on a single one.
+  const features = num(a.supported_features, 0);
+  if (e.hub.since(SINCE.current)) {
+    if (typeof p.temperature === 'number' && !(features & CLIMATE_TARGET_TEMPERATURE)) {
+      throw new ServiceValidationError("Set temperature action was used with the 'Target temperature' parameter but the entity does not support it", {
+        domain: 'climate',
+        key: 'missing_target_temperature_entity_feature',
+        placeholders: null,
+      });
+    }
+    if ((low !== undefined || high !== undefined) && !(features & CLIMATE_TARGET_TEMPERATURE_RANGE)) {
+      throw new ServiceValidationError("Set temperature action was used with the 'Lower/Upper target temperature' parameter but the entity does not support it", {
+        domain: 'climate',
+        key: 'missing_target_temperature_range_entity_feature',
+        placeholders: null,
+      });
+    }
   }
   const min = num(a.min_temp, 7);
   const max = num(a.max_temp, 35);
@@ -169,8 +190,9 @@ export const climate: DomainModule = {
       requiredFeatures: [CLIMATE_TARGET_TEMPERATURE, CLIMATE_TARGET_TEMPERATURE_RANGE],
       fields: {
         temperature: temp('Target temperature', { exclusive: 'temperature', filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE] } }),
-        target_temp_high: temp('Upper target temperature', { inclusive: 'temperature', advanced: true, filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] } }),
-        target_temp_low: temp('Lower target temperature', { inclusive: 'temperature', advanced: true, filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] } }),
+        // 2026.11 describes the two in a section of their own, temperature_range.
+        target_temp_high: temp('Upper target temperature', { inclusive: 'temperature', advanced: true, section: 'temperature_range', filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] } }),
+        target_temp_low: temp('Lower target temperature', { inclusive: 'temperature', advanced: true, section: 'temperature_range', filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] } }),
         hvac_mode: {
           v: hvacMode,
           name: 'HVAC mode',
@@ -187,8 +209,9 @@ export const climate: DomainModule = {
         hvac_mode: {
           v: hvacMode,
           required: true,
-          // Required all the same; 2024.3 just does not say so.
+          // Required all the same; 2024.3 and 2026.11 just do not say so.
           legacyDescription: { required: false },
+          currentDescription: { required: false },
           name: 'HVAC mode',
           description: 'HVAC operation mode.',
           selector: sel.select([...HVAC_MODES], { translation_key: 'hvac_mode' }),
@@ -200,7 +223,7 @@ export const climate: DomainModule = {
         write(e, mode, e.attrs);
       },
     });
-    const modeService = (kind: 'fan' | 'preset' | 'swing', feature: number, label: string) =>
+    const modeService = (kind: 'fan' | 'preset' | 'swing' | 'swing_horizontal', feature: number, label: string) =>
       r(`set_${kind}_mode`, {
         name: `Set ${label} mode`,
         description: `Sets ${label} operation mode.`,
@@ -225,6 +248,7 @@ export const climate: DomainModule = {
     modeService('fan', CLIMATE_FAN_MODE, 'fan');
     modeService('preset', CLIMATE_PRESET_MODE, 'preset');
     modeService('swing', CLIMATE_SWING_MODE, 'swing');
+    if (hub.since(SINCE.current)) modeService('swing_horizontal', CLIMATE_SWING_HORIZONTAL_MODE, 'horizontal swing');
     r('set_humidity', {
       name: 'Set target humidity',
       description: 'Sets target humidity.',

@@ -2,8 +2,9 @@
 // target after the simulated travel time (Timing.coverTravelMs); stop leaves it part way.
 import { type DomainModule, finish, numeric } from '../domain.js';
 import type { Hub } from '../hub.js';
-import { all, coerceInt, range } from '../schema.js';
+import { all, coerceInt, range, reworded, string } from '../schema.js';
 import type { EntityCtx, FieldDef, ServiceDef } from '../services.js';
+import { SINCE } from '../version.js';
 import { num, sel } from './common.js';
 
 export const COVER_OPEN = 1;
@@ -14,6 +15,7 @@ export const COVER_OPEN_TILT = 16;
 export const COVER_CLOSE_TILT = 32;
 export const COVER_STOP_TILT = 64;
 export const COVER_SET_TILT_POSITION = 128;
+export const COVER_SET_SPEED = 256;
 
 interface Travel {
   from: number;
@@ -23,7 +25,7 @@ interface Travel {
   cancel: () => void;
 }
 
-const position0to100 = all(coerceInt, range({ min: 0, max: 100 }));
+const position0to100 = reworded(all(coerceInt, range({ min: 0, max: 100 })), 'expected a percentage between 0 and 100');
 
 const hasPosition = (e: EntityCtx) => (e.features & COVER_SET_POSITION) !== 0 || typeof e.attrs.current_position === 'number';
 
@@ -119,14 +121,29 @@ export const cover: DomainModule = {
   init: initTravelling('cover'),
   setup(hub) {
     const r = (service: string, def: ServiceDef) => hub.services.register('cover', service, def);
-    r('open_cover', { name: 'Open', description: 'Opens a cover.', requiredFeatures: [COVER_OPEN], handle: (e) => moveTo(e, 100) });
-    r('close_cover', { name: 'Close', description: 'Closes a cover.', requiredFeatures: [COVER_CLOSE], handle: (e) => moveTo(e, 0) });
+    // 2026.11 takes a travel speed for covers that have speeds (supported_speeds); the simulator
+    // moves them at one speed all the same.
+    const speed: Record<string, FieldDef> = hub.since(SINCE.current)
+      ? {
+          speed: {
+            v: string,
+            name: 'Speed',
+            description: 'Travel speed.',
+            example: 'fast',
+            selector: sel.text(),
+            currentSelector: { state: { attribute: 'speed', multiple: false } },
+            filter: { supported_features: [COVER_SET_SPEED] },
+          },
+        }
+      : {};
+    r('open_cover', { name: 'Open', description: 'Opens a cover.', requiredFeatures: [COVER_OPEN], fields: speed, handle: (e) => moveTo(e, 100) });
+    r('close_cover', { name: 'Close', description: 'Closes a cover.', requiredFeatures: [COVER_CLOSE], fields: speed, handle: (e) => moveTo(e, 0) });
     r('toggle', { name: 'Toggle', description: 'Toggles a cover open/closed.', requiredFeatures: [COVER_OPEN | COVER_CLOSE], handle: toggle });
     r('set_cover_position', {
       name: 'Set position',
       description: 'Moves a cover to a specific position.',
       requiredFeatures: [COVER_SET_POSITION],
-      fields: { position: positionField('Position') },
+      fields: { position: positionField('Position'), ...speed },
       handle: (e) => moveTo(e, e.params.position as number),
     });
     r('stop_cover', { name: 'Stop', description: 'Stops the cover movement.', requiredFeatures: [COVER_STOP], handle: stop });

@@ -2,8 +2,9 @@
 // increase_speed/decrease_speed compute them.
 import { type DomainModule, finish, numeric } from '../domain.js';
 import { ServiceValidationError } from '../errors.js';
-import { oneOf, pyRepr, string } from '../schema.js';
+import { pyRepr, string } from '../schema.js';
 import type { EntityCtx, ServiceDef } from '../services.js';
+import { SINCE } from '../version.js';
 import { booleanField, num, percentage, sel } from './common.js';
 
 export const FAN_SET_SPEED = 1;
@@ -114,16 +115,19 @@ export const fan: DomainModule = {
       selector: sel.number(0, 100, { unit_of_measurement: '%' }),
     };
     const presetField = { v: string, name: 'Preset mode', description: 'Preset fan mode.', example: 'auto', selector: sel.text() };
+    // 2026.11 asks for the turn-on and turn-off features (2024.8 fans have them).
+    const current = hub.since(SINCE.current);
     r('turn_on', {
       name: 'Turn on',
       description: 'Turns fan on.',
+      ...(current ? { requiredFeatures: [FAN_TURN_ON] } : {}),
       fields: {
         percentage: { ...pctField, filter: { supported_features: [FAN_SET_SPEED] } },
         preset_mode: { ...presetField, filter: { supported_features: [FAN_PRESET_MODE] } },
       },
       handle: turnOn,
     });
-    r('turn_off', { name: 'Turn off', description: 'Turns fan off.', handle: turnOff });
+    r('turn_off', { name: 'Turn off', description: 'Turns fan off.', ...(current ? { requiredFeatures: [FAN_TURN_OFF] } : {}), handle: turnOff });
     r('toggle', { name: 'Toggle', description: 'Toggles the fan on/off.', handle: (e) => (e.state.state === 'on' ? turnOff(e) : turnOn(e)) });
     r('set_percentage', {
       name: 'Set speed',
@@ -168,8 +172,9 @@ export const fan: DomainModule = {
       description: 'Sets the fan rotation direction.',
       requiredFeatures: [FAN_DIRECTION],
       fields: {
+        // The hub takes any direction, and shows it (2024.3.3 and 2026.11 alike).
         direction: {
-          v: oneOf(['forward', 'reverse']),
+          v: string,
           required: true,
           name: 'Direction',
           description: 'Direction to rotate.',

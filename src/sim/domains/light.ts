@@ -26,7 +26,7 @@ import {
 } from '../color.js';
 import { type DomainModule, finish } from '../domain.js';
 import type { Hub } from '../hub.js';
-import { all, any, clamp, coerceFloat, coerceInt, exactSequence, isPlainObject, literal, oneOf, range, string } from '../schema.js';
+import { all, any, clamp, coerceFloat, coerceInt, exactSequence, isPlainObject, literal, oneOf, range, reworded, string } from '../schema.js';
 import type { EntityCtx, FieldDef } from '../services.js';
 import { SINCE } from '../version.js';
 import { byte, num, positiveInt, sel, smallFloat } from './common.js';
@@ -174,7 +174,7 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     filter: brightnessFilter,
   },
   brightness_pct: {
-    v: all(coerceFloat, range({ min: 0, max: 100 })),
+    v: reworded(all(coerceFloat, range({ min: 0, max: 100 })), 'expected a percentage between 0 and 100'),
     exclusive: 'brightness',
     name: 'Brightness',
     description: 'Number indicating the percentage of full brightness, where 0 turns the light off, 1 is the minimum brightness, and 100 is the maximum brightness.',
@@ -222,9 +222,15 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     name: 'Effect',
     description: 'Light effect.',
     selector: sel.text(),
+    currentSelector: { state: { attribute: 'effect', multiple: false } },
     filter: { supported_features: [LIGHT_EFFECT] },
   },
 };
+
+/** 2026.11 has no mireds: color_temp and kelvin are not fields any more ("not a valid option"). */
+const MIRED_FIELDS = new Set(['color_temp', 'kelvin']);
+const kelvinOnlyFields = (fields: Record<string, FieldDef>): Record<string, FieldDef> =>
+  Object.fromEntries(Object.entries(fields).filter(([k]) => !MIRED_FIELDS.has(k)));
 
 /** toggle takes what turn_on takes; 2024.3 leaves the brightness steps and rgbw/rgbww undescribed. */
 const TOGGLE_FIELDS: Record<string, FieldDef> = Object.fromEntries(
@@ -250,9 +256,11 @@ interface Model {
 interface Rules {
   truncate: boolean;
   mireds: boolean;
+  /** No mired attributes, and a colour temperature kept as it was given (2026.11). */
+  kelvinOnly: boolean;
 }
 
-const rulesOf = (hub: Hub): Rules => ({ truncate: !hub.since(SINCE.roundedHsvToRgb), mireds: hub.legacy });
+const rulesOf = (hub: Hub): Rules => ({ truncate: !hub.since(SINCE.roundedHsvToRgb), mireds: hub.legacy, kelvinOnly: hub.since(SINCE.kelvinOnly) });
 
 const modesOf = (attrs: Record<string, unknown>): string[] =>
   Array.isArray(attrs.supported_color_modes) ? (attrs.supported_color_modes as string[]) : ['onoff'];
@@ -336,8 +344,10 @@ function render(base: Record<string, unknown>, on: boolean, m: Model, rules: Rul
   if (modes.includes('color_temp')) {
     out.min_color_temp_kelvin = minK;
     out.max_color_temp_kelvin = maxK;
-    out.min_mireds = kelvinToMired(maxK);
-    out.max_mireds = kelvinToMired(minK);
+    if (!rules.kelvinOnly) {
+      out.min_mireds = kelvinToMired(maxK);
+      out.max_mireds = kelvinToMired(minK);
+    }
   }
   if (features & LIGHT_EFFECT) out.effect_list = Array.isArray(base.effect_list) ? base.effect_list : [];
   out.supported_color_modes = [...modes].sort();
@@ -348,7 +358,7 @@ function render(base: Record<string, unknown>, on: boolean, m: Model, rules: Rul
   if (modes.includes('color_temp')) {
     const k = mode === 'color_temp' ? (m.kelvin ?? null) : null;
     out.color_temp_kelvin = k;
-    out.color_temp = k ? kelvinToMired(k) : null;
+    if (!rules.kelvinOnly) out.color_temp = k ? kelvinToMired(k) : null;
   }
   if (colorSupported(modes) || modes.includes('color_temp')) {
     out.hs_color = null;
@@ -465,8 +475,13 @@ function turnOn(e: EntityCtx): void {
   const [minK, maxK] = range;
   if (typeof p.color_temp_kelvin === 'number') {
     m.colorMode = 'color_temp';
-    // Older lights keep mireds (and take any value); newer ones keep kelvin within their range.
-    m.kelvin = rules.mireds ? miredToKelvin(kelvinToMired(p.color_temp_kelvin)) : Math.max(minK, Math.min(maxK, p.color_temp_kelvin));
+    // Older lights keep mireds (and take any value); 2025 ones keep kelvin within their range;
+    // 2026.11's keep kelvin as given.
+    m.kelvin = rules.mireds
+      ? miredToKelvin(kelvinToMired(p.color_temp_kelvin))
+      : rules.kelvinOnly
+        ? p.color_temp_kelvin
+        : Math.max(minK, Math.min(maxK, p.color_temp_kelvin));
   } else if (p.hs_color) {
     m.colorMode = 'hs';
     m.hs = p.hs_color as HS;
@@ -527,10 +542,11 @@ export const light: DomainModule = {
     return { state, attributes: render(a, on, m, rulesOf(hub)) };
   },
   setup(hub: Hub) {
+    const kelvinOnly = hub.since(SINCE.kelvinOnly);
     hub.services.register('light', 'turn_on', {
       name: 'Turn on',
       description: 'Turns on one or more lights and adjusts their properties, even when they are turned on already.',
-      fields: TURN_ON_FIELDS,
+      fields: kelvinOnly ? kelvinOnlyFields(TURN_ON_FIELDS) : TURN_ON_FIELDS,
       handle: turnOn,
     });
     hub.services.register('light', 'turn_off', {
@@ -542,7 +558,12 @@ export const light: DomainModule = {
     hub.services.register('light', 'toggle', {
       name: 'Toggle',
       description: 'Toggles one or more lights, from on to off, or off to on, based on their current state.',
-      fields: TOGGLE_FIELDS,
+      // 2026.11's toggle describes rgbw and rgbww again, but still not the brightness steps.
+      fields: kelvinOnly
+        ? Object.fromEntries(
+            Object.entries(kelvinOnlyFields(TURN_ON_FIELDS)).map(([k, f]) => [k, k === 'brightness_step' || k === 'brightness_step_pct' ? { ...f, hidden: true } : f]),
+          )
+        : TOGGLE_FIELDS,
       handle: (e) => (e.state.state === 'on' ? turnOff(e) : turnOn(e)),
     });
   },

@@ -1,8 +1,10 @@
 // Media players: playback, volume, sources. As on the hub, a player that is off shows no media
 // attributes; what it was playing is remembered and shown again when it comes back on.
 import { type DomainModule, finish, numeric } from '../domain.js';
-import { any, boolean, coerceEnum, isType, listOf, string } from '../schema.js';
+import { any, boolean, coerceEnum, isPlainObject, isType, listOf, string, type Validator } from '../schema.js';
 import type { EntityCtx, FieldDef, ServiceDef } from '../services.js';
+import { HomeAssistantError } from '../errors.js';
+import { SINCE } from '../version.js';
 import { num, positiveFloat, sel, smallFloat } from './common.js';
 import { isoFromMicros, nowMicros } from '../time.js';
 
@@ -24,6 +26,8 @@ export const MP_SHUFFLE_SET = 32768;
 export const MP_SELECT_SOUND_MODE = 65536;
 export const MP_REPEAT_SET = 262144;
 export const MP_GROUPING = 524288;
+export const MP_BROWSE_MEDIA = 131072;
+export const MP_SEARCH_MEDIA = 4194304;
 
 /** Attributes shown only while the player is not off. */
 const MEDIA_ATTRS = [
@@ -104,6 +108,13 @@ const turnOff = (e: EntityCtx) => {
 };
 const play = (e: EntityCtx) => write(e, 'playing', model(e));
 const pause = (e: EntityCtx) => write(e, 'paused', model(e));
+
+/** 2026.11's play_media: a `media` object ({media_content_id, media_content_type}) stands for the two fields. */
+const mediaToContent: Validator = (v) => {
+  if (!isPlainObject(v) || !isPlainObject(v.media)) return v;
+  const { media, ...rest } = v;
+  return { ...rest, media_content_id: media.media_content_id, media_content_type: media.media_content_type };
+};
 
 export const mediaPlayer: DomainModule = {
   domain: 'media_player',
@@ -243,13 +254,35 @@ export const mediaPlayer: DomainModule = {
         write(e, e.state.state, m);
       },
     });
+    // 2026.11 describes one `media` field (what the frontend's media selector gives) and takes it
+    // as media_content_id and media_content_type, which it still takes as they are.
+    const current = hub.since(SINCE.current);
     r('play_media', {
       name: 'Play media',
       description: 'Starts playing specified media.',
       requiredFeatures: [MP_PLAY_MEDIA],
+      ...(current ? { before: mediaToContent } : {}),
       fields: {
-        media_content_id: textField('Content ID', 'The ID of the content to play. Platform dependent.', 'https://home-assistant.io/images/cast/splash.png'),
-        media_content_type: textField('Content type', 'The type of the content to play, such as image, music, tv show, video, episode, channel, or playlist.', 'music'),
+        media_content_id: {
+          ...textField('Content ID', 'The ID of the content to play. Platform dependent.', 'https://home-assistant.io/images/cast/splash.png'),
+          currentDescription: { hidden: true },
+        },
+        media_content_type: {
+          ...textField('Content type', 'The type of the content to play, such as image, music, tv show, video, episode, channel, or playlist.', 'music'),
+          currentDescription: { hidden: true },
+        },
+        ...(current
+          ? {
+              media: {
+                v: isType('dict'),
+                name: 'Media',
+                description: 'The media selected to play.',
+                example: '{"media_content_id": "https://home-assistant.io/images/cast/splash.png", "media_content_type": "music"}',
+                selector: { media: { multiple: false, image_upload: false } },
+                currentDescription: { required: true },
+              },
+            }
+          : {}),
         enqueue: {
           v: any(boolean, coerceEnum('MediaPlayerEnqueue', ['add', 'next', 'play', 'replace'])),
           name: 'Enqueue',
@@ -269,6 +302,36 @@ export const mediaPlayer: DomainModule = {
         write(e, 'playing', m);
       },
     });
+    if (current) {
+      // Browsing and searching need a media source; the simulator's players have none to offer.
+      const noMedia = (e: EntityCtx) => {
+        throw new HomeAssistantError(`${e.id} has no media to browse or search`);
+      };
+      r('browse_media', {
+        name: 'Browse media',
+        description: 'Browses the available media.',
+        requiredFeatures: [MP_BROWSE_MEDIA],
+        response: 'only',
+        fields: {
+          media_content_type: { ...textField('Content type', 'The type of the content to browse.', 'music'), required: false },
+          media_content_id: { ...textField('Content ID', 'The ID of the content to browse.', 'A:ALBUMARTIST/Beatles'), required: false },
+        },
+        handle: noMedia,
+      });
+      r('search_media', {
+        name: 'Search media',
+        description: 'Searches the available media.',
+        requiredFeatures: [MP_SEARCH_MEDIA],
+        response: 'only',
+        fields: {
+          search_query: { ...textField('Search query', 'The term to search for.', 'Beatles'), required: true },
+          media_content_type: { ...textField('Content type', 'The type of the content to search.', 'music'), required: false },
+          media_content_id: { ...textField('Content ID', 'Where to search.', 'A:ALBUMARTIST/Beatles'), required: false },
+          media_filter_classes: { v: listOf(string), name: 'Media classes', description: 'The kinds of media to find.', selector: sel.text() },
+        },
+        handle: noMedia,
+      });
+    }
     r('shuffle_set', {
       name: 'Shuffle',
       description: 'Playback mode that selects the media in randomized order.',

@@ -1,12 +1,19 @@
 // Notifications: the legacy notify services (notify.notify, notify.<target>) record what was
-// sent; persistent notifications are kept as a list (the hub stopped making them entities in
-// 2023.6) and reach clients through persistent_notification/subscribe.
-import type { DomainModule } from '../domain.js';
+// sent; notify entities (2024.5) take notify.send_message, record it too, fire the demo's `notify`
+// event and show the time of their last message as their state; persistent notifications are
+// kept as a list (the hub stopped making them entities in 2023.6) and reach clients through
+// persistent_notification/subscribe. 2026.11's demo has a notify entity and no notify.notify:
+// there, legacy services exist only for the targets a home declares (`notify:`).
+import { type DomainModule, finish } from '../domain.js';
 import type { Hub } from '../hub.js';
 import { isType, listOf, string } from '../schema.js';
 import type { FieldDef, ServiceDef } from '../services.js';
 import { isoFromMicros, nowMicros } from '../time.js';
-import { sel } from './common.js';
+import { SINCE } from '../version.js';
+import { num, sel } from './common.js';
+
+/** NotifyEntityFeature.TITLE */
+export const NOTIFY_TITLE = 1;
 
 const message: FieldDef = { v: string, required: true, name: 'Message', description: 'Message body of the notification.', example: 'The garage door has been open for 10 minutes.', selector: sel.text() };
 const title: FieldDef = { v: string, name: 'Title', description: 'Title for your notification.', example: 'Your Garage Door Friend', selector: sel.text() };
@@ -37,9 +44,29 @@ function legacyNotify(target: string): ServiceDef {
 
 export const notify: DomainModule = {
   domain: 'notify',
+  init(seed) {
+    return { state: seed.state ?? 'unknown', attributes: finish(seed.attributes, seed.name, num(seed.attributes.supported_features, 0)) };
+  },
   setup(hub: Hub) {
-    hub.services.register('notify', 'notify', legacyNotify('notify'));
+    if (!hub.since(SINCE.current)) hub.services.register('notify', 'notify', legacyNotify('notify'));
     for (const target of hub.home.notify ?? []) hub.services.register('notify', target, legacyNotify(target));
+    if (!hub.legacy) {
+      hub.services.register('notify', 'send_message', {
+        name: 'Send a notification message',
+        description: 'Sends a notification message.',
+        fields: {
+          message,
+          title: { ...title, example: undefined, filter: { supported_features: [NOTIFY_TITLE] } },
+        },
+        handle: (e) => {
+          const t = typeof e.params.title === 'string' && e.features & NOTIFY_TITLE ? e.params.title : null;
+          const time = isoFromMicros(nowMicros());
+          hub.notifyLog.push({ service: 'send_message', message: String(e.params.message), title: t, target: e.id, data: null, time });
+          hub.bus.fire('notify', { message: String(e.params.message), ...(t !== null ? { title: t } : {}) }, { context: e.call.context });
+          e.write(time);
+        },
+      });
+    }
     hub.services.register('notify', 'persistent_notification', {
       kind: 'plain',
       name: 'Send a persistent notification',

@@ -2,6 +2,7 @@
 import { type DomainModule, finish, numeric } from '../domain.js';
 import { any, isType, listOf, string } from '../schema.js';
 import type { EntityCtx, ServiceDef } from '../services.js';
+import { SINCE } from '../version.js';
 import { num, sel } from './common.js';
 
 export const VACUUM_PAUSE = 4;
@@ -14,6 +15,7 @@ export const VACUUM_LOCATE = 512;
 export const VACUUM_CLEAN_SPOT = 1024;
 export const VACUUM_STATE = 4096;
 export const VACUUM_START = 8192;
+export const VACUUM_CLEAN_AREA = 16384;
 
 /** icon_for_battery_level */
 function batteryIcon(level: number, charging: boolean): string {
@@ -43,7 +45,7 @@ function goHome(e: EntityCtx): void {
   });
 }
 
-/** 2024.3 describes some vacuum services without their feature filter. */
+/** 2024.3 and 2026.11 describe some vacuum services without their feature filter. */
 const ANY_VACUUM = { entity: [{ domain: ['vacuum'] }] };
 
 const cancelTravel = (e: EntityCtx) => (e.memory.cancel as (() => void) | undefined)?.();
@@ -105,6 +107,7 @@ export const vacuum: DomainModule = {
     });
     r('clean_spot', {
       legacyTarget: ANY_VACUUM,
+      currentTarget: ANY_VACUUM,
       name: 'Clean spot',
       description: 'Tells the vacuum cleaner to do a spot clean-up.',
       requiredFeatures: [VACUUM_CLEAN_SPOT],
@@ -123,6 +126,7 @@ export const vacuum: DomainModule = {
     });
     r('set_fan_speed', {
       legacyTarget: ANY_VACUUM,
+      currentTarget: ANY_VACUUM,
       name: 'Set fan speed',
       description: 'Sets the fan speed of the vacuum cleaner.',
       requiredFeatures: [VACUUM_FAN_SPEED],
@@ -139,6 +143,7 @@ export const vacuum: DomainModule = {
     });
     r('send_command', {
       legacyTarget: ANY_VACUUM,
+      currentTarget: ANY_VACUUM,
       name: 'Send command',
       description: 'Sends a command to the vacuum cleaner.',
       requiredFeatures: [VACUUM_SEND_COMMAND],
@@ -150,5 +155,20 @@ export const vacuum: DomainModule = {
         e.hub.log.info(`${e.id}: command ${String(e.params.command)}`);
       },
     });
+    // Cleaning given areas (2026.11; for vacuums that map their segments to the hub's areas).
+    if (hub.since(SINCE.current)) {
+      r('clean_area', {
+        name: 'Clean area',
+        description: 'Tells the vacuum cleaner to clean the given areas.',
+        requiredFeatures: [VACUUM_CLEAN_AREA],
+        fields: {
+          cleaning_area_id: { v: listOf(string), required: true, name: 'Areas', description: 'The areas to clean.', selector: { area: { multiple: true, reorder: true } } },
+        },
+        handle: (e) => {
+          cancelTravel(e);
+          write(e, 'cleaning');
+        },
+      });
+    }
   },
 };
