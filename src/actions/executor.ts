@@ -17,6 +17,7 @@ import { toDeviceState, type DeviceState } from '../hub/views.js';
 import { anyObject, check, echo } from '../validation.js';
 import { ALIASES } from './aliases.js';
 import { checkChoices } from './choices.js';
+import { kelvinWhereNeeded } from './colour-temperature.js';
 import { verify, type Verification } from './verify.js';
 import type { AuthorizeOptions, Caller, GuardedAction, Policy } from '../policy/policy.js';
 
@@ -205,7 +206,7 @@ export class ActionExecutor {
         data = alias.data(value, rest);
       }
     }
-    data = checkServiceData(services[service]!, data, `${domain}.${service}`);
+    data = checkServiceData(services[service]!, kelvinWhereNeeded(domain, services[service], data), `${domain}.${service}`);
     checkChoices(domain, service, data, state);
     return { entity_id: entityId, action: cmd.action, domain, service, data };
   }
@@ -269,7 +270,7 @@ export class ActionExecutor {
       throw invalidParameters(`target: ${what} takes no target`, { field: 'target' });
     }
     if (call.return_response && !desc.response) throw invalidParameters(`return_response: ${what} gives no response`, { field: 'return_response' });
-    const checked = checkServiceData(desc, data, what);
+    const checked = checkServiceData(desc, kelvinWhereNeeded(domain, desc, data), what);
 
     const target = call.target ? (Object.fromEntries(TARGET_KEYS.filter((k) => call.target![k] !== undefined).map((k) => [k, call.target![k]])) as ServiceTarget) : null;
     const entity_ids = target ? this.entitiesOf(target, desc, what) : this.ownEntity(domain, service);

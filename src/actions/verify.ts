@@ -2,6 +2,7 @@
 // service should have made of it. States on the way there (opening, locking, arming) are reported
 // as pending, not as failures; services with nothing to compare are not judged.
 import type { HubState } from '../hub/types.js';
+import { miredToKelvin } from './colour-temperature.js';
 
 export interface Verification {
   verified: boolean;
@@ -24,6 +25,8 @@ const EXPECT: Record<string, Expect> = {
     if (typeof d.brightness_pct === 'number' && d.brightness_pct > 0) out.brightness = Math.round((d.brightness_pct * 255) / 100);
     if (typeof d.brightness_pct === 'number' && d.brightness_pct === 0) return { state: 'off' };
     if (typeof d.color_temp_kelvin === 'number') out.color_temp_kelvin = d.color_temp_kelvin;
+    // Mireds (to a hub that still takes them) are compared in kelvin too: every hub shows kelvin.
+    else if (typeof d.color_temp === 'number' && d.color_temp > 0) out.color_temp_kelvin = miredToKelvin(d.color_temp);
     if (typeof d.percentage === 'number') out.percentage = d.percentage;
     return out;
   },

@@ -409,6 +409,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
   });
 }
 
+/**
+ * The service data key a validation message names: voluptuous (to 2025) says "@ data['key']",
+ * probatio (2026.11) "at 'key'" or "at 'target.entity_id'"; the first key is the field.
+ */
+export function fieldOf(message: string): string | null {
+  return /@ data\['([^']+)'\]/.exec(message)?.[1] ?? / at '([^'.]+)[^']*'/.exec(message)?.[1] ?? null;
+}
+
 /** The hub's refusal, kept in its own words. */
 export function hubError(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
@@ -416,13 +424,14 @@ export function hubError(err: unknown, what: string): AppError {
   if (err === ERR_CONNECTION_LOST || (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === ERR_CONNECTION_LOST)) {
     return hubUnavailable(`The hub connection was lost during ${what}`);
   }
-  const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: string; message?: string };
-  const details = { hub_code: e.code ?? null, hub_message: e.message ?? null };
-  const message = e.message ?? `The hub refused ${what}`;
-  if (e.code === HA_ERROR.invalidFormat) {
-    // Voluptuous names the offending key as "@ data['key']"; the first key after data is the field.
-    const field = /@ data\['([^']+)'\]/.exec(message)?.[1] ?? null;
-    return new AppError('INVALID_PARAMETERS', 400, message, { field, ...details });
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: string; message?: string; translation_key?: string };
+  const details = { hub_code: e.code ?? null, hub_message: e.message ?? null, ...(e.translation_key ? { hub_translation_key: e.translation_key } : {}) };
+  let message = e.message ?? `The hub refused ${what}`;
+  if (e.code === HA_ERROR.invalidFormat) return new AppError('INVALID_PARAMETERS', 400, message, { field: fieldOf(message), ...details });
+  // Some integrations' messages are not translated: 2026.11's manual alarm panel says only
+  // "Validation error: invalid_code". Say it in words.
+  if (e.translation_key && message === `Validation error: ${e.translation_key}`) {
+    message = `Home Assistant refused it: ${e.translation_key.replace(/_/g, ' ')}`;
   }
   if (e.code === HA_ERROR.notFound) return new AppError('INVALID_ACTION', 400, message, details);
   if (e.code === HA_ERROR.unauthorized) return new AppError('HUB_ERROR', 403, message, details);

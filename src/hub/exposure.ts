@@ -1,9 +1,13 @@
 // Which entities the hub exposes to its own assistant (Assist, "conversation"), for the setting
-// that keeps tools to those (TOOLS_EXPOSED_ONLY). Home Assistant keeps an explicit choice per
-// entity and decides the rest by a default rule, which is repeated here as its source has it
-// (homeassistant/components/homeassistant/exposed_entities.py, 2024.3): exposed when new entities
-// are exposed at all, the entity is neither a config/diagnostic entity nor hidden, and its domain
-// is one of DEFAULT_DOMAINS, or it is a binary sensor or sensor of the listed device classes.
+// that keeps tools to those (TOOLS_EXPOSED_ONLY). Home Assistant keeps a choice per entity (it
+// decides one for every entity when it starts) and lists them with homeassistant/expose_entity/list.
+// Two list shapes are in use: 2024.3 lists every choice, true and false; 2026.11 lists only the
+// exposed entities. So an entity the list leaves out is hidden when the list carries no `false`
+// at all (a privacy failure otherwise: 2026.11 drops an entity from the list when it stops being
+// exposed). Only on a hub that lists both kinds does an entity without a choice fall to the
+// default rule, repeated here as 2024.3's source has it (exposed_entities.py): exposed when new
+// entities are exposed at all, the entity is neither a config/diagnostic entity nor hidden, and
+// its domain is one of DEFAULT_DOMAINS, or it is a binary sensor or sensor of the listed classes.
 import { HUB_CONNECTED, type Bus } from '../bus.js';
 import type { HubEvent } from './types.js';
 import { domainOf } from './entity-id.js';
@@ -20,6 +24,8 @@ const REFRESH_MS = 30_000;
 export class Exposure {
   private explicit = new Map<string, boolean>();
   private exposeNew = true;
+  /** The hub lists only exposed entities (2026.11): one it leaves out is not exposed. */
+  private listsOnlyExposed = false;
   /** False until the hub answered once (or when it refuses: then nothing counts as exposed). */
   private known = false;
   private timer?: NodeJS.Timeout;
@@ -55,6 +61,7 @@ export class Exposure {
       const explicit = new Map<string, boolean>();
       for (const [id, settings] of Object.entries(list.exposed_entities)) if (typeof settings[ASSISTANT] === 'boolean') explicit.set(id, settings[ASSISTANT]);
       this.explicit = explicit;
+      this.listsOnlyExposed = ![...explicit.values()].includes(false);
       this.exposeNew = fresh.expose_new;
       this.known = true;
     } catch (err) {
@@ -68,7 +75,7 @@ export class Exposure {
     if (!this.known) return false;
     const choice = this.explicit.get(entityId);
     if (choice !== undefined) return choice;
-    if (!this.exposeNew) return false;
+    if (this.listsOnlyExposed || !this.exposeNew) return false;
     const entry = this.hub.registries.entities.get(entityId);
     if (entry && (entry.entity_category || entry.hidden_by)) return false;
     const domain = domainOf(entityId);

@@ -5,12 +5,19 @@
 // code, vacuums) are refused rather than silently left out.
 import { invalidParameters } from '../errors.js';
 import { domainOf } from '../hub/entity-id.js';
+import { miredToKelvin } from '../actions/colour-temperature.js';
 import { flattenFields } from '../hub/service-fields.js';
 import type { HubState, ServiceDescription } from '../hub/types.js';
 import type { SceneAction } from '../store/scenes.js';
 
 type Services = Record<string, ServiceDescription>;
 type Attrs = Record<string, unknown>;
+
+/**
+ * Parameters every hub the bridge supports takes whether or not it describes them: Home
+ * Assistant 2024.3 takes light.turn_on's color_temp_kelvin without listing it.
+ */
+const TAKEN_UNDESCRIBED = new Set(['color_temp_kelvin']);
 
 /** Builds an action when the domain has the service, keeping only the parameters it takes. */
 function call(services: Services, entityId: string, service: string, params: Attrs = {}): SceneAction[] {
@@ -19,7 +26,7 @@ function call(services: Services, entityId: string, service: string, params: Att
   const fields = flattenFields(desc.fields);
   const open = Object.keys(fields).length === 0;
   const parameters: Attrs = {};
-  for (const [k, val] of Object.entries(params)) if (val !== undefined && val !== null && (open || k in fields)) parameters[k] = val;
+  for (const [k, val] of Object.entries(params)) if (val !== undefined && val !== null && (open || k in fields || TAKEN_UNDESCRIBED.has(k))) parameters[k] = val;
   return [{ entity_id: entityId, action: service, parameters }];
 }
 
@@ -27,11 +34,17 @@ const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : u
 const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
 const bool = (x: unknown) => (typeof x === 'boolean' ? x : undefined);
 
-/** The colour attribute that matches the light's colour mode, as a turn_on parameter. */
-function lightColour(a: Attrs, fields: Record<string, unknown>): Attrs {
+/**
+ * The colour attribute that matches the light's colour mode, as a turn_on parameter. A colour
+ * temperature is written in kelvin, which every hub takes (2026.11 takes nothing else), so a scene
+ * captured on an older hub still works after Home Assistant is upgraded.
+ */
+function lightColour(a: Attrs): Attrs {
   switch (a.color_mode) {
-    case 'color_temp':
-      return 'color_temp_kelvin' in fields && num(a.color_temp_kelvin) !== undefined ? { color_temp_kelvin: a.color_temp_kelvin } : { color_temp: num(a.color_temp) };
+    case 'color_temp': {
+      const kelvin = num(a.color_temp_kelvin) ?? (num(a.color_temp) ? miredToKelvin(num(a.color_temp)!) : undefined);
+      return { color_temp_kelvin: kelvin };
+    }
     case 'hs':
       return { hs_color: a.hs_color };
     case 'xy':
@@ -78,7 +91,7 @@ const CAPTURE: Record<string, Capture> = {
     const fields = flattenFields(sv.turn_on?.fields);
     const b = num(a.brightness);
     const brightness = b === undefined ? {} : 'brightness' in fields ? { brightness: b } : { brightness_pct: Math.round((b / 255) * 100) };
-    return call(sv, s.entity_id, 'turn_on', { ...brightness, ...lightColour(a, fields) });
+    return call(sv, s.entity_id, 'turn_on', { ...brightness, ...lightColour(a) });
   },
   switch: onOff,
   input_boolean: onOff,

@@ -142,11 +142,18 @@ describe('targets', () => {
 });
 
 describe('services without a target', () => {
-  test('notify.notify: the message reaches the hub, no entity is involved', async () => {
+  test('a legacy notify service: the message reaches the hub, no entity is involved', async () => {
     const before = sim.notifyMessages.length;
-    const out = await actions.callService({ domain: 'notify', service: 'notify', data: { message: 'Dinner is ready', title: 'Kitchen' } }, {});
-    expect(out).toEqual({ success: true, service: 'notify.notify', target: null, parameters: { message: 'Dinner is ready', title: 'Kitchen' }, entities: [] });
-    expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ service: 'notify', message: 'Dinner is ready', title: 'Kitchen' })]);
+    const out = await actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { message: 'Dinner is ready', title: 'Kitchen' } }, {});
+    expect(out).toEqual({ success: true, service: 'notify.mobile_app_phone', target: null, parameters: { message: 'Dinner is ready', title: 'Kitchen' }, entities: [] });
+    expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ service: 'mobile_app_phone', message: 'Dinner is ready', title: 'Kitchen' })]);
+  });
+
+  test('notify.send_message takes the notify entity as its target (2024.5 on)', async () => {
+    const before = sim.notifyMessages.length;
+    const out = await actions.callService({ domain: 'notify', service: 'send_message', data: { message: 'Dinner is ready' }, target: { entity_id: 'notify.kitchen_display' } }, {});
+    expect(out).toMatchObject({ success: true, service: 'notify.send_message', entities: [{ entity_id: 'notify.kitchen_display' }] });
+    expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ service: 'send_message', target: 'notify.kitchen_display', message: 'Dinner is ready' })]);
   });
 
   test("a script's own service runs it, and reports the script's state", async () => {
@@ -176,13 +183,13 @@ describe('services without a target', () => {
   });
 
   test('a described field is checked, a target is refused, an unknown service lists what the domain has', async () => {
-    const missing = await refused(actions.callService({ domain: 'notify', service: 'notify', data: { title: 'no message' } }, {}));
+    const missing = await refused(actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { title: 'no message' } }, {}));
     expect(missing).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: 'message' } });
-    const targeted = await refused(actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' }, target: { entity_id: 'light.hallway' } }, {}));
-    expect(targeted).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'target: notify.notify takes no target', details: { field: 'target' } });
+    const targeted = await refused(actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { message: 'x' }, target: { entity_id: 'light.hallway' } }, {}));
+    expect(targeted).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'target: notify.mobile_app_phone takes no target', details: { field: 'target' } });
     const unknown = await refused(actions.callService({ domain: 'notify', service: 'shout', data: { message: 'x' } }, {}));
     expect(unknown).toMatchObject({ code: 'INVALID_ACTION', status: 400, details: { domain: 'notify', service: 'shout' } });
-    expect(unknown.details.available_services).toEqual(expect.arrayContaining(['notify', 'persistent_notification']));
+    expect(unknown.details.available_services).toEqual(expect.arrayContaining(['mobile_app_phone', 'send_message', 'persistent_notification']));
     const noDomain = await refused(actions.callService({ domain: 'teleport', service: 'start' }, {}));
     expect(noDomain).toMatchObject({ code: 'INVALID_ACTION', details: { available_services: [] } });
   });
@@ -239,7 +246,7 @@ describe('an older hub (2024.3.3)', () => {
     await legacySim.stop();
     try {
       await until(() => !old.app.hub.isConnected, 'the drop');
-      const err = await refused(old.app.services.actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' } }, {}));
+      const err = await refused(old.app.services.actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { message: 'x' } }, {}));
       expect(err).toMatchObject({ code: 'CONNECTION_ERROR', status: 503 });
     } finally {
       await legacySim.start();

@@ -1,7 +1,9 @@
 // TOOLS_EXPOSED_ONLY: tools see and act on only what Home Assistant exposes to Assist, by its
-// explicit choices and its default rule; the simulator answers Home Assistant's exposure commands.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+// explicit choices and its default rule; the simulator answers Home Assistant's exposure commands,
+// as 2026.11 (its list names only what is exposed) and as 2024.3.3 (its list names every choice).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RawClient } from '../../src/sim/raw-client.js';
+import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -20,18 +22,22 @@ afterAll(async () => {
   await s?.close();
 });
 
-test('the simulator answers the exposure commands as Home Assistant does', async () => {
+test('the simulator answers the exposure commands as Home Assistant 2026.11 does: the list names only what is exposed', async () => {
   const list = await sim.command<{ exposed_entities: Record<string, Record<string, boolean>> }>({ type: 'homeassistant/expose_entity/list' });
   expect(list.success).toBe(true);
-  expect(list.result!.exposed_entities['light.office_desk']).toEqual({});
+  expect(list.result!.exposed_entities['light.office_desk']).toEqual({ conversation: true });
+  expect(list.result!.exposed_entities).not.toHaveProperty('weather.home');
+  expect(Object.values(list.result!.exposed_entities).flatMap((x) => Object.values(x))).not.toContain(false);
   expect((await sim.command({ type: 'homeassistant/expose_new_entities/get', assistant: 'conversation' })).result).toEqual({ expose_new: true });
   const bad = await sim.command({ type: 'homeassistant/expose_entity', assistants: ['nobody'], entity_ids: ['light.office_desk'], should_expose: true });
   expect(bad.success).toBe(false);
 });
 
-test('by the default rule: lights, locks and switches are seen; weather, input booleans and a power sensor are not', async () => {
+test("by 2026.11's default rule: lights, switches and media players are seen; locks, weather, input booleans and a power sensor are not", async () => {
   expect(await found({ domain: 'light' })).toContain('light.office_desk');
-  expect(await found({ domain: 'lock' })).toContain('lock.front_door');
+  expect(await found({ domain: 'switch' })).toContain('switch.coffee_maker');
+  expect(await found({ domain: 'media_player' })).toContain('media_player.living_room_tv');
+  expect(await found({ domain: 'lock' })).toEqual([]);
   expect(await found({ domain: 'weather' })).toEqual([]);
   expect(await found({ domain: 'input_boolean' })).toEqual([]);
   expect(await found({ query: 'power' })).not.toContain('sensor.power_consumption');
@@ -52,4 +58,33 @@ test('an entity Home Assistant stops exposing disappears from every tool and can
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'weather' })).toEqual(['weather.home']);
   expect((await tool('control_lights', { entity_id: 'light.office_desk', command: 'on', dry_run: true })).isError).toBeFalsy();
+});
+
+describe('on Home Assistant 2024.3.3, whose list names every choice, true and false', () => {
+  let old: Simulator;
+  let t: TestServer;
+  let ha: RawClient;
+  const oldTool = async (name: string, args: Record<string, unknown>) => (await t.call('/api/tools/call', 'POST', { name, arguments: args })).body;
+  const oldFound = async (args: Record<string, unknown>) => (((await oldTool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
+  beforeAll(async () => {
+    old = await startSimulator({ legacy: true });
+    t = await startTestServer({ HASS_URL: old.url, HASS_TOKEN: old.token, TOOLS_EXPOSED_ONLY: 'true' });
+    await t.app.hub.ready(10_000);
+    ha = await RawClient.connect(old.wsUrl, old.token);
+    await t.app.services.exposure!.refresh();
+  });
+  afterAll(async () => {
+    await ha?.close();
+    await t?.close();
+    await old?.stop();
+  });
+
+  test("an entity without a choice falls to 2024.3's default rule (locks in); one set to false is hidden and refused", async () => {
+    expect(await oldFound({ domain: 'lock' })).toContain('lock.front_door');
+    expect(await oldFound({ domain: 'weather' })).toEqual([]);
+    await ha.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.office_desk'], should_expose: false });
+    await t.app.services.exposure!.refresh();
+    expect(await oldFound({ domain: 'light' })).not.toContain('light.office_desk');
+    expect(await oldTool('control_lights', { entity_id: 'light.office_desk', command: 'on' })).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
+  });
 });

@@ -201,6 +201,22 @@ describe('hub protocol', () => {
     });
     expect(hubError({ code: HA_ERROR.unauthorized, message: 'Unauthorized' }, 'x')).toMatchObject({ code: 'HUB_ERROR', status: 403 });
   });
+  test("the field a validation error names, in voluptuous's words (to 2025) and probatio's (2026.11)", () => {
+    const field = (message: string) => hubError({ code: HA_ERROR.invalidFormat, message }, 'light.turn_on').details?.field;
+    expect(field("extra keys not allowed @ data['color_temp']")).toBe('color_temp');
+    expect(field("value must be at most 100 for dictionary value @ data['brightness_pct']")).toBe('brightness_pct');
+    expect(field("not valid value for dictionary value @ data['target']['entity_id']. Got 'nope'")).toBe('target');
+    expect(field("not a valid option at 'color_temp'")).toBe('color_temp');
+    expect(field("expected a percentage between 0 and 100 at 'brightness_pct'")).toBe('brightness_pct');
+    expect(field("expected 'all' or 'none' at 'target.entity_id'. Got 'nope'")).toBe('target');
+    expect(field("at least one of ['entity_id', 'device_id'] is required")).toBeNull();
+  });
+  test("an untranslated validation message (2026.11's manual alarm: 'Validation error: invalid_code') is said in words", () => {
+    const e = hubError({ code: HA_ERROR.serviceValidationError, message: 'Validation error: invalid_code', translation_key: 'invalid_code' }, 'alarm_control_panel.alarm_disarm');
+    expect(e).toMatchObject({ code: 'HUB_ERROR', status: 400, message: 'Home Assistant refused it: invalid code', details: { hub_message: 'Validation error: invalid_code', hub_translation_key: 'invalid_code' } });
+    // A translated message stays as the hub words it.
+    expect(hubError({ code: HA_ERROR.serviceValidationError, message: 'Validation error: Invalid alarm code provided', translation_key: 'invalid_code' }, 'x').message).toBe('Validation error: Invalid alarm code provided');
+  });
   test('closest ids by id or name', () => {
     const areas = [
       { id: 'living_room', names: ['Living Room', 'lounge'] },
