@@ -7,6 +7,8 @@ export class VirtualPath {
 }
 export type PathPart = string | number | VirtualPath;
 
+import { getCloseMatches } from './difflib.js';
+
 /** How a hub words validation errors: voluptuous (up to 2025) or probatio (2026.11). */
 export type ErrorStyle = 'voluptuous' | 'probatio';
 
@@ -61,6 +63,14 @@ export class MultipleInvalid extends Invalid {
   override render(style: ErrorStyle): string {
     return this.errors[0]?.render(style) ?? 'invalid';
   }
+}
+
+/** probatio's unknown key: "not a valid option", with the close keys it suggests (difflib, cutoff 0.7). */
+function notAnOption(key: string, pool: string[]): string {
+  const close = getCloseMatches(key, pool.filter((k) => k !== key), 3, 0.7).map((k) => `'${k}'`);
+  if (!close.length) return 'not a valid option';
+  const candidates = close.length === 1 ? close[0] : `${close.slice(0, -1).join(', ')} or ${close.at(-1)}`;
+  return `not a valid option, did you mean ${candidates}?`;
 }
 
 /** A validator whose own failures probatio words as `probatioMsg`. */
@@ -329,7 +339,8 @@ export function dict(keys: Record<string, KeySpec>, extra: 'prevent' | 'allow' =
       const keyPath = [...path, key];
       if (!spec) {
         if (extra === 'allow') out[key] = value;
-        else errors.push(new Invalid('extra keys not allowed', keyPath, opts.extraAtTop ? 'extra keys not allowed' : undefined, opts.extraAtTop ? path : undefined));
+        else if (opts.extraAtTop) errors.push(new Invalid('extra keys not allowed', keyPath, 'extra keys not allowed', path));
+        else errors.push(new Invalid('extra keys not allowed', keyPath, notAnOption(key, Object.keys(keys))));
         continue;
       }
       try {

@@ -75,7 +75,10 @@ describe('light', () => {
     await ok('light', 'turn_on', { color_temp_kelvin: 5000 }, 'light.living_room_ceiling');
     expect(attrs('light.living_room_ceiling')).toMatchObject({ color_mode: 'color_temp', color_temp_kelvin: 5000, min_color_temp_kelvin: 2000, max_color_temp_kelvin: 6535 });
     for (const k of ['color_temp', 'min_mireds', 'max_mireds']) expect(attrs('light.living_room_ceiling')).not.toHaveProperty(k);
-    expect((await call('light', 'turn_on', { color_temp: 250 }, 'light.living_room_ceiling')).error).toEqual({ code: 'invalid_format', message: "not a valid option at 'color_temp'" });
+    expect((await call('light', 'turn_on', { color_temp: 250 }, 'light.living_room_ceiling')).error).toEqual({
+      code: 'invalid_format',
+      message: "not a valid option, did you mean 'color_temp_kelvin' or 'color_name'? at 'color_temp'",
+    });
     expect((await call('light', 'turn_on', { kelvin: 4000 }, 'light.living_room_ceiling')).error).toEqual({ code: 'invalid_format', message: "not a valid option at 'kelvin'" });
     // Beyond the light's range: kept as given, as 2026.11's demo light keeps it.
     await ok('light', 'turn_on', { color_temp_kelvin: 10000 }, 'light.living_room_ceiling');

@@ -382,7 +382,8 @@ describe('call_service errors and targets', () => {
     expect((await call({ brightness_pct: 150 })).error).toEqual({ code: 'invalid_format', message: "expected a percentage between 0 and 100 at 'brightness_pct'" });
     expect((await call({ brightness: 'bright' })).error?.message).toBe("expected int at 'brightness'");
     expect((await call({ flavour: 'x' })).error?.message).toBe("not a valid option at 'flavour'");
-    expect((await call({ color_temp: 300 })).error?.message).toBe("not a valid option at 'color_temp'");
+    expect((await call({ color_temp: 300 })).error?.message).toBe("not a valid option, did you mean 'color_temp_kelvin' or 'color_name'? at 'color_temp'");
+    expect((await call({ brightnes: 1 })).error?.message).toBe("not a valid option, did you mean 'brightness', 'brightness_pct' or 'brightness_step'? at 'brightnes'");
     expect((await call({ brightness: 10, brightness_pct: 10 })).error?.message).toBe("two or more values in the same group of exclusion 'brightness' at '<brightness>'");
     expect((await call({ rgb_color: [300, 0, 0] })).error?.message).toBe("value must be at most 255 at 'rgb_color[0]'");
     expect((await call({}, {})).error?.message).toBe("at least one of ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id'] is required");

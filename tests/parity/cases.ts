@@ -296,6 +296,7 @@ const COMMANDS: ParityCase[] = [
 ];
 
 const BED = on('light.bed_light');
+const CEILING = on('light.ceiling_lights');
 const ALARM = on('alarm_control_panel.security');
 const bedOff: Step = { ws: call('light', 'turn_off', {}, BED) };
 
@@ -353,6 +354,25 @@ const CALL_SERVICE: ParityCase[] = [
   ),
   invalid('brightness "abc"', call('light', 'turn_on', { brightness: 'abc' }, BED), per({ '2024.3.3': "expected int for dictionary value @ data['brightness']", '2026.11.0': "expected int at 'brightness'" })),
   invalid('an extra key', call('light', 'turn_on', { foo: 1 }, BED), per({ '2024.3.3': "extra keys not allowed @ data['foo']", '2026.11.0': "not a valid option at 'foo'" })),
+  invalid(
+    'an extra key close to known ones (2026.11.0 suggests up to three)',
+    call('light', 'turn_on', { brightnes: 1 }, BED),
+    per({
+      '2024.3.3': "extra keys not allowed @ data['brightnes']",
+      '2026.11.0': "not a valid option, did you mean 'brightness', 'brightness_pct' or 'brightness_step'? at 'brightnes'",
+    }),
+  ),
+  // The seed's color_temp is in mireds: 2024.3.3 takes it; 2026.11.0's lights have no mireds.
+  old
+    ? {
+        name: 'call_service: color_temp in mireds is taken (2024.3.3; not an option in 2026.11.0)',
+        steps: [
+          { ws: call('light', 'turn_on', { color_temp: 300 }, CEILING), reply: ok({ context: USER_CONTEXT }) },
+          { state: 'light.ceiling_lights', expect: expect.objectContaining({ attributes: expect.objectContaining({ color_temp: 300, color_temp_kelvin: 3333 }) }) },
+        ],
+        cleanup: [{ ws: call('light', 'turn_on', { color_temp_kelvin: 2631 }, CEILING) }],
+      }
+    : invalid('color_temp in mireds (2026.11.0 has no mireds; 2024.3.3 takes them)', call('light', 'turn_on', { color_temp: 300 }, CEILING), "not a valid option, did you mean 'color_temp_kelvin' or 'color_name'? at 'color_temp'"),
   // The target is checked by the command's own schema, so its message is humanized ("Got ...").
   invalid(
     'a malformed target entity id',
@@ -754,7 +774,6 @@ const CLIMATE_FAN: ParityCase[] = [
       },
 ];
 
-const CEILING = on('light.ceiling_lights');
 const RGBWW = on('light.living_room_rgbww_lights');
 /** The ceiling light's colour temperature as it starts (380 mireds on 2024.3.3). */
 const ceilingBack: Step = { ws: call('light', 'turn_on', { color_temp_kelvin: 2631 }, CEILING) };

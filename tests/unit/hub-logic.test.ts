@@ -207,6 +207,7 @@ describe('hub protocol', () => {
     expect(field("value must be at most 100 for dictionary value @ data['brightness_pct']")).toBe('brightness_pct');
     expect(field("not valid value for dictionary value @ data['target']['entity_id']. Got 'nope'")).toBe('target');
     expect(field("not a valid option at 'color_temp'")).toBe('color_temp');
+    expect(field("not a valid option, did you mean 'color_temp_kelvin' or 'color_name'? at 'color_temp'")).toBe('color_temp');
     expect(field("expected a percentage between 0 and 100 at 'brightness_pct'")).toBe('brightness_pct');
     expect(field("expected 'all' or 'none' at 'target.entity_id'. Got 'nope'")).toBe('target');
     expect(field("at least one of ['entity_id', 'device_id'] is required")).toBeNull();

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { Bus } from '../../src/sim/bus.js';
 import { hsToXy, kelvinToMired, miredToKelvin, pyRound, rgbToHs, rgbToXy, xyToHs } from '../../src/sim/color.js';
 import { Context } from '../../src/sim/context.js';
+import { getCloseMatches, ratio } from '../../src/sim/difflib.js';
 import { HomeError, loadHome, parseHome } from '../../src/sim/home.js';
 import { Hub } from '../../src/sim/hub.js';
 import { stateDiff } from '../../src/sim/protocol.js';
@@ -84,6 +85,19 @@ describe('schema', () => {
     expect(humanizeError({ id: 1 }, error(() => dict({ id: { v: isType('str') } })({ id: 1 }, [])))).toBe(
       "expected str for dictionary value @ data['id']. Got 1",
     );
+  });
+});
+
+describe("difflib (probatio's \"did you mean\" on 2026.11)", () => {
+  test('ratio and get_close_matches as Python computes them', () => {
+    // Values from CPython's difflib.
+    expect(ratio('color_temp_kelvin', 'color_temp')).toBeCloseTo(0.7407407, 6);
+    expect(ratio('bcde', 'abcd')).toBe(0.75);
+    expect(ratio('id', 'idd')).toBe(0.8);
+    expect(getCloseMatches('appel', ['ape', 'apple', 'peach', 'puppy'])).toEqual(['apple', 'ape']);
+    const light = ['transition', 'rgb_color', 'rgbw_color', 'rgbww_color', 'color_name', 'hs_color', 'xy_color', 'color_temp_kelvin', 'brightness', 'entity_id'];
+    expect(getCloseMatches('colour', light, 3, 0.7)).toEqual(['xy_color', 'hs_color']);
+    expect(getCloseMatches('foo', light, 3, 0.7)).toEqual([]);
   });
 });
 
