@@ -2,19 +2,19 @@
 // Home Assistant directly), and how it lives through Home Assistant going away and coming back.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { haLogTail, startHa, stopHa } from './ha-control.js';
+import { DEMO_VACUUM, HA_VERSION, haLogTail, per, startHa, stopHa } from './ha-control.js';
 import { RawClient } from '../../src/sim/raw-client.js';
 import { eventually, ha, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 type Body = Record<string, any>;
 
 let s: TestServer;
-const control = async (entity_id: string, action: string, parameters?: Record<string, unknown>) => {
-  const res = await s.api('/api/device/control', { method: 'POST', json: { entity_id, action, parameters } });
+const control = async (entity_id: string, action: string, parameters?: Record<string, unknown>, confirm?: boolean) => {
+  const res = await s.api('/api/device/control', { method: 'POST', json: { entity_id, action, parameters, ...(confirm === undefined ? {} : { confirm }) } });
   return { status: res.status, body: (await res.json()) as Body };
 };
-const ok = async (entity_id: string, action: string, parameters?: Record<string, unknown>) => {
-  const r = await control(entity_id, action, parameters);
+const ok = async (entity_id: string, action: string, parameters?: Record<string, unknown>, confirm?: boolean) => {
+  const r = await control(entity_id, action, parameters, confirm);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   expect(r.body).toMatchObject({ success: true, entity_id, action });
   return r.body;
@@ -36,28 +36,34 @@ describe('states', () => {
     const stable = new Map(first.filter((x) => second.find((y) => y.entity_id === x.entity_id)?.last_updated === x.last_updated).map((x) => [x.entity_id, x.state]));
     expect(stable.size).toBeGreaterThan(50);
     for (const b of bridge) if (stable.has(b.entity_id)) expect([b.entity_id, b.state]).toEqual([b.entity_id, stable.get(b.entity_id)]);
-    expect(s.app.hub.status()).toMatchObject({ connected: true, version: '2024.3.3', mode: 'home_assistant' });
+    expect(s.app.hub.status()).toMatchObject({ connected: true, version: HA_VERSION, mode: 'home_assistant' });
   });
 
   test("areas come from the registries: the entity's own, else its device's", async () => {
+    // The living room fan has a name of its own and no device, so it may have an area of its own;
+    // the demo lights are named after their devices, and 2026.11 refuses an area of their own
+    // ("An entity without a name of its own cannot have an area of its own"): theirs is the device's.
     const socket = await RawClient.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
     try {
       const entities = (await socket.command<Body[]>({ type: 'config/entity_registry/list' })).result!;
-      const bed = entities.find((e) => e.entity_id === 'light.bed_light')!;
+      const fan = entities.find((e) => e.entity_id === 'fan.living_room_fan')!;
       const ceiling = entities.find((e) => e.entity_id === 'light.ceiling_lights')!;
-      expect((await socket.command({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: 'bedroom' })).success).toBe(true);
+      expect((await socket.command({ type: 'config/entity_registry/update', entity_id: 'fan.living_room_fan', area_id: 'bedroom' })).success).toBe(true);
       expect((await socket.command({ type: 'config/device_registry/update', device_id: ceiling.device_id, area_id: 'living_room' })).success).toBe(true);
+      const ownArea = await socket.command<Body>({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: 'bedroom' });
+      expect(ownArea.success).toBe(per({ '2024.3.3': true, '2026.11.0': false }));
+      await socket.command({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: null });
       const areaOf = async (id: string) => ((await (await s.api(`/api/state/${id}`)).json()) as Body).area_id;
-      await eventually(() => areaOf('light.bed_light'), (a) => a === 'bedroom', 'entity area');
+      await eventually(() => areaOf('fan.living_room_fan'), (a) => a === 'bedroom', 'entity area');
       await eventually(() => areaOf('light.ceiling_lights'), (a) => a === 'living_room', 'device area');
       const living = (await (await s.api('/api/state?area=living_room')).json()) as Body[];
       expect(living.map((x) => x.entity_id)).toContain('light.ceiling_lights');
-      expect(bed.area_id).toBeNull();
+      expect(fan.area_id).toBeNull();
     } finally {
       // Other files read the demo's registries as Home Assistant made them.
       const entities = (await socket.command<Body[]>({ type: 'config/entity_registry/list' })).result!;
       const ceiling = entities.find((e) => e.entity_id === 'light.ceiling_lights')!;
-      await socket.command({ type: 'config/entity_registry/update', entity_id: 'light.bed_light', area_id: null });
+      await socket.command({ type: 'config/entity_registry/update', entity_id: 'fan.living_room_fan', area_id: null });
       await socket.command({ type: 'config/device_registry/update', device_id: ceiling.device_id, area_id: null });
       await socket.close();
     }
@@ -71,8 +77,12 @@ describe('control, applied by Home Assistant', () => {
     expect(st.attributes.hs_color).toEqual([240, 100]);
     // Home Assistant 2024.3 takes color_temp_kelvin without describing it; it must get through.
     await ok('light.bed_light', 'turn_on', { color_temp_kelvin: 3000 });
-    // The 2024.3 demo light keeps mireds: 3000 K comes back as 333 mireds, 3003 K.
+    // The 2024.3 demo light keeps mireds: 3000 K comes back as 333 mireds, 3003 K (2026.11: 3000 K).
     await eventually(() => haStateOf('light.bed_light'), (x) => x.attributes.color_mode === 'color_temp' && Math.abs(x.attributes.color_temp_kelvin - 3000) <= 10, 'colour temperature');
+    // The seed's color_temp is in mireds: 2024.3.3 takes it as it is, 2026.11.0 (no mireds) gets it as kelvin; both verified in kelvin.
+    const mireds = await ok('light.bed_light', 'turn_on', { color_temp: 300 });
+    expect(mireds).toMatchObject({ verified: true, parameters: per({ '2024.3.3': { color_temp: 300 }, '2026.11.0': { color_temp_kelvin: 3333 } }), expected: { color_temp_kelvin: 3333 } });
+    await eventually(() => haStateOf('light.bed_light'), (x) => x.attributes.color_temp_kelvin === 3333, '300 mireds');
     const typo = await control('light.bed_light', 'turn_on', { colour: 'red' });
     expect(typo).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETERS', details: { field: 'colour', hub_code: 'invalid_format' } } });
   });
@@ -91,7 +101,7 @@ describe('control, applied by Home Assistant', () => {
   });
 
   test('lock: unlock and lock', async () => {
-    await ok('lock.front_door', 'unlock');
+    await ok('lock.front_door', 'unlock', undefined, true);
     await eventually(() => haStateOf('lock.front_door'), (x) => x.state === 'unlocked', 'front door unlocked');
     await ok('lock.front_door', 'lock');
     await eventually(() => haStateOf('lock.front_door'), (x) => x.state === 'locked', 'front door locked');
@@ -103,10 +113,10 @@ describe('control, applied by Home Assistant', () => {
   });
 
   test('vacuum: start and return', async () => {
-    await ok('vacuum.0_ground_floor', 'start');
-    await eventually(() => haStateOf('vacuum.0_ground_floor'), (x) => x.state === 'cleaning', 'vacuum cleaning');
-    await ok('vacuum.0_ground_floor', 'return_to_base');
-    await eventually(() => haStateOf('vacuum.0_ground_floor'), (x) => x.state === 'returning' || x.state === 'docked', 'vacuum returning');
+    await ok(DEMO_VACUUM, 'start');
+    await eventually(() => haStateOf(DEMO_VACUUM), (x) => x.state === 'cleaning', 'vacuum cleaning');
+    await ok(DEMO_VACUUM, 'return_to_base');
+    await eventually(() => haStateOf(DEMO_VACUUM), (x) => x.state === 'returning' || x.state === 'docked', 'vacuum returning');
   });
 
   test('media: pause and volume', async () => {
@@ -120,11 +130,19 @@ describe('control, applied by Home Assistant', () => {
   test('alarm: arm and disarm with code 1234; a wrong code is refused with Home Assistant’s message', async () => {
     await ok('alarm_control_panel.security', 'alarm_arm_away', { code: '1234' });
     await eventually(() => haStateOf('alarm_control_panel.security'), (x) => x.state === 'armed_away', 'armed away', 30_000);
-    const wrong = await control('alarm_control_panel.security', 'alarm_disarm', { code: '0000' });
+    // Disarming needs the person's confirmation, wrong code or not.
+    expect((await control('alarm_control_panel.security', 'alarm_disarm', { code: '0000' })).body.code).toBe('CONFIRMATION_REQUIRED');
+    const wrong = await control('alarm_control_panel.security', 'alarm_disarm', { code: '0000' }, true);
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toMatchObject({ error: true, code: 'HUB_ERROR', message: 'Invalid alarm code provided', details: { hub_code: 'home_assistant_error' } });
+    expect(wrong.body).toMatchObject(
+      per({
+        '2024.3.3': { error: true, code: 'HUB_ERROR', message: 'Invalid alarm code provided', details: { hub_code: 'home_assistant_error' } },
+        // 2026.11's manual panel does not translate its message: the bridge says it in words.
+        '2026.11.0': { error: true, code: 'HUB_ERROR', message: 'Home Assistant refused it: invalid code', details: { hub_code: 'service_validation_error', hub_message: 'Validation error: invalid_code', hub_translation_key: 'invalid_code' } },
+      }),
+    );
     expect((await haStateOf('alarm_control_panel.security')).state).toBe('armed_away');
-    await ok('alarm_control_panel.security', 'alarm_disarm', { code: '1234' });
+    await ok('alarm_control_panel.security', 'alarm_disarm', { code: '1234' }, true);
     await eventually(() => haStateOf('alarm_control_panel.security'), (x) => x.state === 'disarmed', 'disarmed');
   });
 

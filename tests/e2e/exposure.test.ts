@@ -1,8 +1,11 @@
 // TOOLS_EXPOSED_ONLY against the real Home Assistant: its own exposure choices and default rule
-// decide what tools see and control.
+// decide what tools see and control. 2026.11 lists only the exposed entities (2024.3.3 every
+// choice): an entity it stops exposing drops out of its list, and must not stay visible (a privacy
+// failure the bridge once had).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { RawClient } from '../../src/sim/raw-client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { per } from './ha-control.js';
 import { HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 let s: TestServer;
@@ -24,9 +27,10 @@ afterAll(async () => {
   await s?.close();
 });
 
-test("Home Assistant's default rule: lights are seen, the weather is not", async () => {
+test("Home Assistant's default rule: lights are seen, the weather is not; locks by 2024.3.3's rule, not by 2026.11.0's", async () => {
   expect(await found({ domain: 'light' })).toContain('light.bed_light');
   expect(await found({ domain: 'weather' })).toEqual([]);
+  expect((await found({ domain: 'lock' })).includes('lock.front_door')).toBe(per({ '2024.3.3': true, '2026.11.0': false }));
 });
 
 test('a light Home Assistant stops exposing is hidden and refused; exposed again, it is back', async () => {
@@ -34,6 +38,9 @@ test('a light Home Assistant stops exposing is hidden and refused; exposed again
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).not.toContain('light.bed_light');
   expect(await tool('control_lights', { entity_id: 'light.bed_light', command: 'on' })).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
+  // Through the whole home as well: no tool lists it, describes it or acts on it.
+  expect((await tool('describe_entity', { entity_id: 'light.bed_light' })).isError).toBe(true);
+  expect(await tool('control_lights', { area: 'bedroom', command: 'on', dry_run: true })).not.toMatchObject({ structuredContent: { entities: [{ entity_id: 'light.bed_light' }] } });
   await expose(['light.bed_light'], true);
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).toContain('light.bed_light');

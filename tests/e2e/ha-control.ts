@@ -41,3 +41,16 @@ export function restartHa(): Promise<HaState> {
 export function haLogTail(lines = 60): string {
   return ha.logTail(lines, stateFile());
 }
+
+/** This release's answer where the releases differ: each expectation says whose answer is whose. */
+export function per<T>(answers: { '2024.3.3': T; '2026.11.0': T }): T {
+  const mine = (answers as Record<string, T>)[HA_VERSION];
+  if (mine === undefined) throw new Error(`no expectation given for Home Assistant ${HA_VERSION}`);
+  return mine;
+}
+
+/** Whether this run's hub is the oldest release the bridge supports (2024.3.3). */
+export const OLDEST = HA_VERSION === ha.OLDEST_VERSION;
+
+/** The demo vacuum, as this release names it (2026.11 gave it a device: vacuum.demo_vacuum_0_ground_floor). */
+export const DEMO_VACUUM = DEMO_ENTITIES.find((id) => id.startsWith('vacuum.'))!;

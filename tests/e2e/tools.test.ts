@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { callToolOk } from '../helpers/tool-call.js';
+import { RawClient } from '../../src/sim/raw-client.js';
+import { DEMO_VACUUM, per } from './ha-control.js';
 import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 let s: TestServer;
@@ -47,10 +49,10 @@ describe('one tool per category, read back from Home Assistant', () => {
   });
 
   test('vacuums: start cleaning, then back to the dock', async () => {
-    await tool('control_vacuums', { entity_id: 'vacuum.0_ground_floor', command: 'start' });
-    expect((await haStateOf('vacuum.0_ground_floor')).state).toBe('cleaning');
-    await tool('control_vacuums', { entity_id: 'vacuum.0_ground_floor', command: 'return_to_base' });
-    expect(['returning', 'docked']).toContain((await haStateOf('vacuum.0_ground_floor')).state);
+    await tool('control_vacuums', { entity_id: DEMO_VACUUM, command: 'start' });
+    expect((await haStateOf(DEMO_VACUUM)).state).toBe('cleaning');
+    await tool('control_vacuums', { entity_id: DEMO_VACUUM, command: 'return_to_base' });
+    expect(['returning', 'docked']).toContain((await haStateOf(DEMO_VACUUM)).state);
   });
 
   test('media: volume', async () => {
@@ -68,6 +70,19 @@ describe('one tool per category, read back from Home Assistant', () => {
   test('notify: a persistent notification', async () => {
     const r = await tool('send_notification', { message: 'From the bridge', title: 'E2E', persistent: true });
     expect(r.content[0]!.text).toBe('Sent through persistent_notification.create.');
+  });
+
+  test('notify: with nothing named, the demo notifier gets it (2024.3.3: notify.notify; 2026.11.0: its notify entity, through notify.send_message)', async () => {
+    const hub = await RawClient.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
+    try {
+      const sub = await hub.command({ type: 'subscribe_events', event_type: 'notify' });
+      const r = await tool('send_notification', { message: 'Dinner is ready', title: 'Kitchen' });
+      expect(r.content[0]!.text).toBe(per({ '2024.3.3': 'Sent through notify.notify.', '2026.11.0': 'Sent through notify.send_message to notify.notifier.' }));
+      const event = await hub.waitForEvent(sub.id);
+      expect(event.event.data).toMatchObject({ message: 'Dinner is ready', title: 'Kitchen' });
+    } finally {
+      await hub.close();
+    }
   });
 
   test('discovery: the demo’s lights, with Home Assistant’s names', async () => {
