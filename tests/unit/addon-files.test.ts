@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { OLDEST_VERSION, RELEASES } from '../e2e/ha.mjs';
 
 type Dict = Record<string, unknown>;
 
@@ -540,5 +541,12 @@ describe('the rules fail on broken files', () => {
     expect(apparmorProblems(profile('home_mcp_bridge', '').replace('profile node', 'profile nodejs'), 'home_mcp_bridge')).toEqual([
       'apparmor.txt: cx -> node has no nested profile node',
     ]);
+  });
+});
+
+describe('the Home Assistant the add-on asks for', () => {
+  test("config.yaml's homeassistant minimum is the oldest release the end-to-end suite runs against", () => {
+    expect(yaml('config.yaml').homeassistant).toBe(OLDEST_VERSION);
+    expect(Object.keys(RELEASES)).toContain(OLDEST_VERSION);
   });
 });
