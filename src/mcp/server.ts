@@ -6,10 +6,21 @@ import type { ClientChannel } from '../plugin/index.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import type { HubEvent } from '../hub/types.js';
-import type { Services } from '../services.js';
+import type { Bus } from '../bus.js';
+import type { Logger } from '../log.js';
+import type { PromptCatalog, ResourceCatalog } from '../tools/catalog.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { errorResult } from '../tools/registry.js';
 
-export type McpServices = Pick<Services, 'version' | 'tools' | 'prompts' | 'resources' | 'bus' | 'log' | 'config'>;
+/** What a session serves: the catalogues, and the bus it follows for resource updates. */
+export interface McpServices {
+  version: string;
+  tools: ToolRegistry;
+  prompts: PromptCatalog;
+  resources: ResourceCatalog;
+  bus: Bus;
+  log: Logger;
+}
 
 const INSTRUCTIONS =
   'Home MCP Bridge reads and controls a Home Assistant home. Find entities with search_entities or list_areas before acting; ' +
