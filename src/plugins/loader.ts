@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
 import { validate } from '../validation.js';
-import type { ClientChannel, Need, PluginContext } from '../plugin/context.js';
+import type { ClientChannel, Need, PluginContext, PluginLog } from '../plugin/context.js';
 import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolResult, Words } from '../plugin/index.js';
 import { NO_CLIENT } from './client.js';
 import { pluginContext, pluginLog, type PluginParts } from './context.js';
@@ -45,6 +45,7 @@ const pluginShape = v.object({
   needs: v.optional(v.array(v.string())),
   domains: v.optional(v.array(v.string())),
   setup: v.optional(v.function('must be a function')),
+  available: v.optional(v.function('must be a function')),
   close: v.optional(v.function('must be a function')),
   tools: v.optional(v.array(toolShape)),
   prompts: v.optional(v.array(v.object({ name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')), description: v.string(), get: v.function('must be a function') }))),
@@ -59,6 +60,8 @@ export interface BoundTool {
   definition: ToolDefinition;
   /** Runs the tool on arguments already checked against its input schema. */
   run(args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult>;
+  /** Whether its plugin's tools are offered for the home as it is now. */
+  available(): boolean;
   /** Its plugin's log. */
   log: Logger;
 }
@@ -233,9 +236,10 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       const ctx = pluginContext(parts, { name: def.name, needs: sdkNeeds, log: plog }, principal, client);
       return legacy ? Object.assign(ctx, { services: legacyServices(parts, needs as LegacyNeed[], principal, ctx.home), log: pluginLogger }) : ctx;
     };
+    const available = availability(def, parts, plog);
     const tools = (def.tools ?? []).map((t): BoundTool => {
       const definition = { ...t, input: strictInput(t.input) } as ToolDefinition;
-      return { plugin: def.name, definition, log: pluginLogger, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
+      return { plugin: def.name, definition, log: pluginLogger, available, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
     });
     claim(def, owners);
     const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));
@@ -245,6 +249,24 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
   }
   log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
   return { plugins, report };
+}
+
+/** Whether a plugin's tools are offered now: its own rule, else whether any of its domains has a visible entity. */
+function availability(def: PluginDefinition, parts: PluginParts, log: PluginLog): () => boolean {
+  if (def.available) {
+    const home = pluginContext(parts, { name: def.name, needs: ['home'], log }, undefined, NO_CLIENT).home;
+    return () => {
+      try {
+        return def.available!(home) === true;
+      } catch (err) {
+        log.warn('available() failed; its tools are offered', { err: reasonOf(err) });
+        return true;
+      }
+    };
+  }
+  const domains = def.domains ?? [];
+  if (!domains.length) return () => true;
+  return () => domains.some((d) => parts.home.states(d).length > 0);
 }
 
 /** What an old plugin should change, in words (it keeps loading for this release). */

@@ -4,6 +4,7 @@
 import type { Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
 import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin/index.js';
+import { InputNeeded } from '../plugins/asking.js';
 import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
 import { mayControl } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
@@ -16,6 +17,8 @@ export interface ToolInfo {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** MCP Apps: the `ui://` resource that shows the tool's result. */
+  _meta?: { ui: { resourceUri: string; visibility?: ('model' | 'app')[] } };
 }
 
 /** JSON Schema of a tool's object, without the dialect key (MCP tools carry 2020-12 by default). */
@@ -45,9 +48,20 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  /** The tools this caller may use: an OAuth grant without control sees only those that read. */
+  /**
+   * The tools this caller may use, by name: those of plugins available for the home as it is now
+   * (see PluginDefinition.available), and for an OAuth grant without control only those that read.
+   */
   listFor(principal?: Principal): ToolInfo[] {
-    return mayControl(principal) ? this.list() : this.list().filter((t) => t.annotations?.readOnlyHint === true);
+    const control = mayControl(principal);
+    const offered = new Set<string>();
+    const present = new Map<string, boolean>();
+    for (const t of this.tools.values()) {
+      let ok = present.get(t.plugin);
+      if (ok === undefined) present.set(t.plugin, (ok = t.available()));
+      if (ok) offered.add(t.definition.name);
+    }
+    return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true));
   }
 
   /** Every tool's description, made once. */
@@ -59,7 +73,8 @@ export class ToolRegistry {
       inputSchema: objectSchema(d.input),
       ...(d.output ? { outputSchema: objectSchema(d.output) } : {}),
       ...(d.annotations ? { annotations: d.annotations } : {}),
-    })));
+      ...(d.ui ? { _meta: { ui: { resourceUri: d.ui.resourceUri, ...(d.ui.visibility ? { visibility: d.ui.visibility } : {}) } } } : {}),
+    })).sort((a, b) => (a.name < b.name ? -1 : 1)));
   }
 
   /**
@@ -73,6 +88,8 @@ export class ToolRegistry {
     try {
       return await tool.run(checked, principal, client);
     } catch (err) {
+      // A question to the caller leaves the tool this way; its transport asks it.
+      if (err instanceof InputNeeded) throw err;
       if (err instanceof AppError) return errorResult(err);
       // A tool that throws still answers (MCP: errors of a tool are results the model can read);
       // the plugin's own message is its author's words, the stack stays in the log.
