@@ -88,6 +88,11 @@ export class McpLive {
     }
   }
 
+  /** Something other than the home may have changed which tools are offered (a plugin said so). */
+  recheckTools(): void {
+    this.later('tools', () => this.listsMayHaveChanged(false));
+  }
+
   close(): void {
     this.s.bus.off('event', this.onEvent);
     this.stopVisibility?.();

@@ -7,14 +7,15 @@ import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Principal } from '../auth/tokens.js';
-import { McpLive, type VisibilitySource } from './live.js';
-import { RequestStateSeal } from './request-state.js';
+import type { McpLive } from './live.js';
+import type { RequestStateSeal } from './request-state.js';
 import type { McpServices } from './server.js';
 import { createMcpSession, type McpSession } from './session.js';
 
 /** The running bridge, as far as stdio needs it (src/main.ts starts it). */
 export interface StdioApp {
-  services: McpServices & { config: { mcpResourceDebounce: number }; exposure?: VisibilitySource };
+  /** The bridge's MCP parts: the one follower of the home and the one request-state seal serve stdio too. */
+  services: McpServices & { mcp: { live: McpLive; seal: RequestStateSeal } };
   close(): Promise<void>;
 }
 
@@ -24,8 +25,7 @@ type Listen = { jsonrpc: '2.0'; id: string | number; method: string; params?: { 
 export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   const { services } = app;
   const principal: Principal = { sub: 'stdio', iat: Math.floor(Date.now() / 1000) };
-  const live = new McpLive(services, services.config.mcpResourceDebounce, services.exposure);
-  const seal = new RequestStateSeal();
+  const { live, seal } = services.mcp;
   const sessions = new Set<McpSession>();
   let current: McpSession | undefined;
   // A listen stream's resources are followed until it is cancelled or the connection ends.
@@ -56,7 +56,6 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
     if (closing) return;
     closing = true;
     for (const s of sessions) s.close();
-    live.close();
     await handle.close().catch(() => undefined);
     await app.close();
     process.exit(code);

@@ -239,7 +239,8 @@ export interface Choice {
  * request state that carries them is sealed and used once.
  *
  * A caller that cannot be asked (the REST transport, a client without the capability) answers
- * `can()` false; asking it anyway throws UNSUPPORTED_BY_CLIENT.
+ * `can()` false; asking it anyway is refused (UNSUPPORTED_BY_CLIENT over REST, MCP's missing-capability
+ * error over MCP).
  */
 export interface ClientChannel {
   progress(progress: number, total?: number, message?: string): Promise<void>;
@@ -292,7 +293,9 @@ export interface PluginContext {
   caller: CallerInfo;
 }
 
-/** What setup() and close() get: the plugin's log, and the home (to read, not to act: no caller is behind it). */
+/** What setup() gets: the plugin's log, and a way to say its tools changed. */
 export interface LifecycleContext {
   log: PluginLog;
+  /** Call when what `available()` answers may have changed for a reason the home does not show: MCP clients are told the tool list changed. */
+  toolsChanged(): void;
 }

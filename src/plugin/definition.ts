@@ -4,9 +4,10 @@ import type * as v from 'valibot';
 import type { GetPromptResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Home, LifecycleContext, Need, PluginContext, ToolResult } from './context.js';
 import type { ResourceUi, ToolUi } from './ui.js';
+import type { JsonInput } from './json-input.js';
 
 /** A tool's arguments: an object schema. Arguments it does not name are refused, never ignored. */
-export type ToolInput = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
+export type ToolInput = JsonInput | v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
 
 export interface ToolDefinition<S extends ToolInput = ToolInput> {
   /** Unique across plugins; at most 64 letters, digits, `_` and `-`. */

@@ -30,8 +30,6 @@ export interface Round {
 
 export const FIRST_ROUND: Round = { answers: {}, asked: [], responses: {} };
 
-const KIND: Record<InputRequest['method'], AskKind> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
-
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Whether an answer has the shape of a result of this question. */
@@ -70,8 +68,9 @@ export function askingChannel(parts: ChannelParts): ClientChannel {
   const ask = async (questions: Record<string, InputRequest>): Promise<Record<string, unknown>> => {
     const open: Record<string, InputRequest> = {};
     const out: Record<string, unknown> = {};
+    // A question the client did not say it can answer still goes out: MCP's gate refuses it
+    // (-32021, naming the capability), rather than the tool guessing an answer.
     for (const [key, q] of Object.entries(questions)) {
-      if (!parts.can(KIND[q.method])) throw unsupported(`answer ${q.method}`);
       if (key in known) out[key] = known[key];
       else if (asked.has(key) && answers(q, round.responses[key])) out[key] = known[key] = round.responses[key];
       else open[key] = q;

@@ -105,6 +105,8 @@ export interface LoadOptions {
   /** The bridge's version, matched against each plugin's `bridge` range. */
   version: string;
   log: Logger;
+  /** A plugin said its tools changed (LifecycleContext.toolsChanged). */
+  toolsChanged?: () => void;
 }
 
 /** dist/src/plugins/loader.js -> dist/plugins (and src/plugins/loader.ts -> plugins/ under the test runner). */
@@ -223,7 +225,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     const plog = pluginLog(pluginLogger);
     if (def.setup) {
       try {
-        await def.setup({ log: plog });
+        await def.setup({ log: plog, toolsChanged: () => opts.toolsChanged?.() });
       } catch (err) {
         fail(`its setup failed: ${reasonOf(err)}`, def.name);
         continue;

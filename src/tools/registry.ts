@@ -8,6 +8,7 @@ import { InputNeeded } from '../plugins/asking.js';
 import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
 import { mayControl } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
+import { jsonSchemaOfInput } from '../plugin/json-input.js';
 
 /** A tool as a client sees it (MCP `tools/list`). */
 export interface ToolInfo {
@@ -23,6 +24,8 @@ export interface ToolInfo {
 
 /** JSON Schema of a tool's object, without the dialect key (MCP tools carry 2020-12 by default). */
 function objectSchema(schema: Parameters<typeof jsonSchemaOf>[0]): Record<string, unknown> {
+  const written = jsonSchemaOfInput(schema);
+  if (written) return written;
   const { $schema: _, ...rest } = jsonSchemaOf(schema) as Record<string, unknown>;
   return rest;
 }
@@ -111,7 +114,7 @@ function checkArguments(tool: BoundTool, args: unknown): unknown {
     const issues = (err.details.issues ?? []) as { field: string | null; message: string }[];
     const unknown = issues.filter((i) => i.message === 'unknown field').map((i) => i.field);
     if (!unknown.length) throw err;
-    const accepted = Object.keys((tool.definition.input as { entries?: Record<string, unknown> }).entries ?? {});
+    const accepted = Object.keys((tool.definition.input as { entries?: Record<string, unknown> }).entries ?? (jsonSchemaOfInput(tool.definition.input)?.properties as Record<string, unknown> | undefined) ?? {});
     throw new AppError('INVALID_PARAMETERS', 400, `${unknown.join(', ')}: ${unknown.length > 1 ? 'are not arguments' : 'is not an argument'} of ${tool.definition.name}; it takes ${accepted.join(', ')}`, {
       ...err.details,
       field: unknown[0],
