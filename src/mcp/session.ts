@@ -10,8 +10,6 @@ import { buildServer, type Era, type McpServices, type ServerParts } from './ser
 
 export interface McpSession {
   server: Server;
-  /** Follows a resource for this connection (2026 stdio: the URIs of a listen stream). */
-  watch(uri: string): () => void;
   /** Stops following the home. */
   close(): void;
 }
@@ -20,7 +18,6 @@ export function createMcpSession(s: McpServices, parts: ServerParts & { live: Mc
   const server = buildServer(s, parts, principal, era);
   const { live } = parts;
   const subscribed = new Map<string, () => void>();
-  const watches = new Set<() => void>();
   const quiet = () => undefined;
 
   if (era === 'legacy') {
@@ -48,20 +45,10 @@ export function createMcpSession(s: McpServices, parts: ServerParts & { live: Mc
 
   return {
     server,
-    watch: (uri) => {
-      const release = live.watch(uri, principal);
-      watches.add(release);
-      return () => {
-        watches.delete(release);
-        release();
-      };
-    },
     close: () => {
       stop();
       for (const release of subscribed.values()) release();
-      for (const release of watches) release();
       subscribed.clear();
-      watches.clear();
     },
   };
 }

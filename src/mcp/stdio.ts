@@ -27,7 +27,6 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   const principal: Principal = { sub: 'stdio', iat: Math.floor(Date.now() / 1000) };
   const { live, seal } = services.mcp;
   const sessions = new Set<McpSession>();
-  let current: McpSession | undefined;
   // A listen stream's resources are followed until it is cancelled or the connection ends.
   const listens = new Map<string | number, (() => void)[]>();
   const wire = new StdioServerTransport(process.stdin, out);
@@ -38,10 +37,11 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   };
   wire.onmessage = (m: JSONRPCMessage, extra?: MessageExtraInfo) => {
     const msg = m as Listen;
-    if (msg.method === 'subscriptions/listen' && current) {
+    if (msg.method === 'subscriptions/listen') {
       const list = msg.params?.notifications?.resourceSubscriptions;
       const uris = Array.isArray(list) ? list.filter((u): u is string => typeof u === 'string').slice(0, 100) : [];
-      listens.set(msg.id, uris.map((uri) => current!.watch(uri)));
+      // Seen before serveStdio, which may build the connection's server for this very message.
+      listens.set(msg.id, uris.map((uri) => live.watch(uri, principal)));
     } else if (msg.method === 'notifications/cancelled') {
       for (const release of listens.get(msg.params?.requestId as string) ?? []) release();
       listens.delete(msg.params?.requestId as string);
@@ -55,6 +55,7 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   const stop = async (code: number) => {
     if (closing) return;
     closing = true;
+    for (const releases of listens.values()) for (const release of releases) release();
     for (const s of sessions) s.close();
     await handle.close().catch(() => undefined);
     await app.close();
@@ -64,7 +65,6 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
     ({ era }) => {
       const session = createMcpSession(services, { seal, live }, principal, era);
       sessions.add(session);
-      current = session;
       session.server.onclose = () => {
         session.close();
         sessions.delete(session);

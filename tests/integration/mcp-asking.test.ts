@@ -51,8 +51,9 @@ const errorOf = (r: unknown) => (r as { structuredContent?: { error?: { code: st
 
 describe.each(['modern', 'legacy'] as const)('over HTTP, %s era', (era) => {
   beforeEach(async () => {
-    await setHub('lock.front_door', 'locked');
-    for (const id of ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']) await setHub(id, 'off');
+    // Through the bridge's own tools, so the entities keep their attributes (features, colour modes).
+    await s.call('/api/tools/call', 'POST', { name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'lock' } });
+    await s.call('/api/tools/call', 'POST', { name: 'control_lights', arguments: { entity_id: ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk'], command: 'off' } });
   });
 
   test('the client negotiated its era', async () => {
@@ -63,29 +64,29 @@ describe.each(['modern', 'legacy'] as const)('over HTTP, %s era', (era) => {
 
   test('unlocking asks the person and waits: no keeps it locked, yes unlocks', async () => {
     const declined = await client(era, http(), no);
-    const r1 = await declined.c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.front_door', command: 'unlock' } });
-    expect(declined.asked).toEqual([expect.stringContaining('lock.front_door')]);
+    const r1 = await declined.c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
+    expect(declined.asked).toEqual([expect.stringContaining('lock.back_door')]);
     expect(r1.isError).toBe(true);
     expect(errorOf(r1)).toMatchObject({ code: 'CONFIRMATION_REQUIRED', details: { declined: true } });
-    expect(await hubState('lock.front_door')).toBe('locked');
+    expect(await hubState('lock.back_door')).toBe('locked');
     await declined.c.close();
 
     const allowed = await client(era, http(), yes);
-    const r2 = await allowed.c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.front_door', command: 'unlock' } });
+    const r2 = await allowed.c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
     expect(allowed.asked).toHaveLength(1);
     expect(r2.isError).toBeFalsy();
-    expect(await hubState('lock.front_door')).toBe('unlocked');
+    expect(await hubState('lock.back_door')).toBe('unlocked');
     await allowed.c.close();
   });
 
   test('a client that cannot be asked keeps confirm: true and the error', async () => {
     const { c } = await client(era, http());
-    const r = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.front_door', command: 'unlock' } });
+    const r = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
     expect(errorOf(r)).toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
-    expect(await hubState('lock.front_door')).toBe('locked');
-    const ok = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.front_door', command: 'unlock', confirm: true } });
+    expect(await hubState('lock.back_door')).toBe('locked');
+    const ok = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock', confirm: true } });
     expect(ok.isError).toBeFalsy();
-    expect(await hubState('lock.front_door')).toBe('unlocked');
+    expect(await hubState('lock.back_door')).toBe('unlocked');
     await c.close();
   });
 
@@ -128,11 +129,13 @@ describe('request state (2026-07-28, raw HTTP)', () => {
     });
     return (await res.json()) as { result?: Record<string, any>; error?: { code: number; message: string } };
   };
-  const unlock = { arguments: { entity_id: 'lock.front_door', command: 'unlock' } };
+  const unlock = { arguments: { entity_id: 'lock.back_door', command: 'unlock' } };
   const yesAnswer = { confirm: { action: 'accept', content: { confirm: true } } };
 
+  const lock = () => s.call('/api/tools/call', 'POST', { name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'lock' } });
+
   test('changed, foreign, unasked and replayed state is refused; the lock opens once, on the real answer', async () => {
-    await setHub('lock.front_door', 'locked');
+    await lock();
     const first = await call(unlock);
     expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
     const state = first.result!.requestState as string;
@@ -142,18 +145,18 @@ describe('request state (2026-07-28, raw HTTP)', () => {
     expect(unasked.result?.resultType).toBe('input_required');
     // Changed state, or state for other arguments, is refused.
     expect((await call({ ...unlock, inputResponses: yesAnswer, requestState: `${state}x` })).error?.code).toBe(-32602);
-    expect((await call({ arguments: { entity_id: 'lock.back_door', command: 'unlock' }, inputResponses: yesAnswer, requestState: state })).error?.code).toBe(-32602);
-    expect(await hubState('lock.front_door')).toBe('locked');
+    expect((await call({ arguments: { entity_id: 'lock.garden_gate', command: 'unlock' }, inputResponses: yesAnswer, requestState: state })).error?.code).toBe(-32602);
+    expect(await hubState('lock.back_door')).toBe('locked');
 
     const done = await call({ ...unlock, inputResponses: yesAnswer, requestState: state });
     expect(done.result?.isError).toBeFalsy();
-    expect(await hubState('lock.front_door')).toBe('unlocked');
+    expect(await hubState('lock.back_door')).toBe('unlocked');
 
     // The same answer again does not unlock again.
-    await setHub('lock.front_door', 'locked');
+    await lock();
     const replay = await call({ ...unlock, inputResponses: yesAnswer, requestState: state });
     expect(replay.error).toMatchObject({ code: -32602, message: expect.stringMatching(/used already/) });
-    expect(await hubState('lock.front_door')).toBe('locked');
+    expect(await hubState('lock.back_door')).toBe('locked');
   });
 });
 
@@ -202,7 +205,8 @@ describe('over stdio (a child process), both eras', () => {
     });
 
   test.each(['modern', 'legacy'] as const)('%s: unlocking waits for the yes; the lamp is asked for', async (era) => {
-    await setHub('lock.front_door', 'locked');
+    await s.call('/api/tools/call', 'POST', { name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'lock' } });
+    await s.call('/api/tools/call', 'POST', { name: 'control_lights', arguments: { entity_id: ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk'], command: 'off' } });
     let question = '';
     const { c } = await client(era, stdio(), (req) => {
       question = req.message;
@@ -210,9 +214,9 @@ describe('over stdio (a child process), both eras', () => {
       return { action: 'accept', content: { confirm: true } };
     });
     expect(c.getProtocolEra()).toBe(era);
-    const unlocked = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.front_door', command: 'unlock' } });
-    expect(question).toContain('lock.front_door');
-    expect(text(unlocked)).toContain('lock.front_door: unlocked');
+    const unlocked = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
+    expect(question).toContain('lock.back_door');
+    expect(text(unlocked)).toContain('lock.back_door: unlocked');
     const lamp = await c.callTool({ name: 'command', arguments: { command: 'turn on the lamp' } });
     expect(lamp.isError).toBeFalsy();
     expect(JSON.stringify(lamp.structuredContent)).toContain('light.bedroom_lamp');
