@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // bench/mcp: MCP latency over Streamable HTTP and over stdio (tools/list, and a verified
-// tools/call that switches a light on or off in the simulator), memory per open session, and sessions opened
-// and closed per second. Prints markdown tables. `npm run bench:mcp -- --help`.
+// tools/call that switches a light on or off in the simulator), a stateless 2026-07-28 call against
+// a 2025-era session's call (interleaved, same bridge), memory per 1,000 stateless requests against
+// memory per open session, sessions opened and closed per second, and the size of tools/list in
+// tokens (budget 8,000). Prints markdown tables. `npm run bench:mcp -- --help`.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -83,7 +85,43 @@ log('Streamable HTTP');
 const http = new Client({ name: 'bench', version: '1' });
 await http.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
 const overHttp = await measure(http);
+
+log('Streamable HTTP: 2026-07-28 stateless against a 2025-era session, interleaved');
+const modern = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+await modern.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
+const eras = { modern: [], legacy: [] };
+const verifiedCall = async (c, i) => {
+  const t = performance.now();
+  const r = await c.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: i % 2 ? 'off' : 'on' } });
+  if (r.isError || r.structuredContent?.entities?.[0]?.verified !== true) throw new Error(`the call was not verified: ${JSON.stringify(r.content)}`);
+  return performance.now() - t;
+};
+for (let i = 0; i < 20; i++) await verifiedCall(i % 2 ? modern : http, i);
+for (let i = 0; i < Number(opt.calls) * 2; i++) {
+  // Each era switches the light on then off, so every call asks for a change the hub makes.
+  const era = Math.floor(i / 2) % 2 ? 'modern' : 'legacy';
+  eras[era].push(await verifiedCall(era === 'modern' ? modern : http, i));
+}
+const { tools: catalogue } = await modern.listTools();
+const catalogueBytes = Buffer.byteLength(JSON.stringify(catalogue));
+await modern.close();
 await http.close();
+
+// Stateless requests hold nothing between them: what 1,000 of them leave behind in the bridge.
+log('memory after 1,000 stateless requests');
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const stateless = (i) =>
+  fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'describe_entity' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'describe_entity', arguments: { entity_id: 'light.office_desk' }, _meta: meta } }),
+  }).then((r) => r.text());
+for (let i = 0; i < 200; i++) await stateless(i);
+await new Promise((r) => setTimeout(r, 1000));
+const beforeStateless = rss(bridge.pid);
+for (let i = 0; i < 1000; i++) await stateless(i);
+await new Promise((r) => setTimeout(r, 1000));
+const per1000Stateless = rss(bridge.pid) - beforeStateless;
 
 log('Streamable HTTP with an OAuth access token');
 const oauthToken = await oauthAccessToken();
@@ -127,9 +165,20 @@ console.log('|---|---|---|---|---|');
 for (const [name, r] of [['Streamable HTTP', overHttp], ['Streamable HTTP, OAuth access token', overOAuth], ['stdio', overStdio]]) {
   console.log(`| ${name} | ${ms(quantile(r.lists, 0.5))} ms | ${ms(quantile(r.lists, 0.99))} ms | ${ms(quantile(r.calls, 0.5))} ms | ${ms(quantile(r.calls, 0.99))} ms |`);
 }
-console.log('\n| sessions | memory per open session | sessions opened and closed per second |');
+console.log('\n| verified tools/call over HTTP, interleaved | p50 | p99 |');
 console.log('|---|---|---|');
-console.log(`| ${n} | ${(perSession / 1024).toFixed(1)} KiB | ${perSecond.toFixed(0)} |`);
+console.log(`| 2026-07-28, stateless (a server built per request) | ${ms(quantile(eras.modern, 0.5))} ms | ${ms(quantile(eras.modern, 0.99))} ms |`);
+console.log(`| 2025-11-25, in a session | ${ms(quantile(eras.legacy, 0.5))} ms | ${ms(quantile(eras.legacy, 0.99))} ms |`);
+console.log('\n| memory | figure |');
+console.log('|---|---|');
+console.log(`| left behind by 1,000 stateless requests (RSS growth) | ${(per1000Stateless / 1024).toFixed(1)} KiB |`);
+console.log(`| per open 2025-era session (${n} sessions) | ${(perSession / 1024).toFixed(1)} KiB |`);
+console.log(`| 2025-era sessions opened and closed per second | ${perSecond.toFixed(0)} |`);
+const tokens = Math.round(catalogueBytes / 4);
+console.log('\n| tools/list | figure |');
+console.log('|---|---|');
+console.log(`| tools | ${catalogue.length} |`);
+console.log(`| size | ${catalogueBytes.toLocaleString('en')} bytes ≈ ${tokens.toLocaleString('en')} tokens (4 bytes a token; budget 8,000)${tokens > 8000 ? ' OVER BUDGET' : ''} |`);
 process.exit(0);
 
 /** A hosted assistant's access token: registered, consent given on the form, code exchanged with PKCE. */

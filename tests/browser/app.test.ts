@@ -100,7 +100,7 @@ describe.skipIf(!available)('the home app in a browser, hosted by the official e
     });
     await host.goto(`${HOST}/`);
     await host.evaluate(
-      ({ html, csp, input, output }) => (window as unknown as { showApp: (h: string, c: string, i: unknown, o: unknown) => Promise<void> }).showApp(html, csp, input, output),
+      ({ html, csp, input, output }) => (globalThis as unknown as { showApp: (h: string, c: string, i: unknown, o: unknown) => Promise<void> }).showApp(html, csp, input, output),
       { html: page.text, csp: cspOf(page._meta?.ui?.csp), input: args, output: result },
     );
 
