@@ -20,7 +20,8 @@ const controlLights = tool({
     brightness_step_pct: v.optional(v.pipe(v.number(), v.integer(), v.minValue(-100), v.maxValue(100))),
     color_temp_kelvin: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(20000))),
     color_name: v.optional(v.pipe(v.string(), v.maxLength(40))),
-    rgb_color: v.optional(v.tuple([byte, byte, byte])),
+    // A list of three rather than a tuple: Home Assistant's converter refuses open tuples, and models read items with a length best.
+    rgb_color: v.optional(v.pipe(v.array(byte), v.length(3, 'must be three numbers: red, green, blue'))),
     effect: v.optional(v.pipe(v.string(), v.maxLength(64))),
     transition: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(300))),
   }),

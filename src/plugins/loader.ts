@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
 import type { Catalogued, Services } from '../services.js';
-import { validate } from '../validation.js';
+import { jsonSchemaOf, validate } from '../validation.js';
+import { homeAssistantSchemaProblems } from '../tools/ha-schema.js';
 import type { ClientChannel, PluginDefinition, PromptDefinition, ResourceDefinition, ServiceName, ToolContext, ToolDefinition, ToolResult } from './api.js';
 import { NO_CLIENT } from './client.js';
 
@@ -177,6 +178,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       run: async (args, principal, client) => t.run(args, context(principal, client)),
     }));
     claim(def, owners);
+    warnUnconvertible(tools, pluginLog);
     const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));
     const resources = (def.resources ?? []).map((definition) => ({ plugin: def.name, definition, context }));
     plugins.push({ name: def.name, version: def.version, source, path, definition: def, tools, prompts, resources });
@@ -184,6 +186,19 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
   }
   log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
   return { plugins, report };
+}
+
+/** Home Assistant's `mcp` integration refuses a whole server when one tool's schema does not convert: say which, at once. */
+function warnUnconvertible(tools: BoundTool[], log: Logger): void {
+  for (const t of tools) {
+    let problems: string[];
+    try {
+      problems = homeAssistantSchemaProblems(jsonSchemaOf(t.definition.input));
+    } catch {
+      continue;
+    }
+    if (problems.length) log.warn({ tool: t.definition.name, problems }, `tool ${t.definition.name}: Home Assistant's mcp integration cannot convert its input schema (${problems[0]}); it will refuse this whole server`);
+  }
 }
 
 /** Who holds each tool name, prompt name and resource URI, so no two plugins share one. */
