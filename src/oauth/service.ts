@@ -7,14 +7,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
-import { actorName, type Principal, type TokenService } from '../auth/tokens.js';
+import { actorName, SCOPES, type Principal, type Scope, type TokenService } from '../auth/tokens.js';
 import type { UserStore } from '../auth/users.js';
 import { AppError } from '../errors.js';
 import { LastUse } from '../auth/last-use.js';
 import { ClientMetadataFetcher, isMetadataUrl, MetadataError } from './client-metadata.js';
 
-export const SCOPES = ['read', 'control'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../auth/tokens.js';
 const CODE_TTL_MS = 60_000;
 const PENDING_TTL_MS = 10 * 60_000;
 const PENDING_MAX = 1000;

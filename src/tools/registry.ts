@@ -70,7 +70,8 @@ export class ToolRegistry {
     if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
     const checked = check(tool.definition.input, args ?? {}, { what: 'arguments' });
     if (!mayControl(principal) && tool.definition.annotations?.readOnlyHint !== true) {
-      return errorResult(new AppError('FORBIDDEN', 403, `This assistant was granted read access only (OAuth scope "read"): ${name} acts on the home; a person can grant control on the consent page`, { scope: principal?.scope ?? [] }));
+      const how = principal?.via === 'discovery' ? "Home Assistant's link to this bridge may only read (its scope is set in the bridge's panel, Connect an assistant)" : 'This assistant was granted read access only (OAuth scope "read"); a person can grant control on the consent page';
+      return errorResult(new AppError('FORBIDDEN', 403, `${how}: ${name} acts on the home`, { scope: principal?.scope ?? [] }));
     }
     try {
       return await tool.run(checked, principal, client);
