@@ -7,7 +7,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // In CI every run also records its counts for the log's closing line (scripts/ci-log.mjs).
+    reporters: process.env.CI_TALLY_FILE ? ['default', './tests/lib/tally-reporter.mjs'] : ['default'],
     globalSetup: ['tests/global-setup.ts'],
   },
 });
