@@ -27,6 +27,7 @@ import { registerTokenRoutes } from './http/api/tokens.js';
 import { registerPanelRoutes } from './http/api/panel.js';
 import { registerOAuthRoutes } from './http/api/oauth.js';
 import { registerDiscoveryLinkRoutes } from './http/api/discovery-link.js';
+import { registerOAuthClientRoutes } from './http/api/oauth-clients.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
@@ -73,7 +74,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerPanelRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
 
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
 async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {

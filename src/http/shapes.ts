@@ -179,3 +179,14 @@ export const discoveryLink = v.object({
     v.object({ state: v.literal('failed'), error: text }),
   ]),
 });
+
+export const confidentialClient = v.object({
+  client_id: text,
+  client_name: text,
+  redirect_uris: v.array(text),
+  token_endpoint_auth_method: v.literal('client_secret_post'),
+  created_at: time,
+  created_by: text,
+});
+export const confidentialClientMade = v.object({ ...confidentialClient.entries, client_secret: text });
+export const confidentialClientList = v.object({ clients: v.array(confidentialClient) });

@@ -100,12 +100,12 @@ describe('the announced link', () => {
     const key = keyOf(linkUrl());
     const wrong = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
     const missing = await fetch(`${s.url}/no/such/path`, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json' }, body: JSON.stringify(initialize) });
-    const missingBody = await missing.json();
+    const missingBody = (await missing.json()) as Record<string, unknown>;
     for (const url of [`${s.url}/mcp/ha/${wrong}`, `${s.url}/mcp/ha/short`]) {
       const res = await fetch(url, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, body: JSON.stringify(initialize) });
       expect(res.status).toBe(404);
       expect(res.headers.get('www-authenticate')).toBeNull();
-      const body = await res.json();
+      const body = (await res.json()) as Record<string, unknown>;
       expect(Object.keys(body).sort()).toEqual(Object.keys(missingBody).sort());
       expect(body).toMatchObject({ error: true, code: 'NOT_FOUND' });
     }
