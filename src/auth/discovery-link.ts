@@ -52,6 +52,8 @@ export interface DiscoveryLinkView {
   last_used_at: string | null;
   peers: string[];
   announcement: AnnouncementState;
+  /** The LLM API id Home Assistant gives the entry it makes from the announcement (`mcp-<add-on slug>`), also the path of its /api/mcp/{api_id}. */
+  home_assistant_api: string | null;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
@@ -63,6 +65,7 @@ export class DiscoveryLink {
   private lastUsed: string | null = null;
   private generation = 0;
   private announcement: AnnouncementState;
+  private slug?: string;
   private stopped = false;
 
   constructor(
@@ -128,6 +131,7 @@ export class DiscoveryLink {
       last_used_at: this.lastUsed,
       peers: [...this.peers],
       announcement: this.announcement,
+      home_assistant_api: this.slug ? `mcp-${this.slug}` : null,
     };
   }
 
@@ -168,6 +172,7 @@ export class DiscoveryLink {
       this.announcement = { state: 'pending', attempt: attempt + 1, ...(this.announcement.state === 'pending' && this.announcement.error ? { error: this.announcement.error } : {}) };
       try {
         const info = await this.supervisor.addonInfo();
+        if (info.slug) this.slug = info.slug;
         // Home Assistant reaches the add-on by its host name on the Supervisor's network.
         const host = info.hostname || hostnameFallback();
         const port = this.port();

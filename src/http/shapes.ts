@@ -178,6 +178,7 @@ export const discoveryLink = v.object({
     v.object({ state: v.literal('announced'), uuid: text, at: time, url: text }),
     v.object({ state: v.literal('failed'), error: text }),
   ]),
+  home_assistant_api: v.nullable(text),
 });
 
 export const confidentialClient = v.object({
