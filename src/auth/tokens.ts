@@ -124,8 +124,5 @@ export function actorName(p: Principal): string {
   return p.sub;
 }
 
-/** Whether the caller may act: a principal with scopes (an OAuth grant, Home Assistant's link) needs `control`. */
-export const mayControl = (p: Principal | undefined): boolean => p?.scope === undefined || p.scope.includes('control');
-
 /** A person (a bridge user, or a Home Assistant user through ingress), as opposed to an assistant or Home Assistant itself. */
 export const isPerson = (p: Principal | undefined): p is Principal => p !== undefined && (p.via === undefined || p.via === 'ingress');

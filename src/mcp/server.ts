@@ -2,7 +2,7 @@
 // prompts and resources from the plugins, resource subscriptions that follow the hub's state, and
 // the client's log level. Transports (stdio, Streamable HTTP) only carry its messages.
 import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { ClientChannel } from '../plugins/api.js';
+import type { ClientChannel } from '../plugin/index.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import type { HubEvent } from '../hub/types.js';

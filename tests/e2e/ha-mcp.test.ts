@@ -101,7 +101,7 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     await haCall('light', 'turn_off', { entity_id: 'light.kitchen_lights' });
     await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
     const client = await throughHomeAssistant();
-    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', power: 'on', brightness_pct: 60 } });
+    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'on', brightness_pct: 60 } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'on' && x.attributes.brightness === 153, 'kitchen lights on at 60 % in Home Assistant');
     // One text block, no structuredContent: the bridge's own result, words and data, as JSON.
@@ -129,7 +129,7 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     expect(listed).toContain('search_entities');
     expect((await s.call('/api/discovery', 'PATCH', { scope: ['read', 'control'] })).status).toBe(200);
     await reload(entryId);
-    await waitFor('control again', async () => ((await toolNames(API).catch(() => [])).includes('control_lights') ? true : undefined));
+    await waitFor('control again', async () => ((await toolNames(API).catch((): string[] => [])).includes('control_lights') ? true : undefined));
   });
 
   test('a new key: the old link is refused at once; the announcement updates the entry, which keeps working', async () => {
@@ -146,7 +146,7 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     // While the entry reloads its API is away, and a call may still go to the old link; then it goes through.
     await waitFor('a call through the updated entry', async () => {
       const client = await throughHomeAssistant().catch(() => undefined);
-      const result = await client?.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', power: 'off' } }).catch(() => undefined);
+      const result = await client?.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'off' } }).catch(() => undefined);
       await client?.close();
       return result && !result.isError ? result : undefined;
     });
@@ -190,7 +190,7 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     const apiId = `mcp-${done.result.entry_id}`;
     expect(await toolNames(apiId)).toEqual(await toolNames(API));
     const mcp = await throughHomeAssistant(apiId);
-    const result = await mcp.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', power: 'on' } });
+    const result = await mcp.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'on' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'on', 'kitchen lights on through the OAuth entry');
     await mcp.close();

@@ -85,7 +85,7 @@ describe('the announced link', () => {
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['control_lights', 'search_entities']));
     const before = sim.getState('light.office_desk')!.state;
     const target = before === 'on' ? 'off' : 'on';
-    const call = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', power: target } });
+    const call = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: target } });
     expect(call.isError).toBeFalsy();
     expect(sim.getState('light.office_desk')!.state).toBe(target);
     await client.close();
@@ -133,7 +133,7 @@ describe('the announced link', () => {
     expect(tools.map((t) => t.name)).not.toContain('control_lights');
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
     const before = sim.getState('light.office_desk')!.state;
-    const refused = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', power: 'toggle' } });
+    const refused = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: 'toggle' } });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toMatch(/may only read/);
     expect(sim.getState('light.office_desk')!.state).toBe(before);

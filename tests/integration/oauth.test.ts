@@ -53,7 +53,7 @@ describe('the whole flow with the official SDK client', () => {
     client = await authorizedClient(assistant);
     expect(assistant.client?.client_id).toMatch(/^hmb_/);
     expect(assistant.saved).toMatchObject({ token_type: 'Bearer', scope: 'read control', expires_in: 120 });
-    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', power: 'on' } });
+    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', command: 'on' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(server.app.simulator!.getState('light.bedroom_lamp')?.state).toBe('on');
     const [grant] = await grants();
@@ -87,7 +87,7 @@ describe('grants as the person sees them', () => {
     const tools = (await client.listTools()).tools;
     expect(tools.length).toBeGreaterThan(3);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
-    const refused = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', power: 'off' } });
+    const refused = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', command: 'off' } });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toMatch(/read access only/);
     expect(server.app.simulator!.getState('light.bedroom_lamp')?.state).toBe('on');
