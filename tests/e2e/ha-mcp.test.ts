@@ -196,3 +196,11 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     await mcp.close();
   });
 });
+
+describe.skipIf(hasMcp)(`Home Assistant ${version}: before 2026.10`, () => {
+  test('has no mcp integration, so its own MCP path is not there to test', async () => {
+    await expect(haCommand(HASS_URL, HASS_TOKEN, { type: 'manifest/get', integration: 'mcp' })).rejects.toThrow(/not_found/);
+    // While an integration it has, has a manifest.
+    expect(await haCommand(HASS_URL, HASS_TOKEN, { type: 'manifest/get', integration: 'light' })).toMatchObject({ domain: 'light' });
+  });
+});
