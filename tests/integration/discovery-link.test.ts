@@ -63,9 +63,9 @@ afterAll(async () => {
 });
 
 // Debug level: the access log's lines are there to be searched for the key.
-const start = () =>
+const start = (env: Record<string, string> = {}) =>
   startTestServer(
-    { PORT: String(port), SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url, DISCOVERY_PEERS: '127.0.0.1', DATA_DIR: dataDir },
+    { PORT: String(port), SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url, DISCOVERY_PEERS: '127.0.0.1', DATA_DIR: dataDir, ...env },
     { log: pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => (logs.push(String(c)), cb()) })) },
   );
 
@@ -177,6 +177,21 @@ describe('the announced link', () => {
     // The access log names the path, without the key.
     expect(all).toMatch(/"url":"\/mcp\/ha\/…"/);
     for (const line of logs) expect(line).not.toMatch(/\/mcp\/ha\/[A-Za-z0-9_-]{20,}/);
+  });
+});
+
+describe('MCP_ALLOWED_HOSTS', () => {
+  test('names the hosts people use: /mcp refuses others, the link answers Home Assistant by the add-on host name', async () => {
+    await s.close();
+    port = (await freePort()) as number;
+    const seen = logs.length;
+    s = await start({ MCP_ALLOWED_HOSTS: 'homeassistant.local' });
+    await until('the announcement', () => (logs.slice(seen).some((l) => l.includes('announced the MCP endpoint')) ? true : undefined));
+    const refused = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, body: JSON.stringify(initialize) });
+    expect(refused.status).toBe(403);
+    const client = await connect(linkUrl());
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
   });
 });
 
