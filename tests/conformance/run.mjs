@@ -22,6 +22,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitHealthy } from '../lib/bridge-process.mjs';
+import { countChecks } from '../lib/runner-counts.mjs';
 import { recordTally } from '../lib/tally.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -177,25 +178,4 @@ async function authorization(url, { clientId, callbackPort, how }) {
   const counts = countChecks(output, code);
   recordTally({ runner: `conformance authorization (${how})`, ...counts });
   return counts.failed > 0 || counts.passed === 0 ? 1 : 0;
-}
-
-/**
- * The suite's summary lines ("✓ tools-list: 3 passed, 0 failed"), scenario by scenario. The
- * scenarios it lists under "Not scored" (extensions, pending, added after the release) decide
- * nothing, unless named in `mustPass`: their checks are counted apart. A failed run with no
- * counted check at all counts as one failure.
- */
-function countChecks(output, code, mustPass = new Set()) {
-  const unscoredNames = new Set([...output.matchAll(/^\s+[✓✗] (\S+) \(/gmu)].map((m) => m[1]));
-  let passed = 0;
-  let failed = 0;
-  let unscored = 0;
-  for (const [, name, ok, bad] of output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)) {
-    if (unscoredNames.has(name) && !mustPass.has(name)) unscored += Number(ok) + Number(bad);
-    else {
-      passed += Number(ok);
-      failed += Number(bad);
-    }
-  }
-  return { passed, failed: failed === 0 && passed === 0 && code !== 0 ? 1 : failed, unscored };
 }
