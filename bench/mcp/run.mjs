@@ -17,6 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ownedChildren } from '../lib/processes.mjs';
 import { freePort, waitHealthy } from '../../tests/lib/bridge-process.mjs';
 import { quantile } from '../lib/stats.mjs';
+import { inspectorOf } from '../lib/inspector.mjs';
 import { consent } from '../../tests/lib/oauth-consent.mjs';
 import { homeAssistantUnavailable, measureThroughHomeAssistant } from './home-assistant.mjs';
 
@@ -67,9 +68,11 @@ async function measure(client) {
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const env = { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, 'http'), AUTH_USERNAME: user.username, AUTH_PASSWORD: user.password, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };
-const bridge = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const inspectPort = await freePort();
+const bridge = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'ignore'] });
 children.add(bridge);
 await waitHealthy(url, bridge);
+const heap = await inspectorOf(inspectPort);
 const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
 const headers = { authorization: `Bearer ${token}` };
 
@@ -108,19 +111,18 @@ const stateless = (i) =>
     headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'describe_entity' },
     body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'describe_entity', arguments: { entity_id: 'light.office_desk' }, _meta: meta } }),
   }).then((r) => r.text());
-// RSS moves with the garbage collector, so: after a warm-up, the growth over each of 5 rounds of
-// 1,000 (nothing retained: the median is about zero, and the rounds swing both ways).
+// What stays after them: the V8 heap after a full collection, after a warm-up and after each of 5
+// rounds of 1,000 (single rounds swing a few hundred KiB either way with V8's own caches).
 for (let i = 0; i < 1000; i++) await stateless(i);
+const heapBefore = await heap.heapAfterGc();
 const rounds = [];
-let last = rss(bridge.pid);
-for (let round = 0; round < 5; round++) {
+for (let round = 0, last = heapBefore; round < 5; round++) {
   for (let i = 0; i < 1000; i++) await stateless(i);
-  await new Promise((r) => setTimeout(r, 500));
-  const now = rss(bridge.pid);
+  const now = await heap.heapAfterGc();
   rounds.push(now - last);
   last = now;
 }
-const per1000Stateless = quantile(rounds, 0.5);
+const per1000Stateless = rounds.reduce((a, b) => a + b, 0) / rounds.length;
 
 log('Streamable HTTP with an OAuth access token');
 const oauthToken = await oauthAccessToken();
@@ -149,14 +151,17 @@ for (let i = 0; i < 20; i++) await close(await open());
 global.gc?.();
 await new Promise((r) => setTimeout(r, 1000));
 const before = rss(bridge.pid);
+const heapBeforeSessions = await heap.heapAfterGc();
 const ids = [];
 for (let i = 0; i < n; i++) ids.push(await open());
 await new Promise((r) => setTimeout(r, 1000));
 const perSession = (rss(bridge.pid) - before) / n;
+const heapPerSession = ((await heap.heapAfterGc()) - heapBeforeSessions) / n;
 for (const sid of ids) await close(sid);
 const t0 = performance.now();
 for (let i = 0; i < n; i++) await close(await open());
 const perSecond = n / ((performance.now() - t0) / 1000);
+heap.close();
 bridge.kill('SIGTERM');
 
 console.log('\n| transport | tools/list p50 | tools/list p99 | verified tools/call p50 | verified tools/call p99 |');
@@ -170,8 +175,9 @@ console.log(`| 2026-07-28, stateless (a server built per request) | ${ms(quantil
 console.log(`| 2025-11-25, in a session | ${ms(quantile(eras.legacy, 0.5))} ms | ${ms(quantile(eras.legacy, 0.99))} ms |`);
 console.log('\n| memory | figure |');
 console.log('|---|---|');
-console.log(`| left behind by 1,000 stateless 2026-07-28 requests (median RSS growth of 5 rounds; rounds ${rounds.map((r) => (r / 1024).toFixed(0)).join(', ')} KiB) | ${(per1000Stateless / 1024).toFixed(0)} KiB |`);
-console.log(`| per open 2025-era session (${n} sessions) | ${(perSession / 1024).toFixed(1)} KiB |`);
+console.log(`| left behind by 1,000 stateless 2026-07-28 requests (V8 heap after a full collection; mean of 5 rounds: ${rounds.map((r) => (r / 1024).toFixed(0)).join(', ')} KiB) | ${(per1000Stateless / 1024).toFixed(1)} KiB |`);
+console.log(`| per open 2025-era session, V8 heap after a full collection (${n} sessions) | ${(heapPerSession / 1024).toFixed(1)} KiB |`);
+console.log(`| per open 2025-era session, RSS (${n} sessions) | ${(perSession / 1024).toFixed(1)} KiB |`);
 console.log(`| 2025-era sessions opened and closed per second | ${perSecond.toFixed(0)} |`);
 const tokens = Math.round(catalogueBytes / 4);
 console.log('\n| tools/list | figure |');
