@@ -118,6 +118,20 @@ describe.each(['modern', 'legacy'] as const)('over HTTP, %s era', (era) => {
   });
 });
 
+test('a yes cannot open what the checkpoint refuses: a denied lock is FORBIDDEN and nobody is asked', async () => {
+  const denied = await startTestServer({ TOOLS_DENY: 'lock.back_door' });
+  try {
+    const transport = new StreamableHTTPClientTransport(new URL(`${denied.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${denied.token}` } } });
+    const { c, asked } = await client('modern', transport, yes);
+    const r = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
+    expect(errorOf(r)).toMatchObject({ code: 'FORBIDDEN' });
+    expect(asked).toEqual([]);
+    await c.close();
+  } finally {
+    await denied.close();
+  }
+});
+
 describe('request state (2026-07-28, raw HTTP)', () => {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
   let id = 0;
