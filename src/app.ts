@@ -212,7 +212,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },
-    tools: new ToolRegistry(plugins),
+    tools: new ToolRegistry(plugins, () => home.ids()),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };

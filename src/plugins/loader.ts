@@ -62,8 +62,8 @@ export interface BoundTool {
   definition: ToolDefinition;
   /** Runs the tool on arguments already checked against its input schema. */
   run(args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult>;
-  /** Whether its plugin's tools are offered for the home as it is now. */
-  available(): boolean;
+  /** Whether its plugin's tools are offered for the home as it is now; `domains` gives the domains callers see entities of (computed once per list). */
+  available(domains: () => ReadonlySet<string>): boolean;
   /** Its plugin's log. */
   log: Logger;
 }
@@ -257,7 +257,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
 }
 
 /** Whether a plugin's tools are offered now: its own rule, else whether any of its domains has a visible entity. */
-function availability(def: PluginDefinition, parts: PluginParts, log: PluginLog): () => boolean {
+function availability(def: PluginDefinition, parts: PluginParts, log: PluginLog): (seen: () => ReadonlySet<string>) => boolean {
   if (def.available) {
     const home = pluginContext(parts, { name: def.name, needs: ['home'], log }, undefined, NO_CLIENT).home;
     return () => {
@@ -271,7 +271,7 @@ function availability(def: PluginDefinition, parts: PluginParts, log: PluginLog)
   }
   const domains = def.domains ?? [];
   if (!domains.length) return () => true;
-  return () => domains.some((d) => parts.home.states(d).length > 0);
+  return (seen) => domains.some((d) => seen().has(d));
 }
 
 /** Home Assistant's `mcp` integration refuses a whole server when one tool's schema does not convert: say which, at once. */

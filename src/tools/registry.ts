@@ -43,7 +43,11 @@ export class ToolRegistry {
   private readonly tools = new Map<string, BoundTool>();
   private infos?: ToolInfo[];
 
-  constructor(plugins: readonly LoadedPlugin[]) {
+  /** `visibleIds`: the entities callers see now (the policy's view of the home). */
+  constructor(
+    plugins: readonly LoadedPlugin[],
+    private readonly visibleIds: () => Iterable<string> = () => [],
+  ) {
     for (const p of plugins) for (const t of p.tools) this.tools.set(t.definition.name, t);
   }
 
@@ -57,11 +61,13 @@ export class ToolRegistry {
    */
   listFor(principal?: Principal): ToolInfo[] {
     const control = mayControl(principal);
+    let domains: Set<string> | undefined;
+    const seen = () => (domains ??= new Set([...this.visibleIds()].map((id) => id.slice(0, id.indexOf('.')))));
     const offered = new Set<string>();
-    const present = new Map<string, boolean>();
+    const byPlugin = new Map<string, boolean>();
     for (const t of this.tools.values()) {
-      let ok = present.get(t.plugin);
-      if (ok === undefined) present.set(t.plugin, (ok = t.available()));
+      let ok = byPlugin.get(t.plugin);
+      if (ok === undefined) byPlugin.set(t.plugin, (ok = t.available(seen)));
       if (ok) offered.add(t.definition.name);
     }
     return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true));
