@@ -1,7 +1,8 @@
 // Notifications: to a notify entity (notify.send_message, Home Assistant 2024.5 on), through a
 // legacy notify service (notify.notify, notify.mobile_app_phone), or as a persistent notification
 // in Home Assistant's own UI. With no target named, the one the hub leaves no doubt about: its
-// notify.notify, else its only notify entity; when there are several, the tool asks which.
+// notify.notify, else its only notify entity; when there are several, the person is asked which
+// (a client that cannot ask gets AMBIGUOUS with the candidates), and nothing is sent before.
 import { definePlugin, type Home, PluginError, tool, v } from 'home-mcp-bridge/plugin';
 
 /** NotifyEntityFeature.TITLE: the entity takes a title. */
@@ -41,7 +42,7 @@ export default definePlugin({
         dry_run: v.optional(v.boolean()),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      run: async (args, { home }) => {
+      run: async (args, { home, client }) => {
         const named = [args.entity_id && 'entity_id', args.service && 'service', args.persistent && 'persistent'].filter(Boolean);
         if (named.length > 1) throw new PluginError(`Give one of entity_id, service or persistent, not ${named.join(' and ')}.`, { field: named[1] }, 'INVALID_PARAMETERS');
         const data = { message: args.message, ...(args.title ? { title: args.title } : {}) };
@@ -76,7 +77,12 @@ export default definePlugin({
         if (known.services.includes('notify')) return send({ domain: 'notify', service: 'notify', data });
         if (known.entities.length === 1) return toEntity(known.entities[0]!);
         if (known.entities.length > 1) {
-          throw new PluginError(`Which one? Name entity_id (or service): ${listed(known)}.`, { ...known, field: 'entity_id' }, 'INVALID_PARAMETERS');
+          const question = `Which one should get the message? ${listed(known)}.`;
+          const candidates = known.entities.map((id) => ({ entity_id: id, name: String(home.state(id)?.attributes.friendly_name ?? id), area: home.areaOf(id)?.name ?? null }));
+          if (!client.can('elicitation')) throw new PluginError(`${question} Name entity_id (or service).`, { ...known, field: 'entity_id', candidates }, 'AMBIGUOUS');
+          const pick = await client.choose(question, candidates.map((c) => ({ value: c.entity_id, label: c.area ? `${c.name} (${c.area})` : c.name })));
+          if (pick === undefined) throw new PluginError(`No notify entity was chosen; nothing was sent. ${question}`, { ...known, field: 'entity_id', candidates, declined: true }, 'AMBIGUOUS');
+          return toEntity(pick);
         }
         throw new PluginError(`The hub has no notify.notify and no notify entity; ${listed(known)}`, { ...known, available_services: known.services }, 'INVALID_ACTION');
       },

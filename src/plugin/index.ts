@@ -23,7 +23,13 @@ export const resource = (def: ResourceDefinition): ResourceDefinition => def;
 
 /** The error a tool throws for a business error (an unknown entity, a refused action); the caller reads it as an isError result. */
 export class PluginError extends AppError {
-  constructor(message: string, details: Record<string, unknown> = {}, code: 'INVALID_PARAMETERS' | 'INVALID_ACTION' | 'INVALID_ENTITY' | 'NOT_FOUND' | 'FORBIDDEN' | 'HUB_ERROR' = 'INVALID_PARAMETERS', status = 400) {
+  constructor(
+    message: string,
+    details: Record<string, unknown> = {},
+    /** AMBIGUOUS (status 409, `details.candidates`) when the request names several things where it means one and the client cannot be asked. */
+    code: 'INVALID_PARAMETERS' | 'INVALID_ACTION' | 'INVALID_ENTITY' | 'NOT_FOUND' | 'FORBIDDEN' | 'HUB_ERROR' | 'AMBIGUOUS' = 'INVALID_PARAMETERS',
+    status = code === 'AMBIGUOUS' ? 409 : 400,
+  ) {
     super(code, status, message, details);
     this.name = 'PluginError';
   }
