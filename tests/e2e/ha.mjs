@@ -831,13 +831,23 @@ async function main(argv) {
     case 'lock':
       await lock(version);
       return 0;
+    case 'check-local': {
+      // After a run: did anything make Home Assistant listen beyond loopback on the way?
+      const s = readState(stateFile);
+      if (!isOurHa(s)) throw new Error('Home Assistant is not running');
+      const sockets = listeningSockets(s.pid);
+      const wide = sockets.filter((x) => !x.loopback);
+      for (const x of wide) say(`Home Assistant ${s.version} listens beyond loopback: ${x.proto} ${x.address}:${x.port}`);
+      if (!wide.length) say(`Home Assistant ${s.version} listens on loopback only (${sockets.map((x) => `${x.proto} ${x.address}:${x.port}`).join(', ')})`);
+      return wide.length ? 4 : 0;
+    }
     case 'releases':
       process.stdout.write(`${Object.keys(RELEASES).join('\n')}\n`);
       return 0;
     default:
       process.stderr.write(
         'usage: node tests/e2e/ha.mjs install [--ha V] [--force] | start [--ha V] [--dir DIR] | stop | restart | status | env | logs [N]\n' +
-          '       | lock [--ha V] | releases\n' +
+          '       | check-local | lock [--ha V] | releases\n' +
           `       V: ${Object.keys(RELEASES).join(' or ')} (default $HA_E2E_VERSION, else ${CURRENT_VERSION})\n` +
           '       (stop, restart, status, env and logs read $HA_E2E_STATE or --state FILE)\n',
       );

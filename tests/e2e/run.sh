@@ -55,6 +55,8 @@ run_release() {
       echo "[ha] vitest failed against Home Assistant ${version} ($code); last lines of its log:" >&2
       node "$HA" logs 40 >&2 || true
     fi
+    # Whatever the tests made it do, Home Assistant must still listen on loopback only.
+    node "$HA" check-local || code=1
   else
     code=1
   fi
