@@ -4,7 +4,7 @@
 //   node tests/e2e/ha.mjs install [--ha V]   venv with homeassistant==V, cached outside the clone
 //   node tests/e2e/ha.mjs start [--ha V] [--dir DIR]  fresh instance on a free loopback port,
 //                                            onboarded, with a long-lived token; writes DIR/state.json
-//   node tests/e2e/ha.mjs stop|restart|status|env|logs [N]   act on $HA_E2E_STATE (or --state FILE)
+//   node tests/e2e/ha.mjs stop|restart|status|env|logs [N]|check-local   act on $HA_E2E_STATE (or --state FILE)
 //   node tests/e2e/ha.mjs lock [--ha V]      regenerate V's requirements lock from its .in file
 //
 // V is one of RELEASES (default $HA_E2E_VERSION, else the current release, 2026.11.0). A release
