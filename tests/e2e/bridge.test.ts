@@ -206,7 +206,8 @@ describe('Home Assistant stops and comes back', () => {
     await s.app.hub.ready(60_000);
     // The demo does not restore states: the bed light comes back off, and the bridge must see it.
     await eventually(async () => ((await (await s.api('/api/state/light.bed_light')).json()) as Body).state, (st) => st === 'off', 'bed light off after restart');
-    expect((await control('light.bed_light', 'turn_on')).status).toBe(200);
+    const again = await control('light.bed_light', 'turn_on');
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
     await eventually(() => haStateOf('light.bed_light'), (x) => x.state === 'on', 'control works again');
   });
 });
