@@ -4,7 +4,8 @@ import type { Logger } from '../log.js';
 import { loggableUrl, readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
 import { accept, jsonRouter, mountNative, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
-import { App, engine, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
+import { createServer } from 'node:net';
+import { App, engine, listenExclusive, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
 
 export interface HttpServer {
   readonly port: number;
@@ -71,9 +72,9 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
   });
 
   return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (listenSocket: us_listen_socket | false) => {
+    listenExclusive(app, opts.host, opts.port, (listenSocket: us_listen_socket | false) => {
       if (!listenSocket) {
-        reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use or not permitted)`));
+        void whyNotListening(opts.host, opts.port).then((why) => reject(new Error(`cannot listen: ${why}`)));
         return;
       }
       const port = us_socket_local_port(listenSocket);
@@ -105,5 +106,20 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
         },
       });
     });
+  });
+}
+
+/** uWS says only that listening failed; the same attempt through node:net says why. */
+function whyNotListening(host: string, port: number): Promise<string> {
+  const where = `port ${port} on ${host}`;
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') resolve(`${where} is already in use (another bridge, or another program); stop it or set PORT`);
+      else if (err.code === 'EACCES') resolve(`${where} is not permitted for this user (ports below 1024 need privileges); set PORT`);
+      else if (err.code === 'EADDRNOTAVAIL') resolve(`${host} is not an address of this machine; set HOST`);
+      else resolve(`${where}: ${err.code ?? err.message}`);
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(`${where} could not be opened`)));
   });
 }
