@@ -50,7 +50,12 @@ async function serve(): Promise<void> {
   let starting: Promise<RunningApp> | undefined;
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping || !starting) return;
+    if (!starting) return;
+    // A second signal while a start or a stop hangs ends the process at once.
+    if (stopping) {
+      process.stderr.write(`home-mcp-bridge: ${signal} again: stopping at once\n`);
+      process.exit(1);
+    }
     stopping = true;
     starting
       .then(async (app) => {

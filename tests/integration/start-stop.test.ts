@@ -88,3 +88,23 @@ describe('one bridge per port', () => {
     }
   });
 });
+
+describe('a data folder that cannot be used', () => {
+  // /proc/x cannot be made (Node's recursive mkdir used to loop on it forever); a file is no folder.
+  test.each([
+    ['a folder that cannot be created', () => '/proc/home-mcp-bridge-test', /DATA_DIR \/proc\/home-mcp-bridge-test cannot be used: cannot create/],
+    ['a file', () => join(tempDir(), 'a-file'), /DATA_DIR \S+a-file cannot be used: it is a file, not a folder/],
+  ])('%s: the start stops at once with the reason and exit code 1', async (_what, path, message) => {
+    const dataDir = path();
+    if (dataDir.endsWith('a-file')) (await import('node:fs')).writeFileSync(dataDir, 'x');
+    const b = bridge({ PORT: '0', DATA_DIR: dataDir });
+    const timer = setTimeout(() => b.child.kill('SIGKILL'), 10_000);
+    const code = await b.exited;
+    clearTimeout(timer);
+    expect(b.child.signalCode).toBeNull();
+    expect(code).toBe(1);
+    expect(b.err().trim().split('\n')).toHaveLength(1);
+    expect(b.err()).toMatch(message);
+    expect(b.out()).not.toMatch(LISTENING);
+  });
+});
