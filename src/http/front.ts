@@ -25,6 +25,8 @@ export interface FrontDeps {
 /** What the server tracks of every request; the front reports each start and end. */
 export interface Tracker {
   readonly closing: boolean;
+  /** A request was refused because the server is closing (it waits until such requests stop). */
+  refused(): void;
   /** A request begins; the returned function is called once when it ends. */
   begin(request: BridgeRequest, response: ResponseAdapter, longLived: boolean): () => void;
   /** Open WebSockets, so a shutdown can close them. */
@@ -190,6 +192,24 @@ function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): Br
   return request;
 }
 
+/**
+ * While the server shuts down, a request that arrives on a connection kept alive from before is
+ * answered 503 at once and its connection closed: only requests already in flight are waited for.
+ */
+export function refusedWhileClosing(res: HttpResponse, tracker: Tracker): boolean {
+  if (!tracker.closing) return false;
+  tracker.refused();
+  const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => undefined);
+  res.onAborted(() => response.abort());
+  response.inHandler = true;
+  response.closeConnection();
+  const e = new AppError('SHUTTING_DOWN', 503, 'The bridge is shutting down; try again when it is back', {}, { 'Retry-After': '5' });
+  for (const k in e.headers) response.setHeader(k, e.headers[k]!);
+  response.writeHead(503, { 'Content-Type': JSON_TYPE });
+  response.end(JSON.stringify(errorBody(e, 'core')));
+  return true;
+}
+
 /** The response for a request the server tracks: counted, tagged with its id, ended when the client leaves. */
 export function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, longLived: boolean): ResponseAdapter {
   let end!: () => void;
@@ -206,6 +226,7 @@ export function accept(res: HttpResponse, request: BridgeRequest, tracker: Track
 
 function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   app.get(pattern, (res, req) => {
+    if (refusedWhileClosing(res, tracker)) return;
     const request = nativeRequest(res, req, route.path);
     const response = accept(res, request, tracker, route.longLived !== false);
     response.inHandler = true;
@@ -228,6 +249,7 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
     idleTimeout: h.idleTimeout ?? 120,
     maxBackpressure: h.maxBackpressure ?? 1024 * 1024,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
+      if (refusedWhileClosing(res, tracker)) return;
       const request = nativeRequest(res, req, route.path);
       const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => undefined);
       response.setHeader('X-Request-Id', request.id);
@@ -295,6 +317,7 @@ async function sendResponse(answer: Response, res: ResponseAdapter): Promise<voi
 function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   const register = { GET: app.get, POST: app.post, PUT: app.put, PATCH: app.patch, DELETE: app.del }[route.method].bind(app);
   register(pattern, (res, req) => {
+    if (refusedWhileClosing(res, tracker)) return;
     const request = nativeRequest(res, req, route.path);
     // A GET is MCP's notification stream: long-lived, ended rather than awaited at shutdown.
     const response = accept(res, request, tracker, route.method === 'GET');
