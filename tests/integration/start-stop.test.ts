@@ -175,3 +175,52 @@ describe('stopping with requests in flight', () => {
     }
   });
 });
+
+describe('first start', () => {
+  test('stdio keeps its data in the per-user data folder, not in the folder it was started in', async () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    const run = (env: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [MAIN, 'stdio'], { cwd, env: { PATH: process.env.PATH!, HOME: home, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stderr.on('data', (d) => (err += d));
+        child.stdout.on('data', (d) => {
+          out += d;
+          // Answered: the bridge has started and opened its data; end it by closing its input.
+          if (out.includes('"id":1')) child.stdin.end();
+        });
+        child.on('exit', (code) => (code === 0 ? resolve(err) : reject(new Error(`stdio exited ${code}: ${err.slice(-1000)}`))));
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+      });
+    const err = await run({});
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(cwd, 'data'))).toBe(false);
+    expect(existsSync(join(home, '.local', 'share', 'home-mcp-bridge', 'bridge.db'))).toBe(true);
+    // The generated password is printed on standard error (standard output is MCP's), plainly.
+    expect(err).toMatch(/^ *password: \S+$/m);
+    // reset-password --stdio finds the same folder.
+    const { execFileSync } = await import('node:child_process');
+    const reset = execFileSync(process.execPath, [MAIN, 'reset-password', '--stdio'], { cwd, env: { PATH: process.env.PATH!, HOME: home }, encoding: 'utf8' });
+    expect(reset).toContain(join(home, '.local', 'share', 'home-mcp-bridge'));
+    const xdg = join(tempDir(), 'xdg');
+    await run({ XDG_DATA_HOME: xdg });
+    expect(existsSync(join(xdg, 'home-mcp-bridge', 'bridge.db'))).toBe(true);
+  });
+
+  test('the generated password is shown in a plain banner, and it signs in', async () => {
+    const port = String(await freePort());
+    const b = bridge({ PORT: port, DATA_DIR: tempDir(), AUTH_USERNAME: '', AUTH_PASSWORD: '' });
+    try {
+      await b.saw(LISTENING);
+      const banner = /^ *user: admin\n *password: (\S+)$/m.exec(b.out());
+      expect(banner, b.out().slice(0, 2000)).not.toBeNull();
+      const res = await fetch(`http://127.0.0.1:${port}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: banner![1] }) });
+      expect(res.status).toBe(200);
+    } finally {
+      b.child.kill('SIGTERM');
+      await b.exited;
+    }
+  });
+});
