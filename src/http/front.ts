@@ -192,22 +192,39 @@ function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): Br
   return request;
 }
 
-/**
- * While the server shuts down, a request that arrives on a connection kept alive from before is
- * answered 503 at once and its connection closed: only requests already in flight are waited for.
- */
-export function refusedWhileClosing(res: HttpResponse, tracker: Tracker): boolean {
-  if (!tracker.closing) return false;
-  tracker.refused();
+/** A Host header as clients send it: a name or an address, an IPv6 literal in brackets, a port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
+const hostIsMalformed = (host: string) => host !== '' && (!HOST.test(host) || !URL.canParse(`http://${host}/`));
+
+/** A short answer written before a request is taken in (it is not tracked and runs no route). */
+function answerAtDoor(res: HttpResponse, tracker: Tracker, e: AppError, close: boolean): void {
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => undefined);
   res.onAborted(() => response.abort());
   response.inHandler = true;
-  response.closeConnection();
-  const e = new AppError('SHUTTING_DOWN', 503, 'The bridge is shutting down; try again when it is back', {}, { 'Retry-After': '5' });
+  if (close) response.closeConnection();
   for (const k in e.headers) response.setHeader(k, e.headers[k]!);
-  response.writeHead(503, { 'Content-Type': JSON_TYPE });
+  response.writeHead(e.status, { 'Content-Type': JSON_TYPE });
   response.end(JSON.stringify(errorBody(e, 'core')));
-  return true;
+}
+
+/**
+ * Requests no route sees. While the server shuts down, a request that arrives on a connection kept
+ * alive from before is answered 503 at once and its connection closed: only requests already in
+ * flight are waited for. A malformed Host header is 400 on every path (URLs and OAuth addresses
+ * are built from it).
+ */
+export function refusedAtDoor(res: HttpResponse, req: HttpRequest, tracker: Tracker): boolean {
+  if (tracker.closing) {
+    tracker.refused();
+    answerAtDoor(res, tracker, new AppError('SHUTTING_DOWN', 503, 'The bridge is shutting down; try again when it is back', {}, { 'Retry-After': '5' }), true);
+    return true;
+  }
+  const host = req.getHeader('host');
+  if (hostIsMalformed(host)) {
+    answerAtDoor(res, tracker, new AppError('BAD_REQUEST', 400, 'The Host header is malformed: it must be a host name or address, with an optional port', { header: 'Host' }), true);
+    return true;
+  }
+  return false;
 }
 
 /** The response for a request the server tracks: counted, tagged with its id, ended when the client leaves. */
@@ -226,7 +243,7 @@ export function accept(res: HttpResponse, request: BridgeRequest, tracker: Track
 
 function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   app.get(pattern, (res, req) => {
-    if (refusedWhileClosing(res, tracker)) return;
+    if (refusedAtDoor(res, req, tracker)) return;
     const request = nativeRequest(res, req, route.path);
     const response = accept(res, request, tracker, route.longLived !== false);
     response.inHandler = true;
@@ -249,7 +266,7 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
     idleTimeout: h.idleTimeout ?? 120,
     maxBackpressure: h.maxBackpressure ?? 1024 * 1024,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
-      if (refusedWhileClosing(res, tracker)) return;
+      if (refusedAtDoor(res, req, tracker)) return;
       const request = nativeRequest(res, req, route.path);
       const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => undefined);
       response.setHeader('X-Request-Id', request.id);
@@ -317,7 +334,7 @@ async function sendResponse(answer: Response, res: ResponseAdapter): Promise<voi
 function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   const register = { GET: app.get, POST: app.post, PUT: app.put, PATCH: app.patch, DELETE: app.del }[route.method].bind(app);
   register(pattern, (res, req) => {
-    if (refusedWhileClosing(res, tracker)) return;
+    if (refusedAtDoor(res, req, tracker)) return;
     const request = nativeRequest(res, req, route.path);
     // A GET is MCP's notification stream: long-lived, ended rather than awaited at shutdown.
     const response = accept(res, request, tracker, route.method === 'GET');

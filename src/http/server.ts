@@ -2,7 +2,7 @@
 // native handlers for streams and WebSockets, polka behind the catch-all for everything else.
 import type { Logger } from '../log.js';
 import { loggableUrl, readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
-import { accept, jsonRouter, mountNative, refusedWhileClosing, type FrontDeps, type Tracker } from './front.js';
+import { accept, jsonRouter, mountNative, refusedAtDoor, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
 import { createServer } from 'node:net';
 import { App, engine, listenExclusive, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
@@ -70,7 +70,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
   const router = jsonRouter(opts.routes, opts);
 
   app.any('/*', (res, req) => {
-    if (refusedWhileClosing(res, tracker)) return;
+    if (refusedAtDoor(res, req, tracker)) return;
     const request = readRequest(res, req);
     const response = accept(res, request, tracker, false);
     response.inHandler = true;
@@ -98,7 +98,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
         },
         close(timeoutMs: number) {
           closed ??= new Promise<void>((resolve) => {
-            // No new connections; new requests on open ones get 503 (refusedWhileClosing).
+            // No new connections; new requests on open ones get 503 (refusedAtDoor).
             closing = true;
             us_listen_socket_close(listenSocket);
             for (const s of [...streams]) s.end();
