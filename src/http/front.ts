@@ -6,6 +6,7 @@ import polka from 'polka';
 import { actorName } from '../auth/tokens.js';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { textTooDeep, tooDeep } from '../json-depth.js';
 import { check } from '../validation.js';
 import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
 import type { Admit, Admitted } from './admission.js';
@@ -69,6 +70,7 @@ async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
   }
   const raw = await readBody(req.body, limit, () => tooLarge(limit));
   if (raw.length === 0) return undefined;
+  if (textTooDeep(raw)) throw tooDeep();
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (err) {
@@ -342,6 +344,7 @@ function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps:
     try {
       void admitted(route, request, response, deps, async ({ principal }) => {
         const body = request.body ? await readBody(request.body, deps.bodyLimit, () => tooLarge(deps.bodyLimit)) : undefined;
+        if (body && /json/i.test(request.headers['content-type'] ?? '') && textTooDeep(body)) throw tooDeep();
         const headers = new Headers();
         for (const k in request.headers) if (!HOP_BY_HOP.has(k)) headers.set(k, request.headers[k]!);
         const aborted = new AbortController();
