@@ -8,14 +8,14 @@ import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
 import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
-import type { Guard, GuardedAction } from '../guard.js';
 import type { HubClient } from '../hub/client.js';
 import { EVENT } from '../hub/protocol.js';
 import { REGISTRY_EVENTS } from '../hub/registries.js';
 import { serviceAccepts } from '../hub/service-fields.js';
 import { similarity } from '../hub/similar.js';
 import type { StateChangedData } from '../hub/types.js';
-import { confirmationReason } from '../safety.js';
+import type { HomeView } from '../policy/home-view.js';
+import type { Caller, GuardedAction, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import { buildHome, type Home } from './home.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, languageWith, type LanguageData, type PluginWords } from './language.js';
@@ -62,13 +62,14 @@ export interface CommandResult {
 
 export interface CommandDeps {
   hub: HubClient;
+  /** The home as callers may see it: the parser learns only visible entities. */
+  home: HomeView;
   actions: ActionExecutor;
-  guard: Guard;
+  policy: Policy;
   scenes: SceneService;
   groups: GroupService;
   bus: Bus;
   maxLength: number;
-  requireConfirmation: boolean;
 }
 
 interface Parser {
@@ -127,9 +128,9 @@ export class CommandService {
     const groups = this.deps.groups.list();
     const sig = `${scenes.map((s) => s.id).join(',')}|${groups.map((g) => g.id).join(',')}`;
     if (this.dirty || !this.home || this.home.lang !== code || this.home.scenes !== sig) {
-      const { hub, guard } = this.deps;
+      const { hub, home } = this.deps;
       this.dirty = false;
-      this.home = { lang: code, scenes: sig, home: buildHome({ states: hub.cache.all(), registries: hub.registries, scenes, groups, visible: (id) => guard.maySee(id) }, p.lang, p.vocabulary) };
+      this.home = { lang: code, scenes: sig, home: buildHome({ states: home.states(), registries: hub.registries, scenes, groups }, p.lang, p.vocabulary) };
     }
     return this.home.home;
   }
@@ -170,7 +171,8 @@ export class CommandService {
 
   /** Runs (or with dry_run only plans) a natural-language command for a caller. */
   async runCommand(input: CommandInput, principal?: Principal): Promise<CommandResult> {
-    const { hub, actions, guard, scenes, groups } = this.deps;
+    const { hub, actions, policy, scenes, groups } = this.deps;
+    const caller: Caller = { principal, confirm: input.confirm };
     if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable('The hub has not been reached yet, so the home is not known');
     const outcomes = this.plan(input);
     const dry = input.dry_run === true;
@@ -221,10 +223,11 @@ export class CommandService {
         for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
       }
     }
-    // A dry run lists what needs confirmation (marked) but still refuses what may not be touched.
-    guard.check(guarded, { confirm: dry || input.confirm });
+    // The whole plan passes the checkpoint before any of it runs; a dry run lists what needs
+    // confirmation (marked) but still refuses what may not be touched.
+    policy.authorize(caller, guarded, { planOnly: dry });
     const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
-      this.deps.requireConfirmation && confirmationReason(entity_id, service, data, hub.cache.get(entity_id)) !== undefined ? { needs_confirmation: true } : {};
+      policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
 
     // Nothing runs against a hub that is away: 503 before anything, as for device control.
     if (!dry && planned.length && !hub.isConnected) throw hubUnavailable('The hub is not connected, so nothing was done');
@@ -254,7 +257,7 @@ export class CommandService {
         // Each entity is its own call: one that refuses (a lock that wants a code) fails alone.
         const rows = await runEach(step.entity_ids, async (id) => {
           try {
-            const r = await actions.runCall({ ...call, target: { entity_id: [id] }, entity_ids: [id] }, { settle: step.entity_ids.length === 1 });
+            const r = await actions.runCall({ ...call, target: { entity_id: [id] }, entity_ids: [id] }, caller, { settle: step.entity_ids.length === 1 });
             const e = r.entities.find((x) => x.entity_id === id);
             return { ...row(id), status: 'completed' as const, state: e?.state?.state ?? null, ...verification(e) };
           } catch (err) {
@@ -276,7 +279,7 @@ export class CommandService {
         }
         let results: ActionResult[];
         try {
-          results = ('scene' in p ? await scenes.activate(p.scene, principal) : await groups.control(p.group, { action: p.action, parameters: p.parameters })).results;
+          results = ('scene' in p ? await scenes.activate(p.scene, caller) : await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller)).results;
         } catch (err) {
           // None of its actions succeeded: each one's result is in the error's details.
           const e = toAppError(err);

@@ -34,7 +34,7 @@ describe('CI log', () => {
 
   it('rewords every line that reads as a runner summary, and keeps what it says', () => {
     expect(LOG.filter(readsAsSummary)).toHaveLength(LOG.length);
-    const out = LOG.map(reword);
+    const out = LOG.map((line) => reword(line) as string);
     expect(out.filter(readsAsSummary)).toEqual([]);
     expect(out[1]).toBe('      Tests  failed=1 | passed=688 | skipped=7 (696)');
     expect(out[4]).toBe('Total: passed=74, failed=1');
