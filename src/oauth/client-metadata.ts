@@ -7,7 +7,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { canonicalAddress } from '../auth/ingress.js';
+import { isPrivateAddress } from '../ip-address.js';
+
+export { isPrivateAddress };
 import type { LookupFunction } from 'node:net';
 
 export const METADATA_MAX_BYTES = 64 * 1024;
@@ -17,16 +19,6 @@ const CACHE_MAX = 500;
 
 export class MetadataError extends Error {
   override name = 'MetadataError';
-}
-
-/** True for addresses no public metadata document lives at. */
-export function isPrivateAddress(ip: string): boolean {
-  const a = canonicalAddress(ip);
-  if (isIP(a) === 4) {
-    const [x, y] = a.split('.').map(Number) as [number, number];
-    return x === 0 || x === 10 || x === 127 || (x === 169 && y === 254) || (x === 172 && y >= 16 && y <= 31) || (x === 192 && y === 168) || (x === 100 && y >= 64 && y <= 127) || x >= 224;
-  }
-  return a === '::' || a === '::1' || /^f[cd]/.test(a) || /^fe[89ab]/.test(a) || /^ff/.test(a) || a.startsWith('::ffff:');
 }
 
 /** A metadata URL as the specification wants it: https, a path, no fragment, no credentials. */
