@@ -61,7 +61,26 @@ function requestId(given: string | undefined): string {
 }
 
 /** A URL fit for a log line: a token in the query (/subscribe_events, WebSockets) never reaches a log. */
-export const loggableUrl = (url: string): string => url.replace(/([?&]token=)[^&]*/gi, '$1***');
+/** A URL for the log: the value of any parameter whose name, once decoded, is a token is hidden. */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const parts = url.slice(q + 1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    if (eq === -1) return part;
+    let name = part.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // A name that does not decode is hidden too: it may be a mangled token.
+      return `${part.slice(0, eq)}=***`;
+    }
+    return SECRET_PARAMS.test(name.trim()) ? `${part.slice(0, eq)}=***` : part;
+  });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+const SECRET_PARAMS = /^(token|access_token|refresh_token|code|code_verifier|password)$/i;
 
 /** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
 export function unversioned(url: string): string {
