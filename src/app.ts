@@ -221,7 +221,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,
-    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }) }),
+    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.reserveSse(), debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }) }),
   };
 
   const routes = new RouteTable();

@@ -35,3 +35,69 @@ describe('the query token', () => {
     expect(log).not.toContain(s.token.slice(-20));
   });
 });
+
+describe('streams of every kind count against SSE_MAX_CONNECTIONS', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ SSE_MAX_CONNECTIONS: '2' });
+  });
+  afterAll(() => s?.close());
+
+  const open = async (path: string) => {
+    const stop = new AbortController();
+    const res = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${s.token}`, accept: 'text/event-stream' }, signal: stop.signal });
+    return { status: res.status, body: res.status === 200 ? undefined : await res.json(), close: () => stop.abort() };
+  };
+
+  test('two legacy MCP /sse streams fill it: a third stream of either kind gets 503; closing one frees a place', async () => {
+    const a = await open('/sse');
+    const b = await open('/sse');
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const c = await open('/sse');
+    expect(c.status).toBe(503);
+    const events = await open('/api/events/stream');
+    expect(events).toMatchObject({ status: 503, body: { error_code: 'OVERLOADED' } });
+    a.close();
+    let again = await open('/api/events/stream');
+    for (let i = 0; i < 50 && again.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      again = await open('/api/events/stream');
+    }
+    expect(again.status).toBe(200);
+    again.close();
+    b.close();
+  });
+});
+
+describe('MCP sessions per client', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ MCP_MAX_SESSIONS: '3' });
+  });
+  afterAll(() => s?.close());
+
+  const initialize = async (token = s.token) => {
+    const res = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    await res.text();
+    return res.headers.get('mcp-session-id')!;
+  };
+  const ping = async (sid: string) =>
+    (await fetch(`${s.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) })).status;
+
+  test('past MCP_MAX_SESSIONS, a new session ends the one the client used least recently', async () => {
+    const ids = [await initialize(), await initialize(), await initialize()];
+    // The first is used again, so the second is the least recently used.
+    expect(await ping(ids[0]!)).toBe(200);
+    const fourth = await initialize();
+    expect(await ping(fourth)).toBe(200);
+    expect(await ping(ids[1]!)).toBe(404);
+    expect(await ping(ids[0]!)).toBe(200);
+    expect(await ping(ids[2]!)).toBe(200);
+    const health = await s.call('/api/health');
+    expect(health.body.mcp.sessions).toBe(3);
+  });
+});
