@@ -125,6 +125,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   const store = openStore(storeFile(config.dataDir));
+  store.streamStats.maxConnections = config.streamHistoryMaxRows;
   const bus = createBus();
   const { hub, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;

@@ -101,3 +101,34 @@ describe('MCP sessions per client', () => {
     expect(health.body.mcp.sessions).toBe(3);
   });
 });
+
+describe('the connection history is bounded by count', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ STREAM_HISTORY_MAX_ROWS: '20' });
+  });
+  afterAll(() => s?.close());
+
+  test('after 60 streams came and went, at most 20 (and a tenth) are kept, the newest', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const stop = new AbortController();
+      const res = await fetch(`${s.url}/api/events/stream`, { headers: { authorization: `Bearer ${s.token}` }, signal: stop.signal });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('connection_id')) text += new TextDecoder().decode((await reader.read()).value);
+      ids.push(/"connection_id":"([^"]+)"/.exec(text)![1]!);
+      stop.abort();
+    }
+    let rows: { id: string }[] = [];
+    for (let i = 0; i < 100; i++) {
+      rows = (await s.call('/api/sse/history?limit=1000')).body.data.connections;
+      if (rows.some((r) => r.id === ids.at(-1))) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(rows.some((r) => r.id === ids.at(-1))).toBe(true);
+    expect(rows.length).toBeGreaterThanOrEqual(20);
+    expect(rows.length).toBeLessThanOrEqual(22);
+    expect(rows.map((r) => r.id).every((id) => ids.slice(-22).includes(id))).toBe(true);
+  });
+});
