@@ -247,9 +247,13 @@ export class ResponseAdapter {
   }
 
   private send(chunk: string | Buffer | undefined): void {
+    // uWS closes the connection by adding a Connection header; once a streamed body has begun
+    // (its head and chunks sent) that header would land inside the body and break its framing, so
+    // a stream just ends (its last chunk, then the terminating one) and the connection with it later.
+    const streamed = this.headersSent;
     this.flushHead();
     // While the server shuts down, keep-alive connections are closed as their last response goes out.
-    this.res.end(chunk ?? '', this.closeAfter || this.server.closing);
+    this.res.end(chunk ?? '', !streamed && (this.closeAfter || this.server.closing));
   }
 
   /** Called from onAborted: the uWS response must not be used any more. */

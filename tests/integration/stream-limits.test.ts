@@ -132,3 +132,46 @@ describe('the connection history is bounded by count', () => {
     expect(rows.map((r) => r.id).every((id) => ids.slice(-22).includes(id))).toBe(true);
   });
 });
+
+describe('a slow client closed at the buffer cap', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ STREAM_BUFFER_LIMIT: '65536', EVENT_SUB_RATE_LIMIT: '0' });
+  });
+  afterAll(() => s?.close());
+
+  test('reads, through an HTTP client that checks the framing, whole frames and then the closing frame', async () => {
+    const { request } = await import('node:http');
+    const chunks: Buffer[] = [];
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const req = request(`${s.url}/api/events/stream?event_type=bulk`, { headers: { authorization: `Bearer ${s.token}`, 'user-agent': 'slow-http' } }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.statusCode).toBe(200);
+    res.on('data', (d: Buffer) => chunks.push(d));
+    const outcome = new Promise<string>((resolve) => {
+      res.on('end', () => resolve('end'));
+      res.on('error', (e) => resolve(`error: ${e.message}`));
+      res.on('aborted', () => resolve('aborted'));
+    });
+    const connections = async () => (await s.call('/api/sse/connections')).body.data.connections as { user_agent: string }[];
+    while (!(await connections()).some((c) => c.user_agent === 'slow-http')) await new Promise((r) => setTimeout(r, 10));
+    res.pause();
+    const payload = 'x'.repeat(32_000);
+    let n = 0;
+    while ((await connections()).some((c) => c.user_agent === 'slow-http') && n < 20_000) {
+      for (let i = 0; i < 100; i++) s.app.bus.emit('event', { event_type: 'bulk', data: { n: n++, payload }, origin: 'LOCAL', time_fired: new Date().toISOString(), context: { id: 'x', parent_id: null, user_id: null } });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    res.resume();
+    expect(await outcome).toBe('end');
+    const text = Buffer.concat(chunks).toString();
+    const frames = text.split('\n\n').filter(Boolean);
+    // Every frame whole, events numbered from 0 without a gap, and the last one says why it ended.
+    const last = frames.at(-1)!;
+    expect(last).toMatch(/^event: close\ndata: \{"reason":"buffer_limit"/);
+    const numbers = frames.filter((f) => f.startsWith('id:')).map((f) => JSON.parse(f.slice(f.indexOf('data: ') + 6)).data.n as number);
+    expect(numbers).toEqual([...numbers.keys()]);
+  }, 60_000);
+});
