@@ -31,7 +31,7 @@ const caught = (run: () => Promise<Response>) =>
     throw err;
   });
 
-export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): void {
+export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Services): void {
   const meta = { 200: { description: 'The metadata', schema: v.record(v.string(), v.unknown()) } };
 
   for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
@@ -85,6 +85,11 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): vo
       } catch (err) {
         return html(400, errorPage((err as Error).message));
       }
+      // Through ingress the person is signed in and no password is asked, so the answer must come
+      // from the consent page itself: a page elsewhere cannot make the browser approve for them.
+      if (viaIngress(req) && !fromConsentPage(req, ingress)) {
+        return html(403, errorPage(`This answer did not come from the consent page itself (Origin ${JSON.stringify((req.headers.origin ?? 'none').slice(0, 100))}), so nothing was granted. Start again from the assistant.`));
+      }
       const outcome = await oauth.answer(form, viaIngress(req), req.ip);
       if (outcome.kind === 'error') return html(400, errorPage(outcome.message));
       if (outcome.kind === 'consent') return html(outcome.status, consentPage(outcome.pending, viaIngress(req), outcome.error), outcome.pending.redirectUri);
@@ -118,4 +123,13 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): vo
 /** A Home Assistant user who came through ingress has signed in already. */
 function viaIngress(req: ApiRequest<undefined, any, any>): Principal | undefined {
   return req.principal?.via === 'ingress' ? req.principal : undefined;
+}
+
+/** The Origin of a form sent through ingress is the address the browser shows: Home Assistant's, as its proxy forwards it. */
+function fromConsentPage(req: ApiRequest<undefined, any, any>, ingress: Services['ingress']): boolean {
+  const origin = req.headers.origin;
+  if (!origin || !ingress.fromProxy(req.ip)) return false;
+  const host = req.headers['x-forwarded-host']?.split(',')[0]?.trim();
+  const proto = req.headers['x-forwarded-proto']?.split(',')[0]?.trim() || 'http';
+  return host !== undefined && origin.toLowerCase() === `${proto}://${host}`.toLowerCase();
 }
