@@ -106,3 +106,13 @@ export function isPrivateAddress(ip: string): boolean {
   if (g.slice(0, 6).every((x) => x === 0)) return true;
   return embeddedIPv4(g).some(privateIPv4);
 }
+
+/**
+ * Who a caller is for per-address limits: an IPv4 address, or an IPv6 /64 (one home or one host
+ * is given a whole /64, so single IPv6 addresses would be no limit at all).
+ */
+export function addressGroup(ip: string): string {
+  const a = canonicalAddress(ip);
+  const g = isIP(a) === 6 ? ipv6Groups(a) : undefined;
+  return g ? `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64` : a;
+}

@@ -3,8 +3,9 @@
 // the token endpoint and revocation (RFC 7009). The token and revocation endpoints speak form
 // bodies and OAuth's own error shape, so they are `fetch` routes.
 import * as v from 'valibot';
+import { addressGroup } from '../../ip-address.js';
 import { consentHeaders, consentPage, errorPage } from '../../oauth/consent-page.js';
-import { OAuthError } from '../../oauth/service.js';
+import { OAuthError, REGISTRATION_MAX_BYTES } from '../../oauth/service.js';
 import type { Principal } from '../../auth/tokens.js';
 import type { Services } from '../../services.js';
 import type { ApiRequest, RouteTable } from '../routes.js';
@@ -45,15 +46,17 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Serv
     path: '/oauth/register',
     summary: 'OAuth dynamic client registration (RFC 7591): public clients with PKCE; 403 when OAUTH_REGISTRATION is off',
     public: true,
-    handle: (request) =>
+    handle: (request, req) =>
       caught(async () => {
+        const text = await request.text();
+        if (Buffer.byteLength(text) > REGISTRATION_MAX_BYTES) throw new OAuthError('invalid_client_metadata', `The registration is larger than ${REGISTRATION_MAX_BYTES / 1024} KiB`);
         let body: unknown;
         try {
-          body = JSON.parse(await request.text());
+          body = JSON.parse(text);
         } catch {
           throw new OAuthError('invalid_client_metadata', 'The body must be JSON client metadata');
         }
-        return json(201, oauth.register(body));
+        return json(201, oauth.register(body, addressGroup(req.ip)));
       }),
   });
 
@@ -65,7 +68,8 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Serv
     public: true,
     handle: async (request, req) => {
       const q = Object.fromEntries(new URL(request.url).searchParams);
-      const outcome = await oauth.authorize(q, req.headers);
+      const by = viaIngress(req);
+      const outcome = await oauth.authorize(q, req.headers, by ? `user:${by.sub}` : addressGroup(req.ip));
       if (outcome.kind === 'error') return html(400, errorPage(outcome.message));
       if (outcome.kind === 'redirect') return new Response(null, { status: 302, headers: { Location: outcome.location, ...NO_STORE } });
       return html(200, consentPage(outcome.pending, viaIngress(req)), outcome.pending.redirectUri);
