@@ -31,3 +31,11 @@ test.each([
 test.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '64:ff9b::808:808', '2002:808:808::1', '2a00:1450:4001:80b::200e'])('%s is public', (ip) => {
   expect(isPrivateAddress(ip)).toBe(false);
 });
+
+test('per-address limits group IPv6 by /64', async () => {
+  const { addressGroup } = await import('../../src/ip-address.js');
+  expect(addressGroup('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+  expect(addressGroup('2001:0db8:0001:0002:ffff:0:0:9')).toBe('2001:db8:1:2::/64');
+  expect(addressGroup('::ffff:10.0.0.1')).toBe('10.0.0.1');
+  expect(addressGroup('10.0.0.1')).toBe('10.0.0.1');
+});
