@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
+import { LINK_PREFIX } from '../auth/discovery-link.js';
 import type { EncodedHeader } from './security-headers.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -60,12 +61,15 @@ function requestId(given: string | undefined): string {
   return given && CLIENT_ID.test(given) ? given : `${BOOT}-${(++sequence).toString(36)}`;
 }
 
-/** A URL fit for a log line: a token in the query (/subscribe_events, WebSockets) never reaches a log. */
-/** A URL for the log: the value of any parameter whose name, once decoded, is a token is hidden. */
+/**
+ * A URL as logs may show it: the value of any query parameter whose name, once decoded, is a token
+ * or another secret is hidden, and so is the key of the link announced to Home Assistant (/mcp/ha/<key>).
+ */
 export function loggableUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q === -1) return url;
-  const parts = url.slice(q + 1).split('&').map((part) => {
+  const path = url.replace(LINK_KEY, '$1…');
+  const q = path.indexOf('?');
+  if (q === -1) return path;
+  const parts = path.slice(q + 1).split('&').map((part) => {
     const eq = part.indexOf('=');
     if (eq === -1) return part;
     let name = part.slice(0, eq);
@@ -77,10 +81,11 @@ export function loggableUrl(url: string): string {
     }
     return SECRET_PARAMS.test(name.trim()) ? `${part.slice(0, eq)}=***` : part;
   });
-  return `${url.slice(0, q)}?${parts.join('&')}`;
+  return `${path.slice(0, q)}?${parts.join('&')}`;
 }
 
-const SECRET_PARAMS = /^(token|access_token|refresh_token|code|code_verifier|password)$/i;
+const SECRET_PARAMS = /^(token|access_token|refresh_token|code|code_verifier|password|client_secret)$/i;
+const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`);
 
 /** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
 export function unversioned(url: string): string {

@@ -159,17 +159,19 @@ describe('self-registered clients', () => {
       const assistant = new HostedAssistant();
       await (await authorizedClient(s.url, TEST_USER, assistant)).close();
       const granted = assistant.client!.client_id as string;
+      const made = await s.call('/api/oauth/clients', 'POST', { name: 'Made by an admin', redirect_uris: [REDIRECT] });
+      expect(made.status).toBe(201);
+      const admin = made.body.client_id as string;
       await s.close();
-      // A day and more later (the clock moved by hand), with a client an admin made beside them.
+      // A day and more later (the clock moved by hand).
       const db = new Database(join(dir, 'bridge.db'));
       db.prepare("UPDATE oauth_clients SET registered_at = '2020-01-01T00:00:00.000Z'").run();
-      db.prepare("INSERT INTO oauth_clients (client_id, metadata, registered_at) VALUES ('hmbc_admin', ?, '2020-01-01T00:00:00.000Z')").run(JSON.stringify({ client_id: 'hmbc_admin', client_name: 'Made by an admin', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' }));
       db.close();
       s = await startTestServer({ DATA_DIR: dir });
       try {
         expect(await known(s.url, idle)).toBe(false);
         expect(await known(s.url, granted)).toBe(true);
-        expect(await known(s.url, 'hmbc_admin')).toBe(true);
+        expect(await known(s.url, admin)).toBe(true);
       } finally {
         await s.close();
       }
