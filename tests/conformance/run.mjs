@@ -51,7 +51,7 @@ install();
 const port = await freePort();
 const proxyPort = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'hmb-conformance-'));
-// Removed however the run ends (an exception included); Schemathesis and the suite write their files here too.
+// Removed however the run ends (an exception included); the suite writes its own files here too.
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const user = { username: 'conformance', password: 'conformance-password' };
 const loopback = ['localhost', '127.0.0.1', '[::1]'];

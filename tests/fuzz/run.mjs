@@ -47,7 +47,7 @@ function install() {
 install();
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'hmb-fuzz-'));
-// Removed however the run ends (an exception included); Schemathesis and the suite write their files here too.
+// Removed however the run ends (an exception included); Schemathesis writes its own files here too.
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const url = `http://127.0.0.1:${port}`;
 const user = { username: 'fuzz', password: 'fuzz-password-1' };
