@@ -58,8 +58,11 @@ function clientChannel(ctx: ServerContext, progressToken: string | number | unde
       await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
     },
     log: (level, data) => ctx.mcpReq.log(level, data),
-    elicit: (params) => ctx.mcpReq.elicitInput(params as never) as never,
-    sample: (params) => ctx.mcpReq.requestSampling(params as never) as never,
+    // Tied to the call, so they travel on its own response stream. Without it the SDK sends them
+    // on the session's GET stream, and drops them while the client has not opened that stream yet
+    // (a busy machine): the call then waits until the client gives up.
+    elicit: (params) => ctx.mcpReq.elicitInput(params as never, { relatedRequestId: ctx.mcpReq.id }) as never,
+    sample: (params) => ctx.mcpReq.requestSampling(params as never, { relatedRequestId: ctx.mcpReq.id }) as never,
   };
 }
 
