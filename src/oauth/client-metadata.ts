@@ -43,9 +43,16 @@ export class ClientMetadataFetcher {
     const doc = await this.fetch(url);
     if (doc.client_id !== url) throw new MetadataError(`the document's client_id (${JSON.stringify(String(doc.client_id).slice(0, 100))}) is not its own URL`);
     if (!Array.isArray(doc.redirect_uris) || doc.redirect_uris.length === 0 || !doc.redirect_uris.every((u) => typeof u === 'string')) throw new MetadataError('the document lists no redirect_uris');
+    // Only what the bridge uses is kept (anyone can make it fetch a document): a few hundred bytes
+    // a client rather than up to 64 KiB.
+    const kept = {
+      client_id: url,
+      ...(typeof doc.client_name === 'string' ? { client_name: doc.client_name.slice(0, 100) } : {}),
+      redirect_uris: (doc.redirect_uris as string[]).filter((u) => u.length <= 2000).slice(0, 10),
+    };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(url, { doc, until: Date.now() + CACHE_MS });
-    return doc;
+    this.cache.set(url, { doc: kept, until: Date.now() + CACHE_MS });
+    return kept;
   }
 
   private readonly lookup: LookupFunction = (hostname, options, callback) => {
