@@ -30,6 +30,8 @@ export interface CommandInput {
   language?: string;
   /** The person confirmed an action that needs it (unlock, disarm, open a garage door). */
   confirm?: boolean;
+  /** Settles an ambiguity: the entity meant, one of the candidates an earlier answer listed. */
+  choose?: string;
 }
 
 export interface CommandAction {
