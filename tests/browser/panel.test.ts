@@ -2,18 +2,17 @@
 // Assistant opens it: through the simulator's ingress proxy, under a path prefix, framed by a page
 // of the same origin. Also on the add-on's own port with a sign-in. Screenshots (desktop and phone
 // width) go to tests/browser/screenshots, which README shows, with UPDATE_SCREENSHOTS=1.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { screenshotDir } from '../helpers/screenshots.js';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-// The tracked screenshots (README shows them) are rewritten only when asked: UPDATE_SCREENSHOTS=1.
-// Otherwise they go to a temporary folder (or SCREENSHOT_DIR), so a test run leaves the tree as it was.
-const SHOTS = process.env.SCREENSHOT_DIR ?? (process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, 'screenshots') : join(tmpdir(), `hmb-screenshots-${process.pid}`));
+const shots = screenshotDir();
+const SHOTS = shots.dir;
 const PROXY = '127.0.0.2';
 // CI installs chromium (.ci/run); a developer's machine without it skips rather than fails.
 const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -37,14 +36,13 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
   await sim?.stop();
-  if (!process.env.SCREENSHOT_DIR && process.env.UPDATE_SCREENSHOTS !== '1') rmSync(SHOTS, { recursive: true, force: true });
+  shots.done();
 });
 
 /** A page of Home Assistant's origin that frames the panel, as its sidebar does. */
