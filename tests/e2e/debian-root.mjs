@@ -186,7 +186,7 @@ export async function ensureRoot({ force = false } = {}) {
   writeFileSync(log, `# ${new Date().toISOString()} debootstrap ${RECIPE.suite} into ${partial}\n`);
   say(`building a Debian ${RECIPE.suite} root in ${home} (first run only, about 2 minutes; log ${log})`);
   const onSignal = async (sig) => {
-    killAll();
+    killAll(sig);
     await allExited();
     try {
       removeTree(partial);
@@ -291,7 +291,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     (code) => process.exit(code),
     (err) => {
       say(`ERROR: ${process.env.HA_E2E_DEBUG ? err.stack ?? err : err.message ?? err}`);
-      process.exit(1);
+      process.exit(err?.exitCode ?? 1);
     },
   );
 }

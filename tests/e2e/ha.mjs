@@ -214,7 +214,7 @@ export async function installHa({ version = selectedVersion(), force = false } =
   };
   // Interrupted: stop pip and drop the half-built venv rather than leave pip writing into it.
   const onSignal = async (sig) => {
-    killAll();
+    killAll(sig);
     await allExited();
     rmSync(partial, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
@@ -860,7 +860,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     (code) => process.exit(code),
     (err) => {
       say(`ERROR: ${process.env.HA_E2E_DEBUG ? err.stack ?? err : err.message ?? err}`);
-      process.exit(1);
+      process.exit(err?.exitCode ?? 1);
     },
   );
 }

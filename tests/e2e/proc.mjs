@@ -50,8 +50,18 @@ function lastMatchingLine(file, re) {
 
 /** Children of runLogged still running; killAll() ends them when this process is interrupted. */
 const running = new Set();
+/** The signal this process was interrupted by, once killAll(signal) ran. */
+let interruptedBy = null;
 
-export function killAll() {
+/** The error for a step cut short by a signal: the CLIs exit 128 + the signal's number with it. */
+export function interruption(what, signal) {
+  const err = new Error(`${what} interrupted (${signal}); nothing was kept`);
+  err.exitCode = signal === 'SIGINT' ? 130 : 143;
+  return err;
+}
+
+export function killAll(signal = 'SIGTERM') {
+  interruptedBy = signal;
   for (const child of running) {
     try {
       // Each runs in a process group of its own: pip's and debootstrap's children go too.
@@ -89,6 +99,7 @@ export async function runLogged(cmd, args, logFile, what, { env = process.env } 
   running.delete(child);
   clearInterval(timer);
   if (error) throw new Error(`${what}: cannot run ${cmd}: ${error.message}`);
+  if (interruptedBy) throw interruption(what, interruptedBy);
   if (code !== 0) {
     throw new Error(`${what} failed (exit ${code}); last lines of ${logFile}:\n${tail(logFile, 40)}`);
   }
