@@ -193,7 +193,8 @@ export class ActionExecutor {
       const alias = ALIASES[domain]?.[cmd.action];
       if (!alias || !usable(alias.service)) {
         const supported = this.supportedActions(entityId);
-        throw new AppError('INVALID_ACTION', 400, `${cmd.action} is not supported by ${entityId}; supported: ${supported.join(', ') || 'none'}`, {
+        const starting = this.hub.isStarting ? ' (Home Assistant is still starting; try again in a moment)' : '';
+        throw new AppError('INVALID_ACTION', 400, `${cmd.action} is not supported by ${entityId}; supported: ${supported.join(', ') || 'none'}${starting}`, {
           entity_id: entityId,
           action: cmd.action,
           supported_actions: supported,

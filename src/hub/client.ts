@@ -6,7 +6,7 @@ import type { Bus, HubConnectedData, HubDisconnectedData } from '../bus.js';
 import { HUB_CONNECTED, HUB_DISCONNECTED, newContext, serviceEvent } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { BackoffOptions } from './backoff.js';
-import { ERR_CONNECTION_LOST, EVENT, HA_ERROR, MSG, type TargetKey } from './protocol.js';
+import { ERR_CONNECTION_LOST, EVENT, HA_ERROR, HUB_RUNNING, MSG, type TargetKey } from './protocol.js';
 import { loadRegistries, Registries, REGISTRY_EVENTS } from './registries.js';
 import { InvalidAuthError, socketFactory, type HubSocket } from './socket.js';
 import { StateCache } from './state-cache.js';
@@ -67,6 +67,12 @@ export class HubClient {
   private conn?: Connection;
   private connected = false;
   private synced = false;
+  /**
+   * Whether the hub had finished starting when last synced (or has since said so). A hub that is
+   * still starting registers services and entities after the snapshot; its homeassistant_started
+   * event brings a fresh one.
+   */
+  private hubStarted = false;
   private since = new Date();
   /** Attempts the current connection took, as the socket factory counted them. */
   private attempts = 0;
@@ -101,6 +107,11 @@ export class HubClient {
     return this.connected;
   }
 
+  /** Connected to a hub that has not yet said it finished starting (its services may still be missing). */
+  get isStarting(): boolean {
+    return this.connected && !this.hubStarted;
+  }
+
   /** Starts connecting in the background; never throws. */
   start(): void {
     this.running ??= this.run().catch((err: unknown) => {
@@ -108,9 +119,9 @@ export class HubClient {
     });
   }
 
-  /** Resolves once the client is connected and synced (now, if it already is). */
+  /** Resolves once the client is connected and synced with a hub that has finished starting (now, if it is). */
   ready(timeoutMs = 30_000): Promise<void> {
-    if (this.connected) return Promise.resolve();
+    if (this.connected && this.hubStarted) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`hub not ready within ${timeoutMs} ms`)), timeoutMs);
       this.readyWaiters.push(() => {
@@ -218,7 +229,10 @@ export class HubClient {
         ...(reconnect ? { disconnected_for_ms: Date.now() - this.since.getTime() } : {}),
       };
       this.publish(serviceEvent(HUB_CONNECTED, data));
-      for (const w of this.readyWaiters.splice(0)) w();
+      // A hub still starting (Home Assistant answers its WebSocket API before every integration is
+      // set up) is ready once it says it started and the snapshot was taken again.
+      this.hubStarted = config.state === undefined || config.state === HUB_RUNNING;
+      if (this.hubStarted) for (const w of this.readyWaiters.splice(0)) w();
     } catch (err) {
       this.buffer = undefined;
       if (this.abort.signal.aborted) return;
@@ -244,12 +258,31 @@ export class HubClient {
       if (this.observers.size) this.observe(change, event.context?.id);
     } else if (REGISTRY_EVENTS.has(event.event_type)) {
       this.scheduleReload('registries', async () => this.registries.replace(await loadRegistries((m) => this.conn!.sendMessagePromise(m))));
+    } else if (event.event_type === EVENT.homeassistantStarted) {
+      void this.afterStart();
     } else if (event.event_type === EVENT.serviceRegistered || event.event_type === EVENT.serviceRemoved) {
       this.scheduleReload('services', async () => {
         this.services = (await this.conn!.sendMessagePromise({ type: MSG.getServices })) as HubServices;
       });
     }
     this.publish(event);
+  }
+
+  /** The hub finished starting: its services and registries again, at once, then ready. */
+  private async afterStart(): Promise<void> {
+    const conn = this.conn;
+    if (!conn) return;
+    try {
+      const send = (msg: { type: string }) => conn.sendMessagePromise(msg);
+      const [config, services, registries] = await Promise.all([send({ type: MSG.getConfig }) as Promise<HubConfig>, send({ type: MSG.getServices }) as Promise<HubServices>, loadRegistries(send)]);
+      this.config = config;
+      this.services = services;
+      this.registries.replace(registries);
+      this.hubStarted = true;
+      for (const w of this.readyWaiters.splice(0)) w();
+    } catch (err) {
+      this.opts.log.warn({ err: (err as Error)?.message ?? err }, 'reloading after the hub started failed');
+    }
   }
 
   private publish(event: HubEvent): void {

@@ -54,9 +54,14 @@ export const HA_ERROR = {
 
 export type HaErrorCode = (typeof HA_ERROR)[keyof typeof HA_ERROR];
 
+/** What get_config's `state` says once the hub has finished starting. */
+export const HUB_RUNNING = 'RUNNING';
+
 /** Event types the bridge reacts to. */
 export const EVENT = {
   stateChanged: 'state_changed',
+  /** Home Assistant finished starting: every integration is set up, every service registered. */
+  homeassistantStarted: 'homeassistant_started',
   serviceRegistered: 'service_registered',
   serviceRemoved: 'service_removed',
   areaRegistryUpdated: 'area_registry_updated',

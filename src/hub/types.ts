@@ -57,5 +57,7 @@ export interface HubConfig {
   time_zone?: string;
   components?: string[];
   unit_system?: Record<string, string>;
+  /** NOT_RUNNING, STARTING, RUNNING, STOPPING, ... (absent from very old hubs and some simulators). */
+  state?: string;
   [k: string]: unknown;
 }

@@ -111,6 +111,8 @@ export class Hub {
   readonly exposure = new Map<string, Record<string, boolean>>();
   /** Whether new entities are exposed by default, per assistant (Home Assistant: only conversation). */
   readonly exposeNew: Record<string, boolean> = { conversation: true };
+  /** What get_config's state says: RUNNING unless a test makes this a hub still starting. */
+  coreState: 'STARTING' | 'RUNNING' = 'RUNNING';
   readonly states: StateMachine;
   readonly recorder: Recorder;
   readonly registries: Registries;
@@ -343,7 +345,7 @@ export class Hub {
       radius: 100,
       recovery_mode: false,
       safe_mode: false,
-      state: 'RUNNING',
+      state: this.coreState,
       time_zone: this.home.time_zone ?? 'UTC',
       unit_system: UNIT_SYSTEMS[this.unitSystem],
       version: this.version,

@@ -306,6 +306,17 @@ export class Simulator {
     this.hub.bus.fire(eventType, data, { context: new Context() });
   }
 
+  /** Makes the hub one still starting: get_config says STARTING until started(). */
+  starting(): void {
+    this.hub.coreState = 'STARTING';
+  }
+
+  /** The hub finished starting: get_config says RUNNING, and homeassistant_started is fired. */
+  started(): void {
+    this.hub.coreState = 'RUNNING';
+    this.fireEvent('homeassistant_started');
+  }
+
   callService(domain: string, service: string, data?: Record<string, unknown>): Promise<unknown> {
     return this.hub.callService(domain, service, data);
   }
