@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'CONFIRMATION_REQUIRED'
   | 'NOT_UNDERSTOOD'
+  | 'AMBIGUOUS'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'BAD_REQUEST'

@@ -15,10 +15,12 @@ import type { StateChangedData } from '../hub/types.js';
 import type { HomeView } from '../policy/home-view.js';
 import type { Caller, GuardedAction, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
+import type { Units } from './act.js';
 import { buildHome, type Home } from './home.js';
-import { DEFAULT_LANGUAGE, LANGUAGES, languageWith, type LanguageData, type PluginWords } from './language.js';
+import { BUILT_IN_LANGUAGES, DEFAULT_LANGUAGE, languageWith, pickLanguage, readLanguages, type LanguageData, type PluginWords } from './language.js';
 import { languageLexicon, type Lexicon } from './lexicon.js';
 import { plan, type Outcome, type Step } from './plan.js';
+import { listOf, quote, quoted, say, stepSentence } from './reply.js';
 import { areaIdOf } from './targets.js';
 
 export interface CommandInput {
@@ -63,6 +65,10 @@ export interface CommandDeps {
   groups: GroupService;
   bus: Bus;
   maxLength: number;
+  /** COMMAND_LANGUAGE: a BCP 47 tag, or `auto` for the hub's configured language. */
+  language?: string;
+  /** Folders of languages (src/nlp/lang by default); a later one's language replaces an earlier one's. */
+  languageDirs?: readonly string[];
 }
 
 interface Parser {
@@ -75,10 +81,16 @@ const CLOSEST = 5;
 export class CommandService {
   private pluginWords: Record<string, PluginWords>[] = [];
   private readonly parsers = new Map<string, Parser>();
+  private readonly builtIn: Map<string, LanguageData>;
   private home?: { lang: string; home: Home; scenes: string };
   private dirty = true;
 
   constructor(private readonly deps: CommandDeps) {
+    this.builtIn = readLanguages(deps.languageDirs ?? [BUILT_IN_LANGUAGES]);
+    const setting = deps.language ?? 'auto';
+    if (setting !== 'auto' && !pickLanguage(setting, this.builtIn.keys())) {
+      throw invalidParameters(`COMMAND_LANGUAGE: the command parser has no words for ${JSON.stringify(setting)}; it has ${this.languages.join(', ')}`, { field: 'COMMAND_LANGUAGE', languages: this.languages });
+    }
     deps.bus.on('event', (e) => {
       if (e.event_type === EVENT.stateChanged) {
         const d = e.data as unknown as StateChangedData;
@@ -100,18 +112,39 @@ export class CommandService {
     this.dirty = true;
   }
 
+  /** The languages the parser has words for. */
   get languages(): string[] {
-    return LANGUAGES;
+    return [...this.builtIn.keys()].sort();
   }
 
   private parser(code: string): Parser {
     let p = this.parsers.get(code);
     if (!p) {
-      const lang = languageWith(code, this.pluginWords.map((w) => w[code] ?? {}))!;
+      const lang = languageWith(this.builtIn.get(code)!, this.pluginWords.map((w) => w[code] ?? {}));
       p = { lang, vocabulary: languageLexicon(lang) };
       this.parsers.set(code, p);
     }
     return p;
+  }
+
+  /**
+   * The language of a request: the one it names (a BCP 47 tag, de-CH answered in de), else
+   * COMMAND_LANGUAGE, else (auto) the hub's own, else English.
+   */
+  languageOf(input: { language?: string }): string {
+    if (input.language !== undefined) {
+      const code = pickLanguage(input.language, this.builtIn.keys());
+      if (!code) throw invalidParameters(`language: the command parser has no words for ${JSON.stringify(input.language.slice(0, 35))}; it has ${this.languages.join(', ')}`, { field: 'language', languages: this.languages });
+      return code;
+    }
+    const setting = this.deps.language ?? 'auto';
+    if (setting !== 'auto') return pickLanguage(setting, this.builtIn.keys())!;
+    const hub = this.deps.hub.config?.language;
+    return (typeof hub === 'string' && pickLanguage(hub, this.builtIn.keys())) || DEFAULT_LANGUAGE;
+  }
+
+  private get units(): Units {
+    return { temperature: this.deps.hub.config?.unit_system?.temperature === '°F' ? '°F' : '°C' };
   }
 
   private currentHome(code: string, p: Parser): Home {
@@ -127,8 +160,7 @@ export class CommandService {
   }
 
   private check(input: CommandInput): string {
-    const code = input.language ?? DEFAULT_LANGUAGE;
-    if (!LANGUAGES.includes(code)) throw invalidParameters(`language: must be one of ${LANGUAGES.join(', ')}`, { field: 'language', languages: LANGUAGES });
+    const code = this.languageOf(input);
     if (typeof input.command !== 'string' || !input.command.trim()) throw invalidParameters('command: must be a non-empty string', { field: 'command' });
     if (input.command.length > this.deps.maxLength) {
       throw invalidParameters(`command: is too long: at most ${this.deps.maxLength} characters (COMMAND_MAX_LENGTH; got ${input.command.length})`, { field: 'command', max_length: this.deps.maxLength });
@@ -157,6 +189,7 @@ export class CommandService {
         const desc = hub.services[domain]?.[service];
         return desc !== undefined && serviceAccepts(desc, domain, hub.cache.get(id));
       },
+      units: this.units,
     });
   }
 
@@ -167,20 +200,21 @@ export class CommandService {
     if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable('The hub has not been reached yet, so the home is not known');
     const outcomes = this.plan(input);
     const dry = input.dry_run === true;
-    const code = input.language ?? DEFAULT_LANGUAGE;
+    const code = this.languageOf(input);
     const lang = this.parser(code).lang;
     const home = this.currentHome(code, this.parser(code));
+    const nameOf = (id: string) => home.entities.get(id)?.name ?? id;
 
     const refused = outcomes.find((o) => o.kind === 'not_understood');
-    if (refused && refused.kind === 'not_understood') throw this.notUnderstood(input.command, refused.words, home, lang);
+    if (refused && refused.kind === 'not_understood') throw this.refusal(input.command, refused, outcomes.length > 1, home, lang);
     const ambiguous = outcomes.find((o) => o.kind === 'ambiguous');
     if (ambiguous && ambiguous.kind === 'ambiguous') {
       const candidates = ambiguous.candidates.map((id) => {
         const e = home.entities.get(id)!;
         return { entity_id: id, name: e.name, area: e.area ? (home.areas.get(e.area)?.name ?? null) : null };
       });
-      const message = lang.messages.ambiguous!.replace('{noun}', ambiguous.noun).replace('{candidates}', candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`).join(', '));
-      return { success: false, actions: [], message, dry_run: dry, candidates };
+      const message = say(lang, 'ambiguous', { noun: ambiguous.noun, candidates: listOf(candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`), lang, 'list_or') });
+      throw new AppError('AMBIGUOUS', 409, message, { noun: ambiguous.noun, candidates });
     }
 
     // Plan every call first, so a refusal (unknown service data, the guard) acts on nothing.
@@ -214,16 +248,28 @@ export class CommandService {
         for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
       }
     }
+    // What each planned part does, in the request's language ("turn off Kitchen ceiling").
+    const doing = (p: Planned) =>
+      'call' in p
+        ? stepSentence('do', p.step.service, p.call.data, p.step.entity_ids.map(nameOf), lang, this.units.temperature)
+        : 'scene' in p
+          ? say(lang, 'do.scene', { names: p.name })
+          : say(lang, 'do.group', { names: p.name, what: stepSentence('do', p.action, p.parameters, [], lang).replace(/\s+$/, '').trim() });
     // The whole plan passes the checkpoint before any of it runs; a dry run lists what needs
     // confirmation (marked) but still refuses what may not be touched.
-    policy.authorize(caller, guarded, { planOnly: dry });
+    try {
+      policy.authorize(caller, guarded, { planOnly: dry });
+    } catch (err) {
+      throw this.policyRefusal(err, planned.map(doing), guarded, nameOf, lang);
+    }
     const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
       policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
 
     const out: CommandAction[] = [];
     let failed = 0;
-    const parts: string[] = [];
+    const sentences: string[] = [];
     for (const p of planned) {
+      let error: string | undefined;
       if ('call' in p) {
         const { step, call } = p;
         const row = (entity_id: string): CommandAction => ({ entity_id, action: step.service, parameters: call.data, status: 'planned', ...needs(entity_id, step.service, call.data) });
@@ -236,37 +282,45 @@ export class CommandService {
           } catch (err) {
             const e = toAppError(err);
             failed++;
+            error = e.message;
             out.push(...step.entity_ids.map((id) => ({ ...row(id), status: 'failed' as const, error: { code: e.code, message: e.message } })));
           }
         }
-        parts.push(`${step.domain}.${step.service} ${step.entity_ids.map((id) => home.entities.get(id)?.name ?? id).join(', ')}`);
+        if (!dry && !error) sentences.push(stepSentence('done', step.service, call.data, step.entity_ids.map(nameOf), lang, this.units.temperature));
       } else if ('scene' in p) {
         if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
         else {
           const r = await scenes.activate(p.scene, caller);
           r.results.forEach((x, i) => {
             const a = p.list[i]!;
-            if (x.status === 'failed') failed++;
+            if (x.status === 'failed') {
+              failed++;
+              error ??= x.error?.message;
+            }
             out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
           });
+          if (!error) sentences.push(say(lang, 'done.scene', { names: p.name }));
         }
-        parts.push(`scene ${p.name}`);
       } else {
         if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
         else {
           const r = await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller);
           r.results.forEach((x, i) => {
             const a = p.list[i]!;
-            if (x.status === 'failed') failed++;
+            if (x.status === 'failed') {
+              failed++;
+              error ??= x.error?.message;
+            }
             out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
           });
+          if (!error) sentences.push(stepSentence('done', p.action, p.parameters, [p.name], lang));
         }
-        parts.push(`group ${p.name} ${p.action}`);
       }
+      if (error) sentences.push(say(lang, 'failed', { what: doing(p), error }));
     }
     const answers = queries.map((q) => q.answer);
-    const what = parts.join('; ');
-    const message = [what ? (dry ? lang.messages.planned! : lang.messages.done!).replace('{what}', what) : '', ...answers].filter(Boolean).join(' ');
+    const plannedText = dry && planned.length ? say(lang, 'planned', { what: listOf(planned.map(doing), lang) }) : '';
+    const message = [plannedText, ...sentences, ...answers].filter(Boolean).join(' ');
     const result: CommandResult = { success: failed === 0, actions: out, message, dry_run: dry };
     if (out.length === 1) {
       result.action = out[0]!.action;
@@ -280,18 +334,70 @@ export class CommandService {
     return result;
   }
 
-  private notUnderstood(command: string, words: string[], home: Home, lang: LanguageData): AppError {
+  /** The checkpoint's refusal (confirmation, settings), said in the request's language with the same code and details. */
+  private policyRefusal(err: unknown, doing: string[], guarded: GuardedAction[], nameOf: (id: string) => string, lang: LanguageData): AppError {
+    const e = toAppError(err);
+    if (e.code === 'CONFIRMATION_REQUIRED') return new AppError(e.code, e.status, say(lang, 'confirm', { what: listOf(doing, lang) }), e.details, e.headers);
+    if (e.code === 'FORBIDDEN') {
+      const ids = Array.isArray(e.details.entity_ids) ? (e.details.entity_ids as string[]) : guarded.map((g) => g.entity_id);
+      return new AppError(e.code, e.status, say(lang, 'forbidden', { names: listOf([...new Set(ids)].map(nameOf), lang) }), e.details, e.headers);
+    }
+    return e;
+  }
+
+  /** Why nothing was done, in the request's language: code NOT_UNDERSTOOD, details.reason naming the rule. */
+  private refusal(command: string, o: Extract<Outcome, { kind: 'not_understood' }>, compound: boolean, home: Home, lang: LanguageData): AppError {
+    const words = quoted(o.words, lang);
+    const names = (ids: string[] | undefined) => listOf((ids ?? []).map((id) => home.entities.get(id)?.name ?? id), lang);
+    const details: Record<string, unknown> = { reason: o.reason, words: o.words, unknown_words: o.reason === 'unknown_words' || o.reason === 'no_action' ? o.words : [] };
+    if (compound) details.part = o.part;
+    let message: string;
+    switch (o.reason) {
+      case 'unsure':
+        details.did_you_mean = o.detail?.guess;
+        message = say(lang, 'did_you_mean', { guess: quote(o.detail?.guess ?? '', lang), word: words });
+        break;
+      case 'empty':
+      case 'no_action':
+        message = say(lang, o.words.length ? 'not_understood' : 'no_action', { words, command: command.slice(0, 80) });
+        break;
+      case 'unknown_words':
+        message = say(lang, 'not_understood', { words, command: command.slice(0, 80) });
+        break;
+      case 'no_target':
+        message = o.detail?.where?.length && o.words.length ? say(lang, 'no_target_in', { words, where: listOf(o.detail.where, lang) }) : say(lang, 'no_target', { words: o.words.length ? words : quote(o.part, lang) });
+        break;
+      case 'cannot':
+        message = say(lang, 'cannot', { what: say(lang, `do.${o.detail?.verb ?? '*'}`, { names: o.detail?.ids?.length ? names(o.detail.ids) : o.words.join(' '), service: o.detail?.verb ?? '' }) });
+        break;
+      case 'scene_action':
+        message = say(lang, 'scene_action', { names: o.words.join(', ') });
+        break;
+      case 'group_action':
+        message = say(lang, 'group_action', { words: quote(o.detail?.verb ?? '', lang) });
+        break;
+      case 'range':
+        message = say(lang, 'range', { value: o.detail?.value ?? o.words[0] ?? '', min: o.detail?.min ?? '', max: o.detail?.max ?? '' });
+        Object.assign(details, { value: o.detail?.value, min: o.detail?.min, max: o.detail?.max });
+        break;
+      default:
+        message = say(lang, o.reason, { words });
+    }
+    if (compound) message += ` ${say(lang, 'part', { part: o.part })}`;
+    if (o.reason === 'unknown_words' || o.reason === 'no_action' || o.reason === 'no_target' || o.reason === 'empty') {
+      const closest = this.closest(command, o.words, home);
+      details.closest_names = closest;
+      if (closest.length) message += ` ${say(lang, 'closest', { names: listOf(closest, lang) })}`;
+    }
+    return new AppError('NOT_UNDERSTOOD', 422, message, details);
+  }
+
+  private closest(command: string, words: string[], home: Home): string[] {
     const probe = (words.length ? words.join(' ') : command).toLowerCase();
-    const closest = home.known
+    return home.known
       .map((name) => ({ name, score: Math.max(similarity(probe, name.toLowerCase()), ...words.map((w) => similarity(w, name.toLowerCase()))) }))
       .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
       .slice(0, CLOSEST)
       .map((x) => x.name);
-    const m = lang.messages;
-    const unknown = words.length ? ` (${words.map((w) => `"${w}"`).join(', ')})` : '';
-    return new AppError('NOT_UNDERSTOOD', 422, `${m.not_understood!.replace('{command}', command.slice(0, 80))}${unknown} ${m.closest!.replace('{names}', closest.join(', '))}`, {
-      unknown_words: words,
-      closest_names: closest,
-    });
   }
 }

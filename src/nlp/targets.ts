@@ -1,11 +1,13 @@
-// Which entities a command or question is about: names first (narrowed by the kinds of thing, device
-// classes and states said beside them), else kinds of thing within the places said (areas, floors,
-// "here", the speaker's area, the whole home). A singular kind with no place that fits more than one
-// entity is ambiguous, and ambiguity never acts.
+// Which entities a command or question is about. Each part of a list ("the tv and the lights") is
+// found on its own and every part must find something: names first (narrowed by the kinds of thing,
+// device classes and states said beside them), else kinds of thing within the places said (areas,
+// floors, "here", the speaker's area, the whole home). What "except" names is taken out. A singular
+// kind with no place that fits more than one entity is ambiguous, and ambiguity never acts. A thing
+// named that cannot do what is asked is said so, never swapped for another thing.
 import { areaIdFor } from '../hub/areas.js';
 import type { HubState } from '../hub/types.js';
 import type { Home, HomeEntity } from './home.js';
-import type { Frame, Mention, TargetMeaning } from './parse.js';
+import type { Frame, Mention, Place, TargetMeaning } from './parse.js';
 
 export interface Scope {
   /** Areas and floors said, or "here" with a known speaker area. */
@@ -20,6 +22,10 @@ export type Resolution =
   | { kind: 'entities'; ids: string[]; noun?: string; singular: boolean }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
   | { kind: 'none'; noun?: string; where?: string }
+  /** Named things that cannot do what is asked. */
+  | { kind: 'cannot'; noun: string; ids: string[] }
+  /** What "except" names was not found. */
+  | { kind: 'no_exception'; words: string[] }
   | { kind: 'scene'; key: string; name: string }
   | { kind: 'group'; key: string; name: string };
 
@@ -31,9 +37,14 @@ export interface Filters {
   /** Questions tell "is any ... on" from "what is the temperature": sensors answer values, binary sensors yes/no. */
   valueQuestion: boolean;
   state: (id: string) => HubState | undefined;
+  /** Words of the outdoors (outside, draußen), to find the outdoor thermometer by its name. */
+  outdoors?: readonly string[];
 }
 
-export function scopeOf(f: Frame, home: Home, contextArea: string | undefined): Scope {
+/** What "everything" switches: the things people turn on and off, not heating, locks or covers. */
+export const EVERYTHING = ['light', 'switch', 'fan', 'media_player', 'input_boolean'];
+
+export function scopeOf(f: Pick<Frame, 'areas' | 'floors' | 'here' | 'everywhere' | 'all'>, home: Home, contextArea: string | undefined): Scope {
   const areas = new Set(f.areas.map((a) => a.id));
   const floors = new Set(f.floors.map((x) => x.id));
   const ctx = contextArea ? areaIdOf(home, contextArea) : undefined;
@@ -54,16 +65,98 @@ const narrow = (list: HomeEntity[], keep: (e: HomeEntity) => boolean) => {
   return kept.length ? kept : list;
 };
 
-export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): Resolution {
+/**
+ * The entities of a command or question: each part of a list on its own (with the places said in
+ * it, else those of the whole clause), joined, less what "except" names.
+ */
+export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, contextArea?: string): Resolution {
   for (const m of f.mentions) {
     const scene = m.meanings.find((x) => x.k === 'scene');
     if (scene && scene.k === 'scene') return { kind: 'scene', key: scene.key, name: scene.name };
     const group = m.meanings.find((x) => x.k === 'group');
     if (group && group.k === 'group') return { kind: 'group', key: group.key, name: group.name };
   }
+  // "the temperature outside": an area of that name if it has a thermometer, else the outdoor one.
+  if (f.outdoors && f.question !== undefined) {
+    const r = scope.explicit ? resolveGroup(f, home, scope, filters) : undefined;
+    if (r?.kind === 'entities') return r;
+    const out = outdoors(f, home, filters);
+    if (out) return out;
+  }
+  let r: Resolution;
+  if (f.question === undefined && f.everything && !f.mentions.length) {
+    r = resolveKinds(f, home, scope, filters, EVERYTHING.map((domain) => ({ k: 'domain', domain, word: domain, plural: true }) as TargetMeaning));
+  } else {
+    const groups = [...new Set(f.mentions.map((m) => m.group))];
+    if (groups.length <= 1 || f.question !== undefined) r = resolveGroup(f, home, scope, filters);
+    else {
+      const ids: string[] = [];
+      for (const g of groups) {
+        const own = (p: Place[]) => p.filter((x) => x.group === g);
+        const part = { ...f, mentions: f.mentions.filter((m) => m.group === g), areas: own(f.areas), floors: own(f.floors) };
+        // A part with no place of its own takes the clause's; if nothing is there, the speaker's or the whole home.
+        const hasOwn = part.areas.length > 0 || part.floors.length > 0;
+        let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);
+        if (one.kind === 'none' && !hasOwn && scope.explicit) one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
+        if (one.kind !== 'entities') return one;
+        ids.push(...one.ids);
+      }
+      r = { kind: 'entities', ids: [...new Set(ids)], singular: false };
+    }
+  }
+  if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
+  return r;
+}
+
+/** The entities less those "except" names (by name or kind within the list, or by area or floor). */
+function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<Frame['exclude']>, home: Home, filters: Filters): Resolution {
+  const out = new Set<string>();
+  const areas = new Set(ex.areas.map((a) => a.id));
+  const floors = new Set(ex.floors.map((x) => x.id));
+  for (const id of r.ids) {
+    const e = home.entities.get(id)!;
+    if (areas.has(e.area ?? '') || floors.has(e.floor ?? '')) out.add(id);
+  }
+  for (const m of ex.mentions) {
+    const found = resolveGroup(
+      { ...emptyFrame(), mentions: [{ ...m, group: 0 }], question: 'list' },
+      home,
+      { explicit: areas.size > 0 || floors.size > 0, areas, floors },
+      { implied: [], valueQuestion: false, state: filters.state },
+    );
+    const ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
+    if (!ids.length) return { kind: 'no_exception', words: [m.text] };
+    for (const id of ids) out.add(id);
+  }
+  if (!out.size) return { kind: 'no_exception', words: ex.words };
+  const ids = r.ids.filter((id) => !out.has(id));
+  return ids.length ? { ...r, ids } : { kind: 'none', noun: r.noun };
+}
+
+/** The outdoor temperature (or humidity): a sensor named for the outdoors, else the weather. */
+function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefined {
+  const cls = f.mentions.flatMap((m) => m.meanings).find((m) => m.k === 'snoun')?.cls ?? 'temperature';
+  const words = new Set((filters.outdoors ?? []).flatMap((w) => w.split(' ')));
+  const named = (e: HomeEntity) => e.name.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((w) => words.has(w)) || words.has(home.areas.get(e.area ?? '')?.name.toLowerCase() ?? '');
+  const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === cls && named(e));
+  if (sensors.length) return { kind: 'entities', ids: sensors.map((e) => e.id), singular: sensors.length === 1 };
+  const weather = home.byDomain.get('weather') ?? [];
+  if (weather.length && (cls === 'temperature' || cls === 'humidity')) return { kind: 'entities', ids: weather.map((e) => e.id), singular: weather.length === 1 };
+  return undefined;
+}
+
+function emptyFrame(): Frame {
+  return { actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, outdoors: false, all: false, any: false, everything: false, states: [], bstates: [], numbers: [], props: [], unknown: [], blockers: [], counts: [], text: '' };
+}
+
+const KINDS = new Set(['domain', 'bnoun', 'snoun', 'generic']);
+
+/** One part of a list: its names first, else its kinds of thing in the scope. */
+function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Resolution {
   const kinds = f.mentions.flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));
   const named: string[] = [];
   const usedAsName = new Set<Mention>();
+  let cannot: { noun: string; ids: string[] } | undefined;
   for (const m of f.mentions) {
     const ent = m.meanings.find((x) => x.k === 'entity');
     if (!ent || ent.k !== 'entity') continue;
@@ -71,17 +164,22 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
     list = narrow(list, (e) => f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls));
     if (scope.explicit) list = narrow(list, (e) => inScope(e, scope));
+    const before = list;
     if (filters.fits) list = list.filter(filters.fits);
-    if (!list.length) continue;
+    if (!list.length) {
+      // Only a name, and what it names cannot do this: say so rather than act on something else.
+      if (f.question === undefined && before.length && !m.meanings.some((x) => KINDS.has(x.k)) && !kinds.length) cannot ??= { noun: m.text, ids: before.map((e) => e.id) };
+      continue;
+    }
     if (list.length > 1 && !filters.valueQuestion && f.question === undefined) return { kind: 'ambiguous', noun: m.text, candidates: list.map((e) => e.id) };
     usedAsName.add(m);
     named.push(...list.map((e) => e.id));
   }
   if (named.length) return { kind: 'entities', ids: [...new Set(named)], singular: named.length === 1 };
+  if (cannot) return { kind: 'cannot', ...cannot };
 
   // Kinds of thing: the mentions' meanings, else device classes from state words, else the act's domains.
   let options: TargetMeaning[] = f.mentions.filter((m) => !usedAsName.has(m)).flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));
-  const plural = f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'bnoun' || x.k === 'generic') && x.plural));
   const generic = options.some((o) => o.k === 'generic');
   options = options.filter((o) => o.k !== 'generic' && o.k !== 'scene' && o.k !== 'group');
   // Commands act on things, not on what sensors measure ("set the temp", "the volume in here").
@@ -90,12 +188,21 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
   if (!options.length && f.bstates.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
   if (!options.length) options = filters.implied.map((domain) => ({ k: 'domain', domain, word: domain, plural: false }) as TargetMeaning);
   if (generic && f.bstates.length) options = [...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning), ...options];
+  return resolveKinds(f, home, scope, filters, options);
+}
 
+function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, options: TargetMeaning[]): Resolution {
+  const plural = f.everything || f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'bnoun' || x.k === 'generic') && x.plural));
   const word = f.mentions.find((m) => m.meanings.some((x) => x.k !== 'entity'))?.text;
+  const wide = plural || f.all || f.everywhere || scope.explicit;
   let best: { list: HomeEntity[]; score: number; meaning: TargetMeaning } | undefined;
+  const union: HomeEntity[] = [];
   for (const o of options) {
     let list = entitiesOfKind(home, o);
     if (!list.length && o.k === 'domain' && o.cls) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
+    // In a command, covers go by many names (blinds, shades, curtains, shutters): said of several or of a
+    // place they mean its covers; one said alone means that kind, or any cover when there is none of it.
+    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && (wide || !list.some((e) => !e.background))) list = home.byDomain.get('cover') ?? [];
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
@@ -105,9 +212,11 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
     // A room with a thermometer answers from it; a thermostat answers where there is none.
     if (o.k === 'snoun' && fitting.some((e) => e.domain === 'sensor')) fitting = fitting.filter((e) => e.domain === 'sensor');
     if (!fitting.length) continue;
+    if (f.everything) union.push(...fitting);
     const score = scoreOf(o, f, filters) + fitting.length / (list.length || 1);
     if (!best || score > best.score) best = { list: fitting, score, meaning: o };
   }
+  if (f.everything && union.length) return { kind: 'entities', ids: [...new Set(union.map((e) => e.id))], noun: word, singular: false };
   if (!best) return { kind: 'none', noun: word, where: [...scope.areas, ...scope.floors].join(', ') || undefined };
 
   let list = best.list;
@@ -156,8 +265,9 @@ function entitiesOfKind(home: Home, o: TargetMeaning): HomeEntity[] {
       return (home.byDomain.get('binary_sensor') ?? []).filter((e) => e.cls === o.cls);
     case 'snoun': {
       const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === o.cls);
-      // A room's temperature or humidity: its sensors, and its thermostats (they measure it too).
-      if (o.cls === 'temperature' || o.cls === 'humidity') return [...sensors, ...(home.byDomain.get('climate') ?? [])];
+      // A room's temperature or humidity: its sensors, and its thermostats that measure it too.
+      const measured = o.cls === 'temperature' ? 'current_temperature' : o.cls === 'humidity' ? 'current_humidity' : undefined;
+      if (measured) return [...sensors, ...(home.byDomain.get('climate') ?? []).filter((e) => e.measures.includes(measured))];
       return sensors;
     }
     default:
