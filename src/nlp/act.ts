@@ -19,6 +19,8 @@ export interface Act {
   code?: string;
   /** "a little", "a lot": a bounded change, never a full one. */
   amount?: Amount;
+  /** Up or down said alone ("blinds down", "mach die Rollos hoch"): open or close what opens. */
+  raise?: boolean;
 }
 
 /** The hub's units, as its configuration says (unit_system). */
@@ -92,16 +94,20 @@ export function actOf(f: Frame): Act | undefined {
   // "open the curtain a little": part of the way.
   if ((strong === 'open' || strong === 'close') && f.amount) return { ...base, verb: strong === 'open' ? 'increase' : 'decrease', prop: 'position' };
   if (strong === 'turn_on' || (!strong && particle === 'on')) {
-    if (f.color || f.kelvin !== undefined || (value !== undefined && prop !== 'temperature')) return { ...base, verb: 'set', prop: prop ?? 'brightness', value, color: f.color, kelvin: f.kelvin };
+    if (f.color || f.kelvin !== undefined || value !== undefined) return { ...base, verb: 'set', prop, value, color: f.color, kelvin: f.kelvin };
     return { ...base, verb: 'turn_on' };
   }
-  if (strong === 'turn_off' || (!strong && particle === 'off')) return { ...base, verb: 'turn_off' };
+  if (strong === 'turn_off') return { ...base, verb: 'turn_off' };
+  if (!strong && particle === 'off') return { ...base, verb: 'turn_off', raise: true };
   if (strong) return { ...base, verb: strong, ...(value !== undefined ? { value } : {}) };
   if (f.color || f.kelvin !== undefined) return { ...base, verb: 'set', prop: 'color', color: f.color, kelvin: f.kelvin };
   if (f.alarmMode && value === undefined) return { ...base, verb: 'arm', alarm: f.alarmMode };
   if (value !== undefined) return { ...base, verb: 'set', prop, value };
   // "light this room up"
   if (updown === 'up' && f.mentions.some((m) => m.meanings.some((x) => x.k === 'domain' && x.domain === 'light'))) return { verb: 'turn_on' };
+  // "the blinds down", "mach die Rollos hoch": what opens opens or closes, the rest goes up or down a step.
+  const alone = f.particles.find((p) => p === 'up' || p === 'down');
+  if (alone) return { ...base, verb: alone === 'up' ? 'increase' : 'decrease', raise: true };
   return undefined;
 }
 
@@ -178,6 +184,8 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
       return ON_OFF.has(domain) ? s('turn_on') : undefined;
     case 'turn_off':
       if (domain === 'cover') return s('close_cover');
+      // "sperr die Tür ab": off said alone of a lock locks it (never the other way round).
+      if (domain === 'lock' && act.raise) return s('lock', act.code ? { code: act.code } : {});
       if (domain === 'valve') return s('close_valve');
       if (domain === 'vacuum') return s('return_to_base');
       if (domain === 'script') return s('turn_off');
@@ -206,7 +214,11 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
     case 'previous':
       return domain === 'media_player' ? s('media_previous_track') : undefined;
     case 'stop':
-      return domain === 'media_player' ? s('media_stop') : domain === 'vacuum' ? s('stop') : domain === 'cover' ? s('stop_cover') : undefined;
+      if (domain === 'media_player') return s('media_stop');
+      if (domain === 'vacuum') return s('stop');
+      if (domain === 'cover') return s('stop_cover');
+      // "stop the fan": a thing that only runs or not is turned off.
+      return ON_OFF.has(domain) && domain !== 'climate' ? s('turn_off') : undefined;
     case 'mute':
     case 'unmute':
       return domain === 'media_player' ? s('volume_mute', { is_volume_muted: act.verb === 'mute' }) : undefined;
@@ -299,6 +311,11 @@ function stepFor(act: Act, domain: string, attrs: Record<string, unknown>, sign:
       const cur = num(attrs.percentage) ?? 0;
       return { service: 'set_percentage', data: { percentage: clamp(cur + sign * step('speed'), 0, 100) } };
     }
+    case 'valve':
+      return act.raise ? { service: sign > 0 ? 'open_valve' : 'close_valve', data: {} } : undefined;
+    case 'lock':
+      // "sperr die Tür auf", "Haustür zu": up unlocks, down locks.
+      return act.raise ? { service: sign > 0 ? 'unlock' : 'lock', data: act.code ? { code: act.code } : {} } : undefined;
     case 'cover': {
       if (act.prop && act.prop !== 'position') return undefined;
       const cur = num(attrs.current_position);

@@ -96,9 +96,17 @@ function blockerOf(l: Lexeme, prev: Lexeme | undefined): BlockerKind | undefined
 const actWord = (l: Lexeme, determiners: readonly string[], prev?: Lexeme, next?: Lexeme[]) =>
   (has(l, 'action') && !has(l, 'filler')) || (has(l, 'particle') && !(next && isPrepositionAt(l, prev, next, determiners)));
 
+/**
+ * Whether a particle word is not a particle here: before a place it is a preposition ("on the
+ * first floor", "auf der Terrasse"), before a value it says "to" ("auf 50 %"), and a determiner
+ * before a thing is an article ("ein Fenster").
+ */
 function isPrepositionAt(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], determiners: readonly string[]): boolean {
-  if (!l.meanings.some((m) => m.k === 'particle' && m.p === 'on')) return false;
-  if (prev && prev.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on'))) return false;
+  if (!has(l, 'particle')) return false;
+  const value = (x: Lexeme | undefined) => ['number', 'fraction', 'color', 'white', 'fan_speed'].some((k) => has(x, k as Meaning['k']));
+  if (value(next[0]) || (has(next[0], 'filler') && value(next[1]))) return has(l, 'to');
+  if (determiners.includes(l.text) && next[0]?.meanings.some((m) => TARGET.has(m.k))) return true;
+  if (prev && prev.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on')) && l.meanings.some((m) => m.k === 'particle' && m.p === 'on')) return false;
   let j = 0;
   while (next[j] && determiners.includes(next[j]!.text)) j++;
   return Boolean(next[j]?.meanings.some((m) => PLACE.has(m.k)));
@@ -201,6 +209,13 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = [], 
   // "how warm is it": the opening names what is asked of.
   const opening = lexemes[first]?.meanings.filter((m): m is TargetMeaning => asking && m.k === 'snoun');
   if (opening?.length) f.mentions.push({ text: lexemes[first]!.text, index: first, meanings: opening, group });
+  // A question that opens with its verb says the state it asks about ("lädt der Akku?", "läuft der Fernseher?").
+  if (question === 'yesno') {
+    for (const m of lexemes[first]!.meanings) {
+      if (m.k === 'state') f.states.push(m.state);
+      else if (m.k === 'bstate') f.bstates.push({ cls: m.cls, on: m.on });
+    }
+  }
   for (let i = asking ? first + 1 : 0; i < lexemes.length; i++) {
     const l = lexemes[i]!;
     const ms = l.meanings;
@@ -265,7 +280,8 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = [], 
     }
     if (asking) {
       // While asking, "on", "open", "home" and "here" are states unless nothing else is.
-      const stateMeanings = ms.filter((m) => m.k === 'state' || m.k === 'bstate' || m.k === 'particle');
+      const article = isPrepositionAt(l, lexemes[i - 1], lexemes.slice(i + 1), determiners);
+      const stateMeanings = ms.filter((m) => m.k === 'state' || m.k === 'bstate' || (m.k === 'particle' && !article));
       if (stateMeanings.length && !(has(l, 'here') && stateWords > 1) && (!targets.some((t) => t.k === 'entity') || f.mentions.length > 0)) {
         for (const m of stateMeanings) {
           if (m.k === 'state') f.states.push(m.state);
@@ -299,7 +315,7 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = [], 
           break;
         case 'particle':
           if (asking) {
-            if (m.p === 'on' || m.p === 'off') f.states.push(m.p);
+            if ((m.p === 'on' || m.p === 'off') && !isPrepositionAt(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.states.push(m.p);
           } else if (!isPrepositionAt(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.particles.push(m.p);
           break;
         case 'rel':

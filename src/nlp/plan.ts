@@ -14,7 +14,7 @@ import { Recoverer } from './recover.js';
 import { answer } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
 import { EVERYTHING, resolve, scopeOf } from './targets.js';
-import { tokenize } from './text.js';
+import { fold, tokenize } from './text.js';
 
 export interface PlanInput {
   command: string;
@@ -96,9 +96,15 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
 
 const ON_OFF_VERBS = new Set(['turn_on', 'turn_off', 'toggle']);
 
-/** A clause with two verbs ("go back to the charger": previous, dock) means the one that fits the things named. */
+/** Verbs that say little of their own ("start the next song", "spiele das vorherige Lied"): another verb says more. */
+const GENERIC_VERBS = new Set(['set', 'start', 'resume']);
+
+/**
+ * A clause with two verbs ("go back to the charger": previous, dock; "starte den nächsten Titel":
+ * start, next) means the more telling one that fits the things named.
+ */
 function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): Outcome {
-  const verbs = [...new Set(f.actions.filter((a) => a !== 'set'))];
+  const verbs = [...new Set(f.actions.filter((a) => a !== 'set'))].sort((a, b) => Number(GENERIC_VERBS.has(a)) - Number(GENERIC_VERBS.has(b)));
   if (f.question || verbs.length < 2) return planOne(f, contextArea, deps);
   const tries = verbs.map((v) => planOne({ ...f, actions: [v, ...f.actions.filter((a) => a !== v)] }, contextArea, deps));
   return tries.find((o) => o.kind !== 'not_understood') ?? tries[0]!;
@@ -111,7 +117,8 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps): Out
   if (f.question) return planQuestion(f, scope, contextArea, deps);
   if (f.counts.length) return refuse('count_of_things', f.counts);
 
-  const act = actOf(f);
+  // A scene said alone ("Partymodus", "movie night") is activated.
+  const act = actOf(f) ?? (!f.unknown.length && f.mentions.length === 1 && f.mentions[0]!.meanings.some((m) => m.k === 'scene' || (m.k === 'entity' && m.ids.every((id) => id.startsWith('scene.')))) ? { verb: 'turn_on' } : undefined);
   if (!act) return refuse('no_action', f.unknown);
   if (f.unknown.length) return refuse('unknown_words', f.unknown);
   // A number that is neither a value nor a count of something known ("turn on the lamp 3").
@@ -129,7 +136,7 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps): Out
     steps0.set(e.id, step);
     return step;
   };
-  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors };
+  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors, fold: (t: string) => fold(t, deps.lang) };
   let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.
   if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters, contextArea);
@@ -192,7 +199,15 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   const fits = words.length || f.bstates.length ? (e: HomeEntity) => words.some((w) => stateApplies(w, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls) : undefined;
   let implied: string[] = [];
   if (q === 'who' || words.includes('home') || words.includes('not_home')) implied = ['person'];
-  const r = resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors }, contextArea);
+  let r = resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
+  // State words that fit nothing here ("wer hält sich in der Schule auf": auf) are not what is asked.
+  if (r.kind === 'none' && (words.length || f.bstates.length)) {
+    const plain = resolve({ ...f, states: [], bstates: [] }, home, scope, { implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
+    if (plain.kind === 'entities') {
+      r = plain;
+      words.length = 0;
+    }
+  }
   if (r.kind === 'ambiguous') return r;
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
   const entities = r.ids.map((id) => home.entities.get(id)!);

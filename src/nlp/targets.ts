@@ -39,6 +39,8 @@ export interface Filters {
   state: (id: string) => HubState | undefined;
   /** Words of the outdoors (outside, draußen), to find the outdoor thermometer by its name. */
   outdoors?: readonly string[];
+  /** The language's spelling fold (ß = ss), for comparing those words with names. */
+  fold?: (text: string) => string;
 }
 
 /** What "everything" switches: the things people turn on and off, not heating, locks or covers. */
@@ -136,8 +138,10 @@ function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<F
 /** The outdoor temperature (or humidity): a sensor named for the outdoors, else the weather. */
 function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefined {
   const cls = f.mentions.flatMap((m) => m.meanings).find((m) => m.k === 'snoun')?.cls ?? 'temperature';
-  const words = new Set((filters.outdoors ?? []).flatMap((w) => w.split(' ')));
-  const named = (e: HomeEntity) => e.name.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((w) => words.has(w)) || words.has(home.areas.get(e.area ?? '')?.name.toLowerCase() ?? '');
+  // A name of the outdoors word, or written with it (Außentemperatur).
+  const words = (filters.outdoors ?? []).filter((w) => !w.includes(' ')).map((w) => filters.fold?.(w) ?? w);
+  const outdoor = (name: string) => (filters.fold?.(name) ?? name.toLowerCase()).split(/[^\p{L}\p{N}]+/u).some((t) => words.some((w) => t.startsWith(w)));
+  const named = (e: HomeEntity) => outdoor(e.name) || outdoor(home.areas.get(e.area ?? '')?.name ?? '');
   const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === cls && named(e));
   if (sensors.length) return { kind: 'entities', ids: sensors.map((e) => e.id), singular: sensors.length === 1 };
   const weather = home.byDomain.get('weather') ?? [];
@@ -166,6 +170,8 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     if (scope.explicit) list = narrow(list, (e) => inScope(e, scope));
     const before = list;
     if (filters.fits) list = list.filter(filters.fits);
+    // Asked about by name, a thing is the subject even when the state words do not fit it ("ist Madlen auf Arbeit").
+    if (!list.length && f.question !== undefined && before.length && !kinds.length) list = before;
     if (!list.length) {
       // Only a name, and what it names cannot do this: say so rather than act on something else.
       if (f.question === undefined && before.length && !m.meanings.some((x) => KINDS.has(x.k)) && !kinds.length) cannot ??= { noun: m.text, ids: before.map((e) => e.id) };
@@ -185,7 +191,7 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
   // Commands act on things, not on what sensors measure ("set the temp", "the volume in here").
   if (f.question === undefined) options = options.filter((o) => o.k === 'domain');
   if (f.question === 'who') options = [{ k: 'domain', domain: 'person', word: 'person', plural: true }];
-  if (!options.length && f.bstates.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
+  if (!options.length && f.bstates.length && !filters.implied.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
   if (!options.length) options = filters.implied.map((domain) => ({ k: 'domain', domain, word: domain, plural: false }) as TargetMeaning);
   if (generic && f.bstates.length) options = [...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning), ...options];
   return resolveKinds(f, home, scope, filters, options);
@@ -197,12 +203,15 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
   const wide = plural || f.all || f.everywhere || scope.explicit;
   let best: { list: HomeEntity[]; score: number; meaning: TargetMeaning } | undefined;
   const union: HomeEntity[] = [];
+  // Another kind the same words name that the home has ("Tür": a lock as well as a door cover).
+  const others = (o: TargetMeaning) => options.some((x) => x !== o && entitiesOfKind(home, x).some((e) => !e.background && (!filters.fits || filters.fits(e))));
   for (const o of options) {
     let list = entitiesOfKind(home, o);
-    if (!list.length && o.k === 'domain' && o.cls) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
+    if (!list.length && o.k === 'domain' && o.cls && !others(o)) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
     // In a command, covers go by many names (blinds, shades, curtains, shutters): said of several or of a
-    // place they mean its covers; one said alone means that kind, or any cover when there is none of it.
-    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && (wide || !list.some((e) => !e.background))) list = home.byDomain.get('cover') ?? [];
+    // place they mean its covers; one said alone means that kind, or any cover when there is none of it
+    // and the words name nothing else.
+    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && (wide || (!list.some((e) => !e.background) && !others(o)))) list = home.byDomain.get('cover') ?? [];
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
@@ -233,7 +242,7 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
       const w = m.word.toLowerCase();
       const withWord = list.filter((e) => e.name.toLowerCase().includes(w));
       if (withWord.length === 1) list = withWord;
-      else if (withWord.length > 1) return { kind: 'ambiguous', noun: word ?? m.word, candidates: withWord.map((e) => e.id) };
+      else if (withWord.length > 1 && (f.question === undefined || f.question === 'yesno')) return { kind: 'ambiguous', noun: word ?? m.word, candidates: withWord.map((e) => e.id) };
     }
     if (list.length > 1 && (f.question === undefined || f.question === 'yesno')) return { kind: 'ambiguous', noun: word ?? kindWord(m), candidates: list.map((e) => e.id) };
   }

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 /** The share that must pass overall and in every intent; raised as the parser improves, never lowered. */
 const FLOOR: Record<string, { overall: number; perIntent: number }> = {
   en: { overall: 1, perIntent: 1 },
-  de: { overall: 0, perIntent: 0 },
+  de: { overall: 0.985, perIntent: 0.98 },
 };
 
 const CORPORA = [

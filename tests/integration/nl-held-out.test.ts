@@ -40,25 +40,30 @@ describe.each(corpora)('the $language held-out corpus cases', ({ language, home,
   });
 });
 
-describe('the held-out paraphrases', () => {
+const paraphrases = [
+  { language: 'en', home: 'home.yaml', cases: 'paraphrases/held-out.jsonl' },
+  { language: 'de', home: 'de/home.yaml', cases: 'paraphrases/de/held-out.jsonl' },
+];
+
+describe.each(paraphrases)('the $language held-out paraphrases', ({ language, home, cases: file }) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ SIM_HOME: fixture('home.yaml') });
+    s = await startTestServer({ SIM_HOME: fixture(home) });
     await s.app.hub.ready();
   });
   afterAll(() => s?.close());
 
   test(`no wrong action, at least ${GOAL.paraphrases * 100}% correct`, async () => {
-    const cases = readCases<Paraphrase>('paraphrases/held-out.jsonl');
+    const cases = readCases<Paraphrase>(file);
     const tally: Record<Verdict, number> = { correct: 0, refused: 0, wrong: 0 };
     const wrongIn = new Map<string, number>();
     for (const p of cases) {
-      const r = await s.call('/api/command', 'POST', { command: p.command, ...(p.context ? { context: p.context } : {}), dry_run: true });
+      const r = await s.call('/api/command', 'POST', { command: p.command, language, ...(p.context ? { context: p.context } : {}), dry_run: true });
       const v = judge(p, r.status, r.body);
       tally[v]++;
       if (v === 'wrong') wrongIn.set(p.category, (wrongIn.get(p.category) ?? 0) + 1);
     }
-    const report = `paraphrases held-out: ${tally.correct} correct, ${tally.refused} refused, ${tally.wrong} wrong of ${cases.length}${wrongIn.size ? ` (wrong by category: ${[...wrongIn].map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`;
+    const report = `${language} paraphrases held-out: ${tally.correct} correct, ${tally.refused} refused, ${tally.wrong} wrong of ${cases.length}${wrongIn.size ? ` (wrong by category: ${[...wrongIn].map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`;
     console.log(report);
     expect(tally.wrong, report).toBe(0);
     expect(tally.correct / cases.length, report).toBeGreaterThanOrEqual(GOAL.paraphrases);

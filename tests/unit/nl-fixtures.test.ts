@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { fixture, isHeldOut, readCases } from '../helpers/nl-cases.js';
 
-const SETS = ['', 'de/', 'paraphrases/'];
+const SETS = ['', 'de/', 'paraphrases/', 'paraphrases/de/'];
 
 test.each(SETS)('%s: every held-out case hashes to the held-out part, and no dev case does', (dir) => {
   const files = readdirSync(fixture(dir || '.'));
