@@ -20,6 +20,7 @@ import { registerEventRoutes } from './http/api/events.js';
 import { registerStreamStatsRoutes } from './http/api/sse.js';
 import { registerMcpRoutes } from './http/api/mcp.js';
 import { registerCommandRoutes } from './http/api/command.js';
+import { BUILT_IN_LANGUAGES } from './nlp/language.js';
 import { CommandService } from './nlp/service.js';
 import { McpHttp } from './mcp/http.js';
 import { registerToolRoutes } from './http/api/tools.js';
@@ -60,6 +61,8 @@ export interface StartOptions {
   logStream?: 'stdout' | 'stderr';
   /** Routes added after the built-in ones (tests use this for paths the product lacks, such as a failing one). */
   extraRoutes?: Route[];
+  /** Folders of command-parser languages read after the built-in src/nlp/lang (a test's made-up language). */
+  languageDirs?: string[];
 }
 
 export interface RunningApp {
@@ -194,7 +197,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     sockets,
     policy,
     home,
-    commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength }),
+    commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength, language: config.commandLanguage, languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])] }),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
   };
