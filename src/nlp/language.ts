@@ -52,6 +52,11 @@ export interface LanguageData {
   sound_alike: [string, string][];
   /** Letters after digits that stand apart (6pm, 10min). */
   digit_suffixes: string[];
+  /**
+   * Verbs whose particle goes to the end ("schließ die Tür auf" is aufschließen): the particles, the
+   * infinitive's endings and the endings of the forms said; the verbs are the one-word act phrases.
+   */
+  separable: { particles: string[]; infinitive: string[]; forms: string[] } | null;
   // words.json
   fractions: Record<string, number>;
   units: Record<'percent' | 'degrees' | 'kelvin' | 'celsius' | 'fahrenheit', string[]>;
@@ -134,6 +139,7 @@ const GRAMMAR = v.object({
   endings: v.optional(list, []),
   sound_alike: v.optional(v.array(v.tuple([v.string(), v.string()])), []),
   digit_suffixes: v.optional(list, []),
+  separable: v.optional(v.nullable(v.object({ particles: list, infinitive: list, forms: list })), null),
 });
 
 const opt = <T extends v.GenericSchema>(s: T, d: v.InferOutput<T>) => v.optional(s, d as never);

@@ -62,12 +62,14 @@ export interface Lexeme {
 
 const newNode = (): Node => ({ next: new Map() });
 
-/** Meanings that name a thing a person may mistype (typo matching looks only at these words). */
-const THING = new Set<Meaning['k']>(['entity', 'area', 'floor', 'scene', 'group', 'domain', 'bnoun', 'snoun', 'generic']);
+/** Meanings that name a thing a person may mistype (typo matching looks only at these words, and a guessed word keeps only these). */
+export const THING = new Set<Meaning['k']>(['entity', 'area', 'floor', 'scene', 'group', 'domain', 'bnoun', 'snoun', 'generic']);
 
 export class Lexicon {
   private readonly root = newNode();
   private maxLen = 1;
+  /** Separable verbs said apart: a form of the verb, then its particle, gives the act (schließ … auf: unlock). */
+  readonly separable = new Map<string, Map<string, string>>();
   /** Every word of every phrase, with whether it names things (for typo matching). */
   readonly words = new Map<string, { thing: boolean }>();
 
@@ -209,5 +211,30 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   for (const p of lang.list_joiners) lex.add(p, { k: 'list' });
   for (const p of lang.connectors) lex.add(p, { k: 'connector' });
   for (const p of [...lang.filler, ...lang.hesitations]) lex.add(p, { k: 'filler' });
+  addSeparable(lex, lang);
   return lex;
+}
+
+/** From each one-word act phrase that starts with a separable particle (aufschließen), its forms said apart. */
+function addSeparable(lex: Lexicon, lang: LanguageData): void {
+  const sep = lang.separable;
+  if (!sep) return;
+  for (const [action, phrases] of Object.entries(lang.actions)) {
+    for (const phrase of phrases) {
+      const [word, ...more] = tokenize(phrase, lang);
+      if (!word || more.length) continue;
+      const particle = sep.particles.find((x) => word.startsWith(x) && word.length - x.length >= 4);
+      if (!particle) continue;
+      const verb = word.slice(particle.length);
+      const ending = sep.infinitive.find((e) => verb.endsWith(e));
+      if (ending === undefined) continue;
+      const stem = verb.slice(0, verb.length - ending.length);
+      for (const form of sep.forms) {
+        const said = stem + form;
+        let byParticle = lex.separable.get(said);
+        if (!byParticle) lex.separable.set(said, (byParticle = new Map()));
+        if (!byParticle.has(particle)) byParticle.set(particle, action);
+      }
+    }
+  }
 }

@@ -166,7 +166,15 @@ function countsThings(lexemes: Lexeme[], i: number, determiners: readonly string
   return Boolean(next?.meanings.some((m) => (m.k === 'domain' || m.k === 'generic' || m.k === 'bnoun') && m.plural));
 }
 
-export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = [], hesitations: readonly string[] = []): Frame {
+export interface Grammar {
+  determiners?: readonly string[];
+  hesitations?: readonly string[];
+  /** Separable verbs: form said, then particle, to the act. */
+  separable?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}
+
+export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
+  const { determiners = [], hesitations = [] } = grammar;
   const asked = questionOf(lexemes, hesitations);
   const question = asked?.q;
   const f: Frame = {
@@ -383,7 +391,25 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = [], 
       }
     }
   }
+  if (!asking && grammar.separable) separate(f, lexemes, grammar.separable);
   return f;
+}
+
+/** A verb said apart from its particle ("schließ die Haustür auf"): the pair's act replaces both. */
+function separate(f: Frame, lexemes: Lexeme[], separable: ReadonlyMap<string, ReadonlyMap<string, string>>): void {
+  for (let i = 0; i < lexemes.length; i++) {
+    const byParticle = separable.get(lexemes[i]!.text);
+    if (!byParticle || !has(lexemes[i], 'action')) continue;
+    for (let j = lexemes.length - 1; j > i; j--) {
+      const action = byParticle.get(lexemes[j]!.text);
+      if (!action) continue;
+      const own = lexemes[i]!.meanings.filter((m) => m.k === 'action').map((m) => (m as { action: string }).action);
+      f.actions = [action, ...f.actions.filter((a) => !own.includes(a))];
+      const particle = lexemes[j]!.meanings.find((m) => m.k === 'particle') as { p: Frame['particles'][number] } | undefined;
+      if (particle) f.particles.splice(f.particles.lastIndexOf(particle.p), 1);
+      return;
+    }
+  }
 }
 
 /** A clause that leaves out its verb, value or kind of thing takes them from the one before ("and 65 in the office"). */
@@ -393,6 +419,8 @@ export function inherit(prev: Frame | undefined, f: Frame): Frame {
   if (!f.actions.length && !f.particles.length) {
     out.actions = prev.actions;
     if (!f.numbers.length) out.particles = prev.particles;
+    // "and 65 in the office": a value of the same kind as the one before.
+    if (prev.numbers.some((n) => n.anchored)) out.numbers = f.numbers.map((n) => ({ ...n, anchored: true }));
   }
   if (!f.props.length) out.props = prev.props;
   if (!f.mentions.length && !f.everything) out.mentions = prev.mentions.filter((m) => m.meanings.some((x) => x.k !== 'entity'));

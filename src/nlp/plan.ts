@@ -8,7 +8,7 @@ import type { HubState } from '../hub/types.js';
 import { actOf, impliedDomains, outOfRange, serviceFor, type Act, type Units } from './act.js';
 import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
-import type { Lexicon } from './lexicon.js';
+import { THING, type Lexicon } from './lexicon.js';
 import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
 import { Recoverer } from './recover.js';
 import { answer } from './reply.js';
@@ -75,20 +75,23 @@ const ORDER: BlockerKind[] = ['negation', 'time', 'condition'];
 export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const { lang, vocabulary, home } = deps;
   const recovered = new Recoverer(lang, [vocabulary, home.names]).recover(tokenize(input.command, lang));
-  const lexemes = vocabulary.match(recovered.tokens, home.names);
+  // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
+  const lexemes = vocabulary.match(recovered.tokens, home.names).map((l) =>
+    recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l,
+  );
   if (!lexemes.some((l) => l.text !== ',')) return [{ kind: 'not_understood', words: [], reason: 'empty', part: input.command }];
   const parts = clauses(lexemes, lang.determiners);
   const frames: Frame[] = [];
-  for (const c of parts) frames.push(inherit(frames[frames.length - 1], frameOf(c, lang.determiners, lang.hesitations)));
+  for (const c of parts) frames.push(inherit(frames[frames.length - 1], frameOf(c, { determiners: lang.determiners, hesitations: lang.hesitations, separable: vocabulary.separable })));
   // A word that forbids acting anywhere refuses the whole command, whatever the other parts say.
   for (const kind of ORDER) {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
   const out = frames.map((f) => planClause(f, input.context?.area, deps));
-  // Not sure of a word: ask about it rather than say it was not understood.
+  // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
-    const i = out.findIndex((o) => o.kind === 'not_understood' && o.words.includes(recovered.unsure!.word));
+    const i = out.findIndex((o) => o.kind === 'not_understood' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
     if (i >= 0) out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
@@ -123,7 +126,7 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps): Out
   if (f.unknown.length) return refuse('unknown_words', f.unknown);
   // A number that is neither a value nor a count of something known ("turn on the lamp 3").
   const loose = f.numbers.filter((n) => !n.anchored);
-  if (loose.length && !(act.verb === 'set' && f.numbers.length === 1)) return refuse('quantity', loose.map((n) => n.text));
+  if (loose.length) return refuse('quantity', loose.map((n) => n.text));
   const range = outOfRange(act);
   if (range) return refuse('range', [String(range.value)], range);
   if (f.everything && !f.mentions.length && !ON_OFF_VERBS.has(act.verb)) return refuse('cannot', [f.text], { verb: act.verb });

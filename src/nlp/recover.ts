@@ -13,8 +13,8 @@ export const ASK = 0.6;
 
 export interface Recovery {
   tokens: string[];
-  /** Words read as others. */
-  guesses: { word: string; as: string }[];
+  /** Words read as others, with where they are in `tokens`. */
+  guesses: { word: string; as: string; at: number }[];
   /** The closest guess for a word when it was not sure enough to take. */
   unsure?: { word: string; guess: string };
 }
@@ -154,8 +154,8 @@ export class Recoverer {
       }
       const guess = this.closest(t);
       if (guess && guess.sure >= ACCEPT) {
+        guesses.push({ word: t, as: guess.word, at: out.length });
         out.push(guess.word);
-        guesses.push({ word: t, as: guess.word });
         continue;
       }
       if (guess && !unsure) unsure = { word: t, guess: guess.word };
