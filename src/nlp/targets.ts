@@ -86,9 +86,7 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
     if (out) return out;
   }
   let r: Resolution;
-  if (f.question === undefined && f.everything && !f.mentions.length) {
-    r = resolveKinds(f, home, scope, filters, EVERYTHING.map((domain) => ({ k: 'domain', domain, word: domain, plural: true }) as TargetMeaning));
-  } else {
+  {
     const groups = [...new Set(f.mentions.map((m) => m.group))];
     if (groups.length <= 1 || f.question !== undefined) r = resolveGroup(f, home, scope, filters);
     else {

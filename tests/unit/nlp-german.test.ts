@@ -3,6 +3,7 @@
 // case endings, ß and ss, and the rules that refuse, in German words.
 import { describe, expect, test } from 'vitest';
 import { readLanguages } from '../../src/nlp/language.js';
+import { Recoverer } from '../../src/nlp/recover.js';
 import type { Outcome } from '../../src/nlp/plan.js';
 import { tokenize } from '../../src/nlp/text.js';
 import { loadHome } from '../../src/sim/home.js';
@@ -69,9 +70,12 @@ describe('separable verbs and word order', () => {
     expect(calls('Helligkeit der Schlafzimmerlampe auf 10 %')).toEqual(['light.bedroom_lamp turn_on {"brightness_pct":10}']);
     expect(calls('mach die Markise Osten auf der Terrasse zu')).toEqual(['cover.terrasse_markise close_cover']);
     expect(calls('Stelle das Rollo vorn auf die niedrigste Stufe ein')).toEqual(['cover.kueche_rollo_vorn set_cover_position {"position":1}']);
+    expect(calls('Farbe der Schlafzimmerlampe auf grün')).toEqual(['light.bedroom_lamp turn_on {"color_name":"green"}']);
   });
   test('a lock: auf unlocks, ab and zu lock', () => {
     expect(calls('sperr die Hintertür ab')).toEqual(['lock.back_door lock']);
+    expect(calls('Hintertür ab')).toEqual(['lock.back_door lock']);
+    expect(calls('Hintertür zu')).toEqual(['lock.back_door lock']);
     expect(calls('schließ die Haustür auf')).toEqual(['lock.front_door unlock']);
   });
   test('a question opens with its verb, which may say the state asked about', () => {
@@ -80,7 +84,20 @@ describe('separable verbs and word order', () => {
   });
 });
 
+describe('covers by each other’s names', () => {
+  test('several of a kind, or one in a place, mean the covers there; a question keeps the kind', () => {
+    const all = (p.deps.home.byDomain.get('cover') ?? []).map((e) => `${e.id} close_cover`).sort();
+    expect(calls('mach alle Markisen zu')).toEqual(all);
+    expect(calls('mach im Wohnzimmer den Vorhang zu')).toEqual(['cover.wohnzimmer_rollladen_links', 'cover.wohnzimmer_rollo_links', 'cover.wohnzimmer_rollo_rechts', 'cover.wohnzimmer_vorhang_links', 'cover.wohnzimmer_vorhang_rechts'].map((id) => `${id} close_cover`));
+    expect(p.plan('welche Vorhänge im Wohnzimmer sind offen?')[0]).toMatchObject({ kind: 'query', entities: ['cover.wohnzimmer_vorhang_links', 'cover.wohnzimmer_vorhang_rechts'] });
+  });
+});
+
 describe('endings and spellings', () => {
+  test('an ending is taken off, not guessed at', () => {
+    const r = new Recoverer(p.deps.lang, [p.deps.vocabulary, p.deps.home.names]).recover(['licht', 'des', 'wohnzimmers']);
+    expect(r).toEqual({ tokens: ['licht', 'des', 'wohnzimmer'], guesses: [] });
+  });
   test('a case ending off a known word (des Schlafzimmers), ß and ss alike', () => {
     expect(calls('mach das Licht des Schlafzimmers aus')).toEqual(BEDROOM.map((id) => `${id} turn_off`));
     expect(calls('schliesse das Rollo vorn')).toEqual(['cover.kueche_rollo_vorn close_cover']);
