@@ -212,7 +212,8 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
     case 'next':
       return domain === 'media_player' ? s('media_next_track') : undefined;
     case 'previous':
-      return domain === 'media_player' ? s('media_previous_track') : undefined;
+      // "back" said of a robot sends it back to its base.
+      return domain === 'media_player' ? s('media_previous_track') : domain === 'vacuum' ? s('return_to_base') : undefined;
     case 'stop':
       if (domain === 'media_player') return s('media_stop');
       if (domain === 'vacuum') return s('stop');

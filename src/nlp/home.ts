@@ -6,7 +6,7 @@ import type { HubState } from '../hub/types.js';
 import type { LanguageData } from './language.js';
 import { Lexicon } from './lexicon.js';
 import { Recoverer } from './recover.js';
-import { tokenize } from './text.js';
+import { singularOf, tokenize } from './text.js';
 
 export interface HomeEntity {
   id: string;
@@ -50,13 +50,9 @@ function classOf(s: HubState): string | null {
 }
 
 /** The phrase with its last word in the singular, where the language's plural rules made it ("sliding doors"). */
-function singularOf(ws: string[], lang: LanguageData): string[] | undefined {
-  const last = ws[ws.length - 1];
-  if (!last || /\d/.test(last)) return undefined;
-  for (const [from, to] of lang.plural) {
-    if (to && last.endsWith(to) && last.length - to.length >= 3) return [...ws.slice(0, -1), last.slice(0, last.length - to.length) + from];
-  }
-  return undefined;
+function singularPhrase(ws: string[], lang: LanguageData): string[] | undefined {
+  const one = singularOf(ws[ws.length - 1] ?? '', lang);
+  return one === undefined ? undefined : [...ws.slice(0, -1), one];
 }
 
 const nameOf = (s: HubState) => (typeof s.attributes.friendly_name === 'string' && s.attributes.friendly_name.trim() ? s.attributes.friendly_name : s.entity_id.split('.')[1]!.replace(/_/g, ' '));
@@ -118,7 +114,7 @@ export function buildHome(src: HomeSource, lang: LanguageData, vocabulary: Lexic
       names.addWords(ws, meaning);
       known.add(n);
       // "the sliding door" for "Sliding Doors".
-      const one = singularOf(ws, lang);
+      const one = singularPhrase(ws, lang);
       if (one && !isVocabulary(vocabulary, one)) names.addWords(one, meaning);
       pending.push({ ws, meaning });
     }

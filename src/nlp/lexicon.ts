@@ -70,8 +70,8 @@ export class Lexicon {
   private maxLen = 1;
   /** Separable verbs said apart: a form of the verb, then its particle, gives the act (schließ … auf: unlock). */
   readonly separable = new Map<string, Map<string, string>>();
-  /** Every word of every phrase, with whether it names things (for typo matching). */
-  readonly words = new Map<string, { thing: boolean }>();
+  /** Every word of every phrase, with whether it names things and (once asked) its sound key, for typo matching. */
+  readonly words = new Map<string, { thing: boolean; key?: string }>();
 
   constructor(readonly lang: LanguageData) {}
 

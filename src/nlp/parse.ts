@@ -296,7 +296,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
           else if (m.k === 'bstate') f.bstates.push({ cls: m.cls, on: m.on });
           else if (m.k === 'particle' && (m.p === 'on' || m.p === 'off')) f.states.push(m.p);
         }
-        if (targets.length) f.mentions.push({ text: l.text, index: i, meanings: targets.filter((t) => t.k !== 'generic'), group });
+        // A word that is a state and a kind of thing ("running") after a thing is the state of it.
+        if (targets.length && !f.mentions.length) f.mentions.push({ text: l.text, index: i, meanings: targets.filter((t) => t.k !== 'generic'), group });
         continue;
       }
     }

@@ -74,7 +74,8 @@ const ORDER: BlockerKind[] = ['negation', 'time', 'condition'];
 
 export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const { lang, vocabulary, home } = deps;
-  const recovered = new Recoverer(lang, [vocabulary, home.names]).recover(tokenize(input.command, lang));
+  const recoverer = new Recoverer(lang, [vocabulary, home.names]);
+  const recovered = recoverer.recover(recoverer.shareNoun(tokenize(input.command, lang), home.names));
   // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
   const lexemes = vocabulary.match(recovered.tokens, home.names).map((l) =>
     recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l,
@@ -98,6 +99,8 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
 }
 
 const ON_OFF_VERBS = new Set(['turn_on', 'turn_off', 'toggle']);
+/** Acts that take a value. */
+const VALUE_VERBS = new Set(['set', 'increase', 'decrease']);
 
 /** Verbs that say little of their own ("start the next song", "spiele das vorherige Lied"): another verb says more. */
 const GENERIC_VERBS = new Set(['set', 'start', 'resume']);
@@ -127,6 +130,8 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps): Out
   // A number that is neither a value nor a count of something known ("turn on the lamp 3").
   const loose = f.numbers.filter((n) => !n.anchored);
   if (loose.length) return refuse('quantity', loose.map((n) => n.text));
+  // A value said to an act that takes none ("lock the doors at 11") is not dropped.
+  if (act.value !== undefined && !VALUE_VERBS.has(act.verb)) return refuse('quantity', f.numbers.length ? f.numbers.map((n) => n.text) : [String(act.value)]);
   const range = outOfRange(act);
   if (range) return refuse('range', [String(range.value)], range);
   if (f.everything && !f.mentions.length && !ON_OFF_VERBS.has(act.verb)) return refuse('cannot', [f.text], { verb: act.verb });

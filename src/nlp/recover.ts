@@ -6,6 +6,7 @@
 // which thing is meant, and only the home's names and the kinds of things are guessed at.
 import type { LanguageData } from './language.js';
 import type { Lexicon } from './lexicon.js';
+import { singularOf, soundKey } from './text.js';
 
 /** A guess at least this sure is taken; one at least ASK sure is asked about; below, the word stays unknown. */
 export const ACCEPT = 0.75;
@@ -21,40 +22,40 @@ export interface Recovery {
 
 const isNumber = (t: string) => /^-?\d+(\.\d+)?$/.test(t);
 
-/** Damerau-Levenshtein distance (adjacent swaps count one). */
-export function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+/** Damerau-Levenshtein distance (adjacent swaps count one), or max + 1 as soon as it must be more than max. */
+export function distance(a: string, b: string, max = Infinity): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      row[j] = v;
+      if (v < best) best = v;
     }
+    if (best > max) return max + 1;
+    prev2 = prev;
+    prev = row;
   }
-  return d[a.length]![b.length]!;
+  return prev[b.length]!;
 }
 
-/** How a word sounds, roughly: the language's sound-alike letters folded, doubled letters single, vowels after the first letter gone. */
-export function soundKey(word: string, lang: LanguageData): string {
-  let w = word;
-  for (const [from, to] of lang.sound_alike) w = w.split(from).join(to);
-  w = w.replace(/(.)\1+/gu, '$1');
-  return w[0] + w.slice(1).replace(/[aeiouyäöü]/gu, '');
-}
-
-/** How sure a guess is that `word` meant `known` (0 to 1). */
-export function confidence(word: string, known: string, lang: LanguageData): number {
+/** How sure a guess is that `word` meant `known` (0 to 1), given both words' sound keys. */
+export function confidence(word: string, known: string, lang: LanguageData, keys?: { word: string; known: string }): number {
   if (word.length < 4 || known.length < 3 || isNumber(known)) return 0;
-  const d = distance(word, known);
+  // Same sound, other letters (celing, vacume, lites): as sure as one slip of a finger.
+  const key = keys?.word ?? soundKey(word, lang);
+  const same = key.length >= 2 && key === (keys?.known ?? soundKey(known, lang));
+  const d = distance(word, known, same ? 3 : 2);
   // More than two slips is another word, unless it sounds the same.
   let c = d > 2 ? 0 : 1 - d / Math.max(word.length, known.length);
   // A slip in a three-letter word changes a third of it: only ever a question (flux: lux?).
   if (Math.min(word.length, known.length) < 4) c *= 0.9;
-  // Same sound, other letters (celing, vacume, lites): as sure as one slip of a finger.
-  const key = soundKey(word, lang);
-  if (d <= 3 && key.length >= 2 && key === soundKey(known, lang)) c = Math.max(c, 0.8);
+  if (same && d <= 3) c = Math.max(c, 0.8);
   return c;
 }
 
@@ -75,12 +76,42 @@ export class Recoverer {
     return !own.length || own.some((m) => m.k !== 'filler' && m.k !== 'connector' && m.k !== 'of' && m.k !== 'list');
   }
 
-  /** The word without an ending, if that is a known word. */
+  /** The word without an ending (or with the ending's own replacement: closing, close), if that is a known word. */
   private stem(w: string): string | undefined {
-    for (const e of [...this.lang.endings].sort((a, b) => b.length - a.length)) {
-      if (w.length - e.length >= 3 && w.endsWith(e) && this.known(w.slice(0, -e.length))) return w.slice(0, -e.length);
+    const endings = this.lang.endings.map((e) => e.split(':') as [string, string?]).sort((a, b) => b[0].length - a[0].length);
+    for (const [end, put = ''] of endings) {
+      if (w.length - end.length < 3 || !w.endsWith(end)) continue;
+      const stem = w.slice(0, w.length - end.length) + put;
+      if (this.known(stem)) return stem;
     }
     return undefined;
+  }
+
+  /**
+   * A list of words that share one noun ("the front, back and side doors"): each with the noun,
+   * when each then is a name the home knows (front door, back door, side door).
+   */
+  shareNoun(tokens: readonly string[], names: Lexicon): string[] {
+    const out = [...tokens];
+    const joiner = (t: string | undefined) => t !== undefined && (t === ',' || this.lang.list_joiners.includes(t));
+    for (let j = out.length - 1; j >= 3; j--) {
+      const noun = out[j]!;
+      const items = [j - 1];
+      for (let k = j - 2; k >= 1 && joiner(out[k]); k -= 2) items.unshift(k - 1);
+      if (items.length < 2 || items.some((i) => joiner(out[i]))) continue;
+      for (const form of [noun, singularOf(noun, this.lang)].filter((x): x is string => x !== undefined)) {
+        const named = (i: number) => {
+          const m = names.match([out[i]!, form]);
+          return m.length === 1 && m[0]!.meanings.some((x) => x.k === 'entity');
+        };
+        if (!items.every(named)) continue;
+        const rebuilt: string[] = [];
+        for (let i = items[0]!; i < j; i++) rebuilt.push(out[i]!, ...(items.includes(i) ? [form] : []));
+        out.splice(items[0]!, j - items[0]! + 1, ...rebuilt);
+        return out;
+      }
+    }
+    return out;
   }
 
   /** The known words a word is written of (Wohnzimmerlampe: wohnzimmer lampe), if it is a compound. */
@@ -117,12 +148,13 @@ export class Recoverer {
 
   /** The closest word that names a thing, with how sure the guess is; undefined when two are equally close. */
   private closest(w: string): { word: string; sure: number } | undefined {
+    const key = soundKey(w, this.lang);
     let best: { word: string; sure: number } | undefined;
     let tie = false;
     for (const l of this.lexicons) {
       for (const [known, info] of l.words) {
         if (!info.thing || Math.abs(known.length - w.length) > 3) continue;
-        const sure = confidence(w, known, this.lang);
+        const sure = confidence(w, known, this.lang, { word: key, known: (info.key ??= soundKey(known, this.lang)) });
         if (sure < ASK) continue;
         if (!best || sure > best.sure) {
           best = { word: known, sure };

@@ -202,7 +202,9 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
   let best: { list: HomeEntity[]; score: number; meaning: TargetMeaning } | undefined;
   const union: HomeEntity[] = [];
   // Another kind the same words name that the home has ("Tür": a lock as well as a door cover).
-  const others = (o: TargetMeaning) => options.some((x) => x !== o && entitiesOfKind(home, x).some((e) => !e.background && (!filters.fits || filters.fits(e))));
+  const present = new Map<TargetMeaning, boolean>();
+  const hasAny = (x: TargetMeaning) => present.get(x) ?? present.set(x, entitiesOfKind(home, x).some((e) => !e.background && (!filters.fits || filters.fits(e)))).get(x)!;
+  const others = (o: TargetMeaning) => options.some((x) => x !== o && hasAny(x));
   for (const o of options) {
     let list = entitiesOfKind(home, o);
     if (!list.length && o.k === 'domain' && o.cls && !others(o)) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));

@@ -137,3 +137,20 @@ export function pluralOf(phrase: string, lang: LanguageData): string {
   }
   return phrase;
 }
+
+/** How a word sounds, roughly: the language's sound-alike letters folded, doubled letters single, vowels after the first letter gone. */
+export function soundKey(word: string, lang: LanguageData): string {
+  let w = word;
+  for (const [from, to] of lang.sound_alike) w = w.split(from).join(to);
+  w = w.replace(/(.)\1+/gu, '$1');
+  return w[0] + w.slice(1).replace(/[aeiouyäöü]/gu, '');
+}
+
+/** The singular of a plural word by the language's rules, or undefined when the rules did not make it. */
+export function singularOf(word: string, lang: LanguageData): string | undefined {
+  if (/\d/.test(word)) return undefined;
+  for (const [from, to] of lang.plural) {
+    if (to && word.endsWith(to) && word.length - to.length >= 3) return word.slice(0, word.length - to.length) + from;
+  }
+  return undefined;
+}

@@ -91,6 +91,7 @@ describe('a thing named that cannot do the act is said so, never swapped for ano
   test('"back" on a robot is its dock, not the previous song on the tv', () => {
     expect(calls('send rover back to its dock')).toEqual(['vacuum.rover return_to_base']);
     expect(calls('rover, go back to the charger')).toEqual(['vacuum.rover return_to_base']);
+    expect(calls('rover, go back')).toEqual(['vacuum.rover return_to_base']);
   });
 });
 
@@ -154,6 +155,19 @@ describe('how people talk', () => {
     expect(calls('close the livingroom curtains')).toEqual(['cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
     expect(calls('turn of the garage light')).toEqual(['light.garage turn_off']);
     expect(p.plan('um, is the uh front door locked')[0]).toMatchObject({ kind: 'query', entities: ['lock.front_door'] });
+  });
+  test('words that share one noun: the front, back and side doors', () => {
+    expect(calls('lock the front, back and side doors')).toEqual(['lock.back_door lock', 'lock.front_door lock', 'lock.side_door lock']);
+  });
+  test('an ending of a verb form: would you mind closing', () => {
+    expect(calls('would you mind closing the living room curtains')).toEqual(['cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
+  });
+  test('a value said to an act that takes none is refused, not dropped', () => {
+    expect(refusal('lock the doors at 11').reason).toBe('quantity');
+  });
+  test('a word that is a state and a kind, after a thing, is its state: is the fan running', () => {
+    expect(p.plan('is the kitchen ceiling light on')[0]).toMatchObject({ kind: 'query', entities: ['light.kitchen_ceiling'] });
+    expect(p.plan('is the fan running')[0]).toMatchObject({ kind: 'query', entities: ['fan.ceiling'] });
   });
   test('a name in the singular or the plural, and its part without the room', () => {
     expect(calls('lock the sliding door')).toEqual(['lock.sliding_doors lock']);
