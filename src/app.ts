@@ -201,7 +201,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
   };
+  // Plugins load before MCP exists; what they say of their tools reaches it once it does.
+  let toolsChanged = () => undefined as void;
   const { plugins, report } = await loadPlugins({
+    toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
     parts: { hub, home, actions, policy, scenes, groups, commands: base.commands },
@@ -212,15 +215,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },
-    tools: new ToolRegistry(plugins),
+    tools: new ToolRegistry(plugins, () => home.ids()),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,
-    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }) }),
+    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
   };
+
+  toolsChanged = () => services.mcp.live.recheckTools();
 
   const routes = new RouteTable();
   for (const register of REGISTRARS) register(routes, services);

@@ -19,6 +19,8 @@ import { fold, tokenize } from './text.js';
 export interface PlanInput {
   command: string;
   context?: { area?: string };
+  /** The entity meant where the words name several (one of an ambiguity's candidates). */
+  choose?: string;
 }
 
 export interface PlanDeps {
@@ -89,7 +91,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
-  const out = frames.map((f) => planClause(f, input.context?.area, deps));
+  const out = frames.map((f) => planClause(f, input.context?.area, deps, input.choose));
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -109,18 +111,23 @@ const GENERIC_VERBS = new Set(['set', 'start', 'resume']);
  * A clause with two verbs ("go back to the charger": previous, dock; "starte den nächsten Titel":
  * start, next) means the more telling one that fits the things named.
  */
-function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): Outcome {
+function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const verbs = [...new Set(f.actions.filter((a) => a !== 'set'))].sort((a, b) => Number(GENERIC_VERBS.has(a)) - Number(GENERIC_VERBS.has(b)));
-  if (f.question || verbs.length < 2) return planOne(f, contextArea, deps);
-  const tries = verbs.map((v) => planOne({ ...f, actions: [v, ...f.actions.filter((a) => a !== v)] }, contextArea, deps));
+  if (f.question || verbs.length < 2) return planOne(f, contextArea, deps, choose);
+  const tries = verbs.map((v) => planOne({ ...f, actions: [v, ...f.actions.filter((a) => a !== v)] }, contextArea, deps, choose));
   return tries.find((o) => o.kind !== 'not_understood') ?? tries[0]!;
 }
 
-function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps): Outcome {
+/** An ambiguity the caller settled: the chosen candidate alone. */
+function settled<R extends { kind: string }>(r: R, choose: string | undefined): R | { kind: 'entities'; ids: string[]; singular: true } {
+  return r.kind === 'ambiguous' && choose !== undefined && (r as unknown as { candidates: string[] }).candidates.includes(choose) ? { kind: 'entities', ids: [choose], singular: true } : r;
+}
+
+function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home } = deps;
   const refuse = (reason: RefusalReason, words: string[], detail?: Extract<Outcome, { kind: 'not_understood' }>['detail']): Outcome => ({ kind: 'not_understood', reason, words, part: f.text, ...(detail ? { detail } : {}) });
   const scope = scopeOf(f, home, contextArea);
-  if (f.question) return planQuestion(f, scope, contextArea, deps);
+  if (f.question) return planQuestion(f, scope, contextArea, deps, choose);
   if (f.counts.length) return refuse('count_of_things', f.counts);
 
   // A scene said alone ("Partymodus", "movie night") is activated.
@@ -148,6 +155,7 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps): Out
   let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.
   if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters, contextArea);
+  r = settled(r, choose);
   if (r.kind === 'scene') {
     if (['turn_on', 'start', 'set'].includes(act.verb)) return { kind: 'scene', key: r.key, name: r.name };
     return refuse('scene_action', [r.name], { verb: act.verb });
@@ -199,7 +207,7 @@ function groupAction(act: Act): { action: string; parameters: Record<string, unk
   return undefined;
 }
 
-function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: string | undefined, deps: PlanDeps): Outcome {
+function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home, lang } = deps;
   const q = f.question!;
   const valueQuestion = q === 'value' || q === 'where';
@@ -216,6 +224,7 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
       words.length = 0;
     }
   }
+  r = settled(r, choose);
   if (r.kind === 'ambiguous') return r;
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
   const entities = r.ids.map((id) => home.entities.get(id)!);

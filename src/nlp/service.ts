@@ -4,7 +4,7 @@
 import type { ActionExecutor, PlannedCall } from '../actions/executor.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
-import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
+import { ambiguous as ambiguousError, AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
 import type { HubClient } from '../hub/client.js';
 import { EVENT } from '../hub/protocol.js';
@@ -30,6 +30,8 @@ export interface CommandInput {
   language?: string;
   /** The person confirmed an action that needs it (unlock, disarm, open a garage door). */
   confirm?: boolean;
+  /** Settles an ambiguity: the entity meant, one of the candidates an earlier answer listed. */
+  choose?: string;
 }
 
 export interface CommandAction {
@@ -214,7 +216,7 @@ export class CommandService {
         return { entity_id: id, name: e.name, area: e.area ? (home.areas.get(e.area)?.name ?? null) : null };
       });
       const message = say(lang, 'ambiguous', { noun: ambiguous.noun, candidates: listOf(candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`), lang, 'list_or') });
-      throw new AppError('AMBIGUOUS', 409, message, { noun: ambiguous.noun, candidates });
+      throw ambiguousError(message, candidates, { noun: ambiguous.noun });
     }
 
     // Plan every call first, so a refusal (unknown service data, the guard) acts on nothing.

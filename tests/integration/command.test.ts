@@ -158,6 +158,7 @@ describe('the same planner elsewhere', () => {
     expect(r.body.structuredContent).toMatchObject({ success: true, query: { entities: ['sensor.hallway_temperature'] } });
     expect(r.body.content[0].text).toContain('°C');
     const ambiguous = await s.call('/api/tools/call', 'POST', { name: 'command', arguments: { command: 'turn on the lamp' } });
+    // The tool has no client that can be asked which lamp: the shared AMBIGUOUS answer, lamps only.
     expect(ambiguous.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'AMBIGUOUS', details: { candidates: expect.any(Array) } } } });
     expect(ambiguous.body.structuredContent.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
   });
