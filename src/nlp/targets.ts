@@ -165,7 +165,12 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     let list = ent.ids.map((id) => home.entities.get(id)).filter((e): e is HomeEntity => e !== undefined);
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
     list = narrow(list, (e) => f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls));
-    if (scope.explicit) list = narrow(list, (e) => inScope(e, scope));
+    if (scope.explicit) {
+      // A name that is also a word for a kind ("Thermostat"), said with a place where its thing is not,
+      // means that kind in that place: "the basement thermostat" is not the living room's.
+      if (m.meanings.some((x) => KINDS.has(x.k)) && !list.some((e) => inScope(e, scope))) continue;
+      list = narrow(list, (e) => inScope(e, scope));
+    }
     const before = list;
     if (filters.fits) list = list.filter(filters.fits);
     // Asked about by name, a thing is the subject even when the state words do not fit it ("ist Madlen auf Arbeit").

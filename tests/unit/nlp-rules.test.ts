@@ -189,6 +189,10 @@ describe('how people talk', () => {
 });
 
 describe('where a thing is', () => {
+  test('a name that is also a kind, said with a place where its thing is not, is the kind there', () => {
+    expect(calls('turn off the basement thermostat')).toEqual(['climate.office_thermostat turn_off']);
+    expect(calls('turn off the thermostat')).toEqual(['climate.thermostat turn_off']);
+  });
   test('the outdoor temperature: a thermometer named for the outdoors, here one in the garage with no device class', () => {
     for (const c of ["what's the temperature outside", 'how cold is it outside', 'how warm is it outdoors']) expect(p.plan(c)[0], c).toMatchObject({ kind: 'query', entities: ['sensor.outside_temperature'] });
   });
