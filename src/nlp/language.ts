@@ -188,10 +188,8 @@ const WORDS = v.object({
 export const MESSAGE_KEYS = [
   'list_and',
   'list_or',
-  'done',
   'planned',
   'failed',
-  'partly',
   'ambiguous',
   'not_understood',
   'closest',

@@ -115,10 +115,8 @@ describe('a third language is data only', () => {
   const sentences: Record<string, string> = {
     list_and: '{rest} e {last}',
     list_or: '{rest} o {last}',
-    done: '{what}',
     planned: 'Wud {what}.',
     failed: 'Fel {what}: {error}',
-    partly: 'Som fel.',
     ambiguous: 'Wic {noun}: {candidates}? Nix dun.',
     not_understood: 'Nix dun: {words} in “{command}” nix ken.',
     closest: 'Nir: {names}.',
