@@ -94,14 +94,14 @@ function blockerOf(l: Lexeme, prev: Lexeme | undefined): BlockerKind | undefined
 
 /** Whether the words name an act: a verb (not filler) or an on/off/up/down. */
 const actWord = (l: Lexeme, determiners: readonly string[], prev?: Lexeme, next?: Lexeme[]) =>
-  (has(l, 'action') && !has(l, 'filler')) || (has(l, 'particle') && !(next && isPrepositionAt(l, prev, next, determiners)));
+  (has(l, 'action') && !has(l, 'filler')) || (has(l, 'particle') && !(next && notAParticle(l, prev, next, determiners)));
 
 /**
  * Whether a particle word is not a particle here: before a place it is a preposition ("on the
  * first floor", "auf der Terrasse"), before a value it says "to" ("auf 50 %"), and a determiner
  * before a thing is an article ("ein Fenster").
  */
-function isPrepositionAt(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], determiners: readonly string[]): boolean {
+function notAParticle(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], determiners: readonly string[]): boolean {
   if (!has(l, 'particle')) return false;
   const value = (x: Lexeme | undefined) => ['number', 'fraction', 'color', 'white', 'fan_speed'].some((k) => has(x, k as Meaning['k']));
   if (value(next[0]) || (has(next[0], 'filler') && value(next[1]))) return has(l, 'to');
@@ -288,7 +288,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
     }
     if (asking) {
       // While asking, "on", "open", "home" and "here" are states unless nothing else is.
-      const article = isPrepositionAt(l, lexemes[i - 1], lexemes.slice(i + 1), determiners);
+      const article = notAParticle(l, lexemes[i - 1], lexemes.slice(i + 1), determiners);
       const stateMeanings = ms.filter((m) => m.k === 'state' || m.k === 'bstate' || (m.k === 'particle' && !article));
       if (stateMeanings.length && !(has(l, 'here') && stateWords > 1) && (!targets.some((t) => t.k === 'entity') || f.mentions.length > 0)) {
         for (const m of stateMeanings) {
@@ -309,7 +309,6 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
         f.exclude!.words.push(l.text);
         continue;
       }
-      if (f.fraction !== undefined && lexemes.slice(0, i).some((x) => has(x, 'fraction') && countsThings(lexemes, lexemes.indexOf(x), determiners))) f.counts.push(String(f.fraction));
       f.mentions.push({ text: l.text, index: i, meanings: targets, group });
       groupHasThing = true;
       for (const m of ms) {
@@ -324,8 +323,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
           break;
         case 'particle':
           if (asking) {
-            if ((m.p === 'on' || m.p === 'off') && !isPrepositionAt(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.states.push(m.p);
-          } else if (!isPrepositionAt(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.particles.push(m.p);
+            if ((m.p === 'on' || m.p === 'off') && !notAParticle(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.states.push(m.p);
+          } else if (!notAParticle(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.particles.push(m.p);
           break;
         case 'rel':
           f.rel ??= m.dir;
