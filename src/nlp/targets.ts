@@ -85,27 +85,26 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
     const out = outdoors(f, home, filters);
     if (out) return out;
   }
-  let r: Resolution;
-  {
-    const groups = [...new Set(f.mentions.map((m) => m.group))];
-    if (groups.length <= 1 || f.question !== undefined) r = resolveGroup(f, home, scope, filters);
-    else {
-      const ids: string[] = [];
-      for (const g of groups) {
-        const own = (p: Place[]) => p.filter((x) => x.group === g);
-        const part = { ...f, mentions: f.mentions.filter((m) => m.group === g), areas: own(f.areas), floors: own(f.floors) };
-        // A part with no place of its own takes the clause's; if nothing is there, the speaker's or the whole home.
-        const hasOwn = part.areas.length > 0 || part.floors.length > 0;
-        let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);
-        if (one.kind === 'none' && !hasOwn && scope.explicit) one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
-        if (one.kind !== 'entities') return one;
-        ids.push(...one.ids);
-      }
-      r = { kind: 'entities', ids: [...new Set(ids)], singular: false };
-    }
-  }
+  const groups = [...new Set(f.mentions.map((m) => m.group))];
+  const r = groups.length <= 1 || f.question !== undefined ? resolveGroup(f, home, scope, filters) : resolveParts(f, groups, home, scope, filters, contextArea);
   if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
   return r;
+}
+
+/** Each part of a list on its own; the first that finds nothing, or is ambiguous, answers for all. */
+function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filters: Filters, contextArea: string | undefined): Resolution {
+  const ids: string[] = [];
+  for (const g of groups) {
+    const own = (p: Place[]) => p.filter((x) => x.group === g);
+    const part = { ...f, mentions: f.mentions.filter((m) => m.group === g), areas: own(f.areas), floors: own(f.floors) };
+    // A part with no place of its own takes the clause's; if nothing is there, the speaker's or the whole home.
+    const hasOwn = part.areas.length > 0 || part.floors.length > 0;
+    let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);
+    if (one.kind === 'none' && !hasOwn && scope.explicit) one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
+    if (one.kind !== 'entities') return one;
+    ids.push(...one.ids);
+  }
+  return { kind: 'entities', ids: [...new Set(ids)], singular: false };
 }
 
 /** The entities less those "except" names (by name or kind within the list, or by area or floor). */
