@@ -217,6 +217,12 @@ export const MESSAGE_KEYS = [
   'value',
   'unknown_value',
   'nothing_to_answer',
+  'no_such',
+  'no_such_anywhere',
+  'sensor',
+  'thing',
+  'unverified',
+  'pending',
   'quote',
 ] as const;
 

@@ -11,7 +11,7 @@ import type { LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
 import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
 import { Recoverer } from './recover.js';
-import { answer } from './reply.js';
+import { absent, answer } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
 import { EVERYTHING, resolve, scopeOf } from './targets.js';
 import { fold, tokenize } from './text.js';
@@ -226,6 +226,11 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   }
   r = settled(r, choose);
   if (r.kind === 'ambiguous') return r;
+  // "what is the temperature in the living room" where it has no thermometer: say so.
+  if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) {
+    const places = [...[...scope.areas].map((id) => home.areas.get(id)?.name ?? id), ...[...scope.floors].map((id) => home.floors.get(id)?.name ?? id)];
+    return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, places, lang) };
+  }
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.

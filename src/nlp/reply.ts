@@ -3,6 +3,7 @@
 // words come from the language; which sentence to say is decided here, once for every language.
 import type { HubState } from '../hub/types.js';
 import type { HomeEntity } from './home.js';
+import type { TargetMeaning } from './parse.js';
 import type { LanguageData, QuestionKind } from './language.js';
 
 /** A message with its {placeholders} filled; `key.*` stands in for a key the language does not have. */
@@ -95,4 +96,11 @@ export function answer(q: Answerable, state: (id: string) => HubState | undefine
     default:
       return q.entities.length ? values(q.entities) : say(lang, 'nothing_to_answer');
   }
+}
+
+/** "There is no temperature sensor in Living Room.": a question about a kind of thing a place lacks. */
+export function absent(said: TargetMeaning, places: readonly string[], lang: LanguageData): string {
+  const classWord = (cls: string) => lang.sensor_classes[cls]?.[0] ?? lang.binary_sensor_classes[cls]?.nouns[0]?.split('|')[0] ?? cls.replace(/_/g, ' ');
+  const what = said.k === 'domain' ? said.word : said.k === 'bnoun' || said.k === 'snoun' ? say(lang, 'sensor', { kind: classWord(said.cls) }) : say(lang, 'thing');
+  return places.length ? say(lang, 'no_such', { what, where: listOf(places, lang, 'list_or') }) : say(lang, 'no_such_anywhere', { what });
 }

@@ -1,7 +1,9 @@
 // The command service: one entrance for natural-language commands (REST, WebSocket, the MCP tool).
 // It keeps the parser's picture of the home current, plans a command, holds it to the guard, and
 // runs it through the action executor, the scene service or the group service, or only plans it.
+import type { ActionResult } from '../actions/batch.js';
 import type { ActionExecutor, PlannedCall } from '../actions/executor.js';
+import type { Verification } from '../actions/verify.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
 import { ambiguous as ambiguousError, AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
@@ -42,6 +44,11 @@ export interface CommandAction {
   status: 'planned' | 'completed' | 'failed';
   needs_confirmation?: boolean;
   state?: string | null;
+  /** Whether the entity shows what was asked (see the action executor); expected and actual when it does not. */
+  verified?: boolean;
+  pending?: boolean;
+  expected?: Record<string, unknown>;
+  actual?: Record<string, unknown>;
   error?: { code: string; message: string };
 }
 
@@ -79,6 +86,8 @@ interface Parser {
 }
 
 const CLOSEST = 5;
+/** Entities acted on at the same time, as scenes do. */
+const PARALLEL = 16;
 
 export class CommandService {
   private pluginWords: Record<string, PluginWords>[] = [];
@@ -267,58 +276,79 @@ export class CommandService {
     const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
       policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
 
+    // Nothing runs against a hub that is away: 503 before anything, as for device control.
+    if (!dry && planned.length && !hub.isConnected) throw hubUnavailable('The hub is not connected, so nothing was done');
+
     const out: CommandAction[] = [];
-    let failed = 0;
+    const errors: AppError[] = [];
+    // What the message says, in the command's language: what was done, what could not be and why,
+    // what the hub shows where it differs from what was asked.
     const sentences: string[] = [];
+    const failedRow = (row: CommandAction, err: unknown): CommandAction => {
+      const e = toAppError(err);
+      errors.push(e);
+      return { ...row, status: 'failed', error: { code: e.code, message: e.message } };
+    };
+    const notDone = (service: string, data: Record<string, unknown>, rows: { entity_id: string; error?: { message: string } }[]) => {
+      for (const [message, list] of groupBy(rows, (r) => r.error?.message ?? '')) {
+        sentences.push(say(lang, 'failed', { what: stepSentence('do', service, data, list.map((r) => nameOf(r.entity_id)), lang, this.units.temperature), error: message }));
+      }
+    };
     for (const p of planned) {
-      let error: string | undefined;
       if ('call' in p) {
         const { step, call } = p;
         const row = (entity_id: string): CommandAction => ({ entity_id, action: step.service, parameters: call.data, status: 'planned', ...needs(entity_id, step.service, call.data) });
         if (dry) {
           out.push(...step.entity_ids.map(row));
-        } else {
+          continue;
+        }
+        // Each entity is its own call: one that refuses (a lock that wants a code) fails alone.
+        const rows = await runEach(step.entity_ids, async (id) => {
           try {
-            const done = await actions.runCall(call, caller, { settle: step.entity_ids.length === 1 });
-            for (const e of done.entities) if (step.entity_ids.includes(e.entity_id)) out.push({ ...row(e.entity_id), status: 'completed', state: e.state?.state ?? null });
+            const r = await actions.runCall({ ...call, target: { entity_id: [id] }, entity_ids: [id] }, caller, { settle: step.entity_ids.length === 1 });
+            const e = r.entities.find((x) => x.entity_id === id);
+            return { ...row(id), status: 'completed' as const, state: e?.state?.state ?? null, ...verification(e) };
           } catch (err) {
-            const e = toAppError(err);
-            failed++;
-            error = e.message;
-            out.push(...step.entity_ids.map((id) => ({ ...row(id), status: 'failed' as const, error: { code: e.code, message: e.message } })));
+            return failedRow(row(id), err);
           }
-        }
-        if (!dry && !error) sentences.push(stepSentence('done', step.service, call.data, step.entity_ids.map(nameOf), lang, this.units.temperature));
-      } else if ('scene' in p) {
-        if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
-        else {
-          const r = await scenes.activate(p.scene, caller);
-          r.results.forEach((x, i) => {
-            const a = p.list[i]!;
-            if (x.status === 'failed') {
-              failed++;
-              error ??= x.error?.message;
-            }
-            out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
-          });
-          if (!error) sentences.push(say(lang, 'done.scene', { names: p.name }));
-        }
+        });
+        out.push(...rows);
+        const ok = rows.filter((r) => r.status === 'completed');
+        if (ok.length) sentences.push(stepSentence('done', step.service, call.data, ok.map((r) => nameOf(r.entity_id)), lang, this.units.temperature));
+        notDone(step.service, call.data, rows.filter((r) => r.status === 'failed'));
+        for (const r of ok) if (r.verified === false) sentences.push(unverifiedNote(lang, nameOf(r.entity_id), r));
       } else {
-        if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
-        else {
-          const r = await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller);
-          r.results.forEach((x, i) => {
-            const a = p.list[i]!;
-            if (x.status === 'failed') {
-              failed++;
-              error ??= x.error?.message;
-            }
-            out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
-          });
-          if (!error) sentences.push(stepSentence('done', p.action, p.parameters, [p.name], lang));
+        if (dry) {
+          out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
+          continue;
+        }
+        let results: ActionResult[];
+        try {
+          results = ('scene' in p ? await scenes.activate(p.scene, caller) : await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller)).results;
+        } catch (err) {
+          // None of its actions succeeded: each one's result is in the error's details.
+          const e = toAppError(err);
+          const given = (e.details as { results?: ActionResult[] }).results;
+          results = given ?? p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, status: 'failed' as const, error: { code: e.code, message: e.message } }));
+          errors.push(e);
+        }
+        results.forEach((x, i) => {
+          const a = p.list[i]!;
+          out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
+        });
+        const failures = results.filter((x) => x.status === 'failed');
+        if (failures.length < results.length) sentences.push('scene' in p ? say(lang, 'done.scene', { names: p.name }) : stepSentence('done', p.action, p.parameters, [p.name], lang));
+        if (failures.length) {
+          const what = 'scene' in p ? say(lang, 'do.scene', { names: p.name }) : doing(p);
+          sentences.push(say(lang, 'failed', { what, error: `${listOf(failures.map((x) => nameOf(x.entity_id)), lang)}: ${failures[0]!.error?.message ?? ''}` }));
         }
       }
-      if (error) sentences.push(say(lang, 'failed', { what: doing(p), error }));
+    }
+    const failed = out.filter((a) => a.status === 'failed').length;
+    if (failed && failed === out.length) {
+      // Nothing was done: the first failure is the answer, with every action's result.
+      const first = errors[0] ?? new AppError('HUB_ERROR', 400, 'The hub refused every action');
+      throw new AppError(first.code, first.status, sentences.join(' '), { ...first.details, actions: out }, first.headers);
     }
     const answers = queries.map((q) => q.answer);
     const plannedText = dry && planned.length ? say(lang, 'planned', { what: listOf(planned.map(doing), lang) }) : '';
@@ -402,4 +432,38 @@ export class CommandService {
       .slice(0, CLOSEST)
       .map((x) => x.name);
   }
+}
+
+/** Runs `fn` for each id, a few at a time, answering in the order given. */
+async function runEach<T>(ids: string[], fn: (id: string) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < ids.length; i = next++) out[i] = await fn(ids[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, ids.length) }, worker));
+  return out;
+}
+
+function groupBy<T>(list: T[], key: (x: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const x of list) {
+    const k = key(x);
+    groups.set(k, [...(groups.get(k) ?? []), x]);
+  }
+  return groups;
+}
+
+/** The executor's verdict as a command action carries it: expected and actual only when it differs. */
+function verification(e: Partial<Verification> | undefined): Partial<CommandAction> {
+  if (e?.verified === undefined) return {};
+  if (e.verified) return { verified: true };
+  return { verified: false, ...(e.pending ? { pending: true } : {}), expected: e.expected, actual: e.actual };
+}
+
+/** "Garage Side Door is jammed, not locked." / "Living Room Blinds is still opening." */
+function unverifiedNote(lang: LanguageData, name: string, a: CommandAction): string {
+  const word = (v: unknown) => lang.messages[`state.${String(v)}`] ?? String(v);
+  const shown = (x: Record<string, unknown> | undefined) => Object.entries(x ?? {}).map(([k, v]) => (k === 'state' ? word(v) : `${k.replace(/_/g, ' ')} ${String(v)}`)).join(', ');
+  return say(lang, a.pending ? 'pending' : 'unverified', { name, actual: shown(a.actual), expected: shown(a.expected) });
 }

@@ -21,7 +21,7 @@ export interface Scope {
 export type Resolution =
   | { kind: 'entities'; ids: string[]; noun?: string; singular: boolean }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
-  | { kind: 'none'; noun?: string; where?: string }
+  | { kind: 'none'; noun?: string; where?: string; /** The kind of thing said, when the words named one the place lacks. */ said?: TargetMeaning }
   /** Named things that cannot do what is asked. */
   | { kind: 'cannot'; noun: string; ids: string[] }
   /** What "except" names was not found. */
@@ -193,13 +193,15 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
   // Commands act on things, not on what sensors measure ("set the temp", "the volume in here").
   if (f.question === undefined) options = options.filter((o) => o.k === 'domain');
   if (f.question === 'who') options = [{ k: 'domain', domain: 'person', word: 'person', plural: true }];
+  const said = options[0];
   if (!options.length && f.bstates.length && !filters.implied.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
   if (!options.length) options = filters.implied.map((domain) => ({ k: 'domain', domain, word: domain, plural: false }) as TargetMeaning);
   if (generic && f.bstates.length) options = [...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning), ...options];
-  return resolveKinds(f, home, scope, filters, options);
+  return resolveKinds(f, home, scope, filters, options, said);
 }
 
-function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, options: TargetMeaning[]): Resolution {
+/** The entities of the kinds said (`said`: the first kind the words named, for saying a place lacks it). */
+function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, options: TargetMeaning[], said?: TargetMeaning): Resolution {
   const plural = f.everything || f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'bnoun' || x.k === 'generic') && x.plural));
   const word = f.mentions.find((m) => m.meanings.some((x) => x.k !== 'entity'))?.text;
   const wide = plural || f.all || f.everywhere || scope.explicit;
@@ -230,7 +232,7 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
     if (!best || score > best.score) best = { list: fitting, score, meaning: o };
   }
   if (f.everything && union.length) return { kind: 'entities', ids: [...new Set(union.map((e) => e.id))], noun: word, singular: false };
-  if (!best) return { kind: 'none', noun: word, where: [...scope.areas, ...scope.floors].join(', ') || undefined };
+  if (!best) return { kind: 'none', noun: word, where: [...scope.areas, ...scope.floors].join(', ') || undefined, ...(said ? { said } : {}) };
 
   let list = best.list;
   const singular = !plural && !f.all && !f.any && !f.everywhere;
