@@ -114,6 +114,14 @@ export class Lexicon {
     for (const p of plurals.length ? plurals : made !== singular ? [made] : []) this.add(p, meaning(true));
   }
 
+  private thingList?: { size: number; list: [string, { thing: boolean; key?: string }][] };
+
+  /** The words that name things (what typo matching compares with), kept until a word is added. */
+  things(): [string, { thing: boolean; key?: string }][] {
+    if (this.thingList?.size !== this.words.size) this.thingList = { size: this.words.size, list: [...this.words].filter(([, info]) => info.thing) };
+    return this.thingList.list;
+  }
+
   /** The single-word phrase's meanings, if the word is a phrase of its own. */
   meaningsOf(word: string): Meaning[] | undefined {
     return this.root.next.get(word)?.meanings;

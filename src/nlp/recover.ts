@@ -60,10 +60,15 @@ export function confidence(word: string, known: string, lang: LanguageData, keys
 }
 
 export class Recoverer {
+  /** The language's endings, longest first, each with what it leaves in its place. */
+  private readonly endings: [string, string][];
+
   constructor(
     private readonly lang: LanguageData,
     private readonly lexicons: readonly Lexicon[],
-  ) {}
+  ) {
+    this.endings = lang.endings.map((e) => e.split(':') as [string, string?]).map(([end, put = '']) => [end, put] as [string, string]).sort((a, b) => b[0].length - a[0].length);
+  }
 
   private known(w: string): boolean {
     return this.lexicons.some((l) => l.words.has(w));
@@ -78,8 +83,7 @@ export class Recoverer {
 
   /** The word without an ending (or with the ending's own replacement: closing, close), if that is a known word. */
   private stem(w: string): string | undefined {
-    const endings = this.lang.endings.map((e) => e.split(':') as [string, string?]).sort((a, b) => b[0].length - a[0].length);
-    for (const [end, put = ''] of endings) {
+    for (const [end, put] of this.endings) {
       if (w.length - end.length < 3 || !w.endsWith(end)) continue;
       const stem = w.slice(0, w.length - end.length) + put;
       if (this.known(stem)) return stem;
@@ -122,7 +126,7 @@ export class Recoverer {
   /** A word written as known words joined (with the language's linking letters), longest first part first. */
   private split(w: string, depth = 0): string[] | undefined {
     const c = this.lang.compounds;
-    if (!c || depth > 2) return undefined;
+    if (!c || depth > 2 || w.length < 2 * c.min_part) return undefined;
     const min = c.min_part;
     for (let n = w.length - min; n >= min; n--) {
       let head = w.slice(0, n);
@@ -152,8 +156,8 @@ export class Recoverer {
     let best: { word: string; sure: number } | undefined;
     let tie = false;
     for (const l of this.lexicons) {
-      for (const [known, info] of l.words) {
-        if (!info.thing || Math.abs(known.length - w.length) > 3) continue;
+      for (const [known, info] of l.things()) {
+        if (Math.abs(known.length - w.length) > 3) continue;
         const sure = confidence(w, known, this.lang, { word: key, known: (info.key ??= soundKey(known, this.lang)) });
         if (sure < ASK) continue;
         if (!best || sure > best.sure) {
