@@ -223,11 +223,13 @@ export const MESSAGE_KEYS = [
   'thing',
   'unverified',
   'pending',
+  'hub_away',
+  'hub_unknown',
+  'no_area',
   'quote',
 ] as const;
 
-const MESSAGES = v.object(Object.fromEntries(MESSAGE_KEYS.map((k) => [k, v.string(`${k}: must be a sentence`)])) as Record<(typeof MESSAGE_KEYS)[number], v.StringSchema<string>>);
-const MESSAGE_EXTRA = v.record(v.string(), v.string());
+const MESSAGE_EXTRA = v.record(v.string(), v.string('must be a sentence'), 'must map names to sentences');
 
 const PLUGIN_WORDS = v.object({ domains: v.optional(domainWords), actions: v.optional(lists) });
 
@@ -252,8 +254,9 @@ export function readLanguage(dir: string, code: string): LanguageData {
   const at = (f: string) => join(dir, f);
   const grammar = check(GRAMMAR, readJson(at('grammar.json')), at('grammar.json'));
   const words = check(WORDS, readJson(at('words.json')), at('words.json'));
-  const rawMessages = readJson(at('messages.json'));
-  const messages = { ...check(MESSAGE_EXTRA, rawMessages, at('messages.json')), ...check(MESSAGES, rawMessages, at('messages.json')) };
+  const messages = check(MESSAGE_EXTRA, readJson(at('messages.json')), at('messages.json'));
+  const missing = MESSAGE_KEYS.filter((k) => messages[k] === undefined);
+  if (missing.length) throw new Error(`${at('messages.json')}: these sentences are missing: ${missing.join(', ')}`);
   return folded({ language: code, ...grammar, ...words, messages } as unknown as LanguageData);
 }
 

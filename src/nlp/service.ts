@@ -189,7 +189,7 @@ export class CommandService {
     if (area !== undefined && !areaIdOf(home, area)) {
       const areas = [...home.areas.values()].map((a) => a.name);
       const closest = areas.map((name) => ({ name, score: similarity(area.toLowerCase(), name.toLowerCase()) })).sort((a, b) => b.score - a.score).slice(0, CLOSEST).map((x) => x.name);
-      throw invalidParameters(`context.area: the hub has no area ${JSON.stringify(area.slice(0, 40))}; closest: ${closest.join(', ') || 'none'}`, { field: 'context.area', available_areas: closest });
+      throw invalidParameters(say(p.lang, 'no_area', { area: quote(area.slice(0, 40), p.lang), names: listOf(closest, p.lang) }), { field: 'context.area', available_areas: closest });
     }
     return plan(input, {
       ...p,
@@ -208,7 +208,7 @@ export class CommandService {
   async runCommand(input: CommandInput, principal?: Principal): Promise<CommandResult> {
     const { hub, actions, policy, scenes, groups } = this.deps;
     const caller: Caller = { principal, confirm: input.confirm };
-    if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable('The hub has not been reached yet, so the home is not known');
+    if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable(say(this.parser(this.languageOf(input)).lang, 'hub_unknown'));
     const outcomes = this.plan(input);
     const dry = input.dry_run === true;
     const code = this.languageOf(input);
@@ -277,7 +277,7 @@ export class CommandService {
       policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
 
     // Nothing runs against a hub that is away: 503 before anything, as for device control.
-    if (!dry && planned.length && !hub.isConnected) throw hubUnavailable('The hub is not connected, so nothing was done');
+    if (!dry && planned.length && !hub.isConnected) throw hubUnavailable(say(lang, 'hub_away'));
 
     const out: CommandAction[] = [];
     const errors: AppError[] = [];

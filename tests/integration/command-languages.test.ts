@@ -60,6 +60,8 @@ describe('the language of a command', () => {
     const fr = await s.call('/api/command', 'POST', { command: 'allume la lampe', language: 'fr' });
     expect(fr.status).toBe(400);
     expect(fr.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'language', languages: expect.arrayContaining(['de', 'en']) } });
+    const nowhere = await s.call('/api/command', 'POST', { command: 'Licht an', language: 'de', context: { area: 'Kühe' } });
+    expect(nowhere.body).toMatchObject({ code: 'INVALID_PARAMETERS', message: expect.stringMatching(/^Ich habe nichts getan: Einen Bereich „Kühe“ gibt es nicht; am nächsten sind [^.]+ und [^.]+\.$/), details: { field: 'context.area' } });
     const bad = await s.call('/api/command', 'POST', { command: 'x', language: 'not a tag' });
     expect(bad.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { issues: [expect.objectContaining({ field: 'language' })] } });
   });
@@ -145,6 +147,15 @@ describe('a third language is data only', () => {
     unknown_value: '?',
     nothing_to_answer: 'Nun.',
     quote: '«{text}»',
+    no_such: 'Nun {what} in {where}.',
+    no_such_anywhere: 'Nun {what}.',
+    sensor: '{kind} sensr',
+    thing: 'thing',
+    unverified: '{name} {actual}, nix {expected}.',
+    pending: '{name} stil {actual}.',
+    hub_away: 'Nix dun: hub gon.',
+    hub_unknown: 'Nix dun: hub nevr sen.',
+    no_area: 'Nix dun: nix {area}; nir: {names}.',
     'do.turn_on': 'blorp {names}',
     'done.turn_on': 'Blorpd {names}.',
     'do.turn_off': 'snarf {names}',
