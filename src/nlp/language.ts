@@ -93,6 +93,8 @@ export interface LanguageData {
   time: string[];
   /** Time units; with a number they make a delay or a duration. */
   time_units: string[];
+  /** Words that make a bare number after them a delay or a duration ("in ten", "for 20"). */
+  delays: string[];
   /** Words that make a command depend on something (if, when, unless). */
   condition: string[];
   /** Words that take something out of what a command acts on (except, but not). */
@@ -174,6 +176,7 @@ const WORDS = v.object({
   negation: opt(list, []),
   time: opt(list, []),
   time_units: opt(list, []),
+  delays: opt(list, []),
   condition: opt(list, []),
   except: opt(list, []),
   of: opt(list, []),

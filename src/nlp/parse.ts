@@ -171,6 +171,8 @@ export interface Grammar {
   hesitations?: readonly string[];
   /** Separable verbs: form said, then particle, to the act. */
   separable?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Words that make a bare number after them a delay (in, for). */
+  delays?: readonly string[];
 }
 
 export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
@@ -261,6 +263,11 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
       }
       const next = lexemes[i + 1];
       const unit = next?.meanings.find((m): m is Extract<Meaning, { k: 'unit' }> => m.k === 'unit');
+      // "in ten", "for 20": a delay or a duration with its unit left out.
+      if (!unit && grammar.delays?.includes(lexemes[i - 1]?.text ?? '')) {
+        block('time', `${lexemes[i - 1]!.text} ${l.text}`);
+        continue;
+      }
       const prev = lexemes[i - 1];
       const anchored = Boolean(unit) || pendingBy || pendingTo || has(prev, 'prop') || setting;
       f.numbers.push({ value: num.value, text: l.text, unit: unit?.unit, by: pendingBy, to: pendingTo, anchored });

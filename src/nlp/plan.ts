@@ -85,7 +85,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   if (!lexemes.some((l) => l.text !== ',')) return [{ kind: 'not_understood', words: [], reason: 'empty', part: input.command }];
   const parts = clauses(lexemes, lang.determiners);
   const frames: Frame[] = [];
-  for (const c of parts) frames.push(inherit(frames[frames.length - 1], frameOf(c, { determiners: lang.determiners, hesitations: lang.hesitations, separable: vocabulary.separable })));
+  for (const c of parts) frames.push(inherit(frames[frames.length - 1], frameOf(c, { determiners: lang.determiners, hesitations: lang.hesitations, separable: vocabulary.separable, delays: lang.delays })));
   // A word that forbids acting anywhere refuses the whole command, whatever the other parts say.
   for (const kind of ORDER) {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));

@@ -45,6 +45,11 @@ describe('words that forbid acting refuse the whole command', () => {
       expect(refusal(c).reason, c).toBe('time');
     }
   });
+  test('a bare number after in or for is a delay or a duration, not a value', () => {
+    expect(refusal('turn the lights on in ten')).toMatchObject({ reason: 'time', words: ['in 10'] });
+    expect(refusal('turn on the fan for 20').reason).toBe('time');
+    expect(calls('set the bedroom lamp to 20')).toEqual(['light.bedroom_lamp turn_on {"brightness_pct":20}']);
+  });
   test('a word that is a time only after a number: "min brightness" is the minimum', () => {
     expect(calls('set the bedroom lamp to min brightness')).toEqual(['light.bedroom_lamp turn_on {"brightness_pct":1}']);
     expect(refusal('turn off the garage light in 5 min').reason).toBe('time');
