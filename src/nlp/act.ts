@@ -75,6 +75,11 @@ export function actOf(f: Frame): Act | undefined {
   const particle = f.particles.find((p) => p === 'on' || p === 'off');
   const updown = f.particles.find((p) => p === 'up' || p === 'down') ?? f.rel;
 
+  // "10 percent more", "two degrees less": a change by the amount said.
+  if (num && !num.to && f.rel && !f.comparative && strong !== 'dim' && strong !== 'brighten') {
+    const up = strong === 'open' || strong === 'increase' || (strong !== 'close' && strong !== 'decrease' && f.rel === 'up');
+    return { ...base, verb: up ? 'increase' : 'decrease', prop: prop ?? (strong === 'open' || strong === 'close' ? 'position' : undefined), value: num.value, relative: true };
+  }
   if (f.comparative) {
     const [p, dir] = PROP_OF_COMPARATIVE[f.comparative] ?? ['brightness', 'increase'];
     if (num && !num.by && num.to) return { ...base, verb: 'set', prop: p, value: num.value };

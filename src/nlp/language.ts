@@ -99,6 +99,8 @@ export interface LanguageData {
   condition: string[];
   /** Words that take something out of what a command acts on (except, but not). */
   except: string[];
+  /** Where a thing is said by another (next to the tv): the parser does not find things that way. */
+  relations: string[];
   /** A count of things (two of the lights): the parser does not choose some of them. */
   of: string[];
   /** Sounds and words a person puts before what they say (um, well, ok): filler, also before a question. */
@@ -179,6 +181,7 @@ const WORDS = v.object({
   delays: opt(list, []),
   condition: opt(list, []),
   except: opt(list, []),
+  relations: opt(list, []),
   of: opt(list, []),
   hesitations: opt(list, []),
   filler: opt(list, []),
@@ -229,6 +232,7 @@ export const MESSAGE_KEYS = [
   'hub_away',
   'hub_unknown',
   'no_area',
+  'keep',
   'quote',
 ] as const;
 

@@ -42,6 +42,7 @@ export type Meaning =
   | { k: 'time' }
   | { k: 'condition' }
   | { k: 'except' }
+  | { k: 'relation' }
   | { k: 'of' }
   | { k: 'list' }
   | { k: 'filler' }
@@ -215,6 +216,7 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   for (const p of [...lang.time, ...lang.time_units]) lex.add(p, { k: 'time' });
   for (const p of lang.condition) lex.add(p, { k: 'condition' });
   for (const p of lang.except) lex.add(p, { k: 'except' });
+  for (const p of lang.relations) lex.add(p, { k: 'relation' });
   for (const p of lang.of) lex.add(p, { k: 'of' });
   for (const p of lang.list_joiners) lex.add(p, { k: 'list' });
   for (const p of lang.connectors) lex.add(p, { k: 'connector' });

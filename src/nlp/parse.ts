@@ -238,6 +238,11 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
       block(blocker, l.text);
       continue;
     }
+    // "the light next to the tv": a thing found by another is not understood, never guessed at.
+    if (has(l, 'relation') && !ms.some((m) => NAMES.has(m.k))) {
+      f.unknown.push(l.text);
+      continue;
+    }
     if (has(l, 'except') && !ms.some((m) => NAMES.has(m.k))) {
       excluding = true;
       f.exclude ??= { words: [], mentions: [], areas: [], floors: [] };

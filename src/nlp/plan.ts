@@ -54,7 +54,8 @@ export type RefusalReason =
   | 'quantity'
   | 'range'
   | 'count_of_things'
-  | 'exception';
+  | 'exception'
+  | 'keep';
 
 export type Outcome =
   | { kind: 'act'; steps: Step[]; what: string }
@@ -133,6 +134,8 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   // A scene said alone ("Partymodus", "movie night") is activated.
   const act = actOf(f) ?? (!f.unknown.length && f.mentions.length === 1 && f.mentions[0]!.meanings.some((m) => m.k === 'scene' || (m.k === 'entity' && m.ids.every((id) => id.startsWith('scene.')))) ? { verb: 'turn_on' } : undefined);
   if (!act) return refuse('no_action', f.unknown);
+  // "leave the tv off", "lass das Licht an": asked to change nothing.
+  if (act.verb === 'keep') return refuse('keep', f.text.split(' ').filter((w) => deps.lang.actions.keep?.some((k) => k.split(' ').includes(w))));
   if (f.unknown.length) return refuse('unknown_words', f.unknown);
   // A number that is neither a value nor a count of something known ("turn on the lamp 3").
   const loose = f.numbers.filter((n) => !n.anchored);

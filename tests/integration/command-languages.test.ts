@@ -156,6 +156,7 @@ describe('a third language is data only', () => {
     hub_away: 'Nix dun: hub gon.',
     hub_unknown: 'Nix dun: hub nevr sen.',
     no_area: 'Nix dun: nix {area}; nir: {names}.',
+    keep: 'Nix dun: {words}.',
     'do.turn_on': 'blorp {names}',
     'done.turn_on': 'Blorpd {names}.',
     'do.turn_off': 'snarf {names}',

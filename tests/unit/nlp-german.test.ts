@@ -114,6 +114,7 @@ describe('refusals in German words', () => {
     expect(reason('mach um 18 Uhr die Rollos runter')).toBe('time');
     expect(reason('wenn es kalt ist, mach die Heizung an')).toBe('condition');
     expect(reason('mach zwei der Lampen an')).toBe('count_of_things');
+    expect(reason('lass die Schreibtischlampe an')).toBe('keep');
   });
   test('relative changes in the hub’s Celsius: a little is half a degree', () => {
     expect(calls('mach es im Wohnzimmer zwei Grad wärmer')).toEqual(['climate.living_room set_temperature {"temperature":22}']);

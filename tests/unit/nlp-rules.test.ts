@@ -85,6 +85,20 @@ describe('quantities it cannot honour are refused, never clamped or guessed', ()
   });
 });
 
+describe('what the parser does not do, it says', () => {
+  test('keeping things as they are is not an act', () => {
+    expect(refusal('leave the tv off')).toMatchObject({ reason: 'keep', words: ['leave'] });
+    expect(refusal('keep the lights on').reason).toBe('keep');
+  });
+  test('a thing found by another is not guessed at', () => {
+    expect(refusal('turn on the light next to the tv')).toMatchObject({ reason: 'unknown_words', words: ['next to'] });
+  });
+  test('an amount more or less is a change by it, not a value', () => {
+    expect(calls('open the guest room shade 10 percent more')).toEqual(['cover.shade_left set_cover_position {"position":100}']);
+    expect(calls('turn the tv volume 10 percent lower')).toEqual(['media_player.tv volume_set {"volume_level":0.4}']);
+  });
+});
+
 describe('a thing named that cannot do the act is said so, never swapped for another', () => {
   test('a binary sensor called Siren is not a light', () => {
     expect(refusal('switch off the siren')).toMatchObject({ reason: 'cannot', words: ['siren'], detail: { verb: 'turn_off', ids: ['binary_sensor.sound'] } });
