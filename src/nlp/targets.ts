@@ -162,6 +162,9 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     const ent = m.meanings.find((x) => x.k === 'entity');
     if (!ent || ent.k !== 'entity') continue;
     let list = ent.ids.map((id) => home.entities.get(id)).filter((e): e is HomeEntity => e !== undefined);
+    // "the tv light": a name beside a kind its thing is not of does not act on the named thing.
+    const besides = f.mentions.filter((x) => x !== m).flatMap((x) => x.meanings.filter((y) => y.k === 'domain'));
+    if (f.question === undefined && besides.length && !list.some((e) => besides.some((k) => kindFits(k, e)))) continue;
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
     list = narrow(list, (e) => f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls));
     if (scope.explicit) {
@@ -185,6 +188,11 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
   }
   if (named.length) return { kind: 'entities', ids: [...new Set(named)], singular: named.length === 1 };
   if (cannot) return { kind: 'cannot', ...cannot };
+  // Two kinds of thing side by side that share no domain ("the tv light") name no one thing.
+  if (f.question === undefined) {
+    const domains = f.mentions.map((m) => new Set(m.meanings.flatMap((x) => (x.k === 'domain' ? [x.domain] : []))));
+    if (domains.some((a, i) => a.size && domains.some((b, j) => j !== i && b.size && ![...a].some((d) => b.has(d))))) return { kind: 'none', noun: f.mentions.map((m) => m.text).join(' ') };
+  }
 
   // Kinds of thing: the mentions' meanings, else device classes from state words, else the act's domains.
   let options: TargetMeaning[] = f.mentions.filter((m) => !usedAsName.has(m)).flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));

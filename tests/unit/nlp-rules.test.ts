@@ -90,6 +90,10 @@ describe('what the parser does not do, it says', () => {
     expect(refusal('leave the tv off')).toMatchObject({ reason: 'keep', words: ['leave'] });
     expect(refusal('keep the lights on').reason).toBe('keep');
   });
+  test('a name beside a kind its thing is not of does not act on it: the tv light is not the tv', () => {
+    expect(refusal('turn on the tv light')).toMatchObject({ reason: 'no_target', words: ['tv light'] });
+    expect(calls('turn on the kitchen ceiling light')).toEqual(['light.kitchen_ceiling turn_on']);
+  });
   test('a thing found by another is not guessed at', () => {
     expect(refusal('turn on the light next to the tv')).toMatchObject({ reason: 'unknown_words', words: ['next to'] });
   });
