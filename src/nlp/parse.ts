@@ -114,6 +114,8 @@ function notAParticle(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], deter
 
 /** Whether a part of a sentence says what to do by itself (a verb with its particle or value, not a bare "turn"). */
 function complete(part: Lexeme[], determiners: readonly string[]): boolean {
+  // "Schlafzimmerlampe heller": a comparative says what to do without a verb.
+  if (part.some((l) => has(l, 'comparative'))) return true;
   const verbs = part.filter((l, i) => actWord(l, determiners, part[i - 1], part.slice(i + 1)));
   if (!verbs.length) return false;
   const strong = verbs.some((l) => l.meanings.some((m) => (m.k === 'action' && m.action !== 'set') || m.k === 'particle'));
@@ -137,7 +139,7 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
       const part = end < 0 ? rest : rest.slice(0, end);
       const startsCommand = has(l, 'connector') && rest.slice(0, 2).some((x) => has(x, 'action') && !has(x, 'filler'));
       const before = cur.some((x, j) => actWord(x, determiners, cur[j - 1], cur.slice(j + 1)));
-      const ownAct = part.some((x, j) => actWord(x, determiners, part[j - 1], part.slice(j + 1)) && !has(x, 'action'));
+      const ownAct = part.some((x, j) => (actWord(x, determiners, part[j - 1], part.slice(j + 1)) && !has(x, 'action')) || has(x, 'comparative'));
       const ownValue = part.some((x) => has(x, 'number')) && cur.some((x) => has(x, 'number'));
       if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue))) {
         out.push(cur);
@@ -342,6 +344,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
           f.rel ??= m.dir;
           break;
         case 'comparative':
+          // Two changes that pull apart in one part ("heller … dunkler") are not guessed between.
+          if (f.comparative && f.comparative !== m.what) f.unknown.push(l.text);
           f.comparative = m.what;
           break;
         case 'amount':

@@ -220,11 +220,13 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   if (q === 'who' || words.includes('home') || words.includes('not_home')) implied = ['person'];
   let r = resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
   // State words that fit nothing here ("wer hält sich in der Schule auf": auf) are not what is asked.
+  let dropped = false;
   if (r.kind === 'none' && (words.length || f.bstates.length)) {
     const plain = resolve({ ...f, states: [], bstates: [] }, home, scope, { implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
     if (plain.kind === 'entities') {
       r = plain;
       words.length = 0;
+      dropped = true;
     }
   }
   r = settled(r, choose);
@@ -237,7 +239,7 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
-  const implicitOn = q === 'yesno' && !words.length && !f.unknown.length;
+  const implicitOn = q === 'yesno' && !words.length && !dropped && !f.unknown.length;
   const test = (e: HomeEntity) => {
     const st = deps.state(e.id);
     const b = f.bstates.find((x) => e.domain === 'binary_sensor' && x.cls === e.cls);
@@ -246,7 +248,9 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     const w = words.find((x) => stateApplies(x, e)) ?? (q === 'who' ? 'home' : implicitOn && stateApplies('on', e) ? 'on' : undefined);
     return w ? stateIs(w, e, st) : true;
   };
-  const hasTest = Boolean(f.bstates.length || words.length || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
+  // State words that fit none of the things asked about are no test of them (they are answered with their state).
+  const applies = words.some((w) => entities.some((e) => stateApplies(w, e))) || f.bstates.some((b) => entities.some((e) => e.domain === 'binary_sensor' && e.cls === b.cls));
+  const hasTest = Boolean(((f.bstates.length || words.length) && applies) || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
   const matching = hasTest ? entities.filter(test) : entities;
   return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer({ question: q, all: f.all, entities, matching, hasTest }, deps.state, lang) };
 }

@@ -63,8 +63,12 @@ describe('separable verbs and word order', () => {
     expect(calls('Rollo links herunterfahren')).toEqual(['cover.wohnzimmer_rollo_links close_cover']);
     expect(calls('mach das Rollo vorn hoch')).toEqual(['cover.kueche_rollo_vorn open_cover']);
   });
-  test('two clauses, each with its own particle', () => {
+  test('two clauses, each with its own particle or comparative', () => {
     expect(calls('schalte den Fernseher aus und die Schlafzimmerlampe an')).toEqual(['light.bedroom_lamp turn_on', 'media_player.tv turn_off']);
+    expect(calls('Schlafzimmerlampe heller und Schreibtischlampe dunkler')).toEqual(['light.bedroom_desk_lamp turn_on {"brightness_step_pct":-10}', 'light.bedroom_lamp turn_on {"brightness_step_pct":10}']);
+  });
+  test('a state word that fits a lock only as another state: auf of a door lock is unlocked', () => {
+    expect(p.plan('ist die Haustür auf?')[0]).toMatchObject({ kind: 'query', entities: ['lock.front_door'], matching: [], answer: 'Nein. Haustür: abgeschlossen.' });
   });
   test('auf is "to" before a value and a preposition before a place', () => {
     expect(calls('Helligkeit der Schlafzimmerlampe auf 10 %')).toEqual(['light.bedroom_lamp turn_on {"brightness_pct":10}']);

@@ -130,6 +130,13 @@ describe('every part of a command is planned', () => {
     expect(calls('set the heat to 70 in the living room and 65 in the office')).toEqual(['climate.office_thermostat set_temperature {"temperature":65}', 'climate.thermostat set_temperature {"temperature":70}']);
     expect(calls('turn the kitchen lights off and the bedroom lamp on')).toEqual([...KITCHEN.map((id) => `${id} turn_off`), 'light.bedroom_lamp turn_on'].sort());
   });
+  test('two changes that pull apart are two parts, or not guessed between', () => {
+    expect(calls('make the bedroom lamp brighter and the living room lamp dimmer')).toEqual(['light.bedroom_lamp turn_on {"brightness_step_pct":10}', 'light.living_room_lamp turn_on {"brightness_step_pct":-10}']);
+    expect(refusal('make the bedroom lamp brighter dimmer').reason).toBe('unknown_words');
+  });
+  test('state words that fit none of the things asked about are no test: answered with the state', () => {
+    expect(p.plan('is the tv locked')[0]).toMatchObject({ kind: 'query', entities: ['media_player.tv'], answer: 'TV is idle.' });
+  });
   test('a list of places keeps one part', () => {
     expect(calls('turn on the lights in the bedroom and the kitchen')).toEqual(['light.bedroom_lamp turn_on', ...KITCHEN.map((id) => `${id} turn_on`)].sort());
   });
