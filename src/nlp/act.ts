@@ -95,7 +95,7 @@ export function actOf(f: Frame): Act | undefined {
     return { ...base, verb, prop, ...(num ? { value: num.value, relative: true } : {}) };
   }
   if (strong === 'arm' || strong === 'disarm') return { ...base, verb: strong, alarm: f.alarmMode };
-  if (strong === 'open' && value !== undefined) return { ...base, verb: 'set', prop: 'position', value };
+  if (strong === 'open' && value !== undefined && (!prop || prop === 'position')) return { ...base, verb: 'set', prop: 'position', value };
   // "open the curtain a little": part of the way.
   if ((strong === 'open' || strong === 'close') && f.amount) return { ...base, verb: strong === 'open' ? 'increase' : 'decrease', prop: 'position' };
   if (strong === 'turn_on' || (!strong && particle === 'on')) {
@@ -105,7 +105,7 @@ export function actOf(f: Frame): Act | undefined {
   if (strong === 'turn_off') return { ...base, verb: 'turn_off' };
   if (!strong && particle === 'off') return { ...base, verb: 'turn_off', raise: true };
   if (strong) return { ...base, verb: strong, ...(value !== undefined ? { value } : {}) };
-  if (f.color || f.kelvin !== undefined) return { ...base, verb: 'set', prop: 'color', color: f.color, kelvin: f.kelvin };
+  if (f.color || f.kelvin !== undefined) return { ...base, verb: 'set', prop: 'color', color: f.color, kelvin: f.kelvin, ...(value !== undefined ? { value } : {}) };
   if (f.alarmMode && value === undefined) return { ...base, verb: 'arm', alarm: f.alarmMode };
   if (value !== undefined) return { ...base, verb: 'set', prop, value };
   // "light this room up"
@@ -257,12 +257,16 @@ function setFor(act: Act, domain: string, attrs: Record<string, unknown>, units:
   const v = act.value;
   switch (domain) {
     case 'light': {
-      if (act.color) return { service: 'turn_on', data: { color_name: act.color } };
-      if (act.kelvin !== undefined) return { service: 'turn_on', data: { color_temp_kelvin: act.kelvin } };
-      if (v === undefined) return undefined;
-      if (act.unit === 'kelvin' || act.prop === 'kelvin') return { service: 'turn_on', data: { color_temp_kelvin: Math.round(v) } };
-      if (act.prop && !['brightness', 'color'].includes(act.prop)) return undefined;
-      return { service: 'turn_on', data: { brightness_pct: Math.round(v) } };
+      // A colour or a white and a brightness said together go together ("50 percent and warm white").
+      const data: Record<string, unknown> = {};
+      if (act.color) data.color_name = act.color;
+      if (act.kelvin !== undefined) data.color_temp_kelvin = act.kelvin;
+      if (v !== undefined) {
+        if (act.unit === 'kelvin' || act.prop === 'kelvin') data.color_temp_kelvin = Math.round(v);
+        else if (act.prop && !['brightness', 'color'].includes(act.prop)) return undefined;
+        else data.brightness_pct = Math.round(v);
+      }
+      return Object.keys(data).length ? { service: 'turn_on', data } : undefined;
     }
     case 'cover':
       if (v === undefined || (act.prop && act.prop !== 'position' && act.prop !== 'brightness')) return undefined;

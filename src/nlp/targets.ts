@@ -85,7 +85,8 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
     const out = outdoors(f, home, filters);
     if (out) return out;
   }
-  const groups = [...new Set(f.mentions.map((m) => m.group))];
+  // A part may be only a place ("the bedroom lamp and the kitchen"): it counts as a part too.
+  const groups = [...new Set([...f.mentions, ...f.areas, ...f.floors].map((x) => x.group))].sort((a, b) => a - b);
   const r = groups.length <= 1 || f.question !== undefined ? resolveGroup(f, home, scope, filters) : resolveParts(f, groups, home, scope, filters, contextArea);
   if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
   return r;
@@ -96,7 +97,10 @@ function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filt
   const ids: string[] = [];
   for (const g of groups) {
     const own = (p: Place[]) => p.filter((x) => x.group === g);
-    const part = { ...f, mentions: f.mentions.filter((m) => m.group === g), areas: own(f.areas), floors: own(f.floors) };
+    const mentions = f.mentions.filter((m) => m.group === g);
+    // A part that is only a place takes the kinds of thing said in the others ("the lights in the bedroom and the kitchen").
+    const kinds = mentions.length ? mentions : f.mentions.map((m) => ({ ...m, meanings: m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group') })).filter((m) => m.meanings.length);
+    const part = { ...f, mentions: kinds, areas: own(f.areas), floors: own(f.floors) };
     // A part with no place of its own takes the clause's; if nothing is there, the speaker's or the whole home.
     const hasOwn = part.areas.length > 0 || part.floors.length > 0;
     let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);

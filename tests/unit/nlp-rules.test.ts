@@ -137,6 +137,15 @@ describe('every part of a command is planned', () => {
   test('state words that fit none of the things asked about are no test: answered with the state', () => {
     expect(p.plan('is the tv locked')[0]).toMatchObject({ kind: 'query', entities: ['media_player.tv'], answer: 'TV is idle.' });
   });
+  test('a part that is only a place takes the kinds said in the others; none is dropped', () => {
+    expect(calls('turn off the bedroom lamp and the kitchen')).toEqual(['light.bedroom_lamp turn_off', ...KITCHEN.map((id) => `${id} turn_off`)].sort());
+  });
+  test('a brightness and a white said together both go', () => {
+    expect(calls('set bedroom lamp to 50 percent brightness and warm white')).toEqual(['light.bedroom_lamp turn_on {"color_temp_kelvin":2700,"brightness_pct":50}']);
+  });
+  test('a verb with two meanings takes the one its property fits: raise the volume', () => {
+    expect(calls('raise the volume to 30', 'Living Room')).toEqual(['media_player.tv volume_set {"volume_level":0.3}']);
+  });
   test('a list of places keeps one part', () => {
     expect(calls('turn on the lights in the bedroom and the kitchen')).toEqual(['light.bedroom_lamp turn_on', ...KITCHEN.map((id) => `${id} turn_on`)].sort());
   });
