@@ -32,7 +32,7 @@ import { registerSystemRoutes } from './http/api/system.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
-import { engine } from './http/uws.js';
+import { binary, engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
@@ -93,6 +93,8 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub:
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const log = opts.log ?? createLogger(config.logLevel, opts.logStream);
+  if (engine !== 'native') throw new Error(`uWebSockets.js from ${binary.file} is not native code: the bridge does not run on a stand-in`);
+  if (binary.redirected) log.info({ file: binary.file }, 'uWebSockets.js: the copy checked at install for this glibc (C23 imports redirected)');
   for (const warning of config.warnings) log.warn(warning);
   ensureDataDir(config.dataDir);
 
@@ -106,7 +108,6 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   if (generatedPassword) {
     log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
   }
-  if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   const store = openStore(storeFile(config.dataDir));
   const bus = createBus();

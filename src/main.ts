@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Command line: `serve` (default) runs the bridge; the other commands are listed in HELP.
+import './node-check.js';
 import { ConfigError, loadConfig, type Config } from './config/load.js';
 import { startApp, type RunningApp } from './app.js';
 

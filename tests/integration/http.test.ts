@@ -1,7 +1,7 @@
 import { request as rawRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { engine } from '../../src/http/uws.js';
+import { App, MAX_HEADERS_SIZE, engine, engineOf } from '../../src/http/uws.js';
 import { reply } from '../../src/http/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -42,10 +42,32 @@ function raw(method: string, path: string, headers: Record<string, string>, chun
 }
 
 describe('engine', () => {
-  test('the native uWebSockets.js engine runs (the pure-JS fallback must never run on Linux x64)', async () => {
-    if (process.platform === 'linux' && process.arch === 'x64') expect(engine).toBe('native');
+  test('the native uWebSockets.js engine runs, and /api/config says so', async () => {
+    expect(engine).toBe('native');
     const config = (await (await s.api('/api/config')).json()) as { server: { engine: string } };
-    expect(config.server.engine).toBe(engine);
+    expect(config.server.engine).toBe('native');
+  });
+
+  test('only native code counts as the engine: a JavaScript stand-in with the same shape does not', () => {
+    expect(engineOf({ App })).toBe('native');
+    expect(engineOf({ App: function App() {} })).toBe('fallback');
+    expect(engineOf({ App: () => ({}) })).toBe('fallback');
+    // A stand-in that merely mentions the marker somewhere in its source is still JavaScript.
+    expect(engineOf({ App: () => '{ [native code] }' })).toBe('fallback');
+    expect(engineOf({})).toBe('fallback');
+  });
+});
+
+describe('request heads', () => {
+  test('a request line and headers up to 16 KiB are read (a browser cookie, a long path); beyond, 431', async () => {
+    expect(MAX_HEADERS_SIZE).toBe(16 * 1024);
+    const big = await raw('GET', '/health', { cookie: `a=${'x'.repeat(12_000)}` }, []);
+    expect(big.status).toBe(200);
+    const path = await raw('GET', `/api/state/light.${'x'.repeat(8_000)}`, {}, []);
+    expect(path.status).toBe(400);
+    expect(JSON.parse(path.body).message).toMatch(/is too long: at most 255 characters/);
+    const tooBig = await raw('GET', '/health', { cookie: `a=${'x'.repeat(20_000)}` }, []);
+    expect(tooBig.status).toBe(431);
   });
 });
 
