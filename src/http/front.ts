@@ -195,6 +195,7 @@ export function accept(res: HttpResponse, request: BridgeRequest, tracker: Track
   let end!: () => void;
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
   end = tracker.begin(request, response, longLived);
+  response.headOnly = request.method === 'HEAD';
   response.setHeader('X-Request-Id', request.id);
   res.onAborted(() => {
     request.aborted = true;
