@@ -90,8 +90,9 @@ function apiRequest<B>(route: Route, req: BridgeRequest, principal: Admitted['pr
     headers: req.headers,
     ip: req.ip,
     principal,
-    // A route that declares a body schema checks an absent body as {}, so missing fields are named.
-    body: json?.body ? (check(json.body, body ?? {}) as B) : body,
+    // A route that declares a body schema checks an absent body as {}, so missing fields are named;
+    // a body that is there (JSON null included) is checked as it came.
+    body: json?.body ? (check(json.body, body === undefined ? {} : body) as B) : body,
     get aborted() {
       return req.aborted;
     },
