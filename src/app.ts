@@ -41,8 +41,9 @@ import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
 import { startSimulator, type Simulator } from './sim/index.js';
-import { Guard } from './guard.js';
-import { loadPlugins } from './plugins/loader.js';
+import { HomeView } from './policy/home-view.js';
+import { Policy } from './policy/policy.js';
+import { closePlugins, loadPlugins } from './plugins/loader.js';
 import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
@@ -112,7 +113,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const store = openStore(storeFile(config.dataDir));
   const bus = createBus();
   const { hub, simulator } = await connectHub(config, bus, log);
-  const actions = new ActionExecutor(hub);
+  const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
+  const policy = new Policy({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly }, exposure);
+  const home = new HomeView(hub, policy);
+  const actions = new ActionExecutor(hub, policy);
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
@@ -148,11 +152,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
   const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
-  const scenes = new SceneService({ hub, actions, store, bus });
-  const groups = new GroupService({ hub, actions, store });
-  const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
+  const scenes = new SceneService({ hub, actions, policy, store, bus });
+  const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
-  const guard = new Guard({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly }, exposure);
   // Delivery listens before the hub connects, so its first events are kept too.
   events.start();
   streamMetrics.start();
@@ -181,13 +183,20 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     events,
     streamMetrics,
     sockets,
-    guard,
-    commands: new CommandService({ hub, actions, guard, scenes, groups, bus, maxLength: config.commandMaxLength, requireConfirmation: config.requireConfirmation }),
+    policy,
+    home,
+    commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength }),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
   };
-  const { plugins, report } = await loadPlugins({ userDir: config.pluginsDir, disabled: config.pluginsDisabled, services: base, log: log.child({ part: 'plugins' }) });
-  base.commands.usePluginWords(plugins.map((p) => p.definition.vocabulary));
+  const { plugins, report } = await loadPlugins({
+    userDir: config.pluginsDir,
+    disabled: config.pluginsDisabled,
+    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands },
+    version: VERSION,
+    log: log.child({ part: 'plugins' }),
+  });
+  base.commands.usePluginWords(plugins.map((p) => p.words));
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },
@@ -237,6 +246,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         events.close();
         streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);
+        await closePlugins(plugins, log);
         bridgeTokens.close();
         oauth.close();
         store.close();

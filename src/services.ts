@@ -1,5 +1,6 @@
-// The one services object: built once in src/app.ts and handed, whole or in a declared part, to
-// every route registrar and every plugin. Operations live in the services; transports only adapt.
+// The one services object: built once in src/app.ts and handed to every route registrar.
+// Operations live in the services; transports only adapt. Plugins never see it: they get the
+// narrow context of src/plugin/context.ts.
 import type { ActionExecutor } from './actions/executor.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BridgeTokens } from './auth/bridge-tokens.js';
@@ -9,7 +10,8 @@ import type { UserStore } from './auth/users.js';
 import type { Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import type { GroupService } from './groups/service.js';
-import type { Guard } from './guard.js';
+import type { HomeView } from './policy/home-view.js';
+import type { Policy } from './policy/policy.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { RouteTable } from './http/routes.js';
 import type { Admit } from './http/admission.js';
@@ -69,8 +71,10 @@ export interface Services {
   features(): Record<string, boolean>;
   /** What the hub exposes to its own assistant; present when TOOLS_EXPOSED_ONLY is on. */
   exposure?: Exposure;
-  /** What acting callers may touch: read-only mode, allow and deny lists, confirmation. */
-  guard: Guard;
+  /** The one checkpoint for what a caller may see and do (read-only, allow/deny, exposure, confirmation, scope). */
+  policy: Policy;
+  /** The hub as callers may see it: every read of entities goes through this. */
+  home: HomeView;
   /** The plugins loaded at start, their tools bound, and what was skipped and why. */
   plugins: { list: LoadedPlugin[]; report: PluginReport };
   /** Every tool of every plugin, for the REST tool transport and MCP. */
@@ -79,11 +83,8 @@ export interface Services {
   resources: ResourceCatalog;
 }
 
-/** The parts made from the loaded plugins (so plugins cannot ask for them). */
+/** The parts made from the loaded plugins. */
 export type Catalogued = 'plugins' | 'tools' | 'prompts' | 'resources' | 'mcp';
-
-/** What a registrar or plugin declares it needs: a part of the services, by name. */
-export type ServicesPart<K extends keyof Services> = Pick<Services, K>;
 
 /** Every route registrar has this one signature. */
 export type Registrar = (routes: RouteTable, services: Services) => void;

@@ -51,7 +51,7 @@ await viaHa.connect(proxy);
 let flip = 0;
 async function call(client) {
   const t = performance.now();
-  const r = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', power: flip++ % 2 ? 'off' : 'on' } });
+  const r = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: flip++ % 2 ? 'off' : 'on' } });
   const took = performance.now() - t;
   if (r.isError || r.structuredContent?.entities?.[0]?.verified !== true) throw new Error(`the call was not verified: ${JSON.stringify(r.content)}`);
   return took;

@@ -64,7 +64,7 @@ async function measure(client) {
   const lists = await timed(Number(opt.lists), () => client.listTools());
   // On, then off: each call asks for a state, so its result can be verified.
   const calls = await timed(Number(opt.calls), async (i) => {
-    const r = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', power: i % 2 ? 'off' : 'on' } });
+    const r = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: i % 2 ? 'off' : 'on' } });
     if (r.isError || r.structuredContent?.entities?.[0]?.verified !== true) throw new Error(`the call was not verified: ${JSON.stringify(r.content)}`);
   });
   return { lists, calls };

@@ -71,7 +71,7 @@ async function time(name, args) {
 
 const read = await time('search_entities', () => ({ domain: 'light' }));
 // Each call changes the light (on, off, on, ...), so every one waits for a real state change and checks it.
-const act = await time('control_lights', (i) => ({ entity_id: 'light.living_room_lamp', power: i % 2 ? 'on' : 'off' }));
+const act = await time('control_lights', (i) => ({ entity_id: 'light.living_room_lamp', command: i % 2 ? 'on' : 'off' }));
 child.kill('SIGTERM');
 
 const f = (x) => `${x.toFixed(2)} ms`;

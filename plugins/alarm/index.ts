@@ -1,17 +1,14 @@
 // Alarm panels: arm in each mode, disarm (disarming needs the person's confirmation), with code.
-import { act, actOutput, confirmField, definePlugin, targetFields, toolsWith, v } from '../../src/plugins/api.js';
-import en from './words/en.json' with { type: 'json' };
-
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
+import { actOutput, confirmField, definePlugin, targetFields, tool, v } from 'home-mcp-bridge/plugin';
 
 export default definePlugin({
   name: 'alarm',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Arm and disarm alarm panels.',
-  needs,
+  needs: ['home'],
   domains: ['alarm_control_panel'],
-  vocabulary: { en },
+  words: new URL('./words/', import.meta.url),
   tools: [
     tool({
       name: 'control_alarm',
@@ -25,8 +22,8 @@ export default definePlugin({
       }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      run: (args, { services }) =>
-        act(services, {
+      run: (args, { home }) =>
+        home.act({
           domain: 'alarm_control_panel',
           service: `alarm_${args.command}`,
           data: args.code !== undefined ? { code: args.code } : {},

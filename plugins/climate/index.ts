@@ -1,19 +1,17 @@
 // Climate: target temperature or range, hvac, fan, preset and swing modes, humidity.
-import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
-import en from './words/en.json' with { type: 'json' };
+import { actOutput, definePlugin, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
 const temp = v.pipe(v.number(), v.minValue(-50), v.maxValue(150));
 const mode = v.pipe(v.string(), v.maxLength(64));
 
 export default definePlugin({
   name: 'climate',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Set thermostats: temperature or a range, hvac, fan, preset and swing modes, humidity.',
-  needs,
+  needs: ['home'],
   domains: ['climate'],
-  vocabulary: { en },
+  words: new URL('./words/', import.meta.url),
   tools: [
     tool({
       name: 'control_climate',
@@ -33,7 +31,7 @@ export default definePlugin({
       }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: (args, { services }) => {
+      run: (args, { home }) => {
         const temps = (['temperature', 'target_temp_low', 'target_temp_high'] as const).filter((k) => args[k] !== undefined);
         const others = (['fan_mode', 'preset_mode', 'swing_mode', 'humidity'] as const).filter((k) => args[k] !== undefined);
         const setting = temps.length ? 'temperature' : args.hvac_mode !== undefined ? 'hvac_mode' : others[0];
@@ -43,10 +41,10 @@ export default definePlugin({
           if ((args.target_temp_low === undefined) !== (args.target_temp_high === undefined)) return text('A range needs both target_temp_low and target_temp_high.', true);
           const data: Record<string, unknown> = Object.fromEntries(temps.map((k) => [k, args[k]]));
           if (args.hvac_mode !== undefined) data.hvac_mode = args.hvac_mode;
-          return act(services, { domain: 'climate', service: 'set_temperature', data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
+          return home.act({ domain: 'climate', service: 'set_temperature', data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
         }
         const service = { hvac_mode: 'set_hvac_mode', fan_mode: 'set_fan_mode', preset_mode: 'set_preset_mode', swing_mode: 'set_swing_mode', humidity: 'set_humidity' }[setting];
-        return act(services, { domain: 'climate', service, data: { [setting]: args[setting] }, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
+        return home.act({ domain: 'climate', service, data: { [setting]: args[setting] }, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
       },
     }),
   ],

@@ -1,24 +1,14 @@
 // Discovery: find entities by what a person calls them, by domain and by area. Names and areas
 // come from the hub; nothing about a home is written here.
-import * as v from 'valibot';
-import { AppError, definePlugin, resourcesWith, text, toolsWith } from '../../src/plugins/api.js';
-import type { ResourceContents } from '../../src/plugins/api.js';
+import { definePlugin, PluginError, resource, text, tool, v, type Home, type ResourceContents } from 'home-mcp-bridge/plugin';
 
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
-const resource = resourcesWith(needs);
-
-type Hub = Parameters<Parameters<typeof resource>[0]['read']>[1]['services']['hub'];
-const nameOf = (hub: Hub, id: string) => {
-  const s = hub.cache.get(id);
+const nameOf = (home: Home, id: string) => {
+  const s = home.state(id);
   return typeof s?.attributes.friendly_name === 'string' ? s.attributes.friendly_name : id;
 };
-const line = (hub: Hub, id: string) => ({ entity_id: id, name: nameOf(hub, id), state: hub.cache.get(id)?.state ?? 'unknown', area: hub.registries.areaOf(id)?.name ?? null });
+const line = (home: Home, id: string) => ({ entity_id: id, name: nameOf(home, id), state: home.state(id)?.state ?? 'unknown', area: home.areaOf(id)?.name ?? null });
 const json = (uri: string, data: unknown, entities: string[]): ResourceContents => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(data) }], entities });
-type Guard = Parameters<Parameters<typeof resource>[0]['read']>[1]['services']['guard'];
-/** The entity ids callers may see (all of them, unless TOOLS_EXPOSED_ONLY keeps to what Assist sees). */
-const visible = (hub: Hub, guard: Guard) => [...hub.cache.ids()].filter((id) => guard.maySee(id));
-const domains = (hub: Hub, guard: Guard) => [...new Set(visible(hub, guard).map((id) => id.slice(0, id.indexOf('.'))))].sort();
+const domains = (home: Home) => [...new Set(home.ids().map((id) => id.slice(0, id.indexOf('.'))))].sort();
 
 const resources = [
   resource({
@@ -26,9 +16,9 @@ const resources = [
     name: 'Dashboard summary',
     description: 'What is on, open, unlocked or running right now, and how many entities of each kind there are.',
     mimeType: 'application/json',
-    read: (_p, { services: { hub, guard } }) => {
-      const all = [...hub.cache.all()].filter((s) => guard.maySee(s.entity_id));
-      const count = Object.fromEntries(domains(hub, guard).map((d) => [d, all.filter((s) => s.entity_id.startsWith(`${d}.`)).length]));
+    read: (_p, { home }) => {
+      const all = home.states();
+      const count = Object.fromEntries(domains(home).map((d) => [d, all.filter((s) => s.entity_id.startsWith(`${d}.`)).length]));
       const pick = (domain: string, states: string[]) => all.filter((s) => s.entity_id.startsWith(`${domain}.`) && states.includes(s.state)).map((s) => s.entity_id);
       const data = {
         entities: count,
@@ -49,14 +39,13 @@ const resources = [
     name: 'Areas and floors',
     description: 'Every area with its floor and the entities in it.',
     mimeType: 'application/json',
-    read: (_p, { services: { hub, guard } }) => {
+    read: (_p, { home }) => {
       const byArea = new Map<string, string[]>();
-      for (const id of visible(hub, guard)) {
-        const a = hub.registries.areaOf(id);
+      for (const id of home.ids()) {
+        const a = home.areaOf(id);
         if (a) byArea.set(a.area_id, [...(byArea.get(a.area_id) ?? []), id]);
       }
-      const floors = hub.registries.floors;
-      const areas = [...hub.registries.areas.values()].map((a) => ({ area_id: a.area_id, name: a.name, floor: a.floor_id ? (floors.get(a.floor_id)?.name ?? a.floor_id) : null, entities: (byArea.get(a.area_id) ?? []).sort() }));
+      const areas = home.areas().map((a) => ({ area_id: a.area_id, name: a.name, floor: a.floor_id ? (home.floor(a.floor_id)?.name ?? a.floor_id) : null, entities: (byArea.get(a.area_id) ?? []).sort() }));
       return json('home://areas', { areas }, areas.flatMap((a) => a.entities));
     },
   }),
@@ -65,13 +54,13 @@ const resources = [
     name: 'One area',
     description: 'The entities of one area with their states.',
     mimeType: 'application/json',
-    list: ({ services: { hub, guard } }) => [...hub.registries.areas.values()].map((a) => ({ uri: `home://area/${a.area_id}`, name: a.name })),
-    complete: { area_id: (typed, { services: { hub, guard } }) => startingWith([...hub.registries.areas.keys()], typed) },
-    read: ({ area_id }, { services: { hub, guard } }) => {
-      const area = hub.registries.areas.get(area_id!);
-      if (!area) throw new AppError('NOT_FOUND', 404, `No area ${area_id}`, { area_id });
-      const ids = [...visible(hub, guard)].filter((id) => hub.registries.areaOf(id)?.area_id === area.area_id).sort();
-      return json(`home://area/${area.area_id}`, { area_id: area.area_id, name: area.name, entities: ids.map((id) => line(hub, id)) }, ids);
+    list: ({ home }) => home.areas().map((a) => ({ uri: `home://area/${a.area_id}`, name: a.name })),
+    complete: { area_id: (typed, { home }) => startingWith(home.areas().map((a) => a.area_id), typed) },
+    read: ({ area_id }, { home }) => {
+      const area = home.area(area_id!);
+      if (!area) throw new PluginError(`No area ${area_id}`, { area_id }, 'NOT_FOUND', 404);
+      const ids = home.ids().filter((id) => home.areaOf(id)?.area_id === area.area_id).sort();
+      return json(`home://area/${area.area_id}`, { area_id: area.area_id, name: area.name, entities: ids.map((id) => line(home, id)) }, ids);
     },
   }),
   resource({
@@ -79,11 +68,11 @@ const resources = [
     name: 'Devices of one type',
     description: 'Every entity of one domain (light, climate, cover, ...) with its state and area.',
     mimeType: 'application/json',
-    list: ({ services: { hub, guard } }) => domains(hub, guard).map((d) => ({ uri: `home://devices/${d}`, name: `All ${d} entities` })),
-    complete: { domain: (typed, { services: { hub, guard } }) => startingWith(domains(hub, guard), typed) },
-    read: ({ domain }, { services: { hub, guard } }) => {
-      const ids = [...visible(hub, guard)].filter((id) => id.startsWith(`${domain}.`)).sort();
-      return json(`home://devices/${domain}`, { domain, entities: ids.map((id) => line(hub, id)) }, ids);
+    list: ({ home }) => domains(home).map((d) => ({ uri: `home://devices/${d}`, name: `All ${d} entities` })),
+    complete: { domain: (typed, { home }) => startingWith(domains(home), typed) },
+    read: ({ domain }, { home }) => {
+      const ids = home.ids().filter((id) => id.startsWith(`${domain}.`)).sort();
+      return json(`home://devices/${domain}`, { domain, entities: ids.map((id) => line(home, id)) }, ids);
     },
   }),
   resource({
@@ -91,13 +80,13 @@ const resources = [
     name: 'One entity',
     description: 'One entity in full: state, attributes, area, device.',
     mimeType: 'application/json',
-    complete: { entity_id: (typed, { services: { hub, guard } }) => startingWith([...visible(hub, guard)], typed) },
-    read: ({ entity_id }, { services: { hub, guard } }) => {
-      const s = guard.maySee(entity_id!) ? hub.cache.get(entity_id!) : undefined;
-      if (!s) throw new AppError('INVALID_ENTITY', 404, `No entity ${entity_id}`, { entity_id });
-      const entry = hub.registries.entities.get(s.entity_id);
-      const device = entry?.device_id ? hub.registries.devices.get(entry.device_id) : undefined;
-      const data = { ...s, area: hub.registries.areaOf(s.entity_id)?.name ?? null, device: device ? { id: device.id, name: device.name_by_user ?? device.name ?? null } : null };
+    complete: { entity_id: (typed, { home }) => startingWith(home.ids(), typed) },
+    read: ({ entity_id }, { home }) => {
+      const s = home.state(entity_id!);
+      if (!s) throw new PluginError(`No entity ${entity_id}`, { entity_id }, 'INVALID_ENTITY', 404);
+      const entry = home.entry(s.entity_id);
+      const device = entry?.device_id ? home.device(entry.device_id) : undefined;
+      const data = { ...s, area: home.areaOf(s.entity_id)?.name ?? null, device: device ? { id: device.id, name: device.name_by_user ?? device.name ?? null } : null };
       return json(`home://entity/${s.entity_id}`, data, [s.entity_id]);
     },
   }),
@@ -115,7 +104,7 @@ const cursorOf = (offset: number) => Buffer.from(`o:${offset}`).toString('base64
 const offsetOf = (cursor: string | undefined): number => {
   if (cursor === undefined) return 0;
   const m = /^o:(\d{1,7})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
+  if (!m) throw new PluginError('cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
   return Number(m[1]);
 };
 
@@ -140,22 +129,21 @@ const search = tool({
   }),
   output: v.object({ entities: v.array(v.record(v.string(), v.unknown())), total: v.number(), next_cursor: v.nullable(v.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { services: { hub, guard } }) => {
+  run: (args, { home }) => {
     const start = offsetOf(args.cursor);
-    const reg = hub.registries;
-    const [query, area, floor, label] = [word(args.query), word(args.area), word(args.floor), word(args.label)];
-    const labelId = label && [...reg.labels.values()].find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
+    const [query, floor, label] = [word(args.query), word(args.floor), word(args.label)];
+    const areaId = args.area !== undefined ? home.areaIdFor(args.area) : undefined;
+    if (args.area !== undefined && areaId === undefined) return text(`There is no area ${JSON.stringify(args.area.slice(0, 40))}; list_areas lists them.`, true);
+    const labelId = label && home.labels().find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const found = [];
-    for (const s of hub.cache.all()) {
-      if (!guard.maySee(s.entity_id)) continue;
-      if (args.domain && !s.entity_id.startsWith(`${args.domain}.`)) continue;
+    for (const s of home.states(args.domain)) {
       if (args.state && s.state !== args.state) continue;
-      const name = nameOf(hub, s.entity_id);
-      const where = reg.areaOf(s.entity_id);
-      const level = where?.floor_id ? reg.floors.get(where.floor_id) : undefined;
-      if (area && !(where && (where.area_id === area || where.name.toLowerCase() === area))) continue;
-      if (floor && !(level && (level.floor_id === floor || level.name.toLowerCase() === floor))) continue;
-      const entry = reg.entities.get(s.entity_id);
+      const name = nameOf(home, s.entity_id);
+      const where = home.areaOf(s.entity_id);
+      const level = where?.floor_id ? home.floor(where.floor_id) : undefined;
+      if (areaId !== undefined && where?.area_id !== areaId) continue;
+      if (floor && !(level && (level.floor_id === floor || level.name.toLowerCase() === floor || level.aliases?.some((x) => x.toLowerCase() === floor)))) continue;
+      const entry = home.entry(s.entity_id);
       if (label && !(labelId && entry?.labels?.includes(labelId))) continue;
       const names = [name, ...(entry?.aliases ?? [])].map((n) => n.toLowerCase());
       if (query && !names.some((n) => n.includes(query)) && !s.entity_id.includes(query)) continue;
@@ -178,11 +166,10 @@ const areas = tool({
   description: 'Every area (with its floor and how many entities of each domain it has), and every floor; optionally one floor’s areas.',
   input: v.object({ floor: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { services: { hub, guard } }) => {
-    const reg = hub.registries;
+  run: (args, { home }) => {
     const counts = new Map<string, Record<string, number>>();
-    for (const id of visible(hub, guard)) {
-      const a = reg.areaOf(id);
+    for (const id of home.ids()) {
+      const a = home.areaOf(id);
       if (!a) continue;
       const c = counts.get(a.area_id) ?? {};
       const domain = id.slice(0, id.indexOf('.'));
@@ -190,11 +177,12 @@ const areas = tool({
       counts.set(a.area_id, c);
     }
     const floorWord = args.floor?.trim().toLowerCase();
-    const list = [...reg.areas.values()]
-      .map((a) => ({ area_id: a.area_id, name: a.name, floor: a.floor_id ? (reg.floors.get(a.floor_id)?.name ?? a.floor_id) : null, floor_id: a.floor_id ?? null, entities: counts.get(a.area_id) ?? {} }))
+    const list = home
+      .areas()
+      .map((a) => ({ area_id: a.area_id, name: a.name, floor: a.floor_id ? (home.floor(a.floor_id)?.name ?? a.floor_id) : null, floor_id: a.floor_id ?? null, entities: counts.get(a.area_id) ?? {} }))
       .filter((a) => !floorWord || a.floor_id === floorWord || a.floor?.toLowerCase() === floorWord)
       .sort((a, b) => a.name.localeCompare(b.name));
-    const floors = [...reg.floors.values()].map((f) => ({ floor_id: f.floor_id, name: f.name, level: f.level ?? null }));
+    const floors = home.floors().map((f) => ({ floor_id: f.floor_id, name: f.name, level: f.level ?? null }));
     const lines = list.map((a) => `${a.name} (${a.area_id})${a.floor ? `, ${a.floor}` : ''}: ${Object.entries(a.entities).map(([d, n]) => `${n} ${d}`).join(', ') || 'no entities'}`);
     return { content: [{ type: 'text', text: lines.join('\n') || 'No areas.' }], structuredContent: { areas: list, floors } };
   },
@@ -213,29 +201,31 @@ const devices = tool({
   }),
   output: v.object({ devices: v.array(v.record(v.string(), v.unknown())), labels: v.array(v.record(v.string(), v.unknown())), total: v.number(), next_cursor: v.nullable(v.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { services: { hub, guard } }) => {
+  run: (args, { home }) => {
     const start = offsetOf(args.cursor);
-    const reg = hub.registries;
-    const [area, label, query] = [word(args.area), word(args.label), word(args.query)];
-    const labelId = label && [...reg.labels.values()].find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
+    const [label, query] = [word(args.label), word(args.query)];
+    const areaId = args.area !== undefined ? home.areaIdFor(args.area) : undefined;
+    if (args.area !== undefined && areaId === undefined) return text(`There is no area ${JSON.stringify(args.area.slice(0, 40))}; list_areas lists them.`, true);
+    const labelId = label && home.labels().find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const byDevice = new Map<string, string[]>();
-    for (const e of reg.entities.values()) {
-      if (!e.device_id || !guard.maySee(e.entity_id) || !hub.cache.get(e.entity_id)) continue;
-      byDevice.set(e.device_id, [...(byDevice.get(e.device_id) ?? []), e.entity_id]);
+    for (const id of home.ids()) {
+      const deviceId = home.entry(id)?.device_id;
+      if (deviceId) byDevice.set(deviceId, [...(byDevice.get(deviceId) ?? []), id]);
     }
-    const found = [...reg.devices.values()]
+    const found = home
+      .devices()
       .filter((d) => byDevice.has(d.id))
       .map((d) => {
-        const where = d.area_id ? reg.areas.get(d.area_id) : undefined;
+        const where = d.area_id ? home.area(d.area_id) : undefined;
         return { device_id: d.id, name: d.name_by_user ?? d.name ?? d.id, area: where?.name ?? null, area_id: where?.area_id ?? null, manufacturer: d.manufacturer ?? null, model: d.model ?? null, labels: d.labels ?? [], entities: byDevice.get(d.id)!.sort() };
       })
-      .filter((d) => !area || d.area_id === area || d.area?.toLowerCase() === area)
+      .filter((d) => areaId === undefined || d.area_id === areaId)
       .filter((d) => !label || (labelId !== undefined && d.labels.includes(labelId)))
       .filter((d) => !query || [d.name, d.manufacturer ?? '', d.model ?? ''].some((x) => x.toLowerCase().includes(query)))
       .sort((a, b) => a.name.localeCompare(b.name));
     const page = found.slice(start, start + args.limit);
     const next = start + args.limit < found.length ? cursorOf(start + args.limit) : null;
-    const labels = [...reg.labels.values()].map((l) => ({ label_id: l.label_id, name: l.name }));
+    const labels = home.labels().map((l) => ({ label_id: l.label_id, name: l.name }));
     const lines = page.map((d) => `${d.name}${d.area ? ` (${d.area})` : ''}${d.manufacturer ? `, ${d.manufacturer}${d.model ? ` ${d.model}` : ''}` : ''}: ${d.entities.join(', ')}`);
     const more = next ? `\n${found.length - start - page.length} more: call again with cursor ${next}.` : '';
     return { content: [{ type: 'text', text: `${lines.join('\n') || 'No device matches.'}${more}` }], structuredContent: { devices: page, labels, total: found.length, next_cursor: next } };
@@ -248,22 +238,22 @@ const describe = tool({
   description: 'One entity in full: state, attributes, area, floor, device, labels, aliases, and the actions it supports (for the control tools).',
   input: v.object({ entity_id: v.pipe(v.string(), v.regex(/^[a-z0-9_]+\.[a-z0-9_]+$/, 'must be an entity id such as light.kitchen')) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: (args, { services: { hub, guard, actions } }) => {
-    const s = guard.maySee(args.entity_id) ? hub.cache.get(args.entity_id) : undefined;
-    if (!s) throw actions.unknownEntity(args.entity_id);
-    const reg = hub.registries;
-    const entry = reg.entities.get(s.entity_id);
-    const device = entry?.device_id ? reg.devices.get(entry.device_id) : undefined;
-    const area = reg.areaOf(s.entity_id);
+  run: (args, { home }) => {
+    const s = home.state(args.entity_id);
+    if (!s) throw home.unknownEntity(args.entity_id);
+    const entry = home.entry(s.entity_id);
+    const device = entry?.device_id ? home.device(entry.device_id) : undefined;
+    const area = home.areaOf(s.entity_id);
+    const labelNames = new Map(home.labels().map((l) => [l.label_id, l.name]));
     const data = {
       ...s,
-      name: nameOf(hub, s.entity_id),
+      name: nameOf(home, s.entity_id),
       area: area?.name ?? null,
-      floor: area?.floor_id ? (reg.floors.get(area.floor_id)?.name ?? null) : null,
+      floor: area?.floor_id ? (home.floor(area.floor_id)?.name ?? null) : null,
       device: device ? { id: device.id, name: device.name_by_user ?? device.name ?? null } : null,
-      labels: (entry?.labels ?? []).map((l) => reg.labels.get(l)?.name ?? l),
+      labels: (entry?.labels ?? []).map((l) => labelNames.get(l) ?? l),
       aliases: entry?.aliases ?? [],
-      supported_actions: actions.supportedActions(s.entity_id),
+      supported_actions: home.supportedActions(s.entity_id),
     };
     return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
   },
@@ -271,9 +261,10 @@ const describe = tool({
 
 export default definePlugin({
   name: 'discovery',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Find entities, list areas, floors, devices and labels, describe one entity; resources for devices by type, areas, one entity, and a dashboard.',
-  needs,
+  needs: ['home'],
   tools: [search, areas, devices, describe],
   resources,
 });

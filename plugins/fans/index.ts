@@ -1,17 +1,14 @@
 // Fans: on, off, speed, preset, oscillation and direction.
-import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
-import en from './words/en.json' with { type: 'json' };
-
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
+import { actOutput, definePlugin, misplaced, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
 export default definePlugin({
   name: 'fans',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Turn fans on and off, set their speed, preset, oscillation and direction.',
-  needs,
+  needs: ['home'],
   domains: ['fan'],
-  vocabulary: { en },
+  words: new URL('./words/', import.meta.url),
   tools: [
     tool({
       name: 'control_fans',
@@ -27,7 +24,9 @@ export default definePlugin({
       }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: (args, { services }) => {
+      run: (args, { home }) => {
+        const wrong = misplaced(args, args.command, { percentage: ['set_speed'], preset_mode: ['set_preset'], oscillating: ['oscillate'], direction: ['set_direction'] });
+        if (wrong) return wrong;
         const need = { set_speed: 'percentage', set_preset: 'preset_mode', oscillate: 'oscillating', set_direction: 'direction' } as const;
         const field = need[args.command as keyof typeof need];
         if (field && args[field] === undefined) return text(`${args.command} needs ${field}.`, true);
@@ -41,7 +40,7 @@ export default definePlugin({
           set_direction: ['set_direction', { direction: args.direction }],
         };
         const [service, data] = plan[args.command];
-        return act(services, { domain: 'fan', service, data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
+        return home.act({ domain: 'fan', service, data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
       },
     }),
   ],

@@ -2,12 +2,7 @@
 // (history/history_during_period), the logbook (logbook/get_events) and long-term statistics
 // (recorder/statistics_during_period), asked over the hub's WebSocket API and answered compactly,
 // in pages, with times in the hub's own zone.
-import { AppError, definePlugin, toolsWith, v } from '../../src/plugins/api.js';
-import type { ToolResult } from '../../src/plugins/api.js';
-
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
-type Services = Parameters<Parameters<typeof tool>[0]['run']>[1]['services'];
+import { definePlugin, PluginError, tool, v, type Home, type HubQuestion, type ToolResult } from 'home-mcp-bridge/plugin';
 
 const HOUR_MS = 3_600_000;
 
@@ -39,12 +34,12 @@ function window(args: { start?: string; end?: string; hours?: number; cursor?: s
     }
     const ok = (x: unknown): x is { o: number; s: number; e: number } =>
       typeof x === 'object' && x !== null && ['o', 's', 'e'].every((k) => Number.isSafeInteger((x as Record<string, unknown>)[k]));
-    if (!ok(c)) throw new AppError('INVALID_PARAMETERS', 400, 'cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
+    if (!ok(c)) throw new PluginError('cursor: is not one this tool gave; leave it out to start again', { field: 'cursor' });
     return { offset: c.o, start: c.s, end: c.e };
   }
   const end = args.end ? Date.parse(args.end) : Date.now();
   const start = args.start ? Date.parse(args.start) : end - (args.hours ?? 24) * HOUR_MS;
-  if (start >= end) throw new AppError('INVALID_PARAMETERS', 400, 'start: must be before end', { field: 'start' });
+  if (start >= end) throw new PluginError('start: must be before end', { field: 'start' });
   return { offset: 0, start, end };
 }
 const cursorOf = (offset: number, w: { start: number; end: number }) => Buffer.from(JSON.stringify({ o: offset, s: w.start, e: w.end })).toString('base64url');
@@ -67,21 +62,21 @@ function localTime(ms: number, tz: string | undefined): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${sign}${hh}:${mm}`;
 }
 
-/** A command to the hub, with a hub that lacks the integration told apart from other refusals. */
-async function ask<T>(hub: Services['hub'], message: { type: string; [k: string]: unknown }, integration: string): Promise<T> {
+/** A question to the hub, with a hub that lacks the integration told apart from other refusals. */
+async function ask<T>(home: Home, question: HubQuestion, integration: string): Promise<T> {
   try {
-    return await hub.command<T>(message);
+    return await home.read<T>(question);
   } catch (err) {
-    if (err instanceof AppError && err.details?.hub_code === 'unknown_command') {
-      throw new AppError('HUB_ERROR', 501, `Home Assistant does not answer ${message.type}: its ${integration} integration is not loaded (add "${integration}:" or "default_config:" to its configuration.yaml)`, { integration });
+    if ((err as { details?: { hub_code?: unknown } }).details?.hub_code === 'unknown_command') {
+      throw new PluginError(`Home Assistant does not answer ${question.type}: its ${integration} integration is not loaded (add "${integration}:" or "default_config:" to its configuration.yaml)`, { integration }, 'HUB_ERROR', 501);
     }
     throw err;
   }
 }
 
 /** The entities asked for, each one the caller may see and the hub knows. */
-function known(ids: readonly string[], { hub, guard, actions }: Services): string[] {
-  for (const id of ids) if (!guard.maySee(id) || !hub.cache.get(id)) throw actions.unknownEntity(id);
+function known(ids: readonly string[], home: Home): string[] {
+  for (const id of ids) if (!home.has(id)) throw home.unknownEntity(id);
   return [...new Set(ids)];
 }
 
@@ -113,12 +108,12 @@ const history = tool({
   }),
   output: pageOutput('changes'),
   annotations: readOnly,
-  run: async (args, { services }) => {
-    const ids = known(args.entity_ids, services);
+  run: async (args, { home }) => {
+    const ids = known(args.entity_ids, home);
     const w = window(args);
-    const tz = services.hub.config?.time_zone;
+    const tz = home.config?.time_zone;
     const answer = await ask<Record<string, { s: string; a?: Record<string, unknown>; lu: number }[]>>(
-      services.hub,
+      home,
       { type: 'history/history_during_period', start_time: new Date(w.start).toISOString(), end_time: new Date(w.end).toISOString(), entity_ids: ids, minimal_response: !args.attributes, no_attributes: !args.attributes, significant_changes_only: !args.attributes },
       'history',
     );
@@ -151,25 +146,23 @@ const logbook = tool({
   }),
   output: pageOutput('entries'),
   annotations: readOnly,
-  run: async (args, { services }) => {
-    const ids = args.entity_ids ? known(args.entity_ids, services) : undefined;
+  run: async (args, { home }) => {
+    const ids = args.entity_ids ? known(args.entity_ids, home) : undefined;
     const w = window(args);
-    const tz = services.hub.config?.time_zone;
+    const tz = home.config?.time_zone;
+    // The answer holds only entities this caller may see (home.read keeps to them).
     const answer = await ask<LogbookEntry[]>(
-      services.hub,
+      home,
       { type: 'logbook/get_events', start_time: new Date(w.start).toISOString(), end_time: new Date(w.end).toISOString(), ...(ids ? { entity_ids: ids } : {}) },
       'logbook',
     );
-    const { guard } = services;
-    const entries = answer
-      .filter((e) => (!e.entity_id || guard.maySee(e.entity_id)) && (!e.context_entity_id || guard.maySee(e.context_entity_id)))
-      .map((e) => ({
-        when: localTime(e.when * 1000, tz),
-        entity_id: e.entity_id ?? null,
-        ...(e.name ? { name: e.name } : {}),
-        ...(e.state !== undefined ? { state: e.state } : { message: e.message ?? null }),
-        caused_by: causeOf(e),
-      }));
+    const entries = answer.map((e) => ({
+      when: localTime(e.when * 1000, tz),
+      entity_id: e.entity_id ?? null,
+      ...(e.name ? { name: e.name } : {}),
+      ...(e.state !== undefined ? { state: e.state } : { message: e.message ?? null }),
+      caused_by: causeOf(e),
+    }));
     return page('entries', entries, w, args.limit, tz, (e) => `${e.when} ${e.entity_id ?? e.name ?? ''} ${'state' in e ? e.state : e.message}${e.caused_by ? ` (${e.caused_by})` : ''}`, 'Nothing in the logbook for that period');
   },
 });
@@ -190,13 +183,12 @@ const statistics = tool({
   }),
   output: pageOutput('statistics'),
   annotations: readOnly,
-  run: async (args, { services }) => {
+  run: async (args, { home }) => {
     const ids = [...new Set(args.statistic_ids)];
-    for (const id of ids) if (id.includes('.') && !services.guard.maySee(id)) throw services.actions.unknownEntity(id);
     const w = window(args);
-    const tz = services.hub.config?.time_zone;
+    const tz = home.config?.time_zone;
     const answer = await ask<Record<string, Record<string, number | null>[]>>(
-      services.hub,
+      home,
       { type: 'recorder/statistics_during_period', start_time: new Date(w.start).toISOString(), end_time: new Date(w.end).toISOString(), statistic_ids: ids, period: args.period, ...(args.types ? { types: args.types } : {}) },
       'recorder',
     );
@@ -208,7 +200,7 @@ const statistics = tool({
         ...Object.fromEntries(Object.entries(values).filter(([, x]) => x !== null).map(([k, x]) => [k, round(x)])),
       })),
     );
-    const candidates = [...services.hub.cache.all()].filter((st) => st.entity_id.startsWith('sensor.') && st.attributes.state_class && services.guard.maySee(st.entity_id)).map((st) => st.entity_id).sort();
+    const candidates = home.states('sensor').filter((st) => st.attributes.state_class).map((st) => st.entity_id).sort();
     const empty = `No statistics for ${ids.join(', ')} in that period; Home Assistant keeps them for sensors with a state_class (here: ${candidates.slice(0, 20).join(', ') || 'none'}${candidates.length > 20 ? ', ...' : ''}), per 5 minutes once 5 have passed and per hour once a full hour has`;
     return page('statistics', rows, w, args.limit, tz, (r) => `${r.start} ${r.statistic_id} ${Object.entries(r).filter(([k]) => !['statistic_id', 'start', 'end'].includes(k)).map(([k, x]) => `${k} ${x}`).join(', ')}`, empty);
   },
@@ -216,8 +208,9 @@ const statistics = tool({
 
 export default definePlugin({
   name: 'history',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'State history, the logbook and long-term statistics from Home Assistant’s recorder.',
-  needs,
+  needs: ['home'],
   tools: [history, logbook, statistics],
 });

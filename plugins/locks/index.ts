@@ -1,17 +1,14 @@
 // Locks: lock, unlock, open (unlocking and opening need the person's confirmation).
-import { act, actOutput, confirmField, definePlugin, targetFields, toolsWith, v } from '../../src/plugins/api.js';
-import en from './words/en.json' with { type: 'json' };
-
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
+import { actOutput, confirmField, definePlugin, targetFields, tool, v } from 'home-mcp-bridge/plugin';
 
 export default definePlugin({
   name: 'locks',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Lock, unlock and open locks.',
-  needs,
+  needs: ['home'],
   domains: ['lock'],
-  vocabulary: { en },
+  words: new URL('./words/', import.meta.url),
   tools: [
     tool({
       name: 'control_locks',
@@ -20,8 +17,8 @@ export default definePlugin({
       input: v.object({ ...targetFields('lock'), ...confirmField, command: v.picklist(['lock', 'unlock', 'open']), code: v.optional(v.pipe(v.string(), v.maxLength(32))) }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      run: (args, { services }) =>
-        act(services, { domain: 'lock', service: args.command, data: args.code !== undefined ? { code: args.code } : {}, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run, confirm: args.confirm }),
+      run: (args, { home }) =>
+        home.act({ domain: 'lock', service: args.command, data: args.code !== undefined ? { code: args.code } : {}, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run, confirm: args.confirm }),
     }),
   ],
 });

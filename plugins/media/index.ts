@@ -1,9 +1,5 @@
 // Media players: playback, volume, mute, source, playing media, power.
-import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
-import en from './words/en.json' with { type: 'json' };
-
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
+import { actOutput, definePlugin, misplaced, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
 const SERVICE = {
   play: 'media_play',
@@ -25,11 +21,12 @@ const SERVICE = {
 
 export default definePlugin({
   name: 'media',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Play, pause, skip, set the volume and source of media players.',
-  needs,
+  needs: ['home'],
   domains: ['media_player'],
-  vocabulary: { en },
+  words: new URL('./words/', import.meta.url),
   tools: [
     tool({
       name: 'control_media',
@@ -46,8 +43,10 @@ export default definePlugin({
       }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: (args, { services }) => {
+      run: (args, { home }) => {
         const c = args.command;
+        const wrong = misplaced(args, c, { volume_level: ['volume_set'], source: ['select_source'], media_content_id: ['play_media'], media_content_type: ['play_media'] });
+        if (wrong) return wrong;
         if (c === 'volume_set' && args.volume_level === undefined) return text('volume_set needs volume_level (0-1).', true);
         if (c === 'select_source' && args.source === undefined) return text('select_source needs source.', true);
         if (c === 'play_media' && (!args.media_content_id || !args.media_content_type)) return text('play_media needs media_content_id and media_content_type.', true);
@@ -57,7 +56,7 @@ export default definePlugin({
           : c === 'select_source' ? { source: args.source }
           : c === 'play_media' ? { media_content_id: args.media_content_id, media_content_type: args.media_content_type }
           : {};
-        return act(services, { domain: 'media_player', service: SERVICE[c], data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
+        return home.act({ domain: 'media_player', service: SERVICE[c], data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
       },
     }),
   ],

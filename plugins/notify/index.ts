@@ -1,14 +1,12 @@
 // Notifications: through a notify service of the hub, or as a persistent notification in its UI.
-import { AppError, definePlugin, toolsWith, v } from '../../src/plugins/api.js';
-
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
+import { definePlugin, PluginError, tool, v } from 'home-mcp-bridge/plugin';
 
 export default definePlugin({
   name: 'notify',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Send notifications through Home Assistant.',
-  needs,
+  needs: ['home'],
   domains: ['notify', 'persistent_notification'],
   tools: [
     tool({
@@ -23,19 +21,15 @@ export default definePlugin({
         dry_run: v.optional(v.boolean()),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      run: async (args, { services: { actions, guard, hub } }) => {
+      run: async (args, { home }) => {
         const domain = args.persistent ? 'persistent_notification' : 'notify';
         const service = args.persistent ? 'create' : (args.service ?? 'notify');
-        if (!hub.services[domain]?.[service]) {
-          const known = Object.keys(hub.services.notify ?? {}).sort();
-          throw new AppError('INVALID_ACTION', 400, `The hub has no ${domain}.${service}; notify services: ${known.join(', ') || 'none'}`, { available_services: known });
+        if (!home.services(domain)[service]) {
+          const known = Object.keys(home.services('notify')).sort();
+          throw new PluginError(`The hub has no ${domain}.${service}; notify services: ${known.join(', ') || 'none'}`, { available_services: known }, 'INVALID_ACTION');
         }
-        guard.checkWrite(`sending a notification`);
-        const data = { message: args.message, ...(args.title ? { title: args.title } : {}) };
-        const plan = actions.planCall({ domain, service, data });
-        if (args.dry_run) return { content: [{ type: 'text', text: `Would call ${domain}.${service} with ${JSON.stringify(plan.data)}.` }] };
-        await actions.runCall(plan);
-        return { content: [{ type: 'text', text: `Sent through ${domain}.${service}.` }] };
+        const answer = await home.call({ domain, service, data: { message: args.message, ...(args.title ? { title: args.title } : {}) } }, { dry_run: args.dry_run });
+        return { content: [{ type: 'text', text: answer.dry_run ? `Would call ${answer.service} with ${JSON.stringify(answer.data)}.` : `Sent through ${answer.service}.` }] };
       },
     }),
   ],

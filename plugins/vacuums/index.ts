@@ -1,17 +1,14 @@
 // Vacuums: start, pause, stop, return to the dock, locate, spot clean, fan speed.
-import { act, actOutput, definePlugin, targetFields, text, toolsWith, v } from '../../src/plugins/api.js';
-import en from './words/en.json' with { type: 'json' };
-
-const needs = ['hub', 'actions', 'guard'] as const;
-const tool = toolsWith(needs);
+import { actOutput, definePlugin, misplaced, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
 export default definePlugin({
   name: 'vacuums',
-  version: '0.1.0',
+  version: '0.2.0',
+  bridge: '^0.2.0',
   description: 'Start, pause and dock robot vacuums; set their suction.',
-  needs,
+  needs: ['home'],
   domains: ['vacuum'],
-  vocabulary: { en },
+  words: new URL('./words/', import.meta.url),
   tools: [
     tool({
       name: 'control_vacuums',
@@ -24,10 +21,12 @@ export default definePlugin({
       }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: (args, { services }) => {
+      run: (args, { home }) => {
+        const wrong = misplaced(args, args.command, { fan_speed: ['set_fan_speed'] });
+        if (wrong) return wrong;
         if (args.command === 'set_fan_speed' && args.fan_speed === undefined) return text('set_fan_speed needs fan_speed.', true);
         const data = args.command === 'set_fan_speed' ? { fan_speed: args.fan_speed } : {};
-        return act(services, { domain: 'vacuum', service: args.command, data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
+        return home.act({ domain: 'vacuum', service: args.command, data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
       },
     }),
   ],

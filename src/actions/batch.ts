@@ -2,6 +2,7 @@
 // entities in parallel, one entity's actions in their given order, every action answered on its
 // own so one failure does not hide the others.
 import { AppError, hubUnavailable, toAppError } from '../errors.js';
+import type { Caller } from '../policy/policy.js';
 import type { ActionExecutor, DeviceCommand, PlannedAction } from './executor.js';
 
 export interface ActionResult {
@@ -22,7 +23,11 @@ export interface BatchResult {
 /** Entities whose actions run at the same time; more would only queue up at the hub. */
 const PARALLEL_ENTITIES = 16;
 
-export async function runBatch(executor: ActionExecutor, connected: boolean, commands: readonly DeviceCommand[]): Promise<BatchResult> {
+/**
+ * Plans every command, then holds the whole batch to the policy checkpoint (all of it or none runs),
+ * then runs it.
+ */
+export async function runBatch(executor: ActionExecutor, connected: boolean, commands: readonly DeviceCommand[], caller: Caller): Promise<BatchResult> {
   if (!connected) throw hubUnavailable();
   const results: ActionResult[] = new Array(commands.length);
   const errors: (AppError | undefined)[] = new Array(commands.length);
@@ -45,12 +50,13 @@ export async function runBatch(executor: ActionExecutor, connected: boolean, com
     }
   });
 
+  executor.authorize(caller, [...chains.values()].flatMap((chain) => chain.map((c) => c.planned)));
   const queue = [...chains.values()];
   const worker = async () => {
     for (let chain = queue.shift(); chain; chain = queue.shift()) {
       for (const { index, planned } of chain) {
         try {
-          const out = await executor.run(planned, { settle: false });
+          const out = await executor.run(planned, caller, { settle: false });
           results[index] = { entity_id: out.entity_id, action: out.action, status: 'completed', state: out.state?.state ?? null };
         } catch (err) {
           fail(index, commands[index]!, err);

@@ -2,7 +2,8 @@
 // tools all plan and run their actions here, so every rule about actions lives in one place.
 // Two entrances: a DeviceCommand (one entity, an action by name or a generic one) and a service
 // call as Home Assistant takes it (any target of entities, devices, areas, floors or labels, or
-// none at all).
+// none at all). Nothing runs without a caller: each run passes the policy checkpoint
+// (src/policy/policy.ts) before the hub is asked.
 import * as v from 'valibot';
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
@@ -17,6 +18,7 @@ import { anyObject, check, echo } from '../validation.js';
 import { ALIASES } from './aliases.js';
 import { checkChoices } from './choices.js';
 import { verify, type Verification } from './verify.js';
+import type { AuthorizeOptions, Caller, GuardedAction, Policy } from '../policy/policy.js';
 
 export interface DeviceCommand {
   entity_id: string;
@@ -123,7 +125,29 @@ export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
 }
 
 export class ActionExecutor {
-  constructor(private readonly hub: HubClient) {}
+  constructor(
+    private readonly hub: HubClient,
+    private readonly policy: Policy,
+  ) {}
+
+  /** The actions of planned commands and calls, as the policy judges them. */
+  guarded(plans: readonly (PlannedAction | PlannedCall)[]): GuardedAction[] {
+    return plans.flatMap((p): GuardedAction[] => {
+      if ('entity_id' in p) return [{ entity_id: p.entity_id, service: p.service, data: p.data, state: this.hub.cache.get(p.entity_id) }];
+      // A service that reaches no entity the bridge knows (notify.mobile_app_phone, or a target
+      // the registries do not resolve) is judged by its name.
+      if (!p.entity_ids.length) return [{ entity_id: `${p.domain}.${p.service}`, service: p.service, data: p.data, targetless: true }];
+      return p.entity_ids.map((id) => ({ entity_id: id, service: p.service, data: p.data, state: this.hub.cache.get(id) }));
+    });
+  }
+
+  /**
+   * The checkpoint for plans that run together (a scene, a group, a compound command): refuses all
+   * of them or none, before any runs. Each run checks its own part again.
+   */
+  authorize(caller: Caller, plans: readonly (PlannedAction | PlannedCall)[], opts: AuthorizeOptions = {}): void {
+    this.policy.authorize(caller, this.guarded(plans), opts);
+  }
 
   /**
    * Actions an entity supports: the services of its domain whose target filter takes it (by its
@@ -143,7 +167,7 @@ export class ActionExecutor {
   unknownEntity(entityId: string): AppError {
     return new AppError('INVALID_ENTITY', 404, `Entity ${entityId} not found`, {
       entity_id: entityId,
-      available_entities: closestEntities(entityId, this.hub.cache.ids(), AVAILABLE_CAP),
+      available_entities: closestEntities(entityId, [...this.hub.cache.ids()].filter((id) => this.policy.maySee(id)), AVAILABLE_CAP),
     });
   }
 
@@ -186,19 +210,20 @@ export class ActionExecutor {
     return { entity_id: entityId, action: cmd.action, domain, service, data };
   }
 
-  /** Runs a command and answers with the entity's state after it. */
-  async execute(cmd: DeviceCommand): Promise<ActionOutcome> {
+  /** Runs a command for a caller and answers with the entity's state after it. */
+  async execute(cmd: DeviceCommand, caller: Caller): Promise<ActionOutcome> {
     checkEntityId(cmd.entity_id);
     // While the hub is away a command fails at once, before any lookup in possibly stale data.
     if (!this.hub.isConnected) throw hubUnavailable();
-    return this.run(this.plan(cmd));
+    return this.run(this.plan(cmd), caller);
   }
 
   /**
    * `settle: false` skips waiting for a state change that did not come with the hub's answer: for
    * batches, where an entity already in the wanted state would otherwise cost the full wait.
    */
-  async run(p: PlannedAction, opts: { settle?: boolean } = {}): Promise<ActionOutcome> {
+  async run(p: PlannedAction, caller: Caller, opts: { settle?: boolean } = {}): Promise<ActionOutcome> {
+    this.authorize(caller, [p]);
     const result = await this.hub.callService(p.domain, p.service, p.data, [p.entity_id], opts.settle === false ? { settleMs: 0 } : {});
     const state = result.states.get(p.entity_id);
     return {
@@ -260,15 +285,16 @@ export class ActionExecutor {
     };
   }
 
-  /** Runs a service call and answers with the state after it of each entity it acted on. */
-  async callService(req: ServiceCallRequest, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
+  /** Runs a service call for a caller and answers with the state after it of each entity it acted on. */
+  async callService(req: ServiceCallRequest, caller: Caller, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
     check(serviceCallSchema, req, { what: 'service call' });
     if (!this.hub.isConnected) throw hubUnavailable();
-    return this.runCall(this.planCall(req), opts);
+    return this.runCall(this.planCall(req), caller, opts);
   }
 
   /** `settle: false` as for run(). */
-  async runCall(p: PlannedCall, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
+  async runCall(p: PlannedCall, caller: Caller, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
+    this.authorize(caller, [p]);
     const result = await this.hub.call(
       { domain: p.domain, service: p.service, service_data: p.data, ...(p.target ? { target: p.target } : {}), ...(p.return_response ? { return_response: true } : {}) },
       { watch: p.entity_ids, ...(opts.settle === false ? { settleMs: 0 } : {}) },

@@ -5,7 +5,8 @@ import { batchStatus, runBatch, type ActionResult } from '../actions/batch.js';
 import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, invalidParameters, notFound } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
-import { requireHubReached } from '../scenes/normalise.js';
+import { requireHubReached } from '../hub/reached.js';
+import type { Caller, Policy } from '../policy/policy.js';
 import type { Group, GroupInput, SaveMode } from '../store/groups.js';
 import type { Store } from '../store/index.js';
 import { keyFromPath, keyOf, MAX_ITEMS, nameSchema, refuseKeyClash } from '../store/names.js';
@@ -28,6 +29,8 @@ export type GroupUpdate = v.InferOutput<typeof groupUpdateSchema>;
 export const controlSchema = v.object({
   action: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
   parameters: v.optional(anyObject),
+  /** The person confirmed an action that opens the home. */
+  confirm: v.optional(v.boolean('must be true or false')),
 });
 export type GroupControl = v.InferOutput<typeof controlSchema>;
 
@@ -52,6 +55,7 @@ export interface ControlResult {
 export interface GroupDeps {
   hub: HubClient;
   actions: ActionExecutor;
+  policy: Policy;
   store: Store;
 }
 
@@ -77,12 +81,14 @@ export class GroupService {
     return { ...g, expanded_entities: expandGroup(g, this.lookup) };
   }
 
-  create(def: GroupDefinition, opts: GroupSaveOptions = {}): { group: Group; created: boolean } {
+  create(def: GroupDefinition, caller: Caller, opts: GroupSaveOptions = {}): { group: Group; created: boolean } {
+    this.deps.policy.authorizeWrite(caller, 'storing a group');
     return this.save(def, opts.replace ? 'put' : 'create', opts)!;
   }
 
   /** Replaces an existing group's members; the name may change only within the same key. */
-  replace(nameOrKey: string | undefined, def: GroupUpdate, opts: GroupSaveOptions = {}): Group {
+  replace(nameOrKey: string | undefined, def: GroupUpdate, caller: Caller, opts: GroupSaveOptions = {}): Group {
+    this.deps.policy.authorizeWrite(caller, 'changing a group');
     const current = this.get(nameOrKey);
     const name = def.name ?? current.name;
     if (keyOf(name) !== current.id) {
@@ -94,14 +100,15 @@ export class GroupService {
   }
 
   /** Deletes a group by name or key and answers its key; 409 while another group holds it. */
-  delete(nameOrKey: string | undefined): string {
+  delete(nameOrKey: string | undefined, caller: Caller): string {
+    this.deps.policy.authorizeWrite(caller, 'deleting a group');
     const key = keyFromPath(nameOrKey, 'group_name');
     if (!this.deps.store.groups.delete(key)) throw notFound(`No group ${key}`, { group: key });
     return key;
   }
 
   /** Applies one action to every entity the group reaches; throws when none completes. */
-  async control(nameOrKey: string | undefined, cmd: GroupControl): Promise<ControlResult> {
+  async control(nameOrKey: string | undefined, cmd: GroupControl, caller: Caller): Promise<ControlResult> {
     const { hub, actions } = this.deps;
     const group = this.get(nameOrKey);
     const entities = expandGroup(group, this.lookup);
@@ -110,6 +117,7 @@ export class GroupService {
       actions,
       hub.isConnected,
       entities.map((entity_id) => ({ entity_id, action: cmd.action, parameters: cmd.parameters ?? {} })),
+      caller,
     );
     const status = batchStatus(batch, `group ${group.id}`);
     return { success: status === 200, group: group.id, action: cmd.action, results: batch.results };

@@ -30,7 +30,7 @@ export interface HomeSource {
 export interface Home {
   entities: Map<string, HomeEntity>;
   byDomain: Map<string, HomeEntity[]>;
-  areas: Map<string, { id: string; name: string; floor: string | null }>;
+  areas: Map<string, { id: string; name: string; floor: string | null; aliases: string[] }>;
   floors: Map<string, { id: string; name: string }>;
   names: Lexicon;
   /** Every name a person may say, for "closest known names". */
@@ -43,7 +43,7 @@ export function buildHome(src: HomeSource, lang: LanguageData, vocabulary: Lexic
   const reg = src.registries;
   const names = new Lexicon(lang);
   const known = new Set<string>();
-  const areas = new Map<string, { id: string; name: string; floor: string | null }>();
+  const areas: Home['areas'] = new Map();
   const floors = new Map<string, { id: string; name: string }>();
   for (const f of reg.floors.values()) {
     floors.set(f.floor_id, { id: f.floor_id, name: f.name });
@@ -53,7 +53,7 @@ export function buildHome(src: HomeSource, lang: LanguageData, vocabulary: Lexic
     }
   }
   for (const a of reg.areas.values()) {
-    areas.set(a.area_id, { id: a.area_id, name: a.name, floor: a.floor_id ?? null });
+    areas.set(a.area_id, { id: a.area_id, name: a.name, floor: a.floor_id ?? null, aliases: a.aliases ?? [] });
     for (const n of [a.name, ...(a.aliases ?? [])]) {
       names.add(n, { k: 'area', id: a.area_id, name: a.name });
       known.add(n);

@@ -6,14 +6,14 @@ import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
 import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
-import type { Guard, GuardedAction } from '../guard.js';
 import type { HubClient } from '../hub/client.js';
 import { EVENT } from '../hub/protocol.js';
 import { REGISTRY_EVENTS } from '../hub/registries.js';
 import { serviceAccepts } from '../hub/service-fields.js';
 import { similarity } from '../hub/similar.js';
 import type { StateChangedData } from '../hub/types.js';
-import { confirmationReason } from '../safety.js';
+import type { HomeView } from '../policy/home-view.js';
+import type { Caller, GuardedAction, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import { buildHome, type Home } from './home.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, languageWith, type LanguageData, type PluginWords } from './language.js';
@@ -55,13 +55,14 @@ export interface CommandResult {
 
 export interface CommandDeps {
   hub: HubClient;
+  /** The home as callers may see it: the parser learns only visible entities. */
+  home: HomeView;
   actions: ActionExecutor;
-  guard: Guard;
+  policy: Policy;
   scenes: SceneService;
   groups: GroupService;
   bus: Bus;
   maxLength: number;
-  requireConfirmation: boolean;
 }
 
 interface Parser {
@@ -118,9 +119,9 @@ export class CommandService {
     const groups = this.deps.groups.list();
     const sig = `${scenes.map((s) => s.id).join(',')}|${groups.map((g) => g.id).join(',')}`;
     if (this.dirty || !this.home || this.home.lang !== code || this.home.scenes !== sig) {
-      const { hub, guard } = this.deps;
+      const { hub, home } = this.deps;
       this.dirty = false;
-      this.home = { lang: code, scenes: sig, home: buildHome({ states: hub.cache.all(), registries: hub.registries, scenes, groups, visible: (id) => guard.maySee(id) }, p.lang, p.vocabulary) };
+      this.home = { lang: code, scenes: sig, home: buildHome({ states: home.states(), registries: hub.registries, scenes, groups }, p.lang, p.vocabulary) };
     }
     return this.home.home;
   }
@@ -161,7 +162,8 @@ export class CommandService {
 
   /** Runs (or with dry_run only plans) a natural-language command for a caller. */
   async runCommand(input: CommandInput, principal?: Principal): Promise<CommandResult> {
-    const { hub, actions, guard, scenes, groups } = this.deps;
+    const { hub, actions, policy, scenes, groups } = this.deps;
+    const caller: Caller = { principal, confirm: input.confirm };
     if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable('The hub has not been reached yet, so the home is not known');
     const outcomes = this.plan(input);
     const dry = input.dry_run === true;
@@ -212,10 +214,11 @@ export class CommandService {
         for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
       }
     }
-    // A dry run lists what needs confirmation (marked) but still refuses what may not be touched.
-    guard.check(guarded, { confirm: dry || input.confirm });
+    // The whole plan passes the checkpoint before any of it runs; a dry run lists what needs
+    // confirmation (marked) but still refuses what may not be touched.
+    policy.authorize(caller, guarded, { planOnly: dry });
     const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
-      this.deps.requireConfirmation && confirmationReason(entity_id, service, data, hub.cache.get(entity_id)) !== undefined ? { needs_confirmation: true } : {};
+      policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
 
     const out: CommandAction[] = [];
     let failed = 0;
@@ -228,7 +231,7 @@ export class CommandService {
           out.push(...step.entity_ids.map(row));
         } else {
           try {
-            const done = await actions.runCall(call, { settle: step.entity_ids.length === 1 });
+            const done = await actions.runCall(call, caller, { settle: step.entity_ids.length === 1 });
             for (const e of done.entities) if (step.entity_ids.includes(e.entity_id)) out.push({ ...row(e.entity_id), status: 'completed', state: e.state?.state ?? null });
           } catch (err) {
             const e = toAppError(err);
@@ -240,7 +243,7 @@ export class CommandService {
       } else if ('scene' in p) {
         if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
         else {
-          const r = await scenes.activate(p.scene, principal);
+          const r = await scenes.activate(p.scene, caller);
           r.results.forEach((x, i) => {
             const a = p.list[i]!;
             if (x.status === 'failed') failed++;
@@ -251,7 +254,7 @@ export class CommandService {
       } else {
         if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
         else {
-          const r = await groups.control(p.group, { action: p.action, parameters: p.parameters });
+          const r = await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller);
           r.results.forEach((x, i) => {
             const a = p.list[i]!;
             if (x.status === 'failed') failed++;

@@ -2,6 +2,7 @@
 // classes and states said beside them), else kinds of thing within the places said (areas, floors,
 // "here", the speaker's area, the whole home). A singular kind with no place that fits more than one
 // entity is ambiguous, and ambiguity never acts.
+import { areaIdFor } from '../hub/areas.js';
 import type { HubState } from '../hub/types.js';
 import type { Home, HomeEntity } from './home.js';
 import type { Frame, Mention, TargetMeaning } from './parse.js';
@@ -42,9 +43,7 @@ export function scopeOf(f: Frame, home: Home, contextArea: string | undefined): 
 }
 
 export function areaIdOf(home: Home, area: string): string | undefined {
-  const w = area.trim().toLowerCase();
-  for (const a of home.areas.values()) if (a.id === w || a.name.toLowerCase() === w) return a.id;
-  return undefined;
+  return areaIdFor([...home.areas.values()].map((a) => ({ area_id: a.id, name: a.name, aliases: a.aliases })), area);
 }
 
 const inScope = (e: HomeEntity, s: Scope) => s.areas.has(e.area ?? '') || s.floors.has(e.floor ?? '');

@@ -1,47 +1,59 @@
 // Finds and loads plugins at start: the built-in ones compiled beside this build (dist/plugins/),
 // then the user's own from PLUGINS_DIR (plain .js/.mjs). Each is checked; a plugin that throws on
-// import, has a bad definition or repeats a name is logged with the reason and skipped, and the
-// rest load. A loaded plugin's tools are bound to the part of the services it declared.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// import or in setup, has a bad definition, asks for a bridge version this is not, asks for what
+// plugins may not have, or repeats a name is logged with the reason and skipped; the rest load.
+// Plugins written before the SDK (no `bridge` range) still load, with a deprecation warning.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { register } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
-import type { Catalogued, Services } from '../services.js';
 import { validate } from '../validation.js';
-import type { ClientChannel, PluginDefinition, PromptDefinition, ResourceDefinition, ServiceName, ToolContext, ToolDefinition, ToolResult } from './api.js';
+import type { ClientChannel, Need, PluginContext } from '../plugin/context.js';
+import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolResult, Words } from '../plugin/index.js';
 import { NO_CLIENT } from './client.js';
+import { pluginContext, pluginLog, type PluginParts } from './context.js';
+import { LEGACY_NEEDS, legacyServices, type LegacyNeed } from './legacy.js';
+import { parseRange, satisfies } from './semver.js';
+import { strictInput } from './strict-input.js';
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const NEEDS: readonly Need[] = ['home', 'scenes', 'groups', 'commands'];
 
 const isSchema = (x: unknown) => typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === 'schema';
+const isObjectSchema = (x: unknown) => isSchema(x) && ['object', 'strict_object', 'loose_object'].includes(String((x as { type?: unknown }).type));
 
 const toolShape = v.object({
   name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')),
   title: v.pipe(v.string(), v.nonEmpty()),
   description: v.pipe(v.string(), v.nonEmpty()),
-  input: v.custom(isSchema, 'must be a valibot schema'),
+  input: v.custom(isObjectSchema, 'must be a valibot object schema (v.object({...}))'),
   output: v.optional(v.custom(isSchema, 'must be a valibot schema')),
   run: v.function('must be a function'),
 });
 
-const pluginShape = (serviceNames: readonly string[]) =>
-  v.object({
-    name: v.pipe(v.string(), v.regex(PLUGIN_NAME, 'must be lower snake case, starting with a letter, at most 64 characters')),
-    version: v.pipe(v.string(), v.nonEmpty()),
-    description: v.optional(v.string()),
-    needs: v.optional(v.array(v.picklist(serviceNames, `each must be one of ${serviceNames.join(', ')}`))),
-    domains: v.optional(v.array(v.string())),
-    tools: v.optional(v.array(toolShape)),
-    prompts: v.optional(v.array(v.object({ name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')), description: v.string(), get: v.function('must be a function') }))),
-    resources: v.optional(v.array(v.object({ uri: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be a URI such as home://areas')), name: v.string(), read: v.function('must be a function') }))),
-    vocabulary: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
-  });
+const wordsShape = v.union([v.instance(URL), v.record(v.string(), v.record(v.string(), v.unknown()))], 'must be {<language>: {...}} or the URL of a folder of <language>.json files');
 
-/** A tool bound to its plugin's services part; the tool registry checks its arguments and calls `run`. */
+const pluginShape = v.object({
+  name: v.pipe(v.string(), v.regex(PLUGIN_NAME, 'must be lower snake case, starting with a letter, at most 64 characters')),
+  version: v.pipe(v.string(), v.nonEmpty()),
+  description: v.optional(v.string()),
+  bridge: v.optional(v.pipe(v.string(), v.check((r) => parseRange(r) !== undefined, 'must be a semver range such as ^0.2.0'))),
+  needs: v.optional(v.array(v.string())),
+  domains: v.optional(v.array(v.string())),
+  setup: v.optional(v.function('must be a function')),
+  close: v.optional(v.function('must be a function')),
+  tools: v.optional(v.array(toolShape)),
+  prompts: v.optional(v.array(v.object({ name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')), description: v.string(), get: v.function('must be a function') }))),
+  resources: v.optional(v.array(v.object({ uri: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be a URI such as home://areas')), name: v.string(), read: v.function('must be a function') }))),
+  words: v.optional(wordsShape),
+  vocabulary: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
+});
+
+/** A tool bound to its plugin; the tool registry checks its arguments and calls `run`. */
 export interface BoundTool {
   plugin: string;
   definition: ToolDefinition;
@@ -51,11 +63,11 @@ export interface BoundTool {
   log: Logger;
 }
 
-/** A plugin's prompts and resources, bound to its services part like its tools. */
+/** A plugin's prompts and resources, bound to it like its tools. */
 export interface Bound<D> {
   plugin: string;
   definition: D;
-  context(principal?: Principal, client?: ClientChannel): ToolContext<ServiceName>;
+  context(principal?: Principal, client?: ClientChannel): PluginContext;
 }
 
 export interface LoadedPlugin {
@@ -63,14 +75,18 @@ export interface LoadedPlugin {
   version: string;
   source: 'builtin' | 'user';
   path: string;
-  definition: PluginDefinition<ServiceName>;
+  definition: PluginDefinition;
+  /** Written before the SDK: loads with a deprecation warning. */
+  legacy: boolean;
+  /** The plugin's words for the command parser, per language. */
+  words: Words;
   tools: BoundTool[];
-  prompts: Bound<PromptDefinition<ServiceName>>[];
-  resources: Bound<ResourceDefinition<ServiceName>>[];
+  prompts: Bound<PromptDefinition>[];
+  resources: Bound<ResourceDefinition>[];
 }
 
 export interface PluginReport {
-  loaded: { name: string; version: string; source: 'builtin' | 'user'; path: string; tools: string[] }[];
+  loaded: { name: string; version: string; source: 'builtin' | 'user'; path: string; tools: string[]; deprecated?: string }[];
   failed: { path: string; name?: string; reason: string }[];
   disabled: string[];
 }
@@ -81,7 +97,10 @@ export interface LoadOptions {
   /** The user's plugins (PLUGINS_DIR). */
   userDir?: string;
   disabled: readonly string[];
-  services: Omit<Services, Catalogued>;
+  /** What the bridge lends plugins. */
+  parts: PluginParts;
+  /** The bridge's version, matched against each plugin's `bridge` range. */
+  version: string;
   log: Logger;
 }
 
@@ -113,17 +132,28 @@ function registerApiHook(): void {
   hookRegistered = true;
   const hook = new URL('./resolve-hook.js', import.meta.url);
   if (!existsSync(fileURLToPath(hook))) return;
-  register(hook, { data: { api: new URL('./api.js', import.meta.url).href } });
+  register(hook, { data: { api: new URL('../plugin/index.js', import.meta.url).href } });
 }
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
 
+/** A plugin's words: given inline, or read from a folder of `<language>.json` files. */
+function readWords(words: Words | URL | undefined): Words {
+  if (!(words instanceof URL)) return words ?? {};
+  const dir = fileURLToPath(words);
+  const out: Words = {};
+  for (const file of existsSync(dir) ? readdirSync(dir).sort() : []) {
+    const m = /^([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.json$/.exec(file);
+    if (m) out[m[1]!] = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
+  }
+  return out;
+}
+
 export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedPlugin[]; report: PluginReport }> {
-  const { services, log } = opts;
+  const { log, parts } = opts;
   const report: PluginReport = { loaded: [], failed: [], disabled: [] };
   const plugins: LoadedPlugin[] = [];
   const owners: Owners = { tool: new Map(), prompt: new Map(), resource: new Map() };
-  const shape = pluginShape(Object.keys(services));
   const candidates = [
     ...entries(opts.builtinDir ?? BUILTIN_DIR, false).map((path) => ({ path, source: 'builtin' as const })),
     ...(opts.userDir ? entries(opts.userDir, true).map((path) => ({ path, source: 'user' as const })) : []),
@@ -146,16 +176,28 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       fail(`it failed to load: ${reasonOf(err)}`);
       continue;
     }
-    const checked = validate(shape, exported);
+    const checked = validate(pluginShape, exported);
     if (!checked.ok) {
       const name = typeof (exported as { name?: unknown })?.name === 'string' ? (exported as { name: string }).name : undefined;
       fail(`its definition is not valid: ${checked.issues.map((i) => `${i.field ?? 'plugin'}: ${i.message}`).join('; ')}`, name);
       continue;
     }
-    const def = exported as PluginDefinition<ServiceName>;
+    const def = exported as PluginDefinition & { vocabulary?: Words };
     if (opts.disabled.includes(def.name)) {
       report.disabled.push(def.name);
       log.info({ plugin: def.name }, `plugin ${def.name} is disabled (PLUGINS_DISABLED)`);
+      continue;
+    }
+    const legacy = def.bridge === undefined;
+    const needs = def.needs ?? [];
+    const allowed: readonly string[] = legacy ? LEGACY_NEEDS : NEEDS;
+    const refused = needs.filter((n) => !allowed.includes(n));
+    if (refused.length) {
+      fail(`it asks for ${refused.join(', ')}, which plugins cannot have (only ${allowed.join(', ')}: nothing that holds secrets, mints tokens or touches the store)`, def.name);
+      continue;
+    }
+    if (!legacy && !satisfies(opts.version, def.bridge)) {
+      fail(`it works with bridge ${def.bridge}, and this bridge is ${opts.version}`, def.name);
       continue;
     }
     if (plugins.some((p) => p.name === def.name)) {
@@ -167,35 +209,72 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       fail(clash, def.name);
       continue;
     }
-    const part = Object.fromEntries((def.needs ?? []).map((k) => [k, services[k]])) as Pick<Services, ServiceName>;
-    const pluginLog = log.child({ plugin: def.name });
-    const context = (principal?: Principal, client: ClientChannel = NO_CLIENT): ToolContext<ServiceName> => ({ services: part, principal, log: pluginLog, client });
-    const tools = (def.tools ?? []).map((t): BoundTool => ({
-      plugin: def.name,
-      definition: t as ToolDefinition,
-      log: pluginLog,
-      run: async (args, principal, client) => t.run(args, context(principal, client)),
-    }));
+    let words: Words;
+    try {
+      words = readWords(def.words ?? def.vocabulary);
+    } catch (err) {
+      fail(`its words could not be read: ${reasonOf(err)}`, def.name);
+      continue;
+    }
+    const pluginLogger = log.child({ plugin: def.name });
+    const plog = pluginLog(pluginLogger);
+    if (def.setup) {
+      try {
+        await def.setup({ log: plog });
+      } catch (err) {
+        fail(`its setup failed: ${reasonOf(err)}`, def.name);
+        continue;
+      }
+    }
+    const deprecated = legacy ? deprecation(def) : undefined;
+    if (deprecated) log.warn({ plugin: def.name, path }, `plugin ${def.name} uses the plugin API before 0.2: ${deprecated}`);
+    const sdkNeeds = (legacy ? NEEDS : needs) as readonly Need[];
+    const context = (principal?: Principal, client: ClientChannel = NO_CLIENT): PluginContext => {
+      const ctx = pluginContext(parts, { name: def.name, needs: sdkNeeds, log: plog }, principal, client);
+      return legacy ? Object.assign(ctx, { services: legacyServices(parts, needs as LegacyNeed[], principal, ctx.home), log: pluginLogger }) : ctx;
+    };
+    const tools = (def.tools ?? []).map((t): BoundTool => {
+      const definition = { ...t, input: strictInput(t.input) } as ToolDefinition;
+      return { plugin: def.name, definition, log: pluginLogger, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
+    });
     claim(def, owners);
     const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));
     const resources = (def.resources ?? []).map((definition) => ({ plugin: def.name, definition, context }));
-    plugins.push({ name: def.name, version: def.version, source, path, definition: def, tools, prompts, resources });
-    report.loaded.push({ name: def.name, version: def.version, source, path, tools: tools.map((t) => t.definition.name) });
+    plugins.push({ name: def.name, version: def.version, source, path, definition: def, legacy, words, tools, prompts, resources });
+    report.loaded.push({ name: def.name, version: def.version, source, path, tools: tools.map((t) => t.definition.name), ...(deprecated ? { deprecated } : {}) });
   }
   log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
   return { plugins, report };
 }
 
+/** What an old plugin should change, in words (it keeps loading for this release). */
+function deprecation(def: PluginDefinition & { vocabulary?: unknown }): string {
+  const changes = ['declare the bridge versions it works with (bridge: "^0.2.0")', 'declare needs from home, scenes, groups, commands and use ctx.home instead of services'];
+  if (def.vocabulary !== undefined) changes.push('rename vocabulary to words');
+  return `${changes.join('; ')}. It loads for now; a later release will skip it.`;
+}
+
+/** Runs every loaded plugin's close(), in reverse order; a failing one is logged and the rest still close. */
+export async function closePlugins(plugins: readonly LoadedPlugin[], log: Logger): Promise<void> {
+  for (const p of [...plugins].reverse()) {
+    try {
+      await p.definition.close?.();
+    } catch (err) {
+      log.warn({ plugin: p.name, err: reasonOf(err) }, `plugin ${p.name} failed to close`);
+    }
+  }
+}
+
 /** Who holds each tool name, prompt name and resource URI, so no two plugins share one. */
 type Owners = Record<'tool' | 'prompt' | 'resource', Map<string, string>>;
 
-const namesOf = (def: PluginDefinition<ServiceName>) => ({
+const namesOf = (def: PluginDefinition) => ({
   tool: (def.tools ?? []).map((t) => t.name),
   prompt: (def.prompts ?? []).map((p) => p.name),
   resource: (def.resources ?? []).map((r) => r.uri),
 });
 
-function firstClash(def: PluginDefinition<ServiceName>, owners: Owners): string | undefined {
+function firstClash(def: PluginDefinition, owners: Owners): string | undefined {
   for (const [kind, names] of Object.entries(namesOf(def)) as [keyof Owners, string[]][]) {
     for (const [i, name] of names.entries()) {
       if (owners[kind].has(name)) return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}`;
@@ -205,6 +284,6 @@ function firstClash(def: PluginDefinition<ServiceName>, owners: Owners): string 
   return undefined;
 }
 
-function claim(def: PluginDefinition<ServiceName>, owners: Owners): void {
+function claim(def: PluginDefinition, owners: Owners): void {
   for (const [kind, names] of Object.entries(namesOf(def)) as [keyof Owners, string[]][]) for (const name of names) owners[kind].set(name, def.name);
 }

@@ -1,4 +1,4 @@
-// Scene bodies in both of the seed's action shapes, brought to one stored form: DeviceCommand
+// Scene bodies in both accepted action shapes (README: Scenes), brought to one stored form: DeviceCommand
 // {entity_id, action, parameters}. The shorthand {device, action, value} maps as
 //   on / off          -> turn_on / turn_off
 //   dim + value       -> turn_on {brightness_pct: value}
@@ -8,8 +8,7 @@
 // service again at activation, against the hub's services of that moment.
 import * as v from 'valibot';
 import type { ActionExecutor } from '../actions/executor.js';
-import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import { AppError, invalidParameters } from '../errors.js';
 import type { SceneAction } from '../store/scenes.js';
 import { anyObject, check } from '../validation.js';
 
@@ -58,13 +57,5 @@ export function checkAction(executor: ActionExecutor, a: SceneAction, at: string
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     throw new AppError(err.code, err.status, `${at}: ${err.message}`, { ...err.details, at });
-  }
-}
-
-/** Until the hub has been reached once, its entities and services are unknown: reads and writes say so. */
-export function requireHubReached(hub: Pick<HubClient, 'services' | 'status'>): void {
-  if (Object.keys(hub.services).length === 0) {
-    const since = hub.status().since;
-    throw hubUnavailable(`The hub has not been reached yet${since ? ` (trying since ${since})` : ''}, so its entities and services are unknown; try again once it is connected`);
   }
 }

@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { batchStatus, runBatch, type ActionResult } from '../actions/batch.js';
 import { checkEntityId, type ActionExecutor } from '../actions/executor.js';
-import { actingUserId, type Principal } from '../auth/tokens.js';
+import { actingUserId } from '../auth/tokens.js';
 import { serviceEvent, type Bus } from '../bus.js';
 import { AppError, hubUnavailable, invalidParameters, notFound } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
@@ -12,12 +12,14 @@ import { domainOf } from '../hub/entity-id.js';
 import type { Store } from '../store/index.js';
 import { descriptionSchema, keyFromPath, keyOf, MAX_ITEMS, nameSchema, refuseKeyClash } from '../store/names.js';
 import type { Scene, SceneAction, SceneInput } from '../store/scenes.js';
+import type { Caller, Policy } from '../policy/policy.js';
 
 export type { Scene };
 import { captureEntity } from './capture.js';
-import { checkAction, normaliseAction, requireHubReached } from './normalise.js';
+import { checkAction, normaliseAction } from './normalise.js';
+import { requireHubReached } from '../hub/reached.js';
 
-/** A scene as a client defines it; actions in either of the seed's shapes, checked one by one. */
+/** A scene as a client defines it; actions in either accepted shape, checked one by one. */
 export const sceneSchema = v.object({
   name: nameSchema,
   description: descriptionSchema,
@@ -44,7 +46,7 @@ export const captureSchema = v.object({
 });
 export type CaptureDefinition = v.InferOutput<typeof captureSchema>;
 
-export const activateSchema = v.object({ name: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')) });
+export const activateSchema = v.object({ name: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')), confirm: v.optional(v.boolean('must be true or false')) });
 
 export interface SaveOptions {
   /** Replace a scene with the same key instead of refusing it (409). */
@@ -69,6 +71,7 @@ export interface Activation {
 export interface SceneDeps {
   hub: HubClient;
   actions: ActionExecutor;
+  policy: Policy;
   store: Store;
   bus: Bus;
 }
@@ -98,12 +101,14 @@ export class SceneService {
     return scene;
   }
 
-  create(def: SceneDefinition, opts: SaveOptions = {}): Saved {
+  create(def: SceneDefinition, caller: Caller, opts: SaveOptions = {}): Saved {
+    this.deps.policy.authorizeWrite(caller, 'storing a scene');
     return this.save(this.toInput(def, opts), opts);
   }
 
   /** Replaces an existing scene; the name may change only within the same key. */
-  replace(nameOrKey: string | undefined, def: SceneUpdate, opts: SaveOptions = {}): Scene {
+  replace(nameOrKey: string | undefined, def: SceneUpdate, caller: Caller, opts: SaveOptions = {}): Scene {
+    this.deps.policy.authorizeWrite(caller, 'changing a scene');
     const current = this.get(nameOrKey);
     const input = this.toInput({ ...def, name: def.name ?? current.name }, opts);
     if (input.id !== current.id) {
@@ -115,7 +120,8 @@ export class SceneService {
   }
 
   /** Stores the current states of entities as a scene. */
-  capture(def: CaptureDefinition, opts: SaveOptions = {}): Saved {
+  capture(def: CaptureDefinition, caller: Caller, opts: SaveOptions = {}): Saved {
+    this.deps.policy.authorizeWrite(caller, 'storing a scene');
     const { hub, actions } = this.deps;
     requireHubReached(hub);
     // Stale states would make a scene of how things were, not how they are.
@@ -147,7 +153,8 @@ export class SceneService {
   }
 
   /** Deletes a scene by name or key and answers its key. */
-  delete(nameOrKey: string | undefined): string {
+  delete(nameOrKey: string | undefined, caller: Caller): string {
+    this.deps.policy.authorizeWrite(caller, 'deleting a scene');
     const key = keyFromPath(nameOrKey, 'scene_name');
     if (!this.deps.store.scenes.delete(key)) throw notFound(`No scene ${key}`, { scene: key });
     return key;
@@ -157,10 +164,10 @@ export class SceneService {
    * Runs a scene: entities in parallel, one entity's actions in order. Emits scene_activated.
    * Throws the first failure (with every result in details) when no action completed.
    */
-  async activate(nameOrKey: string | undefined, principal?: Principal, field = 'scene_name'): Promise<Activation> {
+  async activate(nameOrKey: string | undefined, caller: Caller, field = 'scene_name'): Promise<Activation> {
     const { hub, actions, bus } = this.deps;
     const scene = this.get(nameOrKey, field);
-    const batch = await runBatch(actions, hub.isConnected, scene.actions);
+    const batch = await runBatch(actions, hub.isConnected, scene.actions, caller);
     batchStatus(batch, `scene ${scene.id}`);
     const failed = batch.results.filter((r) => r.status === 'failed').length;
     bus.emit(
@@ -175,7 +182,7 @@ export class SceneService {
           failed,
           entity_ids: [...new Set(scene.actions.map((a) => a.entity_id))],
         },
-        principal ? actingUserId(principal) : null,
+        caller.principal ? actingUserId(caller.principal) : null,
       ),
     );
     return { success: failed === 0, scene: scene.id, name: scene.name, results: batch.results };

@@ -2,7 +2,7 @@
 // transport and the MCP server both use these.
 import type { Principal } from '../auth/tokens.js';
 import { invalidParameters, notFound } from '../errors.js';
-import type { PromptMessage, ResourceContents } from '../plugins/api.js';
+import type { PromptMessage, ResourceContents } from '../plugin/index.js';
 import type { LoadedPlugin } from '../plugins/loader.js';
 
 type Bound<K extends 'prompts' | 'resources'> = LoadedPlugin[K][number];

@@ -1,10 +1,11 @@
 // The one registry of tools: every loaded plugin's tools, described as MCP describes them, and
 // called with their arguments checked by the one validator. The REST tool transport and the MCP
 // server both serve this registry.
-import { mayControl, type Principal } from '../auth/tokens.js';
+import type { Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
-import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugins/api.js';
+import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin/index.js';
 import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
+import { mayControl } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
 
 /** A tool as a client sees it (MCP `tools/list`). */
@@ -68,10 +69,7 @@ export class ToolRegistry {
   async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
-    const checked = check(tool.definition.input, args ?? {}, { what: 'arguments' });
-    if (!mayControl(principal) && tool.definition.annotations?.readOnlyHint !== true) {
-      return errorResult(new AppError('FORBIDDEN', 403, `This assistant was granted read access only (OAuth scope "read"): ${name} acts on the home; a person can grant control on the consent page`, { scope: principal?.scope ?? [] }));
-    }
+    const checked = checkArguments(tool, args ?? {});
     try {
       return await tool.run(checked, principal, client);
     } catch (err) {
@@ -81,5 +79,27 @@ export class ToolRegistry {
       tool.log.warn({ err, tool: name }, 'tool failed');
       return { isError: true, content: [{ type: 'text', text: `The tool ${name} failed: ${err instanceof Error ? err.message : String(err)}` }] };
     }
+  }
+}
+
+/**
+ * A tool's arguments, checked; an argument the tool does not take is refused naming it and the ones
+ * it does take, so an assistant that guessed a name (`action` for `command`) learns the right one.
+ */
+function checkArguments(tool: BoundTool, args: unknown): unknown {
+  try {
+    return check(tool.definition.input, args, { what: 'arguments' });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const issues = (err.details.issues ?? []) as { field: string | null; message: string }[];
+    const unknown = issues.filter((i) => i.message === 'unknown field').map((i) => i.field);
+    if (!unknown.length) throw err;
+    const accepted = Object.keys((tool.definition.input as { entries?: Record<string, unknown> }).entries ?? {});
+    throw new AppError('INVALID_PARAMETERS', 400, `${unknown.join(', ')}: ${unknown.length > 1 ? 'are not arguments' : 'is not an argument'} of ${tool.definition.name}; it takes ${accepted.join(', ')}`, {
+      ...err.details,
+      field: unknown[0],
+      unknown_fields: unknown,
+      accepted_fields: accepted,
+    });
   }
 }

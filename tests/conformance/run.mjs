@@ -19,6 +19,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitHealthy } from '../lib/bridge-process.mjs';
+import { recordTally } from '../lib/tally.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SUITE = '0.2.0-alpha.12';
@@ -87,7 +88,14 @@ try {
   const extra = process.argv.slice(2);
   const args = [cli, 'server', '--url', `http://localhost:${proxyPort}/mcp`, ...(extra.includes('--scenario') ? [] : ['--requirements', requirements]), ...extra];
   log(`node ${process.version}: conformance server --url http://localhost:${proxyPort}/mcp --requirements ${requirements}`);
-  status = await new Promise((resolve) => spawn(process.execPath, args, { stdio: 'inherit', cwd: dataDir }).on('exit', (code) => resolve(code ?? 1)));
+  const suite = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
+  let output = '';
+  suite.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    output += chunk.toString();
+  });
+  status = await new Promise((resolve) => suite.on('exit', (code) => resolve(code ?? 1)));
+  recordTally({ runner: 'conformance server', ...countChecks(output, status) });
   if (!extra.includes('--scenario')) status = (await authorization(url)) || status;
 } finally {
   proxy?.close();
@@ -110,8 +118,10 @@ async function authorization(url) {
   log(`node ${process.version}: conformance authorization --url ${url} --resource ${url}/mcp`);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
   let pending = '';
+  let output = '';
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
+    output += chunk.toString();
     pending += chunk.toString();
     const lines = pending.split('\n');
     pending = lines.pop();
@@ -122,5 +132,27 @@ async function authorization(url) {
         .catch((err) => log(`playing the person failed: ${err.message}`));
     }
   });
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  recordTally({ runner: 'conformance authorization', ...countChecks(output, code) });
+  return code;
+}
+
+/**
+ * The suite's summary lines ("✓ tools-list: 3 passed, 0 failed"), scenario by scenario. The
+ * scenarios it lists under "Not scored" (pending, added after the release) decide nothing: their
+ * checks are counted apart. A failed run with no failing check counts as one failure.
+ */
+function countChecks(output, code) {
+  const unscoredNames = new Set([...output.matchAll(/^\s+[✓✗] (\S+) \(/gmu)].map((m) => m[1]));
+  let passed = 0;
+  let failed = 0;
+  let unscored = 0;
+  for (const [, name, ok, bad] of output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)) {
+    if (unscoredNames.has(name)) unscored += Number(ok) + Number(bad);
+    else {
+      passed += Number(ok);
+      failed += Number(bad);
+    }
+  }
+  return { passed, failed: failed === 0 && code !== 0 ? 1 : failed, unscored };
 }

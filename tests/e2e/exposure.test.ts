@@ -33,7 +33,7 @@ test('a light Home Assistant stops exposing is hidden and refused; exposed again
   expect((await expose(['light.bed_light'], false)).success).toBe(true);
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).not.toContain('light.bed_light');
-  expect(await tool('control_lights', { entity_id: 'light.bed_light', power: 'on' })).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
+  expect(await tool('control_lights', { entity_id: 'light.bed_light', command: 'on' })).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
   await expose(['light.bed_light'], true);
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).toContain('light.bed_light');

@@ -27,8 +27,8 @@ describe('history and logbook of a light switched through the bridge', () => {
   let from: string;
   beforeAll(async () => {
     from = new Date(Date.now() - 1000).toISOString();
-    await tool('control_lights', { entity_id: LIGHT, power: 'off' });
-    await tool('control_lights', { entity_id: LIGHT, power: 'on' });
+    await tool('control_lights', { entity_id: LIGHT, command: 'off' });
+    await tool('control_lights', { entity_id: LIGHT, command: 'on' });
   });
 
   test('get_history: off, then on', async () => {

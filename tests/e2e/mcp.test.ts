@@ -23,7 +23,7 @@ afterAll(async () => {
 test('tools/call turns a light on in Home Assistant, and says it was verified', async () => {
   await haCall('light', 'turn_off', { entity_id: 'light.kitchen_lights' });
   await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
-  const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', power: 'on', brightness_pct: 40 } });
+  const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'on', brightness_pct: 40 } });
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
   const state = await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'on', 'kitchen lights on in Home Assistant');
   expect(Math.round((state.attributes.brightness / 255) * 100)).toBe(40);

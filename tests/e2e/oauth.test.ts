@@ -19,13 +19,13 @@ test('an OAuth grant with control turns a light on in Home Assistant; a read gra
   await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.state === 'off', 'ceiling lights off');
 
   const reader = await authorizedClient(s.url, TEST_USER, new HostedAssistant('read'), ['read']);
-  const refused = await reader.callTool({ name: 'control_lights', arguments: { entity_id: 'light.ceiling_lights', power: 'on' } });
+  const refused = await reader.callTool({ name: 'control_lights', arguments: { entity_id: 'light.ceiling_lights', command: 'on' } });
   expect(refused.isError).toBe(true);
   expect((await haStateOf('light.ceiling_lights')).state).toBe('off');
   await reader.close();
 
   const controller = await authorizedClient(s.url, TEST_USER, new HostedAssistant());
-  const result = await controller.callTool({ name: 'control_lights', arguments: { entity_id: 'light.ceiling_lights', power: 'on' } });
+  const result = await controller.callTool({ name: 'control_lights', arguments: { entity_id: 'light.ceiling_lights', command: 'on' } });
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
   await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.state === 'on', 'ceiling lights on in Home Assistant');
   await controller.close();

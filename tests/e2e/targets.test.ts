@@ -39,7 +39,7 @@ describe('targets on Home Assistant 2024.3.3', () => {
       const registries = s.app.hub.registries;
       await eventually(() => [registries.areaIdOf('light.bed_light'), registries.areaIdOf('light.ceiling_lights')], (a) => a[0] === 'bedroom' && a[1] === 'living_room', 'the bridge sees the new areas');
 
-      const out = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 150 }, target: { area_id: ['bedroom', 'living_room'] } });
+      const out = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 150 }, target: { area_id: ['bedroom', 'living_room'] } }, {});
       expect(out.entities.map((e) => e.entity_id)).toEqual(['light.bed_light', 'light.ceiling_lights']);
       for (const id of ['light.bed_light', 'light.ceiling_lights']) {
         const st = await eventually(() => haStateOf(id), (x) => x.state === 'on' && x.attributes.brightness === 150, `${id} on at 150`);
@@ -60,11 +60,11 @@ describe('targets on Home Assistant 2024.3.3', () => {
   test("a device: the device's entities of the service's domain", async () => {
     const before = await haStateOf('light.kitchen_lights');
     try {
-      const off = await actions.callService({ domain: 'light', service: 'turn_off', target: { device_id: deviceNamed('Kitchen Lights') } });
+      const off = await actions.callService({ domain: 'light', service: 'turn_off', target: { device_id: deviceNamed('Kitchen Lights') } }, {});
       expect(off.entities.map((e) => [e.entity_id, e.state?.state])).toEqual([['light.kitchen_lights', 'off']]);
       await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
       // A device of a climate entity has nothing for a light service to act on.
-      const none = await actions.callService({ domain: 'light', service: 'turn_on', target: { device_id: deviceNamed('Hvac') } });
+      const none = await actions.callService({ domain: 'light', service: 'turn_on', target: { device_id: deviceNamed('Hvac') } }, {});
       expect(none.entities).toEqual([]);
     } finally {
       if (before.state === 'on') await hub.callService('light', 'turn_on', {}, { entity_id: 'light.kitchen_lights' });
@@ -74,7 +74,7 @@ describe('targets on Home Assistant 2024.3.3', () => {
   test('floors and labels: refused before Home Assistant is asked, since 2024.3 does not take them', async () => {
     for (const target of [{ floor_id: 'ground_floor' }, { label_id: 'lighting' }]) {
       const key = Object.keys(target)[0];
-      await expect(actions.callService({ domain: 'light', service: 'turn_on', target })).rejects.toMatchObject({
+      await expect(actions.callService({ domain: 'light', service: 'turn_on', target }, {})).rejects.toMatchObject({
         code: 'INVALID_PARAMETERS',
         status: 400,
         details: { field: `target.${key}`, hub_version: '2024.3.3' },
@@ -83,7 +83,7 @@ describe('targets on Home Assistant 2024.3.3', () => {
   });
 
   test('an unknown area is refused with the areas there are', async () => {
-    await expect(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'bed_room' } })).rejects.toMatchObject({
+    await expect(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'bed_room' } }, {})).rejects.toMatchObject({
       code: 'INVALID_ENTITY',
       status: 404,
       details: { area_id: 'bed_room', available_areas: expect.arrayContaining(['bedroom', 'kitchen', 'living_room']) },
@@ -95,7 +95,7 @@ describe('no target', () => {
   test('notify.notify: the demo fires a notify event with the message', async () => {
     const sub = await hub.command({ type: 'subscribe_events', event_type: 'notify' });
     try {
-      const out = await actions.callService({ domain: 'notify', service: 'notify', data: { message: 'From the bridge', title: 'E2E' } });
+      const out = await actions.callService({ domain: 'notify', service: 'notify', data: { message: 'From the bridge', title: 'E2E' } }, {});
       expect(out).toEqual({ success: true, service: 'notify.notify', target: null, parameters: { message: 'From the bridge', title: 'E2E' }, entities: [] });
       const event = await hub.waitForEvent(sub.id);
       expect(event.event.data).toMatchObject({ message: 'From the bridge', title: 'E2E' });
@@ -105,7 +105,7 @@ describe('no target', () => {
   });
 
   test('persistent_notification.create: Home Assistant lists the notification', async () => {
-    await actions.callService({ domain: 'persistent_notification', service: 'create', data: { message: 'Made by the bridge', title: 'E2E', notification_id: 'bridge_e2e' } });
+    await actions.callService({ domain: 'persistent_notification', service: 'create', data: { message: 'Made by the bridge', title: 'E2E', notification_id: 'bridge_e2e' } }, {});
     try {
       const list = (await hub.command<Body[]>({ type: 'persistent_notification/get' })).result!;
       expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ notification_id: 'bridge_e2e', message: 'Made by the bridge', title: 'E2E' })]));
@@ -115,10 +115,10 @@ describe('no target', () => {
   });
 
   test('a target on a service that takes none is refused; a missing message too', async () => {
-    await expect(actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' }, target: { entity_id: 'light.bed_light' } })).rejects.toMatchObject({
+    await expect(actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' }, target: { entity_id: 'light.bed_light' } }, {})).rejects.toMatchObject({
       code: 'INVALID_PARAMETERS',
       details: { field: 'target' },
     });
-    await expect(actions.callService({ domain: 'notify', service: 'notify', data: {} })).rejects.toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'message' } });
+    await expect(actions.callService({ domain: 'notify', service: 'notify', data: {} }, {})).rejects.toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'message' } });
   });
 });

@@ -16,7 +16,7 @@ const tool = (name: string, args: Record<string, unknown>) => callToolOk(s, name
 
 describe('one tool per category, read back from Home Assistant', () => {
   test('lights: brightness', async () => {
-    const r = await tool('control_lights', { entity_id: 'light.bed_light', brightness_pct: 50 });
+    const r = await tool('control_lights', { entity_id: 'light.bed_light', brightness_pct: 50, command: 'on' });
     expect(r.structuredContent!.entities[0]).toMatchObject({ entity_id: 'light.bed_light', state: 'on', verified: true });
     expect((await haStateOf('light.bed_light')).attributes.brightness).toBe(128);
   });

@@ -17,6 +17,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitHealthy } from '../lib/bridge-process.mjs';
+import { recordTally } from '../lib/tally.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION = '4.32.5';
@@ -86,7 +87,14 @@ try {
     ...process.argv.slice(2),
   ];
   log(`schemathesis ${args.filter((a) => !a.startsWith('Authorization')).join(' ')}`);
-  status = await new Promise((resolve) => spawn(python, ['-m', 'schemathesis.cli', ...args], { stdio: 'inherit', cwd: dataDir }).on('exit', (code) => resolve(code ?? 1)));
+  const run = spawn(python, ['-m', 'schemathesis.cli', ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
+  let output = '';
+  run.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    output += chunk.toString();
+  });
+  status = await new Promise((resolve) => run.on('exit', (code) => resolve(code ?? 1)));
+  recordTally({ runner: 'schemathesis', ...countCases(output, status) });
   const health = await (await fetch(`${url}/health`)).json();
   if (health.status !== 'healthy') {
     log(`after the run the bridge is ${health.status}`);
@@ -106,3 +114,15 @@ log(`store integrity_check: ${integrity}`);
 if (integrity !== 'ok') status ||= 1;
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(status);
+
+/**
+ * Schemathesis's "Test cases:" summary ("959 generated, 959 passed, 74 skipped", or with "found N
+ * unique failures"): every generated case that did not pass failed. A failed run with no count
+ * counts as one failure.
+ */
+function countCases(output, code) {
+  const generated = Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
+  const passed = Number(/(\d+) passed/.exec(output)?.[1] ?? 0);
+  const failed = generated - passed;
+  return { passed, failed: failed > 0 ? failed : code === 0 ? 0 : 1 };
+}

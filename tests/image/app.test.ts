@@ -109,7 +109,7 @@ describe('the app in the rehearsed image', () => {
       const found = (await client.callTool({ name: 'search_entities', arguments: { domain: 'light' } })) as { isError?: boolean; content: { text: string }[] };
       expect(found.isError).toBeFalsy();
       expect(found.content[0]!.text).toContain('light.');
-      const act = (await client.callTool({ name: 'control_lights', arguments: { area: 'Kitchen' } })) as { isError?: boolean; content: { text: string }[] };
+      const act = (await client.callTool({ name: 'control_lights', arguments: { area: 'Kitchen', command: 'on' } })) as { isError?: boolean; content: { text: string }[] };
       expect(act.isError).toBe(true);
       expect(act.content[0]!.text).toMatch(/read-only/i);
     } finally {

@@ -56,7 +56,7 @@ describe('connect --home-assistant', () => {
     client = await connect(sim.url, sim.token, ['--renew-seconds', '0.4']);
     expect(client.getServerVersion()).toMatchObject({ name: 'home-mcp-bridge' });
     expect((await client.listTools()).tools.length).toBeGreaterThan(10);
-    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', power: 'on' } });
+    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', command: 'on' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(sim.getState('light.bedroom_lamp')?.state).toBe('on');
     // The bridge saw the Home Assistant user, through the ingress proxy.
@@ -75,7 +75,7 @@ describe('connect --home-assistant', () => {
   it('a session that lapses anyway is replaced, and the call goes through', async () => {
     const before = sim.supervisor!.sessions().map((s) => s.session);
     sim.supervisor!.expireSessions();
-    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', power: 'off' } });
+    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', command: 'off' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(sim.getState('light.bedroom_lamp')?.state).toBe('off');
     const after = sim.supervisor!.sessions().map((s) => s.session);
@@ -87,7 +87,7 @@ describe('connect --home-assistant', () => {
     await sim.restart();
     // The bridge's own connection to the hub comes back too (it is not what this test is about).
     await server.app.hub.ready(10_000);
-    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', power: 'on' } });
+    const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', command: 'on' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(sim.getState('light.bedroom_lamp')?.state).toBe('on');
   });

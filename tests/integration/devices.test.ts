@@ -11,12 +11,12 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 type Body = Record<string, any>;
-const control = async (entity_id: string, action: string, parameters?: Record<string, unknown>) => {
-  const res = await s.api('/api/device/control', { method: 'POST', json: { entity_id, action, parameters } });
+const control = async (entity_id: string, action: string, parameters?: Record<string, unknown>, confirm?: boolean) => {
+  const res = await s.api('/api/device/control', { method: 'POST', json: { entity_id, action, parameters, ...(confirm === undefined ? {} : { confirm }) } });
   return { status: res.status, body: (await res.json()) as Body };
 };
-const ok = async (entity_id: string, action: string, parameters?: Record<string, unknown>) => {
-  const r = await control(entity_id, action, parameters);
+const ok = async (entity_id: string, action: string, parameters?: Record<string, unknown>, confirm?: boolean) => {
+  const r = await control(entity_id, action, parameters, confirm);
   expect(r, JSON.stringify(r.body)).toMatchObject({ status: 200, body: { success: true, entity_id, action } });
   return r.body.state as Body;
 };
@@ -126,7 +126,10 @@ describe('control, domain by domain', () => {
 
   test('lock: lock and unlock; a jammed lock says so', async () => {
     expect((await ok('lock.back_door', 'lock')).state).toBe('locked');
-    expect((await ok('lock.back_door', 'unlock')).state).toBe('unlocked');
+    // Unlocking waits for the person's yes, on this transport as on every other.
+    expect(await control('lock.back_door', 'unlock')).toMatchObject({ status: 409, body: { code: 'CONFIRMATION_REQUIRED', details: { needs_confirmation: ['unlocking lock.back_door'] } } });
+    expect(hubState('lock.back_door').state).toBe('locked');
+    expect((await ok('lock.back_door', 'unlock', undefined, true)).state).toBe('unlocked');
     const jam = await control('lock.garage_side_door', 'lock');
     expect(jam.status === 200 ? jam.body.state.state : jam.body.code).toMatch(/jammed|HUB_ERROR/);
   });
@@ -151,13 +154,14 @@ describe('control, domain by domain', () => {
 
   test('alarm: arm and disarm with the code; a wrong code is refused in the hub’s words', async () => {
     expect((await ok('alarm_control_panel.security', 'alarm_arm_home', { code: '1234' })).state).toBe('armed_home');
-    const wrong = await control('alarm_control_panel.security', 'alarm_disarm', { code: '0000' });
+    const wrong = await control('alarm_control_panel.security', 'alarm_disarm', { code: '0000' }, true);
     expect(wrong.status, JSON.stringify(wrong.body)).toBe(400);
     expect(wrong.body).toMatchObject({ error: true, code: 'HUB_ERROR', details: { hub_code: expect.any(String) } });
     expect(wrong.body.message).toMatch(/code/i);
     expect(wrong.body.message).toBe(wrong.body.details.hub_message);
     expect(hubState('alarm_control_panel.security').state).toBe('armed_home');
-    expect((await ok('alarm_control_panel.security', 'alarm_disarm', { code: '1234' })).state).toBe('disarmed');
+    expect((await control('alarm_control_panel.security', 'alarm_disarm', { code: '1234' })).body.code).toBe('CONFIRMATION_REQUIRED');
+    expect((await ok('alarm_control_panel.security', 'alarm_disarm', { code: '1234' }, true)).state).toBe('disarmed');
   });
 
   test('scene, script and automation', async () => {
@@ -192,7 +196,7 @@ describe('control errors', () => {
     expect(open).toMatchObject({ status: 400, body: { code: 'INVALID_ACTION' } });
     expect(open.body.details.supported_actions).toEqual(expect.arrayContaining(['lock', 'unlock']));
     expect(open.body.details.supported_actions).not.toContain('open');
-    expect((await control('lock.garden_gate', 'open')).status).toBe(200);
+    expect((await control('lock.garden_gate', 'open', undefined, true)).status).toBe(200);
   });
 
   test.each([

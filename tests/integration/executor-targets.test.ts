@@ -57,7 +57,7 @@ async function hubCallOf(from: number, domain: string, service: string): Promise
 describe('targets', () => {
   test('an area: its own entities and those of its devices that have no area of their own; passed on as given', async () => {
     const from = hubCalls.length;
-    const out = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness_pct: 40 }, target: { area_id: 'kitchen' } });
+    const out = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness_pct: 40 }, target: { area_id: 'kitchen' } }, {});
     expect(out).toMatchObject({ success: true, service: 'light.turn_on', target: { area_id: 'kitchen' }, parameters: { brightness_pct: 40 } });
     expect(ids(out)).toEqual(['light.kitchen_ceiling', 'light.kitchen_strip']);
     for (const id of ids(out)) {
@@ -71,7 +71,7 @@ describe('targets', () => {
   test('a floor: the entities of its areas', async () => {
     expect(sim.getState('light.bedroom_lamp')?.state).toBe('off');
     const from = hubCalls.length;
-    const out = await actions.callService({ domain: 'light', service: 'turn_on', target: { floor_id: 'first_floor' } });
+    const out = await actions.callService({ domain: 'light', service: 'turn_on', target: { floor_id: 'first_floor' } }, {});
     expect(ids(out)).toEqual(['light.bedroom_lamp', 'light.office_desk']);
     for (const id of ids(out)) {
       expect(stateOf(out, id)?.state).toBe('on');
@@ -82,7 +82,7 @@ describe('targets', () => {
 
   test("a device: its entities of the service's domain", async () => {
     const from = hubCalls.length;
-    const out = await actions.callService({ domain: 'climate', service: 'set_temperature', data: { temperature: 22.5 }, target: { device_id: ['hallway_thermostat'] } });
+    const out = await actions.callService({ domain: 'climate', service: 'set_temperature', data: { temperature: 22.5 }, target: { device_id: ['hallway_thermostat'] } }, {});
     expect(ids(out)).toEqual(['climate.hallway']);
     expect(stateOf(out, 'climate.hallway')?.attributes.temperature).toBe(22.5);
     expect(sim.getState('climate.hallway')?.attributes.temperature).toBe(22.5);
@@ -90,52 +90,52 @@ describe('targets', () => {
   });
 
   test('a label: labelled entities, and the entities of labelled areas', async () => {
-    const energy = await actions.callService({ domain: 'switch', service: 'turn_on', target: { label_id: 'energy' } });
+    const energy = await actions.callService({ domain: 'switch', service: 'turn_on', target: { label_id: 'energy' } }, {});
     expect(ids(energy)).toEqual(['switch.coffee_maker', 'switch.office_heater']);
     for (const id of ids(energy)) expect(sim.getState(id)?.state).toBe('on');
     // The hallway area carries the security label.
-    const security = await actions.callService({ domain: 'light', service: 'turn_on', target: { label_id: 'security' } });
+    const security = await actions.callService({ domain: 'light', service: 'turn_on', target: { label_id: 'security' } }, {});
     expect(ids(security)).toEqual(['light.hallway']);
     expect(sim.getState('light.hallway')?.state).toBe('on');
-    await actions.callService({ domain: 'switch', service: 'turn_off', target: { label_id: 'energy' } });
+    await actions.callService({ domain: 'switch', service: 'turn_off', target: { label_id: 'energy' } }, {});
   });
 
   test('several kinds at once, and homeassistant.* across domains', async () => {
-    const out = await actions.callService({ domain: 'homeassistant', service: 'turn_off', target: { entity_id: 'light.garden_lights', area_id: 'office' } });
+    const out = await actions.callService({ domain: 'homeassistant', service: 'turn_off', target: { entity_id: 'light.garden_lights', area_id: 'office' } }, {});
     expect(ids(out)).toEqual(['light.garden_lights', 'light.office_desk', 'switch.office_heater']);
     for (const id of ids(out)) expect(sim.getState(id)?.state).toBe('off');
   });
 
   test('entity ids as a list or one comma-separated string', async () => {
-    const out = await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.bedroom_lamp, light.hallway' } });
+    const out = await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.bedroom_lamp, light.hallway' } }, {});
     expect(ids(out)).toEqual(['light.bedroom_lamp', 'light.hallway']);
     for (const id of ids(out)) expect(stateOf(out, id)?.state).toBe('off');
   });
 
   test('unknown ids are refused with the closest known ones', async () => {
-    const area = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'livingroom' } }));
+    const area = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'livingroom' } }, {}));
     expect(area).toMatchObject({ code: 'INVALID_ENTITY', status: 404, message: 'Area livingroom not found', details: { field: 'target.area_id', area_id: 'livingroom' } });
     expect(area.details.available_areas[0]).toBe('living_room');
 
-    const device = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { device_id: 'kitchen_light_strp' } }));
+    const device = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { device_id: 'kitchen_light_strp' } }, {}));
     expect(device).toMatchObject({ code: 'DEVICE_NOT_FOUND', status: 404, details: { field: 'target.device_id', device_id: 'kitchen_light_strp' } });
     expect(device.details.available_devices[0]).toBe('kitchen_light_strip');
 
-    const floor = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { floor_id: ['ground_floor', 'upstairs_floor'] } }));
+    const floor = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { floor_id: ['ground_floor', 'upstairs_floor'] } }, {}));
     expect(floor).toMatchObject({ code: 'INVALID_ENTITY', status: 404, details: { floor_id: 'upstairs_floor' } });
     expect(floor.details.available_floors).toEqual(expect.arrayContaining(['ground_floor', 'first_floor']));
 
-    const label = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { label_id: 'secuirty' } }));
+    const label = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { label_id: 'secuirty' } }, {}));
     expect(label).toMatchObject({ code: 'INVALID_ENTITY', status: 404, details: { label_id: 'secuirty' } });
     expect(label.details.available_labels[0]).toBe('security');
 
-    const entity = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen_celing' } }));
+    const entity = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen_celing' } }, {}));
     expect(entity).toMatchObject({ code: 'INVALID_ENTITY', status: 404, details: { entity_id: 'light.kitchen_celing' } });
     expect(entity.details.available_entities[0]).toBe('light.kitchen_ceiling');
   });
 
   test('an entity the service does not act on is refused, with what it supports', async () => {
-    const err = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: ['light.hallway', 'switch.coffee_maker'] } }));
+    const err = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: ['light.hallway', 'switch.coffee_maker'] } }, {}));
     expect(err).toMatchObject({ code: 'INVALID_ACTION', status: 400, details: { entity_id: 'switch.coffee_maker', service: 'light.turn_on' } });
     expect(err.details.supported_actions).toEqual(expect.arrayContaining(['turn_on', 'turn_off', 'toggle']));
   });
@@ -144,61 +144,61 @@ describe('targets', () => {
 describe('services without a target', () => {
   test('notify.notify: the message reaches the hub, no entity is involved', async () => {
     const before = sim.notifyMessages.length;
-    const out = await actions.callService({ domain: 'notify', service: 'notify', data: { message: 'Dinner is ready', title: 'Kitchen' } });
+    const out = await actions.callService({ domain: 'notify', service: 'notify', data: { message: 'Dinner is ready', title: 'Kitchen' } }, {});
     expect(out).toEqual({ success: true, service: 'notify.notify', target: null, parameters: { message: 'Dinner is ready', title: 'Kitchen' }, entities: [] });
     expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ service: 'notify', message: 'Dinner is ready', title: 'Kitchen' })]);
   });
 
   test("a script's own service runs it, and reports the script's state", async () => {
     const before = sim.notifyMessages.length;
-    const out = await actions.callService({ domain: 'script', service: 'welcome_home' });
+    const out = await actions.callService({ domain: 'script', service: 'welcome_home' }, {});
     expect(ids(out)).toEqual(['script.welcome_home']);
     expect(sim.getState('light.hallway')?.state).toBe('on');
     expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ message: 'Welcome home!' })]);
-    await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway' } });
+    await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway' } }, {});
   });
 
   test('script.turn_on, automation.trigger and homeassistant.update_entity take their entities as targets', async () => {
-    const updated = await actions.callService({ domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sensor.outdoor_temperature' } }, { settle: false });
+    const updated = await actions.callService({ domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sensor.outdoor_temperature' } }, {}, { settle: false });
     expect(updated).toMatchObject({ success: true, service: 'homeassistant.update_entity', entities: [{ entity_id: 'sensor.outdoor_temperature' }] });
-    const trigger = await actions.callService({ domain: 'automation', service: 'trigger', target: { entity_id: 'automation.hallway_motion_light' } });
+    const trigger = await actions.callService({ domain: 'automation', service: 'trigger', target: { entity_id: 'automation.hallway_motion_light' } }, {});
     expect(ids(trigger)).toEqual(['automation.hallway_motion_light']);
     expect(sim.getState('light.hallway')?.state).toBe('on');
-    await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway' } });
+    await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway' } }, {});
 
     // script.turn_on starts the script without waiting for it to end.
     const before = sim.notifyMessages.length;
-    const started = await actions.callService({ domain: 'script', service: 'turn_on', target: { entity_id: 'script.welcome_home' } });
+    const started = await actions.callService({ domain: 'script', service: 'turn_on', target: { entity_id: 'script.welcome_home' } }, {});
     expect(ids(started)).toEqual(['script.welcome_home']);
     await until(() => sim.notifyMessages.length > before, 'the script to run to its end');
     expect(sim.getState('light.hallway')?.state).toBe('on');
-    await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway' } });
+    await actions.callService({ domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway' } }, {});
   });
 
   test('a described field is checked, a target is refused, an unknown service lists what the domain has', async () => {
-    const missing = await refused(actions.callService({ domain: 'notify', service: 'notify', data: { title: 'no message' } }));
+    const missing = await refused(actions.callService({ domain: 'notify', service: 'notify', data: { title: 'no message' } }, {}));
     expect(missing).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: 'message' } });
-    const targeted = await refused(actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' }, target: { entity_id: 'light.hallway' } }));
+    const targeted = await refused(actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' }, target: { entity_id: 'light.hallway' } }, {}));
     expect(targeted).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'target: notify.notify takes no target', details: { field: 'target' } });
-    const unknown = await refused(actions.callService({ domain: 'notify', service: 'shout', data: { message: 'x' } }));
+    const unknown = await refused(actions.callService({ domain: 'notify', service: 'shout', data: { message: 'x' } }, {}));
     expect(unknown).toMatchObject({ code: 'INVALID_ACTION', status: 400, details: { domain: 'notify', service: 'shout' } });
     expect(unknown.details.available_services).toEqual(expect.arrayContaining(['notify', 'persistent_notification']));
-    const noDomain = await refused(actions.callService({ domain: 'teleport', service: 'start' }));
+    const noDomain = await refused(actions.callService({ domain: 'teleport', service: 'start' }, {}));
     expect(noDomain).toMatchObject({ code: 'INVALID_ACTION', details: { available_services: [] } });
   });
 });
 
 describe('the shape of a call', () => {
   test('is checked in plain words before anything else', async () => {
-    const typo = await refused(actions.callService({ domain: 'light', service: 'turn_on', targets: { area_id: 'kitchen' } } as never));
+    const typo = await refused(actions.callService({ domain: 'light', service: 'turn_on', targets: { area_id: 'kitchen' } } as never, {}));
     expect(typo).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, message: 'targets: unknown field' });
-    const badId = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 3 } } as never));
+    const badId = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 3 } } as never, {}));
     expect(badId).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'target.area_id: must be an id or a list of ids' });
-    const badEntity = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'Light.Hallway' } }));
+    const badEntity = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'Light.Hallway' } }, {}));
     expect(badEntity).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'target.entity_id' } });
-    const inData = await refused(actions.callService({ domain: 'light', service: 'turn_on', data: { entity_id: 'light.hallway' } }));
+    const inData = await refused(actions.callService({ domain: 'light', service: 'turn_on', data: { entity_id: 'light.hallway' } }, {}));
     expect(inData).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'data.entity_id: give entity_id in target, not in data' });
-    const response = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light.hallway' }, return_response: true }));
+    const response = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light.hallway' }, return_response: true }, {}));
     expect(response).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'return_response' } });
   });
 
@@ -226,11 +226,11 @@ describe('an older hub (2024.3.3)', () => {
   });
 
   test('takes area and device targets; floors and labels are refused before the hub is asked', async () => {
-    const out = await old.app.services.actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'office', device_id: 'kitchen_light_strip' } });
+    const out = await old.app.services.actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'office', device_id: 'kitchen_light_strip' } }, {});
     expect(ids(out)).toEqual(['light.kitchen_strip', 'light.office_desk']);
     expect(legacySim.getState('light.office_desk')?.state).toBe('on');
     for (const key of ['floor_id', 'label_id'] as const) {
-      const err = await refused(old.app.services.actions.callService({ domain: 'light', service: 'turn_on', target: { [key]: 'x' } }));
+      const err = await refused(old.app.services.actions.callService({ domain: 'light', service: 'turn_on', target: { [key]: 'x' } }, {}));
       expect(err).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: `target.${key}`, hub_version: '2024.3.3' } });
     }
   });
@@ -239,7 +239,7 @@ describe('an older hub (2024.3.3)', () => {
     await legacySim.stop();
     try {
       await until(() => !old.app.hub.isConnected, 'the drop');
-      const err = await refused(old.app.services.actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' } }));
+      const err = await refused(old.app.services.actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' } }, {}));
       expect(err).toMatchObject({ code: 'CONNECTION_ERROR', status: 503 });
     } finally {
       await legacySim.start();

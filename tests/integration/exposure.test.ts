@@ -44,12 +44,12 @@ test('an entity Home Assistant stops exposing disappears from every tool and can
   expect((await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.office_desk'], should_expose: false })).success).toBe(true);
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).not.toContain('light.office_desk');
-  const refused = await tool('control_lights', { entity_id: 'light.office_desk', power: 'on' });
+  const refused = await tool('control_lights', { entity_id: 'light.office_desk', command: 'on' });
   expect(refused).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN', details: { exposed: false } } } });
   expect(refused.content[0].text).toMatch(/expose/i);
   // Exposed explicitly, a weather entity becomes visible.
   await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['weather.home', 'light.office_desk'], should_expose: true });
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'weather' })).toEqual(['weather.home']);
-  expect((await tool('control_lights', { entity_id: 'light.office_desk', power: 'on', dry_run: true })).isError).toBeFalsy();
+  expect((await tool('control_lights', { entity_id: 'light.office_desk', command: 'on', dry_run: true })).isError).toBeFalsy();
 });

@@ -25,8 +25,8 @@ const ok = async (name: string, args: Record<string, unknown>, server = s) => {
 
 describe('get_history', () => {
   test('a light switched on and off: its state at the start, then each change, in pages', async () => {
-    await ok('control_lights', { entity_id: 'light.office_desk', power: 'on' });
-    await ok('control_lights', { entity_id: 'light.office_desk', power: 'off' });
+    await ok('control_lights', { entity_id: 'light.office_desk', command: 'on' });
+    await ok('control_lights', { entity_id: 'light.office_desk', command: 'off' });
     const r = await ok('get_history', { entity_ids: ['light.office_desk'], hours: 1 });
     const changes = r.structuredContent!.changes as { entity_id: string; when: string; state: string }[];
     expect(changes.slice(-2).map((c) => c.state)).toEqual(['on', 'off']);
@@ -42,8 +42,8 @@ describe('get_history', () => {
   });
 
   test('attributes on request, with attribute-only changes', async () => {
-    await ok('control_lights', { entity_id: 'light.office_desk', brightness_pct: 20 });
-    await ok('control_lights', { entity_id: 'light.office_desk', brightness_pct: 60 });
+    await ok('control_lights', { entity_id: 'light.office_desk', brightness_pct: 20, command: 'on' });
+    await ok('control_lights', { entity_id: 'light.office_desk', brightness_pct: 60, command: 'on' });
     const r = await ok('get_history', { entity_ids: ['light.office_desk'], hours: 1, attributes: true, limit: 500 });
     const brightness = (r.structuredContent!.changes as { attributes: { brightness?: number } }[]).map((c) => c.attributes.brightness);
     expect(brightness.slice(-2)).toEqual([51, 153]);
@@ -68,7 +68,7 @@ describe('get_history', () => {
 
 describe('get_logbook', () => {
   test('what happened, and what caused it', async () => {
-    await ok('control_lights', { entity_id: 'light.kitchen_ceiling', power: 'off' });
+    await ok('control_lights', { entity_id: 'light.kitchen_ceiling', command: 'off' });
     const r = await ok('get_logbook', { entity_ids: ['light.kitchen_ceiling'], hours: 1 });
     const last = (r.structuredContent!.entries as Record<string, unknown>[]).at(-1);
     expect(last).toEqual({ when: expect.any(String), entity_id: 'light.kitchen_ceiling', state: 'off', caused_by: 'light.turn_off by a user' });

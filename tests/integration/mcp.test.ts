@@ -39,14 +39,14 @@ describe('Streamable HTTP', () => {
 
     const before = (await hubState('light.office_desk')).state;
     const target = before === 'on' ? 'off' : 'on';
-    const call = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', power: target } });
+    const call = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: target } });
     expect(call.isError).toBeFalsy();
     expect((await hubState('light.office_desk')).state).toBe(target);
 
     const search = await client.callTool({ name: 'search_entities', arguments: { domain: 'lock' } });
     expect(JSON.stringify(search.structuredContent)).toContain('lock.front_door');
     // Arguments that do not fit the schema are a tool error the model can read, not a protocol error.
-    const bad = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', brightness_pct: 500 } });
+    const bad = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', brightness_pct: 500, command: 'on' } });
     expect(bad.isError).toBe(true);
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no_such_tool/);
 

@@ -50,7 +50,7 @@ describe('the document', () => {
     expect(doc['x-mcp']).toEqual([...['POST', 'GET', 'DELETE'].map((method) => ({ method, path: '/mcp', summary: expect.any(String) })), { method: 'GET', path: '/sse', summary: expect.any(String) }, { method: 'POST', path: '/messages', summary: expect.any(String) }]);
     const control = doc.paths['/api/device/control'].post;
     expect(control.security).toEqual([{ bearer: [] }]);
-    expect(Object.keys(control.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '503']);
+    expect(Object.keys(control.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
     expect(control.requestBody.content['application/json'].schema.required).toEqual(['entity_id', 'action']);
     // A body is required exactly where an absent one (checked as {}) would be refused.
     expect(control.requestBody.required).toBe(true);

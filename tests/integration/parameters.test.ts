@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const control = (entity_id: string, action: string, parameters: Record<string, unknown> = {}) => s.call('/api/device/control', 'POST', { entity_id, action, parameters });
+const control = (entity_id: string, action: string, parameters: Record<string, unknown> = {}, confirm?: boolean) => s.call('/api/device/control', 'POST', { entity_id, action, parameters, ...(confirm === undefined ? {} : { confirm }) });
 
 describe('coercion as Home Assistant does it', () => {
   test('a numeric string for a number, passed on as a number', async () => {
@@ -25,7 +25,7 @@ describe('coercion as Home Assistant does it', () => {
     const armed = await control('alarm_control_panel.security', 'alarm_arm_away', { code: 1234 });
     expect(armed.status).toBe(200);
     expect(armed.body.parameters).toEqual({ code: '1234' });
-    const off = await control('alarm_control_panel.security', 'alarm_disarm', { code: 1234 });
+    const off = await control('alarm_control_panel.security', 'alarm_disarm', { code: 1234 }, true);
     expect(off.status).toBe(200);
   });
 });
@@ -51,7 +51,7 @@ describe('list-valued choices are the entity’s own', () => {
   });
 
   test('the service-call path checks the same', async () => {
-    await expect(s.app.services.actions.callService({ domain: 'vacuum', service: 'set_fan_speed', data: { fan_speed: 'turbo' }, target: { entity_id: 'vacuum.robot_vacuum' } })).rejects.toThrow(/fan_speed: vacuum\.robot_vacuum offers min, medium, high, max/);
+    await expect(s.app.services.actions.callService({ domain: 'vacuum', service: 'set_fan_speed', data: { fan_speed: 'turbo' }, target: { entity_id: 'vacuum.robot_vacuum' } }, {})).rejects.toThrow(/fan_speed: vacuum\.robot_vacuum offers min, medium, high, max/);
   });
 });
 

@@ -15,12 +15,15 @@ const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 test('npm run build compiles the plugins beside the service, as JavaScript', () => {
   expect(existsSync(join(ROOT, 'dist', 'plugins', 'discovery', 'index.js'))).toBe(true);
   expect(readdirSync(join(ROOT, 'dist', 'plugins', 'discovery')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-  expect(existsSync(join(ROOT, 'dist', 'src', 'plugins', 'api.js'))).toBe(true);
+  expect(existsSync(join(ROOT, 'dist', 'src', 'plugin', 'index.js'))).toBe(true);
+  // Words travel with their plugin, as data beside its code.
+  expect(existsSync(join(ROOT, 'dist', 'plugins', 'lights', 'words', 'en.json'))).toBe(true);
 });
 
 describe('the built service with a folder of user plugins', () => {
   let child: ReturnType<typeof spawn>;
   let url = '';
+  let log = '';
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmb-user-plugins-'));
     cpSync(join(ROOT, 'tests', 'fixtures', 'plugins'), dir, { recursive: true });
@@ -30,6 +33,7 @@ describe('the built service with a folder of user plugins', () => {
     url = await new Promise<string>((resolve, reject) => {
       child.stdout!.on('data', (d: Buffer) => {
         out += d;
+        log = out;
         const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
         if (port) resolve(`http://127.0.0.1:${port}`);
       });
@@ -38,13 +42,60 @@ describe('the built service with a folder of user plugins', () => {
   });
   afterAll(() => child?.kill('SIGTERM'));
 
+  const session = async () => {
+    const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u', password: 'password1' }) })).json()) as { access_token: string };
+    const call = async (name: string, args: unknown = {}) => {
+      const res = await fetch(`${url}/api/tools/call`, { method: 'POST', headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name, arguments: args }) });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    return { token: token.access_token, call };
+  };
+
+  test('a plugin cannot reach secrets, tokens or the store: asking for them skips it, and the SDK context has no way to them', async () => {
+    const { call } = await session();
+    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
+    const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
+    expect(failed['reaches-for-secrets.mjs']).toMatch(/^it asks for config, tokens, store, which plugins cannot have/);
+    expect(failed['wants-config.mjs']).toMatch(/^it asks for config, which plugins cannot have \(only home, scenes, groups, commands/);
+    expect((await call('leak')).status).toBe(404);
+    const status = JSON.parse((await call('porch_status')).body.content[0].text);
+    expect(status).toEqual({ lights_on: expect.any(Number), context: ['caller', 'client', 'home', 'log'], services: 'undefined', started: 1 });
+    // A part it did not declare is not there: the tool fails saying so, and nothing else happens.
+    const scenes = await call('porch_scenes');
+    expect(scenes.body).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/did not declare "scenes" in needs/) }] });
+  });
+
+  test('a plugin made for another bridge version is skipped, saying which', async () => {
+    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
+    const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
+    expect(failed['from-the-future.mjs']).toMatch(/^it works with bridge \^9\.0\.0, and this bridge is \d+\.\d+\.\d+$/);
+  });
+
+  test('a plugin acts only through the home, so the bridge’s rules hold for it', async () => {
+    const { call } = await session();
+    const r = await call('porch_light', { entity_id: 'light.office_desk', on: true });
+    expect(r.status).toBe(200);
+    // The arguments it declares are the only ones it takes.
+    expect((await call('porch_light', { entity_id: 'light.office_desk', on: true, force: true })).body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { unknown_fields: ['force'] } });
+  });
+
+  test('a plugin written before the SDK still loads, with a warning that names what to change', async () => {
+    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
+    const greeter = health.plugins.loaded.find((p: any) => p.name === 'greeter');
+    expect(greeter.deprecated).toMatch(/declare the bridge versions it works with \(bridge: "\^0\.2\.0"\)/);
+    expect(((await (await session()).call('count_entities', {})).body.content[0].text)).toMatch(/^The hub has \d+ entities/);
+    expect(log).toMatch(/plugin greeter uses the plugin API before 0\.2/);
+  });
+
   test('/api/health reports loaded, skipped (with reasons) and disabled plugins, and the tool count', async () => {
     const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u', password: 'password1' }) })).json()) as { access_token: string };
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as Record<string, any>;
     expect(health.plugins.loaded.map((p: any) => [p.name, p.source, p.tools])).toEqual([
       ['alarm', 'builtin', ['control_alarm']],
-      ['automation', 'builtin', ['run_automation', 'bridge_scenes', 'command']],
+      ['automation', 'builtin', ['run_automation']],
+      ['bridge_scenes', 'builtin', ['bridge_scenes']],
       ['climate', 'builtin', ['control_climate']],
+      ['commands', 'builtin', ['command']],
       ['covers', 'builtin', ['control_covers']],
       ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],
       ['fans', 'builtin', ['control_fans']],
@@ -56,13 +107,14 @@ describe('the built service with a folder of user plugins', () => {
       ['routines', 'builtin', []],
       ['vacuums', 'builtin', ['control_vacuums']],
       ['greeter', 'user', ['count_entities']],
+      ['porch', 'user', ['porch_status', 'porch_light', 'porch_scenes']],
     ]);
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
     expect(failed['throws-on-load.mjs']).toBe('it failed to load: this plugin is broken on purpose');
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(20);
+    expect(health.tools).toBe(23);
   });
 });
 
@@ -77,14 +129,14 @@ describe('a built-in plugin against the simulator', () => {
 
   test('search_entities finds entities by domain, area and name, with the hub’s names and areas', async () => {
     const r = await tool('search_entities').call({ domain: 'light', area: 'living room' });
-    const entities = r.structuredContent!.entities as { entity_id: string; area: string }[];
+    const entities = (r.structuredContent as Record<string, unknown>).entities as { entity_id: string; area: string }[];
     expect(entities.length).toBeGreaterThan(0);
     for (const e of entities) {
       expect(e.entity_id).toMatch(/^light\./);
       expect(e.area).toBe('Living Room');
     }
     const byName = await tool('search_entities').call({ query: 'front door' });
-    expect((byName.structuredContent!.entities as { entity_id: string }[]).map((e) => e.entity_id)).toContain('lock.front_door');
+    expect(((byName.structuredContent as Record<string, unknown>).entities as { entity_id: string }[]).map((e) => e.entity_id)).toContain('lock.front_door');
   });
 
   test('arguments go through the one validator; no match is an isError result that says what to try', async () => {

@@ -26,9 +26,9 @@ async function until(check: () => boolean, what: string, ms = 5000): Promise<voi
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-/** Sets an entity through the bridge's own control endpoint and waits for the cache to agree. */
+/** Sets an entity through the bridge's own control endpoint (confirmed: this is set-up) and waits for the cache to agree. */
 async function control(entity_id: string, action: string, parameters: Json = {}, expectState?: string) {
-  const r = await post('/api/device/control', { entity_id, action, parameters });
+  const r = await post('/api/device/control', { entity_id, action, parameters, confirm: true });
   expect(r.status).toBe(200);
   if (expectState) await until(() => state(entity_id)?.state === expectState, `${entity_id} ${expectState}`);
 }
@@ -390,7 +390,11 @@ describe('capture', () => {
     await control('lock.back_door', 'lock', {}, 'locked');
     await control('switch.office_heater', 'turn_on', {}, 'on');
 
-    const act = await post('/api/scene/evening_snapshot/activate');
+    // The snapshot unlocks the back door: it runs only once the person said yes, and until then none of it runs.
+    const held = await post('/api/scene/evening_snapshot/activate');
+    expect(held).toMatchObject({ status: 409, body: { code: 'CONFIRMATION_REQUIRED', details: { needs_confirmation: ['unlocking lock.back_door'] } } });
+    expect(state('switch.office_heater')?.state).toBe('on');
+    const act = await post('/api/scene/evening_snapshot/activate?confirm=true');
     expect(act.status).toBe(200);
     await until(() => state('cover.living_room_blinds')?.attributes.current_position === 40, 'blinds back at 40');
     expect(state('light.bedroom_lamp')).toMatchObject({ state: 'on', attributes: { brightness: 77, color_temp_kelvin: 3000 } });

@@ -126,11 +126,11 @@ describe('automation', () => {
   });
 
   test('the bridge’s own scenes: capture, list, activate; groups: list and control', async () => {
-    await ok('control_lights', { entity_id: 'light.office_desk', brightness_pct: 30 });
+    await ok('control_lights', { entity_id: 'light.office_desk', brightness_pct: 30, command: 'on' });
     const captured = await ok('bridge_scenes', { command: 'capture_scene', name: 'Desk dim', entities: ['light.office_desk'] });
     expect(captured.structuredContent!.scene.id).toBe('desk_dim');
     expect((await ok('bridge_scenes', { command: 'list_scenes' })).structuredContent!.scenes.map((x: { id: string }) => x.id)).toContain('desk_dim');
-    await ok('control_lights', { entity_id: 'light.office_desk', power: 'off' });
+    await ok('control_lights', { entity_id: 'light.office_desk', command: 'off' });
     await ok('bridge_scenes', { command: 'activate_scene', name: 'Desk dim' });
     expect(hub('light.office_desk').state).toBe('on');
     await s.call('/api/group', 'POST', { name: 'Desk', entities: ['light.office_desk'] });

@@ -20,12 +20,18 @@ describe('GET /api/tools', () => {
     expect(Object.keys(byName).sort()).toEqual(['bridge_scenes', 'command', 'control_alarm', 'control_climate', 'control_covers', 'control_fans', 'control_lights', 'control_locks', 'control_media', 'control_vacuums', 'describe_entity', 'get_history', 'get_logbook', 'get_statistics', 'list_areas', 'list_devices', 'run_automation', 'search_entities', 'send_notification']);
     expect(byName.control_lights).toMatchObject({
       title: 'Control lights',
-      inputSchema: { type: 'object', properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, power: { enum: ['on', 'off', 'toggle'] } } },
+      inputSchema: { type: 'object', properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, command: { enum: ['on', 'off', 'toggle'] } }, required: ['command'], additionalProperties: false },
       outputSchema: { type: 'object' },
       annotations: { readOnlyHint: false },
     });
     expect(byName.search_entities).toMatchObject({ annotations: { readOnlyHint: true } });
-    for (const t of Object.values(byName) as { name: string; description: string }[]) expect(t.name.length).toBeLessThanOrEqual(64);
+    for (const t of Object.values(byName) as { name: string; description: string; inputSchema: Record<string, unknown> }[]) {
+      expect(t.name.length).toBeLessThanOrEqual(64);
+      // Every tool refuses what it does not name: a guessed argument is an error, never ignored.
+      expect(t.inputSchema.additionalProperties, t.name).toBe(false);
+    }
+    // Every acting tool that switches on and off says so in the same field.
+    for (const name of ['control_lights', 'control_fans']) expect((byName[name] as unknown as { inputSchema: { properties: Record<string, { enum?: string[] }> } }).inputSchema.properties.command?.enum).toEqual(expect.arrayContaining(['on', 'off']));
   });
 
   test('the whole list stays small for an assistant’s context: under 8,000 tokens (characters / 4)', async () => {
@@ -54,7 +60,7 @@ describe('POST /api/tools/call', () => {
   });
 
   test('control_lights by area: every light there changes, read back from the hub, and says it matches', async () => {
-    const r = await call('control_lights', { area: 'Living Room', brightness_pct: 40 });
+    const r = await call('control_lights', { area: 'Living Room', brightness_pct: 40, command: 'on' });
     expect(r.status).toBe(200);
     expect(r.body.isError).toBeUndefined();
     const lights = r.body.structuredContent.entities as { entity_id: string; state: string; verified: boolean }[];
@@ -66,11 +72,29 @@ describe('POST /api/tools/call', () => {
   });
 
   test('a dry run changes nothing and says what would happen', async () => {
-    await call('control_lights', { entity_id: 'light.office_desk', power: 'off' });
-    const r = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 80, dry_run: true });
+    await call('control_lights', { entity_id: 'light.office_desk', command: 'off' });
+    const r = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 80, dry_run: true, command: 'on' });
     expect(r.body.structuredContent).toEqual({ service: 'light.turn_on', dry_run: true, entities: [{ entity_id: 'light.office_desk', state: 'off' }] });
     expect(r.body.content[0].text).toMatch(/^Would call light\.turn_on on light\.office_desk with \{"brightness_pct":80\}/);
     expect(hubState('light.office_desk').state).toBe('off');
+  });
+
+  test('an argument the tool does not take is refused, naming it and the ones it takes; nothing changes', async () => {
+    await call('control_lights', { entity_id: 'light.garden_lights', command: 'off' });
+    for (const args of [{ entity_id: 'light.garden_lights', action: 'turn_off' }, { entity_id: 'light.garden_lights', state: 'off' }, { entity_id: 'light.garden_lights', command: 'on', brightnes_pct: 40 }]) {
+      const r = await call('control_lights', args);
+      const unknown = Object.keys(args).find((k) => !['entity_id', 'command'].includes(k))!;
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: unknown, unknown_fields: [unknown], accepted_fields: expect.arrayContaining(['entity_id', 'area', 'command', 'brightness_pct']) } });
+      expect(r.body.message).toMatch(new RegExp(`^${unknown}: is not an argument of control_lights; it takes entity_id, area, dry_run, command, `));
+      expect(hubState('light.garden_lights').state).toBe('off');
+    }
+    // Without the on/off command nothing is guessed either.
+    expect((await call('control_lights', { entity_id: 'light.garden_lights' })).body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'command' } });
+    // An argument that goes with another command is refused, not ignored.
+    const misplaced = await call('control_covers', { entity_id: 'cover.living_room_blinds', command: 'open', position: 30 });
+    expect(misplaced.body).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^position goes with set_position or set_tilt, not with open/) }] });
+    expect(hubState('light.garden_lights').state).toBe('off');
   });
 
   test('the caller’s mistakes are 404 and 400 naming the field; the tool’s are isError results that say what to do', async () => {
@@ -79,14 +103,14 @@ describe('POST /api/tools/call', () => {
     const list = await s.call('/api/tools/call', 'POST', { name: 'search_entities', arguments: [null, null] });
     expect(list.status).toBe(400);
     expect(list.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'arguments' } });
-    const bad = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 150 });
+    const bad = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 150, command: 'on' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'brightness_pct' } });
     expect(bad.body.message).toBe('brightness_pct: must be at most 100');
-    const none = await call('control_lights', {});
+    const none = await call('control_lights', { command: 'on' });
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/give entity_id .* or area/) }] });
-    const ghost = await call('control_lights', { area: 'Attic' });
+    const ghost = await call('control_lights', { area: 'Attic', command: 'on' });
     expect(ghost.body.isError).toBe(true);
     expect(ghost.body.structuredContent.error.code).toBe('INVALID_ENTITY');
   });
@@ -96,7 +120,7 @@ describe('the guard', () => {
   test('read-only mode refuses every actuating call, with the reason', async () => {
     const ro = await startTestServer({ TOOLS_READ_ONLY: 'true' });
     try {
-      const r = await call('control_lights', { entity_id: 'light.office_desk' }, ro);
+      const r = await call('control_lights', { entity_id: 'light.office_desk', command: 'on' }, ro);
       expect(r.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
       expect(r.body.content[0].text).toMatch(/read-only/);
       expect(hubState('light.office_desk', ro).state).toBe('off');
@@ -110,9 +134,9 @@ describe('the guard', () => {
   test('a deny pattern keeps its entities out, naming them', async () => {
     const denied = await startTestServer({ TOOLS_DENY: 'light.living_room_*' });
     try {
-      const r = await call('control_lights', { area: 'living room' }, denied);
+      const r = await call('control_lights', { area: 'living room', command: 'on' }, denied);
       expect(r.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN', details: { entity_ids: ['light.living_room_ceiling', 'light.living_room_lamp'] } } } });
-      expect((await call('control_lights', { entity_id: 'light.office_desk' }, denied)).body.isError).toBeUndefined();
+      expect((await call('control_lights', { entity_id: 'light.office_desk', command: 'on' }, denied)).body.isError).toBeUndefined();
     } finally {
       await denied.close();
     }

@@ -14,6 +14,7 @@ function fakeExecutor(delay: (p: PlannedAction) => number) {
   const log: { id: string; action: string; at: 'start' | 'end'; t: number }[] = [];
   const t0 = Date.now();
   const ex = {
+    authorize() {},
     plan(cmd: DeviceCommand): PlannedAction {
       if (cmd.action === 'bad') throw invalidParameters('bad action', { field: 'action' });
       return { entity_id: cmd.entity_id, action: cmd.action, domain: 'light', service: cmd.action, data: cmd.parameters ?? {} };
@@ -39,7 +40,7 @@ describe('runBatch', () => {
       { entity_id: 'light.a', action: 'a2' },
       { entity_id: 'light.a', action: 'a3' },
     ];
-    const out = await runBatch(ex, true, cmds);
+    const out = await runBatch(ex, true, cmds, {});
     expect(out.results.map((r) => `${r.entity_id}:${r.action}:${r.status}`)).toEqual(['light.a:a1:completed', 'light.b:b1:completed', 'light.a:a2:completed', 'light.a:a3:completed']);
     const aEvents = log.filter((e) => e.id === 'light.a').map((e) => `${e.action}:${e.at}`);
     expect(aEvents).toEqual(['a1:start', 'a1:end', 'a2:start', 'a2:end', 'a3:start', 'a3:end']);
@@ -54,7 +55,7 @@ describe('runBatch', () => {
       { entity_id: 'light.a', action: 'fail' },
       { entity_id: 'light.a', action: 'ok' },
       { entity_id: 'light.b', action: 'bad' },
-    ]);
+    ], {});
     expect(out.results).toEqual([
       { entity_id: 'light.a', action: 'fail', status: 'failed', error: { code: 'HUB_ERROR', message: 'refused' } },
       { entity_id: 'light.a', action: 'ok', status: 'completed', state: null },
@@ -66,11 +67,11 @@ describe('runBatch', () => {
 
   test('status: 200 all done; none done throws the first failure with every result', async () => {
     const { ex } = fakeExecutor(() => 1);
-    expect(batchStatus(await runBatch(ex, true, [{ entity_id: 'light.a', action: 'ok' }]), 'x')).toBe(200);
+    expect(batchStatus(await runBatch(ex, true, [{ entity_id: 'light.a', action: 'ok' }], {}), 'x')).toBe(200);
     const none = await runBatch(ex, true, [
       { entity_id: 'light.a', action: 'bad' },
       { entity_id: 'light.b', action: 'fail' },
-    ]);
+    ], {});
     let thrown: AppError | undefined;
     try {
       batchStatus(none, 'scene s');
@@ -84,7 +85,7 @@ describe('runBatch', () => {
 
   test('a disconnected hub refuses the whole batch with 503', async () => {
     const { ex, log } = fakeExecutor(() => 1);
-    await expect(runBatch(ex, false, [{ entity_id: 'light.a', action: 'ok' }])).rejects.toMatchObject({ code: 'CONNECTION_ERROR', status: 503 });
+    await expect(runBatch(ex, false, [{ entity_id: 'light.a', action: 'ok' }], {})).rejects.toMatchObject({ code: 'CONNECTION_ERROR', status: 503 });
     expect(log).toEqual([]);
   });
 
@@ -92,6 +93,7 @@ describe('runBatch', () => {
     let now = 0;
     let peak = 0;
     const ex = {
+      authorize: () => {},
       plan: (c: DeviceCommand) => ({ entity_id: c.entity_id, action: c.action, domain: 'light', service: c.action, data: {} }),
       run: async (p: PlannedAction) => {
         peak = Math.max(peak, ++now);
@@ -100,7 +102,7 @@ describe('runBatch', () => {
         return { success: true, entity_id: p.entity_id, action: p.action, service: '', parameters: {}, state: null };
       },
     } as unknown as ActionExecutor;
-    await runBatch(ex, true, Array.from({ length: 50 }, (_, i) => ({ entity_id: `light.l${i}`, action: 'turn_on' })));
+    await runBatch(ex, true, Array.from({ length: 50 }, (_, i) => ({ entity_id: `light.l${i}`, action: 'turn_on' })), {});
     expect(peak).toBe(16);
   });
 });

@@ -1,10 +1,9 @@
-// Device state and control (interface part 4).
+// Device state and control: reads through the HomeView, control through the action executor.
 import * as v from 'valibot';
 import { checkEntityId } from '../../actions/executor.js';
 import type { HubClient } from '../../hub/client.js';
-import { domainOf } from '../../hub/entity-id.js';
 import { toDeviceListing, toDeviceState } from '../../hub/views.js';
-import { requireHubReached } from '../../scenes/normalise.js';
+import { requireHubReached } from '../../hub/reached.js';
 import type { Services } from '../../services.js';
 import { choice, text } from '../query.js';
 import { anyObject } from '../../validation.js';
@@ -15,6 +14,8 @@ export const deviceCommandSchema = v.object({
   entity_id: v.string('must be a string'),
   action: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
   parameters: v.optional(anyObject),
+  /** The person confirmed an action that opens the home (unlock, disarm, open a garage door). */
+  confirm: v.optional(v.boolean('must be true or false')),
 });
 
 const stateQuery = v.object({
@@ -29,7 +30,7 @@ function freshness(hub: HubClient): Record<string, string> {
   return status.connected ? {} : { 'X-Hub-Stale': 'true', 'X-Hub-Disconnected-Since': status.since ?? '' };
 }
 
-export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Services): void {
+export function registerDeviceRoutes(routes: RouteTable, { hub, home, actions }: Services): void {
   routes.add(
     jsonRoute({
       method: 'GET',
@@ -42,15 +43,11 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
       },
       handler: (req) => {
         requireHubReached(hub);
-        const { format, domain } = req.query;
-        const area = req.query.area?.toLowerCase();
-        let states = [...hub.cache.all()];
-        if (domain) states = states.filter((s) => domainOf(s.entity_id) === domain);
-        if (area) {
-          states = states.filter((s) => {
-            const a = hub.registries.areaOf(s.entity_id);
-            return a !== undefined && (a.area_id === area || a.name.toLowerCase() === area);
-          });
+        const { format, domain, area } = req.query;
+        let states = home.states(domain);
+        if (area !== undefined) {
+          const areaId = home.areaIdFor(area);
+          states = states.filter((s) => areaId !== undefined && home.areaOf(s.entity_id)?.area_id === areaId);
         }
         states.sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1));
         const body = format === 'devices' ? { devices: states.map(toDeviceListing) } : states.map((s) => toDeviceState(s, hub.registries));
@@ -71,7 +68,7 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
     handler: (req) => {
       const id = checkEntityId(req.params.entity_id);
       requireHubReached(hub);
-      const state = hub.cache.get(id);
+      const state = home.state(id);
       if (!state) throw actions.unknownEntity(id);
       return reply(200, toDeviceState(state, hub.registries), freshness(hub));
     },
@@ -86,10 +83,11 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, actions }: Servi
       responses: {
         200: { description: 'Done, with the state after it and whether it shows what was asked', schema: shape.actionOutcome },
         404: { description: 'INVALID_ENTITY: no such entity' },
-        403: { description: 'HUB_ERROR: the hub says the call is not allowed' },
+        403: { description: 'FORBIDDEN: read-only mode, a denied or hidden entity, or a caller without control; HUB_ERROR: the hub says the call is not allowed' },
+        409: { description: 'CONFIRMATION_REQUIRED: the action would open the home; send confirm: true once the person agreed' },
         503: { description: 'CONNECTION_ERROR: the hub is not connected' },
       },
-      handler: (req) => actions.execute(req.body),
+      handler: (req) => actions.execute(req.body, { principal: req.principal, confirm: req.body.confirm }),
     }),
   );
 }

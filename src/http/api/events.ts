@@ -1,4 +1,4 @@
-// Live events over HTTP (interface parts 4 and 6): stored subscriptions and the history as JSON
+// Live events over HTTP: stored subscriptions and the history as JSON
 // routes, the two SSE streams and the two WebSocket addresses as native uWS routes. All of them are
 // thin adapters over the event hub and the WebSocket channel.
 import * as v from 'valibot';

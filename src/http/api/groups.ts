@@ -1,4 +1,4 @@
-// Groups (interface part 4, and beyond it: list, read, replace, delete; nested groups): thin
+// Groups (store, control and, beyond those: list, read, replace, delete; nested groups): thin
 // adapters over the group service.
 import * as v from 'valibot';
 import { controlSchema, groupSchema, groupUpdateSchema } from '../../groups/service.js';
@@ -38,7 +38,7 @@ export function registerGroupRoutes(routes: RouteTable, { groups }: Services): v
         503: { description: 'The hub has not been reached yet' },
       },
       handler: (req) => {
-        const saved = groups.create(req.body, { replace: req.query.replace, allowUnknown: req.query.allow_unknown });
+        const saved = groups.create(req.body, { principal: req.principal }, { replace: req.query.replace, allowUnknown: req.query.allow_unknown });
         return reply(saved.created ? 201 : 200, saved.group, { Location: `/api/group/${saved.group.id}` });
       },
     }),
@@ -60,7 +60,7 @@ export function registerGroupRoutes(routes: RouteTable, { groups }: Services): v
       query: saveQuery,
       body: groupUpdateSchema,
       responses: { 200: { description: 'Replaced', schema: shape.group }, 404: { description: 'No such group, or an unknown member' }, 503: { description: 'The hub has not been reached yet' } },
-      handler: (req) => groups.replace(req.params.group_name, req.body, { allowUnknown: req.query.allow_unknown }),
+      handler: (req) => groups.replace(req.params.group_name, req.body, { principal: req.principal }, { allowUnknown: req.query.allow_unknown }),
     }),
   );
 
@@ -69,23 +69,25 @@ export function registerGroupRoutes(routes: RouteTable, { groups }: Services): v
     path: '/api/group/:group_name',
     summary: 'Delete a stored group; 409 while another group holds it',
     responses: { 200: { description: 'Deleted', schema: shape.deleted }, 404: { description: 'NOT_FOUND: no such group' }, 409: { description: 'CONFLICT: another group holds it' } },
-    handler: (req) => ({ success: true, deleted: groups.delete(req.params.group_name) }),
+    handler: (req) => ({ success: true, deleted: groups.delete(req.params.group_name, { principal: req.principal }) }),
   });
 
   routes.add(
     jsonRoute({
       method: 'POST',
       path: '/api/group/:group_name/control',
-      summary: 'Apply {action, parameters?} to every entity the group reaches; 200 all done, 207 some failed',
+      summary: 'Apply {action, parameters?, confirm?} to every entity the group reaches; 200 all done, 207 some failed; confirm: true where an action opens the home',
       body: v.pipe(controlSchema, v.examples([{ action: 'turn_off' }, { action: 'turn_on', parameters: { brightness_pct: 60 } }])),
       responses: {
         200: { description: 'Every member done', schema: shape.groupControl },
         207: { description: 'Some failed', schema: shape.groupControl },
+        403: { description: 'FORBIDDEN: read-only mode, a denied or hidden member, or a caller without control' },
         404: { description: 'No such group, or every entity is gone' },
+        409: { description: 'CONFIRMATION_REQUIRED: a member would open the home; send confirm: true once the person agreed' },
         503: { description: 'CONNECTION_ERROR: the hub is not connected' },
       },
       handler: async (req) => {
-        const result = await groups.control(req.params.group_name, req.body);
+        const result = await groups.control(req.params.group_name, req.body, { principal: req.principal, confirm: req.body.confirm });
         return reply(result.success ? 200 : 207, result);
       },
     }),

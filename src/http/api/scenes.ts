@@ -1,9 +1,9 @@
-// Scenes (interface part 4, and beyond it: list, read, replace, delete, capture): thin adapters
+// Scenes (store and activate, and beyond those: list, read, replace, delete, capture): thin adapters
 // over the scene service.
 import * as v from 'valibot';
 import { activateSchema, captureSchema, sceneSchema, sceneUpdateSchema, type Saved, type Scene } from '../../scenes/service.js';
 import type { Services } from '../../services.js';
-import { saveQuery } from '../query.js';
+import { flag, saveQuery } from '../query.js';
 import { jsonRoute, reply, type ResponseSpec, type RouteTable } from '../routes.js';
 import * as shape from '../shapes.js';
 
@@ -24,7 +24,9 @@ const stored_: Record<number, ResponseSpec> = {
 const activation: Record<number, ResponseSpec> = {
   200: { description: 'Every action completed', schema: shape.activation },
   207: { description: 'Some actions failed; each failure with its error', schema: shape.activation },
+  403: { description: 'FORBIDDEN: read-only mode, a denied or hidden entity, or a caller without control' },
   404: { description: 'No such scene, or every entity is gone' },
+  409: { description: 'CONFIRMATION_REQUIRED: an action would open the home; confirm once the person agreed' },
   503: { description: 'CONNECTION_ERROR: the hub is not connected' },
 };
 
@@ -49,7 +51,7 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
       query: saveQuery,
       body: v.pipe(sceneSchema, v.examples([{ name: 'Movie night', description: 'Dim the lamp, coffee off', actions: [{ entity_id: 'light.living_room_lamp', action: 'turn_on', parameters: { brightness_pct: 30 } }, { device: 'switch.coffee_maker', action: 'off' }] }])),
       responses: stored_,
-      handler: (req) => stored(scenes.create(req.body, { replace: req.query.replace, allowUnknown: req.query.allow_unknown })),
+      handler: (req) => stored(scenes.create(req.body, { principal: req.principal }, { replace: req.query.replace, allowUnknown: req.query.allow_unknown })),
     }),
   );
 
@@ -61,7 +63,7 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
       query: saveQuery,
       body: v.pipe(captureSchema, v.examples([{ name: 'Evening snapshot', entities: ['light.living_room_lamp', 'switch.coffee_maker'] }])),
       responses: stored_,
-      handler: (req) => stored(scenes.capture(req.body, { replace: req.query.replace })),
+      handler: (req) => stored(scenes.capture(req.body, { principal: req.principal }, { replace: req.query.replace })),
     }),
   );
 
@@ -69,10 +71,10 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
     jsonRoute({
       method: 'POST',
       path: '/api/scene/activate',
-      summary: 'Activate the scene {name} (a name or its key)',
+      summary: 'Activate the scene {name} (a name or its key); confirm: true where an action opens the home',
       body: v.pipe(activateSchema, v.examples([{ name: 'Movie night' }])),
       responses: activation,
-      handler: async (req) => activated(await scenes.activate(req.body.name, req.principal, 'name')),
+      handler: async (req) => activated(await scenes.activate(req.body.name, { principal: req.principal, confirm: req.body.confirm }, 'name')),
     }),
   );
 
@@ -92,7 +94,7 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
       query: saveQuery,
       body: sceneUpdateSchema,
       responses: { 200: { description: 'Replaced', schema: shape.scene }, 404: { description: 'No such scene, or an unknown entity' }, 503: { description: 'The hub has not been reached yet' } },
-      handler: (req) => scenes.replace(req.params.scene_name, req.body, { allowUnknown: req.query.allow_unknown }),
+      handler: (req) => scenes.replace(req.params.scene_name, req.body, { principal: req.principal }, { allowUnknown: req.query.allow_unknown }),
     }),
   );
 
@@ -101,14 +103,17 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
     path: '/api/scene/:scene_name',
     summary: 'Delete a stored scene',
     responses: { 200: { description: 'Deleted', schema: shape.deleted }, 404: { description: 'NOT_FOUND: no such scene' } },
-    handler: (req) => ({ success: true, deleted: scenes.delete(req.params.scene_name) }),
+    handler: (req) => ({ success: true, deleted: scenes.delete(req.params.scene_name, { principal: req.principal }) }),
   });
 
-  routes.add({
-    method: 'POST',
-    path: '/api/scene/:scene_name/activate',
-    summary: 'Activate a stored scene: entities in parallel, one entity in order; 200 all done, 207 some failed',
-    responses: activation,
-    handler: async (req) => activated(await scenes.activate(req.params.scene_name, req.principal)),
-  });
+  routes.add(
+    jsonRoute({
+      method: 'POST',
+      path: '/api/scene/:scene_name/activate',
+      summary: 'Activate a stored scene: entities in parallel, one entity in order; 200 all done, 207 some failed; ?confirm=true where an action opens the home',
+      query: v.object({ confirm: flag }),
+      responses: activation,
+      handler: async (req) => activated(await scenes.activate(req.params.scene_name, { principal: req.principal, confirm: req.query.confirm })),
+    }),
+  );
 }

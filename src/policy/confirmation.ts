@@ -1,7 +1,7 @@
 // The safety rules every way of acting shares (tools, natural-language commands, the panel):
 // actions that open a home to the outside are held until the caller confirms them.
-import { domainOf } from './hub/entity-id.js';
-import type { HubState } from './hub/types.js';
+import { domainOf } from '../hub/entity-id.js';
+import type { HubState } from '../hub/types.js';
 
 /** Cover device classes that are a way into the home. */
 const ENTRANCES = new Set(['garage', 'gate', 'door']);

@@ -1,0 +1,263 @@
+// What a plugin sees of the bridge: the shapes of the home and the context each tool, prompt and
+// resource is called with. Declared here, apart from the bridge's own classes, so that the bridge
+// can change inside without breaking a plugin. Nothing here can read a secret, mint a token or
+// touch the store: a plugin acts on the home only through `home`, whose every change passes the
+// bridge's policy checkpoint (read-only mode, allow/deny, exposure, confirmation, the caller's scope).
+import type { CallToolResult, ElicitResult, PromptMessage as McpPromptMessage } from '@modelcontextprotocol/server';
+
+/** What a tool answers: MCP's tool result. A business error is an `isError: true` result (or a thrown PluginError). */
+export type ToolResult = CallToolResult;
+/** One message of a filled-in prompt (MCP prompts/get). */
+export type PromptMessage = McpPromptMessage;
+
+/** An entity's state as the hub reports it. */
+export interface EntityState {
+  entity_id: string;
+  state: string;
+  attributes: Record<string, unknown>;
+  last_changed: string;
+  last_updated: string;
+}
+
+export interface AreaInfo {
+  area_id: string;
+  name: string;
+  floor_id?: string | null;
+  aliases?: string[];
+  labels?: string[];
+}
+
+export interface FloorInfo {
+  floor_id: string;
+  name: string;
+  level?: number | null;
+  aliases?: string[];
+}
+
+export interface DeviceInfo {
+  id: string;
+  name?: string | null;
+  name_by_user?: string | null;
+  area_id?: string | null;
+  manufacturer?: string | null;
+  model?: string | null;
+  labels?: string[];
+}
+
+/** An entity's registry entry (names, aliases, area, whether it is hidden or a configuration entity). */
+export interface EntityEntryInfo {
+  entity_id: string;
+  device_id?: string | null;
+  area_id?: string | null;
+  name?: string | null;
+  original_name?: string | null;
+  hidden_by?: string | null;
+  entity_category?: string | null;
+  aliases?: string[];
+  labels?: string[];
+}
+
+export interface LabelInfo {
+  label_id: string;
+  name: string;
+}
+
+/** What the hub says of itself. */
+export interface HubInfo {
+  version: string;
+  location_name?: string;
+  time_zone?: string;
+  unit_system?: Record<string, string>;
+  language?: unknown;
+  [k: string]: unknown;
+}
+
+/** A hub service as the hub describes it: its fields, and whether it takes a target or gives a response. */
+export interface ServiceInfo {
+  name?: string;
+  description?: string;
+  fields: Record<string, unknown>;
+  target?: unknown;
+  response?: { optional: boolean };
+}
+
+/** An action on entities of one domain, by id or by an area as a person says it. */
+export interface ActRequest {
+  /** The hub domain acted on (only its entities are answered). */
+  domain: string;
+  /** The hub's service in that domain (turn_on, lock, set_temperature, ...). */
+  service: string;
+  data?: Record<string, unknown>;
+  entity_id?: string | string[];
+  /** An area by id, name or alias. */
+  area?: string;
+  /** Only plan: say what would be done. */
+  dry_run?: boolean;
+  /** The person confirmed an action that needs it (unlock, disarm, open a garage door). */
+  confirm?: boolean;
+}
+
+/** A service call as Home Assistant takes it (notify.send_message, script.turn_on, ...). */
+export interface ServiceCall {
+  domain: string;
+  service: string;
+  data?: Record<string, unknown>;
+  target?: Partial<Record<'entity_id' | 'device_id' | 'area_id' | 'floor_id' | 'label_id', string | string[]>>;
+  return_response?: boolean;
+}
+
+export interface CallAnswer {
+  /** `domain.service`. */
+  service: string;
+  /** True when only planned. */
+  dry_run: boolean;
+  /** The data as it goes (or would go) to the hub, after the hub's own service description was checked. */
+  data: Record<string, unknown>;
+  /** Each entity the call acts on, with its state after it (null when planned). */
+  entities: { entity_id: string; state: string | null; verified?: boolean }[];
+  response?: unknown;
+}
+
+/** A question to the hub that reads (history, logbook, statistics, traces, search). */
+export interface HubQuestion {
+  type: string;
+  [field: string]: unknown;
+}
+
+/**
+ * The home as this caller may see it, and the ways to act on it. Entities the bridge hides
+ * (TOOLS_EXPOSED_ONLY) are absent from every list; every change passes the policy checkpoint.
+ */
+export interface Home {
+  /** Whether the hub is connected now (while it is not, states are the last known ones). */
+  readonly connected: boolean;
+  readonly config: HubInfo | undefined;
+  state(entityId: string): EntityState | undefined;
+  has(entityId: string): boolean;
+  /** Every visible state, or those of one domain. */
+  states(domain?: string): EntityState[];
+  ids(): string[];
+  areas(): AreaInfo[];
+  floors(): FloorInfo[];
+  devices(): DeviceInfo[];
+  labels(): LabelInfo[];
+  area(areaId: string): AreaInfo | undefined;
+  floor(floorId: string): FloorInfo | undefined;
+  device(deviceId: string): DeviceInfo | undefined;
+  entry(entityId: string): EntityEntryInfo | undefined;
+  /** An entity's area: its own, else its device's. */
+  areaOf(entityId: string): AreaInfo | undefined;
+  /** The area a person's word names: its id, name or one of its aliases. */
+  areaIdFor(word: string): string | undefined;
+  services(domain: string): Record<string, ServiceInfo>;
+  /** The actions an entity supports (its domain's services that take it, and generic ones such as toggle). */
+  supportedActions(entityId: string): string[];
+  /** Acts on entities of one domain, answered as a tool result with each entity's new state and whether it shows what was asked. */
+  act(request: ActRequest): Promise<ToolResult>;
+  /** Any service call, checked against the hub's description of it; `dry_run` only plans. */
+  call(call: ServiceCall, opts?: { dry_run?: boolean; confirm?: boolean }): Promise<CallAnswer>;
+  /** Asks the hub something that reads: history/, logbook/, recorder/ statistics, trace/, search/. Entities named must be visible. */
+  read<T = unknown>(question: HubQuestion): Promise<T>;
+  /** The error for an entity this caller cannot see or the hub does not have, naming the closest ones. */
+  unknownEntity(entityId: string): Error;
+}
+
+export interface SceneInfo {
+  id: string;
+  name: string;
+  description: string | null;
+  actions: { entity_id: string; action: string; parameters: Record<string, unknown> }[];
+}
+
+export interface BatchAnswer {
+  success: boolean;
+  results: { entity_id: string; action: string; status: 'completed' | 'failed'; state?: string | null; error?: { code: string; message: string } }[];
+}
+
+/** The bridge's own scenes. */
+export interface Scenes {
+  list(): SceneInfo[];
+  get(nameOrKey: string): SceneInfo;
+  activate(nameOrKey: string, opts?: { confirm?: boolean }): Promise<BatchAnswer & { scene: string; name: string }>;
+  capture(def: { name: string; entities: string[]; description?: string }, opts?: { replace?: boolean }): { scene: SceneInfo; created: boolean };
+}
+
+export interface GroupInfo {
+  id: string;
+  name: string;
+  entities: string[];
+  expanded_entities: string[];
+}
+
+/** The bridge's own groups. */
+export interface Groups {
+  list(): { id: string; name: string; entities: string[] }[];
+  view(nameOrKey: string): GroupInfo;
+  control(nameOrKey: string, command: { action: string; parameters?: Record<string, unknown> }, opts?: { confirm?: boolean }): Promise<BatchAnswer & { group: string; action: string }>;
+}
+
+export interface CommandInput {
+  command: string;
+  context?: { area?: string };
+  dry_run?: boolean;
+  language?: string;
+  confirm?: boolean;
+}
+
+/** The bridge's natural-language commands. */
+export interface Commands {
+  run(input: CommandInput): Promise<{ success: boolean; message: string; [k: string]: unknown }>;
+}
+
+/** Log levels a client filters by (MCP's, from syslog). */
+export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/**
+ * The calling client, for what goes beyond answering. A caller that cannot take these (the REST
+ * transport) drops progress and logs, and answers `elicit` and `sample` with an error.
+ */
+export interface ClientChannel {
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  log(level: ClientLogLevel, data: unknown): Promise<void>;
+  /** Asks the person through the client (MCP elicitation). */
+  elicit(params: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult>;
+  /** Asks the client's model for a completion (MCP sampling). */
+  sample(params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown }): Promise<Record<string, unknown>>;
+}
+
+/** The plugin's own log lines (the bridge's log, tagged with the plugin's name). */
+export interface PluginLog {
+  debug(msg: string, data?: Record<string, unknown>): void;
+  info(msg: string, data?: Record<string, unknown>): void;
+  warn(msg: string, data?: Record<string, unknown>): void;
+  error(msg: string, data?: Record<string, unknown>): void;
+}
+
+/** Who is calling, as far as a plugin needs to know: for wording and records, never for deciding. */
+export interface CallerInfo {
+  /** A bridge user, an assistant's token, an OAuth client, a Home Assistant user through ingress, or the local stdio user. */
+  kind: 'user' | 'token' | 'oauth' | 'ingress' | 'discovery' | 'local';
+  name: string;
+}
+
+/** The parts of the context a plugin declares in `needs`. */
+export type Need = 'home' | 'scenes' | 'groups' | 'commands';
+
+/**
+ * What a tool, prompt or resource is called with. `home`, `scenes`, `groups` and `commands` are
+ * there when the plugin declared them in `needs`; reading an undeclared one throws, saying so.
+ */
+export interface PluginContext {
+  home: Home;
+  scenes: Scenes;
+  groups: Groups;
+  commands: Commands;
+  log: PluginLog;
+  client: ClientChannel;
+  caller: CallerInfo;
+}
+
+/** What setup() and close() get: the plugin's log, and the home (to read, not to act: no caller is behind it). */
+export interface LifecycleContext {
+  log: PluginLog;
+}

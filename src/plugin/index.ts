@@ -1,0 +1,84 @@
+// home-mcp-bridge/plugin: everything a plugin needs, and nothing of the bridge's insides. A plugin is
+// one object made with definePlugin: who it is, which bridge versions it works with, which parts of
+// the context it uses, and what it offers (tools, prompts, resources, words for the command parser).
+// The built-in plugins import this module exactly as a plugin of your own does.
+import * as v from 'valibot';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import { AppError } from '../errors.js';
+import type { ToolResult } from './context.js';
+import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolInput } from './definition.js';
+
+export type * from './context.js';
+export type * from './definition.js';
+export type { ToolAnnotations };
+
+/** Declares a plugin (a typed identity: the bridge checks it when it loads it). */
+export const definePlugin = (def: PluginDefinition): PluginDefinition => def;
+/** Declares a tool, its arguments typed from its input schema. */
+export const tool = <S extends ToolInput>(def: ToolDefinition<S>): ToolDefinition<S> => def;
+export const prompt = (def: PromptDefinition): PromptDefinition => def;
+export const resource = (def: ResourceDefinition): ResourceDefinition => def;
+
+/** The error a tool throws for a business error (an unknown entity, a refused action); the caller reads it as an isError result. */
+export class PluginError extends AppError {
+  constructor(message: string, details: Record<string, unknown> = {}, code: 'INVALID_PARAMETERS' | 'INVALID_ACTION' | 'INVALID_ENTITY' | 'NOT_FOUND' | 'FORBIDDEN' | 'HUB_ERROR' = 'INVALID_PARAMETERS', status = 400) {
+    super(code, status, message, details);
+    this.name = 'PluginError';
+  }
+}
+
+/** A text-only tool result. */
+export const text = (message: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: message }], ...(isError ? { isError } : {}) });
+
+/** A result with text for the model and the same data as structuredContent. */
+export const data = (message: string, structured: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: message }], structuredContent: structured });
+
+/**
+ * Arguments that go only with some commands (`position` with set_position): the first one given
+ * with another command, as an error result the tool returns instead of ignoring it.
+ */
+export function misplaced(args: Record<string, unknown>, command: string, only: Record<string, readonly string[]>): ToolResult | undefined {
+  for (const [field, commands] of Object.entries(only)) {
+    if (args[field] !== undefined && !commands.includes(command)) return text(`${field} goes with ${commands.join(' or ')}, not with ${command}; leave it out or use that command.`, true);
+  }
+  return undefined;
+}
+
+/** The input fields every acting tool shares: which entities (by id, or an area as a person says it) and dry_run. */
+export function targetFields(domain: string) {
+  const id = v.pipe(v.string(), v.regex(new RegExp(`^${domain}\\.[a-z0-9_]+$`), `must be a ${domain} entity id such as ${domain}.kitchen`));
+  return {
+    entity_id: v.optional(v.union([id, v.pipe(v.array(id), v.minLength(1), v.maxLength(100))])),
+    area: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
+    dry_run: v.optional(v.boolean()),
+  };
+}
+
+/** `confirm`, for tools whose actions may open the home. */
+export const confirmField = { confirm: v.optional(v.boolean()) };
+
+/** What `home.act` answers in structuredContent. */
+export const actOutput = v.object({
+  service: v.string(),
+  dry_run: v.boolean(),
+  entities: v.array(
+    v.object({
+      entity_id: v.string(),
+      state: v.nullable(v.string()),
+      verified: v.optional(v.boolean()),
+      pending: v.optional(v.boolean()),
+      needs_confirmation: v.optional(v.boolean()),
+      expected: v.optional(v.record(v.string(), v.unknown())),
+      actual: v.optional(v.record(v.string(), v.unknown())),
+    }),
+  ),
+});
+
+/** The schema library the bridge validates with, so a plain JavaScript plugin needs nothing installed. */
+export { v };
+
+/** The natural-language command's input fields and result (the `command` tool publishes them). */
+export { commandFields, commandResult } from '../nlp/schema.js';
+/** @deprecated since 0.2: throw PluginError. */
+export { AppError } from '../errors.js';
+export { act, areaIdOf, promptsWith, resourcesWith, toolsWith } from './legacy.js';

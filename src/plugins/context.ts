@@ -1,0 +1,206 @@
+// Builds the context a plugin's tool, prompt or resource is called with (src/plugin/context.ts
+// says what it holds): the home as this caller may see it, acting only through the action executor
+// and so through the policy checkpoint; the bridge's scenes, groups and commands for this caller;
+// the plugin's log; the client. Only the parts the plugin declared in `needs` are there.
+import { actingUserId, actorName, type Principal } from '../auth/tokens.js';
+import type { ActionExecutor } from '../actions/executor.js';
+import { AppError, invalidParameters } from '../errors.js';
+import type { GroupService } from '../groups/service.js';
+import type { HubClient } from '../hub/client.js';
+import { isEntityId } from '../hub/entity-id.js';
+import type { Logger } from '../log.js';
+import type { CommandService } from '../nlp/service.js';
+import type { HomeView } from '../policy/home-view.js';
+import type { Caller, Policy } from '../policy/policy.js';
+import type { SceneService } from '../scenes/service.js';
+import type { ActRequest, CallerInfo, ClientChannel, Home, Need, PluginContext, PluginLog, ToolResult } from '../plugin/context.js';
+
+/** What the bridge lends plugins: built once at start. */
+export interface PluginParts {
+  hub: HubClient;
+  home: HomeView;
+  actions: ActionExecutor;
+  policy: Policy;
+  scenes: SceneService;
+  groups: GroupService;
+  commands: CommandService;
+}
+
+/** The hub's read-only questions a plugin may ask (`home.read`); anything that changes goes through the executor. */
+const READS = new Set([
+  'history/history_during_period',
+  'logbook/get_events',
+  'recorder/statistics_during_period',
+  'recorder/list_statistic_ids',
+  'recorder/get_statistics_metadata',
+  'search/related',
+  'trace/list',
+  'trace/get',
+  'trace/contexts',
+  'get_config',
+]);
+
+/** Fields of a question that name entities; each must be one the caller may see. */
+const ENTITY_FIELDS = ['entity_id', 'entity_ids', 'statistic_ids', 'item_id'];
+
+export function pluginLog(log: Logger): PluginLog {
+  return {
+    debug: (msg, data) => log.debug(data ?? {}, msg),
+    info: (msg, data) => log.info(data ?? {}, msg),
+    warn: (msg, data) => log.warn(data ?? {}, msg),
+    error: (msg, data) => log.error(data ?? {}, msg),
+  };
+}
+
+export function callerInfo(p: Principal | undefined): CallerInfo {
+  if (!p) return { kind: 'local', name: 'local user' };
+  const kind = p.via === 'token' ? 'token' : p.via === 'oauth' ? 'oauth' : p.via === 'ingress' ? 'ingress' : 'user';
+  return { kind, name: p.via === 'ingress' ? actorName(p) : actingUserId(p) };
+}
+
+/** The home for one caller: the view, and acting through the executor with this caller. */
+function homeFor(parts: PluginParts, principal: Principal | undefined): Home {
+  const { home, actions, hub, policy } = parts;
+  const visibleOnly = (answer: unknown, type: string): unknown => {
+    // Answers that list entities keep only those the caller may see.
+    if (type === 'logbook/get_events' && Array.isArray(answer)) {
+      return answer.filter((e: { entity_id?: string; context_entity_id?: string }) => (!e.entity_id || policy.maySee(e.entity_id)) && (!e.context_entity_id || policy.maySee(e.context_entity_id)));
+    }
+    if (type === 'history/history_during_period' && answer && typeof answer === 'object') {
+      return Object.fromEntries(Object.entries(answer).filter(([id]) => policy.maySee(id)));
+    }
+    return answer;
+  };
+  return {
+    get connected() {
+      return home.connected;
+    },
+    get config() {
+      return home.config;
+    },
+    state: (id) => home.state(id),
+    has: (id) => home.has(id),
+    states: (domain) => home.states(domain),
+    ids: () => home.ids(),
+    areas: () => home.areas(),
+    floors: () => home.floors(),
+    devices: () => home.devices(),
+    labels: () => home.labels(),
+    area: (id) => home.area(id),
+    floor: (id) => home.floor(id),
+    device: (id) => home.device(id),
+    entry: (id) => home.entry(id),
+    areaOf: (id) => home.areaOf(id),
+    areaIdFor: (word) => home.areaIdFor(word),
+    services: (domain) => home.services(domain),
+    supportedActions: (id) => (home.has(id) ? actions.supportedActions(id) : []),
+    act: (req) => act(parts, { principal, confirm: req.confirm }, req),
+    call: async (call, opts = {}) => {
+      const caller: Caller = { principal, confirm: opts.confirm };
+      const plan = actions.planCall(call);
+      if (opts.dry_run) {
+        actions.authorize(caller, [plan], { planOnly: true });
+        return { service: `${plan.domain}.${plan.service}`, dry_run: true, data: plan.data, entities: plan.entity_ids.map((entity_id) => ({ entity_id, state: home.state(entity_id)?.state ?? null })) };
+      }
+      const done = await actions.runCall(plan, caller);
+      return {
+        service: done.service,
+        dry_run: false,
+        data: done.parameters,
+        entities: done.entities.map((e) => ({ entity_id: e.entity_id, state: e.state?.state ?? null, ...(e.verified !== undefined ? { verified: e.verified } : {}) })),
+        ...('response' in done ? { response: done.response } : {}),
+      };
+    },
+    read: async <T>(question: { type: string; [k: string]: unknown }) => {
+      if (!READS.has(question.type)) throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, { field: 'type' });
+      for (const field of ENTITY_FIELDS) {
+        const given = question[field];
+        for (const id of Array.isArray(given) ? given : given === undefined ? [] : [given]) {
+          if (typeof id === 'string' && isEntityId(id) && !policy.maySee(id)) throw actions.unknownEntity(id);
+        }
+      }
+      return visibleOnly(await hub.command<T>(question), question.type) as T;
+    },
+    unknownEntity: (id) => actions.unknownEntity(id),
+  };
+}
+
+/**
+ * An action on entities of one domain: planned and checked by the executor, held to the policy
+ * (all of it or none), run or only planned, and answered with each entity's new state and whether
+ * it shows what was asked. Every category plugin acts through this; none repeats these rules.
+ */
+async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise<ToolResult> {
+  const { home, actions, policy } = parts;
+  if (!req.entity_id && !req.area) throw new AppError('INVALID_PARAMETERS', 400, `Say which ${req.domain} entities: give entity_id (one or a list) or area; search_entities finds them`, { field: 'entity_id' });
+  let areaId: string | undefined;
+  if (req.area !== undefined) {
+    areaId = home.areaIdFor(req.area);
+    if (!areaId) {
+      const known = home.areas().map((a) => a.name);
+      throw new AppError('INVALID_ENTITY', 404, `There is no area ${JSON.stringify(req.area.slice(0, 40))}; areas: ${known.join(', ') || 'none'}`, { field: 'area', area: req.area, available_areas: known });
+    }
+  }
+  const target = { ...(req.entity_id ? { entity_id: req.entity_id } : {}), ...(areaId ? { area_id: areaId } : {}) };
+  const plan = actions.planCall({ domain: req.domain, service: req.service, data: req.data ?? {}, target });
+  const ofDomain = plan.entity_ids.filter((id) => id.startsWith(`${req.domain}.`));
+  // An area stands for the entities of this domain in it that the caller may see: when it holds
+  // one the caller may not, the call names the others one by one instead of the area.
+  const ids = ofDomain.filter((id) => req.entity_id !== undefined || policy.maySee(id));
+  if (!ids.length) throw new AppError('INVALID_ENTITY', 404, `No ${req.domain} entities in ${req.area ?? 'that target'}`, { area: req.area ?? null, domain: req.domain });
+  const scoped = ids.length === ofDomain.length ? { ...plan, entity_ids: ids } : { ...plan, target: { entity_id: ids }, entity_ids: ids };
+  const what = `${req.domain}.${req.service}`;
+  if (req.dry_run) {
+    actions.authorize(caller, [scoped], { planOnly: true });
+    const guarded = actions.guarded([scoped]);
+    const entities = ids.map((entity_id, i) => ({ entity_id, state: home.state(entity_id)?.state ?? null, ...(policy.confirmationOf(guarded[i]!) ? { needs_confirmation: true } : {}) }));
+    const data = Object.keys(plan.data).length ? ` with ${JSON.stringify(plan.data)}` : '';
+    const held = entities.filter((e) => e.needs_confirmation).map((e) => e.entity_id);
+    const note = held.length ? ` ${held.join(', ')} would need the person's confirmation (confirm: true).` : '';
+    return { content: [{ type: 'text', text: `Would call ${what} on ${ids.join(', ')}${data}.${note}` }], structuredContent: { service: what, dry_run: true, entities } };
+  }
+  const outcome = await actions.runCall(scoped, caller);
+  const entities = outcome.entities
+    .filter((e) => e.entity_id.startsWith(`${req.domain}.`))
+    .map((e) => ({
+      entity_id: e.entity_id,
+      state: e.state?.state ?? null,
+      ...(e.verified !== undefined ? { verified: e.verified, expected: e.expected, actual: e.actual } : {}),
+      ...(e.pending ? { pending: true } : {}),
+    }));
+  const missed = entities.filter((e) => e.verified === false && !e.pending);
+  const lines = entities.map((e) => `${e.entity_id}: ${e.state}${e.verified === false ? (e.pending ? ' (still changing)' : ` (NOT as asked: wanted ${JSON.stringify(e.expected)}, got ${JSON.stringify(e.actual)})`) : ''}`);
+  return {
+    content: [{ type: 'text', text: `${what} done.\n${lines.join('\n')}${missed.length ? `\n${missed.length} did not end as asked.` : ''}` }],
+    structuredContent: { service: what, dry_run: false, entities },
+  };
+}
+
+const undeclared = (plugin: string, part: Need) => () => {
+  throw new Error(`the plugin ${plugin} did not declare "${part}" in needs`);
+};
+
+/** The context for one call of one plugin's tool, prompt or resource. */
+export function pluginContext(parts: PluginParts, plugin: { name: string; needs: readonly Need[]; log: PluginLog }, principal: Principal | undefined, client: ClientChannel): PluginContext {
+  const caller = (confirm?: boolean): Caller => ({ principal, confirm });
+  const made: Record<Need, () => unknown> = {
+    home: () => homeFor(parts, principal),
+    scenes: () => ({
+      list: () => parts.scenes.list(),
+      get: (name: string) => parts.scenes.get(name, 'name'),
+      activate: (name: string, opts: { confirm?: boolean } = {}) => parts.scenes.activate(name, caller(opts.confirm), 'name'),
+      capture: (def: { name: string; entities: string[]; description?: string }, opts: { replace?: boolean } = {}) => parts.scenes.capture(def, caller(), opts),
+    }),
+    groups: () => ({
+      list: () => parts.groups.list(),
+      view: (name: string) => parts.groups.view(name),
+      control: (name: string, cmd: { action: string; parameters?: Record<string, unknown> }, opts: { confirm?: boolean } = {}) => parts.groups.control(name, cmd, caller(opts.confirm)),
+    }),
+    commands: () => ({ run: (input: Parameters<CommandService['runCommand']>[0]) => parts.commands.runCommand(input, principal) }),
+  };
+  const ctx = { log: plugin.log, client, caller: callerInfo(principal) } as PluginContext;
+  for (const part of Object.keys(made) as Need[]) {
+    Object.defineProperty(ctx, part, plugin.needs.includes(part) ? { value: made[part](), enumerable: true } : { get: undeclared(plugin.name, part) });
+  }
+  return ctx;
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM script without types
+import { closingLine, reword } from '../../scripts/ci-log.mjs';
+
+// What log readers take for a runner's closing line: pytest, vitest/jest, mocha, cargo, the
+// conformance suite, and a bare "N passed, N failed".
+const SUMMARY = [
+  /\b\d+ (passed|failed|passing|failing|skipped|warnings?|errors?)\b/,
+  /^\s*={3,}\s.*\s={3,}\s*$/,
+  /^\s*(Tests|Test Files)\s+\d+/,
+  /test result: /,
+];
+const readsAsSummary = (line: string) => SUMMARY.some((re) => re.test(line));
+
+const LOG = [
+  ' Test Files  58 passed | 1 skipped (59)',
+  '      Tests  1 failed | 688 passed | 7 skipped (696)',
+  '✓ tools-list: 3 passed, 0 failed',
+  '✗ json-schema-2020-12: 1 passed, 1 failed',
+  'Total: 74 passed, 1 failed',
+  '=================================== SUMMARY ====================================',
+  '  959 generated, 959 passed, 74 skipped',
+  '============================= 2 warnings in 36.84s =============================',
+  '=== 1 failed, 3 passed in 0.12s ===',
+  '  3 passing (12ms)',
+];
+
+describe('CI log', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hmb-ci-log-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('rewords every line that reads as a runner summary, and keeps what it says', () => {
+    expect(LOG.filter(readsAsSummary)).toHaveLength(LOG.length);
+    const out = LOG.map((line) => reword(line) as string);
+    expect(out.filter(readsAsSummary)).toEqual([]);
+    expect(out[1]).toBe('      Tests  failed=1 | passed=688 | skipped=7 (696)');
+    expect(out[4]).toBe('Total: passed=74, failed=1');
+    expect(out[7]).toBe('--- warnings=2 in 36.84s ---');
+  });
+
+  it('leaves ordinary lines alone', () => {
+    for (const line of ['[ha] starting Home Assistant 2026.11.0', ' ✓ tests/e2e/parity.test.ts (75 tests) 19992ms', 'added 143 packages in 56s']) {
+      expect(reword(line)).toBe(line);
+    }
+  });
+
+  it('closes with the sum over every runner, and counts a crash with no count as a failure', () => {
+    const file = join(dir, 'tally');
+    writeFileSync(file, [
+      { runner: 'vitest', passed: 689, failed: 0, skipped: 7 },
+      { runner: 'schemathesis', passed: 959, failed: 0 },
+      { runner: 'conformance server', passed: 74, failed: 0, unscored: 2 },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    expect(closingLine(file, 0)).toBe('1722 passed, 0 failed');
+    expect(closingLine(file, 1)).toBe('1722 passed, 1 failed');
+    expect(closingLine(join(dir, 'none'), 2)).toBe('0 passed, 1 failed');
+    const closing = /^\d+ passed, \d+ failed$/;
+    expect(closing.test(closingLine(file, 0))).toBe(true);
+  });
+});
