@@ -4,7 +4,7 @@
 // loads on this host, and the Node line the bridge refuses to leave.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -121,14 +121,19 @@ describe('which binary the bridge loads', () => {
 
 describe('the install check (scripts/native/install.mjs)', () => {
   /** A copy of the installation's layout: package.json, better-sqlite3 and uWS, one binary possibly altered. */
-  function layout(alter?: (file: string, bytes: Buffer) => Buffer): string {
+  function layout(tamper?: { file: string; bytes: (original: Buffer) => Buffer }): string {
     const dir = mkdtempSync(join(tmpdir(), 'hmb-native-'));
     temps.push(dir);
     cpSync(join(root, 'package.json'), join(dir, 'package.json'));
     const nm = join(dir, 'node_modules');
     const uws = join(nm, 'uWebSockets.js');
-    cpSync(uwsDir, uws, { recursive: true, dereference: true });
-    if (alter) for (const f of readdirSync(uws).filter((x) => x.endsWith('.node'))) writeFileSync(join(uws, f), alter(f, readFileSync(join(uws, f))));
+    mkdirSync(uws, { recursive: true });
+    // The 20 binaries (120 MB) are linked, not copied, unless the test alters one.
+    for (const f of readdirSync(uwsDir)) {
+      if (!f.endsWith('.node')) cpSync(join(uwsDir, f), join(uws, f));
+      else if (tamper?.file === f) writeFileSync(join(uws, f), tamper.bytes(readFileSync(join(uwsDir, f))));
+      else symlinkSync(join(uwsDir, f), join(uws, f));
+    }
     for (const dep of ['better-sqlite3', 'node-addon-api']) symlinkSync(dirname(require.resolve(`${dep}/package.json`)), join(nm, dep));
     return dir;
   }
@@ -146,7 +151,7 @@ describe('the install check (scripts/native/install.mjs)', () => {
   });
 
   test('refuses a binary whose bytes differ from the record, naming it', () => {
-    const dir = layout((f, b) => (f === 'uws_win32_x64_141.node' ? Buffer.concat([b, Buffer.from([0])]) : b));
+    const dir = layout({ file: 'uws_win32_x64_141.node', bytes: (b) => Buffer.concat([b, Buffer.from([0])]) });
     const r = install(dir);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('uws_win32_x64_141.node: SHA-256 differs from the record');
