@@ -26,6 +26,8 @@ import { registerToolRoutes } from './http/api/tools.js';
 import { registerTokenRoutes } from './http/api/tokens.js';
 import { registerPanelRoutes } from './http/api/panel.js';
 import { registerOAuthRoutes } from './http/api/oauth.js';
+import { registerDiscoveryLinkRoutes } from './http/api/discovery-link.js';
+import { registerOAuthClientRoutes } from './http/api/oauth-clients.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
@@ -37,6 +39,7 @@ import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
 import { SupervisorApi } from './hub/supervisor.js';
+import { DiscoveryLink } from './auth/discovery-link.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
@@ -72,7 +75,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerOAuthRoutes, registerPanelRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
 
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
 async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {
@@ -134,7 +137,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     if (p.via === 'oauth') return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
     return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
   };
-  const admit = createAdmission(tokens, limits, refusal, ingress, { ingressCheck: (p) => ingressAccess.check(p), resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers) });
+  const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken) : undefined;
+  const discoveryLink = new DiscoveryLink(config.dataDir, config.discoveryPeers, supervisor, log.child({ part: 'supervisor' }));
+  const admit = createAdmission(tokens, limits, refusal, ingress, {
+    ingressCheck: (p) => ingressAccess.check(p),
+    resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers),
+    capability: (key, ip) => discoveryLink.principal(key, ip),
+  });
   const startedAt = Date.now();
   const events = new EventHub({
     bus,
@@ -176,6 +185,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     tokens,
     bridgeTokens,
     oauth,
+    discoveryLink,
     ingress,
     limits,
     admit,
@@ -224,8 +234,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log,
   });
   const port = server.port;
-  const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken, log.child({ part: 'supervisor' })) : undefined;
-  void supervisor?.announce(port);
+  discoveryLink.port = () => port;
+  void discoveryLink.announce();
 
   let closing: Promise<void> | undefined;
   return {
@@ -240,6 +250,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     close: () =>
       (closing ??= (async () => {
         // Streams get their last frame and history its last batch before the port closes.
+        discoveryLink.stop();
         supervisor?.stop();
         services.mcp.close();
         exposure?.stop();

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // bench/mcp: MCP latency over Streamable HTTP and over stdio (tools/list, and a verified
 // tools/call that switches a light on or off in the simulator), memory per open session, and sessions opened
-// and closed per second. Prints markdown tables. `npm run bench:mcp -- --help`.
+// and closed per second; and, given a Home Assistant 2026.10 or later (HASS_URL, HASS_TOKEN), a
+// verified tools/call through its /api/mcp/{api_id} beside the same call straight to /mcp
+// (bench/mcp/home-assistant.mjs). Prints markdown tables. `npm run bench:mcp -- --help`.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { ownedChildren } from '../lib/processes.mjs';
 import { freePort, waitHealthy } from '../../tests/lib/bridge-process.mjs';
 import { quantile } from '../lib/stats.mjs';
 import { consent } from '../../tests/lib/oauth-consent.mjs';
+import { homeAssistantUnavailable, measureThroughHomeAssistant } from './home-assistant.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: opt } = parseArgs({
@@ -21,25 +24,14 @@ const { values: opt } = parseArgs({
     lists: { type: 'string', default: '300' },
     calls: { type: 'string', default: '100' },
     sessions: { type: 'string', default: '300' },
+    'ha-calls': { type: 'string', default: '200' },
+    'ha-rounds': { type: 'string', default: '8' },
     help: { type: 'boolean', default: false },
   },
 });
 if (opt.help) {
-  process.stdout.write('usage: node bench/mcp/run.mjs [--lists N (300)] [--calls N (100)] [--sessions N (300)]\n');
+  process.stdout.write('usage: node bench/mcp/run.mjs [--lists N (300)] [--calls N (100)] [--sessions N (300)] [--ha-calls N per way (200)] [--ha-rounds N (8)]\n  With HASS_URL and HASS_TOKEN of a Home Assistant 2026.10 or later started from tests/e2e/ha-config, also through its /api/mcp.\n');
   process.exit(0);
-
-/** A hosted assistant's access token: registered, consent given on the form, code exchanged with PKCE. */
-async function oauthAccessToken() {
-  const redirect = 'http://127.0.0.1:9/callback';
-  const { client_id } = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'bench', redirect_uris: [redirect] }) })).json();
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const authorize = `${url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' })}`;
-  const { location } = await consent(authorize, user);
-  const code = new URL(location).searchParams.get('code');
-  const body = new URLSearchParams({ grant_type: 'authorization_code', code, client_id, redirect_uri: redirect, code_verifier: verifier });
-  return (await (await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json()).access_token;
-}
 }
 const { children, work } = ownedChildren({ scratchPrefix: 'bench-mcp-' });
 const log = (m) => process.stderr.write(`bench:mcp: ${m}\n`);
@@ -130,6 +122,20 @@ for (const [name, r] of [['Streamable HTTP', overHttp], ['Streamable HTTP, OAuth
 console.log('\n| sessions | memory per open session | sessions opened and closed per second |');
 console.log('|---|---|---|');
 console.log(`| ${n} | ${(perSession / 1024).toFixed(1)} KiB | ${perSecond.toFixed(0)} |`);
+
+const unavailable = await homeAssistantUnavailable(process.env.HASS_URL, process.env.HASS_TOKEN);
+if (unavailable) {
+  log(`no Home Assistant rows: ${unavailable}`);
+} else {
+  log('through Home Assistant’s /api/mcp and straight to /mcp, alternating');
+  const ha = await measureThroughHomeAssistant({ root, work, children, user, calls: Number(opt['ha-calls']), rounds: Number(opt['ha-rounds']), haUrl: process.env.HASS_URL, haToken: process.env.HASS_TOKEN, log });
+  console.log(`\n| verified tools/call, Home Assistant ${ha.version} as the hub | calls | p50 | p99 | mean |`);
+  console.log('|---|---|---|---|---|');
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  for (const [name, xs] of [['through Home Assistant’s /api/mcp/mcp-home_mcp_bridge (Home Assistant token)', ha.through], ['straight to /mcp on the bridge (bridge token)', ha.straight]]) {
+    console.log(`| ${name} | ${xs.length} | ${ms(quantile(xs, 0.5))} ms | ${ms(quantile(xs, 0.99))} ms | ${ms(mean(xs))} ms |`);
+  }
+}
 process.exit(0);
 
 /** A hosted assistant's access token: registered, consent given on the form, code exchanged with PKCE. */

@@ -86,6 +86,7 @@ export const SETTINGS = {
   oauthAccessTtl: { env: 'OAUTH_ACCESS_TTL', file: 'oauth_access_ttl', default: 3600, unit: 'seconds', description: 'Lifetime of access tokens issued to OAuth clients (refresh tokens renew them)', schema: int(60, 86_400), fromEnv: toInt, addon: 'int(60,86400)?' },
   oauthRefreshDays: { env: 'OAUTH_REFRESH_DAYS', file: 'oauth_refresh_days', default: 30, unit: 'days', description: 'A grant an OAuth client has not refreshed for this long ends', schema: int(1, 365), fromEnv: toInt, addon: 'int(1,365)?' },
   supervisorUrl: { env: 'SUPERVISOR_URL', file: 'supervisor_url', default: 'http://supervisor', description: "The Supervisor's API inside the add-on (with SUPERVISOR_TOKEN): the hub is its /core/websocket, discovery goes to its /discovery", schema: url },
+  discoveryPeers: { env: 'DISCOVERY_PEERS', file: 'discovery_peers', default: ['172.30.32.1'], description: "Addresses that may use the MCP link announced to Home Assistant (/mcp/ha/<key>): Home Assistant's own as the add-on sees it (it runs in the host's network, so it comes from the Supervisor network's gateway). Requests from any other address get 404 there, with the key or without", schema: names(v.pipe(v.string(), v.regex(/^[0-9a-fA-F:.]{2,45}$/, 'each must be an IP address'))), fromEnv: toList },
   shutdownTimeout: { env: 'SHUTDOWN_TIMEOUT', file: 'shutdown_timeout', default: 10, unit: 'seconds', description: 'How long a shutdown waits for in-flight requests', schema: int(0, 300), fromEnv: toInt },
 } satisfies Record<string, Setting>;
 

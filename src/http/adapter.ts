@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
+import { LINK_PREFIX } from '../auth/discovery-link.js';
 import type { EncodedHeader } from './security-headers.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -60,8 +61,9 @@ function requestId(given: string | undefined): string {
   return given && CLIENT_ID.test(given) ? given : `${BOOT}-${(++sequence).toString(36)}`;
 }
 
-/** A URL fit for a log line: a token in the query (/subscribe_events, WebSockets) never reaches a log. */
-export const loggableUrl = (url: string): string => url.replace(/([?&]token=)[^&]*/gi, '$1***');
+/** A URL as logs may show it: no query token, and no key of the link announced to Home Assistant (/mcp/ha/<key>). */
+export const loggableUrl = (url: string): string => url.replace(/([?&]token=)[^&]*/gi, '$1***').replace(LINK_KEY, '$1…');
+const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`);
 
 /** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
 export function unversioned(url: string): string {

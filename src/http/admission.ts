@@ -19,6 +19,12 @@ export interface AdmissionPolicy {
   tokenLater?: boolean;
   /** An OAuth resource (MCP): takes access tokens issued to OAuth clients, and its 401s point at the resource metadata. */
   oauth?: boolean;
+  /**
+   * A capability link: the credential is the path's `key` parameter (the address announced to Home
+   * Assistant), nothing else is looked at, and whatever does not fit is answered 404 like a path
+   * that does not exist, so nothing confirms the link is there.
+   */
+  capability?: boolean;
 }
 
 /** The parts of a request admission reads, whatever the transport. */
@@ -26,6 +32,10 @@ export interface Caller {
   headers: Record<string, string>;
   ip: string;
   query?: Record<string, string | string[] | undefined>;
+  /** The route's path parameters (a capability link's key). */
+  params?: Record<string, string>;
+  method?: string;
+  path?: string;
 }
 
 export interface Admitted {
@@ -67,18 +77,21 @@ export interface AdmissionOptions {
   ingressCheck?: IngressCheck;
   /** The protected resource metadata URL an OAuth route's 401 names (RFC 9728). */
   resourceMetadata?: (caller: Caller) => string;
+  /** Who a capability link's key and the caller's address make the caller, if anyone. */
+  capability?: (key: string | undefined, ip: string) => Principal | undefined;
 }
 
 export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust, opts: AdmissionOptions = {}): Admit {
   const ingressCheck = opts.ingressCheck ?? (() => undefined);
   const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
     // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
-    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' ? verified : (refusal(verified, caller, policy) ?? verified);
+    // (Ingress and capability principals were checked where they were made.)
+    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' || verified.via === 'discovery' ? verified : (refusal(verified, caller, policy) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
     const headers: Record<string, string> = {};
     if (policy.rateLimited !== false && limiter.enabled) {
       // Each token has its own budget (two assistants of one user do not share one); no token, the address.
-      const d = limiter.hit(principal?.via === 'ingress' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
+      const d = limiter.hit(principal?.via === 'ingress' || principal?.via === 'discovery' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
       headers['X-RateLimit-Limit'] = String(d.limit);
       headers['X-RateLimit-Remaining'] = String(d.remaining);
       headers['X-RateLimit-Reset'] = String(d.reset);
@@ -88,6 +101,8 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
       }
     }
     const required = !policy.public && !(policy.tokenLater && token === undefined);
+    // The same answer as any path that does not exist.
+    if (policy.capability && !principal) throw new AppError('NOT_FOUND', 404, `No route for ${caller.method ?? 'GET'} ${(caller.path ?? '').slice(0, 200)}`);
     if (required && !principal) {
       const e = auth instanceof AppError ? auth : unauthorized();
       const c = challenge(e, token !== undefined);
@@ -101,6 +116,8 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
   };
 
   return (caller, policy) => {
+    // A capability link: the key in the path is the only credential looked at.
+    if (policy.capability) return decide(caller, policy, undefined, opts.capability?.(caller.params?.key, caller.ip));
     // Through ingress, Home Assistant has signed the user in; the proxy's headers are the credential.
     const viaIngress = ingress.principal(caller.ip, caller.headers);
     if (viaIngress) {

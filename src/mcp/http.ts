@@ -59,15 +59,16 @@ export class McpHttp {
   }
 
   /** A page from an origin the user did not allow must not drive the home (DNS rebinding, CSRF). */
-  private refusal(request: Request): Response | undefined {
+  private refusal(request: Request, principal?: Principal): Response | undefined {
     const origin = request.headers.get('origin');
     if (origin !== null && !this.opts.cors.allows(origin)) return rpcError(403, -32000, `Forbidden: the Origin ${String(origin).slice(0, 100)} is not in ALLOWED_ORIGINS`);
-    if (!this.hostAllowed(request.headers.get('host'))) return rpcError(403, -32000, 'Forbidden: the Host is not in MCP_ALLOWED_HOSTS');
+    // Home Assistant's link names the add-on by its host name on the Supervisor's network, which MCP_ALLOWED_HOSTS (names people use) need not list; no browser holds its key.
+    if (principal?.via !== 'discovery' && !this.hostAllowed(request.headers.get('host'))) return rpcError(403, -32000, 'Forbidden: the Host is not in MCP_ALLOWED_HOSTS');
     return undefined;
   }
 
   async handle(request: Request, principal: Principal): Promise<Response> {
-    const refused = this.refusal(request);
+    const refused = this.refusal(request, principal);
     if (refused) return refused;
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {

@@ -1,20 +1,23 @@
 // The bridge as its own OAuth 2.1 authorization server, for hosted assistants reaching /mcp:
 // authorization code with PKCE (S256 only), exact redirect URIs, the resource parameter bound into
 // the token's audience, short-lived access tokens, rotating refresh tokens (a reused one ends the
-// grant), revocation. Clients identify by a client ID metadata document or, when allowed, by
-// dynamic registration. A person approves each grant on the consent page. Nothing here knows HTTP:
-// the routes in src/http/api/oauth.ts adapt it.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+// grant), revocation. Public clients identify by a client ID metadata document or, when allowed,
+// by dynamic registration, and always use PKCE. Confidential clients are made by an admin (the
+// panel, POST /api/oauth/clients), never by registration: they authenticate with their secret
+// (client_secret_post) and may skip PKCE, which is how Home Assistant's own `mcp` integration signs
+// in; a code issued without a challenge is redeemed only with that secret and never with a
+// verifier. A person approves each grant on the consent page. Nothing here knows HTTP: the routes
+// in src/http/api/oauth.ts adapt it.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
-import { actorName, type Principal, type TokenService } from '../auth/tokens.js';
+import { actorName, SCOPES, type Principal, type Scope, type TokenService } from '../auth/tokens.js';
 import type { UserStore } from '../auth/users.js';
 import { AppError } from '../errors.js';
 import { LastUse } from '../auth/last-use.js';
 import { ClientMetadataFetcher, isMetadataUrl, MetadataError } from './client-metadata.js';
 
-export const SCOPES = ['read', 'control'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../auth/tokens.js';
 const CODE_TTL_MS = 60_000;
 const PENDING_TTL_MS = 10 * 60_000;
 const PENDING_MAX = 1000;
@@ -35,8 +38,20 @@ export interface OAuthClient {
   client_id: string;
   client_name: string;
   redirect_uris: string[];
-  /** Where the client's description came from. */
-  kind: 'registered' | 'metadata_document';
+  /** Where the client's description came from; `confidential`: an admin made it, with a secret. */
+  kind: 'registered' | 'metadata_document' | 'confidential';
+  /** Who made a confidential client. */
+  created_by?: string;
+}
+
+/** A confidential client as listed (never its secret). */
+export interface ConfidentialClientView {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  token_endpoint_auth_method: 'client_secret_post';
+  created_at: string;
+  created_by: string;
 }
 
 /** An authorization request waiting for the person's decision. */
@@ -45,7 +60,8 @@ export interface PendingAuthorization {
   client: OAuthClient;
   redirectUri: string;
   state?: string;
-  challenge: string;
+  /** The PKCE S256 challenge; absent only for a confidential client that sent none. */
+  challenge?: string;
   scope: Scope[];
   resource: string;
   issuer: string;
@@ -55,7 +71,8 @@ export interface PendingAuthorization {
 interface IssuedCode {
   clientId: string;
   redirectUri: string;
-  challenge: string;
+  /** Absent: the code was issued without PKCE (to a confidential client) and only its secret redeems it. */
+  challenge?: string;
   scope: Scope[];
   resource: string;
   approvedBy: string;
@@ -105,6 +122,19 @@ function redirectUriProblem(uri: string): string | undefined {
   if (u.protocol === 'https:') return undefined;
   if (u.protocol === 'http:') return ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) ? undefined : 'must be https (plain http only on localhost)';
   if (['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:'].includes(u.protocol)) return `must not use ${u.protocol}`;
+  return undefined;
+}
+
+/** A confidential client's redirect URI: http(s), no fragment; exact match is what protects it. */
+function confidentialRedirectProblem(uri: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.hash || uri.includes('#')) return 'must not have a fragment';
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'must be an http(s) URL';
   return undefined;
 }
 
@@ -168,8 +198,8 @@ export class OAuthService {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
-      revocation_endpoint_auth_methods_supported: ['none'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
       scopes_supported: [...SCOPES],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
@@ -195,6 +225,10 @@ export class OAuthService {
     const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
     if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) throw new OAuthError('invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only');
     if (m.response_types !== undefined && !(Array.isArray(m.response_types) && m.response_types.every((r) => r === 'code'))) throw new OAuthError('invalid_client_metadata', 'response_types may hold code only');
+    // A client with a secret is made by an admin, who sees who it is; registration is open to anyone.
+    if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
+      throw new OAuthError('invalid_client_metadata', 'Registration makes public clients only (token_endpoint_auth_method "none", with PKCE); a client with a secret is made by an admin in the bridge\'s panel (or POST /api/oauth/clients)');
+    }
     const clientId = `hmb_${randomBytes(16).toString('base64url')}`;
     const issuedAt = Math.floor(Date.now() / 1000);
     const info = {
@@ -225,7 +259,77 @@ export class OAuthService {
     }
     const stored = this.store.client(clientId);
     if (!stored) throw new OAuthError('invalid_client', `Unknown client ${JSON.stringify(clientId.slice(0, 100))}: register first, or use a client ID metadata document URL`, 401);
-    return { client_id: clientId, client_name: String(stored.client_name), redirect_uris: stored.redirect_uris as string[], kind: 'registered' };
+    const confidential = stored.token_endpoint_auth_method === 'client_secret_post';
+    return {
+      client_id: clientId,
+      client_name: String(stored.client_name),
+      redirect_uris: stored.redirect_uris as string[],
+      kind: confidential ? 'confidential' : 'registered',
+      ...(confidential ? { created_by: String(stored.created_by ?? '') } : {}),
+    };
+  }
+
+  /**
+   * A confidential client for a program that keeps a secret (Home Assistant's `mcp` integration
+   * with application credentials): made by a person, its secret shown in this answer only and kept
+   * as a hash. Its redirect URIs match exactly; plain http is allowed for any host, since its codes
+   * are worth nothing without the secret.
+   */
+  createClient(input: { name: string; redirect_uris: string[] }, by: Principal): ConfidentialClientView & { client_secret: string } {
+    const name = input.name.trim().slice(0, 100);
+    for (const u of input.redirect_uris) {
+      const problem = confidentialRedirectProblem(u);
+      if (problem) throw new AppError('INVALID_PARAMETERS', 400, `The redirect URI ${JSON.stringify(u.slice(0, 200))} ${problem}`, { field: 'redirect_uris' });
+    }
+    const clientId = `hmbc_${randomBytes(16).toString('base64url')}`;
+    const secret = `hmbs_${randomBytes(32).toString('base64url')}`;
+    const createdAt = new Date().toISOString();
+    const createdBy = actorName(by);
+    const metadata = { client_id: clientId, client_name: name, redirect_uris: [...new Set(input.redirect_uris)], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post', created_by: createdBy };
+    this.store.addClient(clientId, metadata, createdAt, { secretHash: sha256(secret), createdBy });
+    this.log.info({ client: clientId, name, user: createdBy }, 'OAuth confidential client made');
+    return { client_id: clientId, client_name: name, redirect_uris: metadata.redirect_uris, token_endpoint_auth_method: 'client_secret_post', created_at: createdAt, created_by: createdBy, client_secret: secret };
+  }
+
+  confidentialClients(): ConfidentialClientView[] {
+    return this.store.confidentialClients().map((c) => ({
+      client_id: c.client_id,
+      client_name: String(c.metadata.client_name),
+      redirect_uris: c.metadata.redirect_uris as string[],
+      token_endpoint_auth_method: 'client_secret_post',
+      created_at: c.registered_at,
+      created_by: c.created_by,
+    }));
+  }
+
+  /** Deletes a confidential client and ends every grant it holds; undefined when there is none. */
+  deleteClient(clientId: string, by: Principal): ConfidentialClientView | undefined {
+    const view = this.confidentialClients().find((c) => c.client_id === clientId);
+    if (!view) return undefined;
+    for (const g of [...this.grants.values()]) if (g.client_id === clientId) this.endGrant(g.id, `its client was deleted by ${actorName(by)}`);
+    this.store.deleteClient(clientId);
+    for (const [code, c] of this.codes) if (c.clientId === clientId) this.codes.delete(code);
+    this.log.info({ client: clientId, name: view.client_name, user: actorName(by) }, 'OAuth confidential client deleted');
+    return view;
+  }
+
+  /**
+   * Client authentication at the token and revocation endpoints: a confidential client proves
+   * itself with its secret in the form (client_secret_post); a public client has none to send.
+   */
+  private authenticate(clientId: string, form: URLSearchParams): { confidential: boolean } {
+    const hash = this.store.secretHash(clientId);
+    const secret = form.get('client_secret');
+    if (hash === undefined) {
+      if (secret) {
+        const known = this.store.client(clientId) !== undefined || isMetadataUrl(clientId, this.settings.allowPrivateMetadata);
+        throw new OAuthError('invalid_client', known ? 'This client is public: it has no secret (it proves itself with PKCE); send no client_secret' : `Unknown client ${JSON.stringify(clientId.slice(0, 100))}`, 401);
+      }
+      return { confidential: false };
+    }
+    if (!secret) throw new OAuthError('invalid_client', 'This client is confidential: send its client_secret in the form body (client_secret_post)', 401);
+    if (!timingSafeEqual(Buffer.from(sha256(secret)), Buffer.from(hash))) throw new OAuthError('invalid_client', 'The client secret is wrong', 401);
+    return { confidential: true };
   }
 
   // --- authorization ----------------------------------------------------------------------
@@ -246,14 +350,20 @@ export class OAuthService {
     const issuer = this.base(headers);
     const back = (error: string, description: string): AuthorizeOutcome => ({ kind: 'redirect', location: withParams(q.redirect_uri!, { error, error_description: description, state: q.state, iss: issuer }) });
     if (q.response_type !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
-    if (q.code_challenge_method !== 'S256' || !q.code_challenge || !CHALLENGE.test(q.code_challenge)) return back('invalid_request', 'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256');
+    // PKCE: always for public clients; a confidential client proves itself with its secret instead, and may add PKCE.
+    const pkce = q.code_challenge !== undefined || q.code_challenge_method !== undefined;
+    if (pkce || client.kind !== 'confidential') {
+      if (q.code_challenge_method !== 'S256' || !q.code_challenge || !CHALLENGE.test(q.code_challenge)) {
+        return back('invalid_request', client.kind === 'confidential' ? 'PKCE, when used, is code_challenge (S256, 43 characters) with code_challenge_method=S256' : 'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256');
+      }
+    }
     const scope = this.parseScope(q.scope);
     if (!scope) return back('invalid_scope', `Scopes are ${SCOPES.join(' and ')}`);
     const resource = this.resource(headers);
     if (q.resource !== undefined && q.resource.replace(/\/+$/, '') !== resource) return back('invalid_target', `This server's resource is ${resource}`);
     this.sweep();
     if (this.pending.size >= PENDING_MAX) return back('temporarily_unavailable', 'Too many authorizations are waiting; try again later');
-    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state: q.state, challenge: q.code_challenge, scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS };
+    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state: q.state, ...(pkce ? { challenge: q.code_challenge } : {}), scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS };
     this.pending.set(pending.id, pending);
     return { kind: 'consent', pending };
   }
@@ -298,7 +408,7 @@ export class OAuthService {
       clientId: pending.client.client_id,
       clientName: pending.client.client_name,
       redirectUri: pending.redirectUri,
-      challenge: pending.challenge,
+      ...(pending.challenge ? { challenge: pending.challenge } : {}),
       scope: granted,
       resource: pending.resource,
       approvedBy: actorName(who),
@@ -327,7 +437,8 @@ export class OAuthService {
     const code = need('code');
     const clientId = need('client_id');
     const redirectUri = need('redirect_uri');
-    const verifier = need('code_verifier');
+    const verifier = form.get('code_verifier');
+    const { confidential } = this.authenticate(clientId, form);
     const issued = this.codes.get(code);
     if (!issued || issued.clientId !== clientId) throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client');
     if (issued.used) {
@@ -338,7 +449,14 @@ export class OAuthService {
     issued.used = true;
     if (issued.expires < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
     if (issued.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request');
-    if (!VERIFIER.test(verifier) || sha256(verifier) !== issued.challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge');
+    if (issued.challenge === undefined) {
+      // Issued without PKCE: the client's secret (checked above) is what redeems it, nothing else.
+      if (!confidential) throw new OAuthError('invalid_grant', 'The authorization code was issued without PKCE; only a confidential client redeems such a code, with its secret');
+      if (verifier !== null) throw new OAuthError('invalid_grant', 'A code_verifier was sent for a code issued without a code_challenge');
+    } else {
+      if (verifier === null) throw new OAuthError('invalid_request', 'code_verifier is required: the code was issued with a PKCE code_challenge');
+      if (!VERIFIER.test(verifier) || sha256(verifier) !== issued.challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge');
+    }
     const resource = form.get('resource');
     if (resource !== null && resource.replace(/\/+$/, '') !== issued.resource) throw new OAuthError('invalid_target', `The code was issued for ${issued.resource}`);
     const now = new Date();
@@ -365,6 +483,7 @@ export class OAuthService {
     const token = form.get('refresh_token');
     const clientId = form.get('client_id');
     if (!token || !clientId) throw new OAuthError('invalid_request', 'refresh_token and client_id are required');
+    this.authenticate(clientId, form);
     const hash = sha256(token);
     const row = this.store.refreshToken(hash);
     const grant = row ? this.grants.get(row.grant_id) : undefined;
@@ -418,6 +537,8 @@ export class OAuthService {
     const grant = grantId ? this.grants.get(grantId) : undefined;
     if (!grant) return;
     if (clientId !== null && clientId !== grant.client_id) throw new OAuthError('invalid_client', 'The token was issued to another client', 401);
+    // A confidential client's tokens are revoked by that client, with its secret.
+    if (this.store.secretHash(grant.client_id) !== undefined) this.authenticate(grant.client_id, form);
     this.endGrant(grant.id, 'the client revoked it');
   }
 

@@ -2,7 +2,7 @@
 // current by its live event stream.
 import { api, ApiError, eventStream, hasToken, setToken, whenSignedOut } from './api.js';
 import { $, ago, bytes, duration, el, field, idList, time, toast } from './dom.js';
-import { renderConnect, renderTokens, initTokens } from './connect.js';
+import { renderConnect, renderTokens, initTokens, renderHomeAssistant, initHomeAssistant } from './connect.js';
 import { drawChart } from './chart.js';
 
 const state = {
@@ -59,7 +59,7 @@ function route() {
   for (const a of document.querySelectorAll('[data-tab]')) a.setAttribute('aria-current', a.dataset.tab === tab ? 'page' : 'false');
   if (tab === 'scenes') loadScenesAndGroups().catch(report);
   if (tab === 'streams') loadStreams().catch(report);
-  if (tab === 'connect') renderTokens().catch(report);
+  if (tab === 'connect') Promise.all([renderHomeAssistant(), renderTokens()]).catch(report);
   if (tab === 'command') $('#command-input').focus();
 }
 addEventListener('hashchange', () => state.me && route());
@@ -394,6 +394,7 @@ async function start() {
   showSignIn(false);
   renderConnect(me);
   initTokens(me);
+  initHomeAssistant();
   openStream();
   homeEvents();
   await Promise.all([loadStatus(), loadEntities()]);

@@ -235,7 +235,7 @@ export interface PluginLog {
 
 /** Who is calling, as far as a plugin needs to know: for wording and records, never for deciding. */
 export interface CallerInfo {
-  /** A bridge user, an assistant's token, an OAuth client, a Home Assistant user through ingress, or the local stdio user. */
+  /** A bridge user, an assistant's token, an OAuth client, a Home Assistant user through ingress, Home Assistant itself through its link (discovery), or the local stdio user. */
   kind: 'user' | 'token' | 'oauth' | 'ingress' | 'discovery' | 'local';
   name: string;
 }

@@ -54,7 +54,7 @@ export function pluginLog(log: Logger): PluginLog {
 
 export function callerInfo(p: Principal | undefined): CallerInfo {
   if (!p) return { kind: 'local', name: 'local user' };
-  const kind = p.via === 'token' ? 'token' : p.via === 'oauth' ? 'oauth' : p.via === 'ingress' ? 'ingress' : 'user';
+  const kind = p.via === undefined ? 'user' : p.via;
   return { kind, name: p.via === 'ingress' ? actorName(p) : actingUserId(p) };
 }
 

@@ -10,7 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
-import { validate } from '../validation.js';
+import { jsonSchemaOf, validate } from '../validation.js';
+import { homeAssistantSchemaProblems } from '../tools/ha-schema.js';
 import type { ClientChannel, Need, PluginContext } from '../plugin/context.js';
 import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolResult, Words } from '../plugin/index.js';
 import { NO_CLIENT } from './client.js';
@@ -238,6 +239,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       return { plugin: def.name, definition, log: pluginLogger, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
     });
     claim(def, owners);
+    warnUnconvertible(tools, pluginLogger);
     const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));
     const resources = (def.resources ?? []).map((definition) => ({ plugin: def.name, definition, context }));
     plugins.push({ name: def.name, version: def.version, source, path, definition: def, legacy, words, tools, prompts, resources });
@@ -245,6 +247,19 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
   }
   log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
   return { plugins, report };
+}
+
+/** Home Assistant's `mcp` integration refuses a whole server when one tool's schema does not convert: say which, at once. */
+function warnUnconvertible(tools: BoundTool[], log: Logger): void {
+  for (const t of tools) {
+    let problems: string[];
+    try {
+      problems = homeAssistantSchemaProblems(jsonSchemaOf(t.definition.input));
+    } catch {
+      continue;
+    }
+    if (problems.length) log.warn({ tool: t.definition.name, problems }, `tool ${t.definition.name}: Home Assistant's mcp integration cannot convert its input schema (${problems[0]}); it will refuse this whole server`);
+  }
 }
 
 /** What an old plugin should change, in words (it keeps loading for this release). */

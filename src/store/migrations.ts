@@ -167,6 +167,18 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX oauth_refresh_by_grant ON oauth_refresh_tokens(grant_id);
       `),
   },
+  {
+    // Confidential clients an admin makes (Home Assistant's own OAuth flow sends a client secret
+    // and no PKCE): the secret's SHA-256 only, and who made the client.
+    version: 6,
+    name: 'confidential oauth clients',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE oauth_clients ADD COLUMN secret_hash TEXT;
+        ALTER TABLE oauth_clients ADD COLUMN created_by TEXT;
+        CREATE INDEX oauth_grants_by_client ON oauth_grants(client_id);
+      `),
+  },
 ];
 
 export class MigrationError extends Error {

@@ -24,8 +24,9 @@ let session: string;
 beforeAll(async () => {
   if (!available) return;
   sim = await startSimulator({ supervisor: { ingressSourceAddress: PROXY } });
-  server = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY });
-  sim.supervisor!.installAddon({ slug: 'home_mcp_bridge', name: 'Home MCP Bridge', url: server.url });
+  // As an add-on: the Supervisor is the simulator's (HASS_URL still names the hub), so the link to Home Assistant is announced.
+  server = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY, SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url });
+  sim.supervisor!.installAddon({ slug: 'home_mcp_bridge', name: 'Home MCP Bridge', url: server.url, discovery: ['mcp'] });
   ingressUrl = sim.supervisor!.ingressUrl('home_mcp_bridge');
   // What Home Assistant's frontend does for a signed-in administrator before it opens the panel.
   session = sim.supervisor!.createSession(sim.hub.user.id);
@@ -98,6 +99,29 @@ describe.skipIf(!available)('the panel through ingress', () => {
     await panel.locator('#command-run').click();
     await expect.poll(() => sim.getState('light.bedroom_lamp')?.state).toBe('off');
     await expect.poll(() => panel.locator('#command-result').getAttribute('data-kind')).toBe('ok');
+  });
+
+  it("puts Home Assistant's own path first: its link (scope, new key) and a client for its OAuth flow", async () => {
+    await panel.locator('a[data-tab="connect"]').click();
+    const first = panel.locator('section[data-panel="connect"] .card').first();
+    await expect.poll(() => first.locator('h2').textContent()).toBe("Home Assistant's own assistants");
+    await expect.poll(() => panel.locator('#ha-link-status').textContent(), { timeout: 15_000 }).toMatch(/^announced to Home Assistant/);
+    expect(await panel.locator('#ha-mcp-url').textContent()).toBe(`${sim.url}/api/mcp/mcp-home_mcp_bridge`);
+    await panel.locator('#ha-link-control').uncheck();
+    await expect.poll(async () => (await server.call('/api/discovery')).body.scope).toEqual(['read']);
+    await panel.locator('#ha-link-control').check();
+    await expect.poll(async () => (await server.call('/api/discovery')).body.scope).toEqual(['read', 'control']);
+    const before = sim.supervisor!.discoveries()[0]!.config.url;
+    page.once('dialog', (d) => d.accept());
+    await panel.locator('#ha-link-rotate').click();
+    await expect.poll(() => sim.supervisor!.discoveries()[0]!.config.url).not.toBe(before);
+    await panel.locator('#client-form button').click();
+    await expect.poll(() => panel.locator('#client-value').textContent()).toMatch(/Client secret: hmbs_/);
+    const listed = (await server.call('/api/oauth/clients')).body.clients;
+    expect(listed).toEqual([expect.objectContaining({ client_name: 'Home Assistant', redirect_uris: ['https://my.home-assistant.io/redirect/oauth'] })]);
+    await expect.poll(() => panel.locator('#client-rows').textContent()).toContain(listed[0].client_id);
+    await panel.locator('#ha-card h2').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'panel-home-assistant.png') });
   });
 
   it('makes a token, which then works on the API and shows in the configurations', async () => {
