@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { RecognizedString } from 'uWebSockets.js';
+import type { RecognizedString, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 
 export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket, us_socket_context_t } from 'uWebSockets.js';
 type Uws = typeof import('uWebSockets.js');
@@ -90,3 +90,13 @@ export const engine: Engine = engineOf(loaded.uws);
 /** Which binary runs, for the start-up log. */
 export const binary = { file: loaded.file, redirected: loaded.redirected };
 export const { App, us_listen_socket_close, us_socket_local_port } = loaded.uws;
+
+/**
+ * Listens with the port to ourselves. uSockets otherwise sets SO_REUSEPORT, so a second process
+ * on a taken port starts too and the kernel splits the connections between the two.
+ */
+export function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
+  // The native build takes (host, port, options, cb); the typings only know (port, options, cb).
+  const listen = app.listen.bind(app) as unknown as (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void;
+  listen(host, port, (loaded.uws as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1, cb);
+}
