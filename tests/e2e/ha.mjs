@@ -7,7 +7,7 @@
 //   node tests/e2e/ha.mjs stop|restart|status|env|logs [N]   act on $HA_E2E_STATE (or --state FILE)
 //   node tests/e2e/ha.mjs lock               regenerate ha-requirements.txt from ha-requirements.in
 //
-// The same functions are exported for the tests (see ha-control.ts). Node 20, no dependencies
+// The same functions are exported for the tests (see ha-control.ts). Plain Node, no dependencies
 // beyond `ws` from the project's node_modules.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
