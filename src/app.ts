@@ -20,6 +20,7 @@ import { registerEventRoutes } from './http/api/events.js';
 import { registerStreamStatsRoutes } from './http/api/sse.js';
 import { registerMcpRoutes } from './http/api/mcp.js';
 import { registerCommandRoutes } from './http/api/command.js';
+import { BUILT_IN_LANGUAGES } from './nlp/language.js';
 import { CommandService } from './nlp/service.js';
 import { McpHttp } from './mcp/http.js';
 import { registerToolRoutes } from './http/api/tools.js';
@@ -34,7 +35,7 @@ import { registerSystemRoutes } from './http/api/system.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
-import { engine } from './http/uws.js';
+import { binary, engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
@@ -60,6 +61,8 @@ export interface StartOptions {
   logStream?: 'stdout' | 'stderr';
   /** Routes added after the built-in ones (tests use this for paths the product lacks, such as a failing one). */
   extraRoutes?: Route[];
+  /** Folders of command-parser languages read after the built-in src/nlp/lang (a test's made-up language). */
+  languageDirs?: string[];
 }
 
 export interface RunningApp {
@@ -110,6 +113,8 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub:
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const log = opts.log ?? createLogger(config.logLevel, opts.logStream);
+  if (engine !== 'native') throw new Error(`uWebSockets.js from ${binary.file} is not native code: the bridge does not run on a stand-in`);
+  if (binary.redirected) log.info({ file: binary.file }, 'uWebSockets.js: the copy checked at install for this glibc (C23 imports redirected)');
   for (const warning of config.warnings) log.warn(warning);
   ensureDataDir(config.dataDir);
 
@@ -125,7 +130,6 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     // Also plainly, beside the log, where a person reads it (not when a caller brought its own logger).
     if (!opts.log && config.logLevel !== 'silent') (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(passwordBanner(generatedPassword, config.dataDir));
   }
-  if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   const store = openStore(storeFile(config.dataDir));
   store.streamStats.maxConnections = config.streamHistoryMaxRows;
@@ -210,7 +214,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     sockets,
     policy,
     home,
-    commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength }),
+    commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength, language: config.commandLanguage, languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])] }),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
   };

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Command line: `serve` (default) runs the bridge; the other commands are listed in HELP.
+import './node-check.js';
 import { ConfigError, loadConfig, type Config, type LoadOptions } from './config/load.js';
 import { defaultDataDir } from './config/data-dir.js';
 import { startApp, type RunningApp } from './app.js';
@@ -86,6 +87,10 @@ async function stdio(): Promise<void> {
   // The HTTP side still runs (SSE, WebSocket, the panel), but never takes a port another bridge may hold.
   const portGiven = process.env.PORT !== undefined;
   const app = await startApp(portGiven ? config : { ...config, host: '127.0.0.1', port: 0 }, { logStream: 'stderr' });
+  // A desktop assistant lists the tools once, at once, and the tools that act on the home are
+  // listed only where the hub shows their domain: serve after the hub's first sync, or after 10 s
+  // without it (those tools then follow, with a list-changed notification).
+  await app.services.hub.ready(10_000).catch(() => app.services.log.warn('MCP over stdio: no hub after 10 s; serving, and the tools that need it follow when it connects'));
   await (await import('./mcp/stdio.js')).serveStdio(app, out);
 }
 

@@ -16,7 +16,8 @@ const port = Number(portArg);
 
 let broadcast;
 if (kind === 'uws') {
-  const uws = require('uWebSockets.js');
+  // Through the bridge's own loader (dist/, built first): the very binary the bridge runs.
+  const uws = await import(join(root, 'dist', 'src', 'http', 'uws.js'));
   const app = uws.App();
   const streams = new Set();
   app.get('/sse', (res) => {

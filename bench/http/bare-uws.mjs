@@ -1,21 +1,11 @@
 // The baseline: uWebSockets.js alone, answering GET /health with a small JSON body. No router,
 // no adapter, no auth, so the gap to the bridge is what our layers cost.
 // Usage: PORT=<port> [HOST=127.0.0.1] node bench/http/bare-uws.mjs
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import uws from 'uWebSockets.js';
+// uWS is loaded through the bridge's own loader (dist/, built first), so the baseline runs the very
+// binary the bridge runs (on glibc < 2.38, the checked copy) and says which engine that is.
+import * as uws from '../../dist/src/http/uws.js';
 
-// The package falls back to a pure-JS copy when its binary does not load; a fallback baseline would
-// make every percentage meaningless, so say which engine runs.
-function engine() {
-  const require = createRequire(import.meta.url);
-  const dir = dirname(require.resolve('uWebSockets.js/package.json'));
-  try {
-    return require(join(dir, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`)) === uws ? 'native' : 'fallback';
-  } catch {
-    return 'fallback';
-  }
-}
+const engine = () => uws.engine;
 
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 0);

@@ -24,9 +24,12 @@ const TARGETS = {
   health: { label: 'bridge `GET /health`', server: 'bridge', path: '/health' },
   config: { label: 'bridge `GET /api/config` (token)', server: 'bridge', path: '/api/config', auth: true },
   'config-rl': { label: 'bridge `GET /api/config` (token, rate limiter on)', server: 'bridge-rl', path: '/api/config', auth: true },
-  // With --baseline: the same route on another build, for a before/after in one run.
+  // With --baseline: the same route on another build, for a before/after in one run, and that
+  // build's own bare uWS (with --baseline-node, another runtime's: its Node and its uWS).
+  'bare-baseline': { label: 'baseline build: bare uWS `GET /health`', server: 'bare-baseline', path: '/health' },
   'config-baseline': { label: 'baseline build `GET /api/config` (token)', server: 'baseline', path: '/api/config', auth: true },
 };
+const BASELINE_TARGETS = ['bare-baseline', 'config-baseline'];
 
 const { values: opt } = parseArgs({
   options: {
@@ -37,6 +40,7 @@ const { values: opt } = parseArgs({
     threads: { type: 'string', default: '1' },
     targets: { type: 'string' },
     baseline: { type: 'string' },
+    'baseline-node': { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
     profile: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -50,10 +54,13 @@ if (opt.help) {
   --warmup S        unmeasured seconds per target before the first round (default 3)
   --connections N   open connections (default 64)
   --threads N       wrk threads (default 1: the server keeps the other core)
-  --targets LIST    comma list of ${Object.keys(TARGETS).join(', ')} (default all but config-baseline,
-                    which --baseline adds)
+  --targets LIST    comma list of ${Object.keys(TARGETS).join(', ')} (default all but
+                    ${BASELINE_TARGETS.join(' and ')}, which --baseline adds)
   --baseline FILE   also run another build's entry point (e.g. a checkout of an older commit's
-                    dist/main.js) as target config-baseline, to compare before and after in one run
+                    dist/src/main.js) as target config-baseline, and that checkout's
+                    bench/http/bare-uws.mjs as bare-baseline, to compare before and after in one run
+  --baseline-node F the Node that runs the baseline build (default: this one), e.g. an older
+                    runtime's, whose native modules were built for it
   --no-pin          do not pin wrk and the servers to separate cores with taskset
   --profile DIR     run the bridge under node --cpu-prof, writing .cpuprofile files to DIR
                     (figures taken while profiling are not comparable; summarise with profile-summary.mjs)
@@ -73,10 +80,14 @@ const connections = Number(opt.connections);
 const threads = Number(opt.threads);
 // wrk takes whole seconds only.
 const slice = Math.round(duration / rounds);
-const defaultTargets = Object.keys(TARGETS).filter((t) => t !== 'config-baseline' || opt.baseline);
+const defaultTargets = Object.keys(TARGETS).filter((t) => !BASELINE_TARGETS.includes(t) || opt.baseline);
 const wanted = (opt.targets ?? defaultTargets.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
-if (wanted.includes('config-baseline') && !opt.baseline) fail('config-baseline needs --baseline FILE');
+if (wanted.some((t) => BASELINE_TARGETS.includes(t)) && !opt.baseline) fail(`${BASELINE_TARGETS.join(' and ')} need --baseline FILE`);
 if (opt.baseline && !existsSync(opt.baseline)) fail(`--baseline: ${opt.baseline} does not exist`);
+if (opt['baseline-node'] && !existsSync(opt['baseline-node'])) fail(`--baseline-node: ${opt['baseline-node']} does not exist`);
+const baselineNode = opt['baseline-node'] ? resolve(opt['baseline-node']) : process.execPath;
+// The checkout the baseline entry point belongs to (<checkout>/dist/src/main.js).
+const baselineRoot = opt.baseline ? resolve(opt.baseline, '..', '..', '..') : undefined;
 for (const t of wanted) if (!(t in TARGETS)) fail(`unknown target ${t} (known: ${Object.keys(TARGETS).join(', ')})`);
 if (!(slice >= 1) || !(warmup >= 0) || !Number.isInteger(warmup)) fail('--duration / --rounds must give at least 1 second per turn, and --warmup must be whole seconds');
 const profileDir = opt.profile ? resolve(opt.profile) : undefined;
@@ -123,9 +134,9 @@ function freePort() {
   });
 }
 
-function start(args, env) {
-  const [cmd, argv] = pinned(serverCpu, process.execPath, args);
-  const child = spawn(cmd, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args, env, node = process.execPath, cwd = root) {
+  const [cmd, argv] = pinned(serverCpu, node, args);
+  const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
   const keep = (d) => {
@@ -163,15 +174,15 @@ async function waitFor(child, what, probe, timeoutMs = 30_000) {
   }
 }
 
-async function startBare() {
+async function startBare(checkout = root, node = process.execPath) {
   const port = await freePort();
-  const child = start([join(here, 'bare-uws.mjs')], { PATH: process.env.PATH, PORT: String(port), HOST });
+  const child = start([join(checkout, 'bench', 'http', 'bare-uws.mjs')], { PATH: process.env.PATH, PORT: String(port), HOST }, node, checkout);
   await waitFor(child, 'bare uWS', async () => (await fetch(`http://${HOST}:${port}/health`)).ok);
   const engine = JSON.parse(child.output().split('\n').find((l) => l.includes('"listening"')) ?? '{}').engine ?? 'unknown';
   return { child, port, engine };
 }
 
-async function startBridge(rateLimitMax, entry = 'dist/src/main.js') {
+async function startBridge(rateLimitMax, entry = 'dist/src/main.js', node = process.execPath) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(os.tmpdir(), 'bench-http-'));
   // A clean environment: a HASS_URL or CONFIG_FILE from the caller's shell must not change what is measured.
@@ -187,7 +198,7 @@ async function startBridge(rateLimitMax, entry = 'dist/src/main.js') {
     RATE_LIMIT_MAX: String(rateLimitMax),
   };
   const args = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, entry] : [entry];
-  const child = start(args, env);
+  const child = start(args, env, node);
   const base = `http://${HOST}:${port}`;
   // Healthy means the embedded simulator is connected: the steady state a user sees.
   await waitFor(child, 'bridge', async () => (await (await fetch(`${base}/health`)).json()).status === 'healthy');
@@ -236,7 +247,13 @@ async function slice1(job, seconds) {
 
 // --- run ---------------------------------------------------------------------------------------
 
-const starters = { bare: () => startBare(), bridge: () => startBridge(0), 'bridge-rl': () => startBridge(HUGE_LIMIT), baseline: () => startBridge(0, resolve(opt.baseline)) };
+const starters = {
+  bare: () => startBare(),
+  bridge: () => startBridge(0),
+  'bridge-rl': () => startBridge(HUGE_LIMIT),
+  baseline: () => startBridge(0, resolve(opt.baseline), baselineNode),
+  'bare-baseline': () => startBare(baselineRoot, baselineNode),
+};
 const servers = {};
 const loadBefore = os.loadavg()[0];
 const jobs = [];

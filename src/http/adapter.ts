@@ -161,6 +161,8 @@ export class ResponseAdapter {
   aborted = false;
   /** True while uWS's own handler runs: uWS has corked the socket already, so no cork() is needed. */
   inHandler = false;
+  /** The answer to a HEAD request: its head, with the length the body would have had, and no body. */
+  headOnly = false;
   private readonly headers = new Map<string, [string, HeaderValue]>();
   private closeAfter = false;
   private closers?: (() => void)[];
@@ -218,7 +220,7 @@ export class ResponseAdapter {
     let ok = true;
     this.res.cork(() => {
       this.flushHead();
-      ok = this.res.write(chunk);
+      if (!this.headOnly) ok = this.res.write(chunk);
     });
     return ok;
   }
@@ -256,9 +258,18 @@ export class ResponseAdapter {
     // (its head and chunks sent) that header would land inside the body and break its framing, so
     // a stream just ends (its last chunk, then the terminating one) and the connection with it later.
     const streamed = this.headersSent;
-    this.flushHead();
     // While the server shuts down, keep-alive connections are closed as their last response goes out.
-    this.res.end(chunk ?? '', !streamed && (this.closeAfter || this.server.closing));
+    const close = !streamed && (this.closeAfter || this.server.closing);
+    if (this.headOnly) {
+      // A body would be read as the start of the next response on a kept-alive connection.
+      const declared = Number(this.getHeader('content-length'));
+      const length = chunk !== undefined && chunk.length > 0 ? Buffer.byteLength(chunk) : Number.isInteger(declared) ? declared : 0;
+      this.flushHead();
+      this.res.endWithoutBody(length, close);
+      return;
+    }
+    this.flushHead();
+    this.res.end(chunk ?? '', close);
   }
 
   /** Called from onAborted: the uWS response must not be used any more. */

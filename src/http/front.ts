@@ -94,8 +94,9 @@ function apiRequest<B>(route: Route, req: BridgeRequest, principal: Admitted['pr
     headers: req.headers,
     ip: req.ip,
     principal,
-    // A route that declares a body schema checks an absent body as {}, so missing fields are named.
-    body: json?.body ? (check(json.body, body ?? {}) as B) : body,
+    // A route that declares a body schema checks an absent body as {}, so missing fields are named;
+    // a body that is there (JSON null included) is checked as it came.
+    body: json?.body ? (check(json.body, body === undefined ? {} : body) as B) : body,
     get aborted() {
       return req.aborted;
     },
@@ -234,6 +235,7 @@ export function accept(res: HttpResponse, request: BridgeRequest, tracker: Track
   let end!: () => void;
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
   end = tracker.begin(request, response, longLived);
+  response.headOnly = request.method === 'HEAD';
   response.setHeader('X-Request-Id', request.id);
   res.onAborted(() => {
     request.aborted = true;

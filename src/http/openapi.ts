@@ -1,7 +1,7 @@
 // The API describes itself: an OpenAPI 3.1 document made once from the route table. Each route's
 // declared schemas (path, query, body, answers) become its operation; the answers its policy
 // implies (401 and 429, and 400/413/415 for a body) are added here, in one place.
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import { jsonSchemaOf } from '../validation.js';
 import { kindOf, versioned, type Route } from './routes.js';
 import { coreError, rateLimited, sseError } from './shapes.js';
@@ -86,7 +86,8 @@ function operation(route: Route): Json {
   if (!route.public) op.security = [{ bearer: [] }];
   else op.security = [];
   if (kindOf(route) === 'json' && 'body' in route && route.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } };
+    // The front checks an absent body as {}: a body is optional exactly where {} passes the schema.
+    op.requestBody = { required: !v.safeParse(route.body, {}).success, content: { 'application/json': { schema: schemaOf(route.body) } } };
   }
   if (kindOf(route) === 'stream') op['x-stream'] = 'Server-Sent Events: the answer stays open and carries `data:` frames';
   return op;

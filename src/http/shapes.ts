@@ -80,7 +80,7 @@ const pluginReport = v.object({
 export const toolHealth = v.object({ ...health.entries, plugins: pluginReport, tools: v.number(), mcp: v.object({ sessions: v.number() }) });
 
 export const config = v.object({
-  server: v.object({ port: v.number(), host: text, version: text, engine: v.picklist(['native', 'fallback']) }),
+  server: v.object({ port: v.number(), host: text, version: text, engine: v.literal('native') }),
   hub: v.object({ url: text, connected: v.boolean(), version: v.nullable(text), mode: text, simulator: v.nullable(json), events: v.nullable(json) }),
   features: v.record(v.string(), v.boolean()),
   security: v.object({ rate_limit: v.object({ max: v.number(), window_ms: v.number() }), body_limit: v.number(), token_ttl: v.number() }),

@@ -1,5 +1,6 @@
-// Opens an authenticated WebSocket to the hub for home-assistant-js-websocket. Node 20 has no
-// global WebSocket, so `ws` is used. The library calls `createSocket` on every reconnect; ours
+// Opens an authenticated WebSocket to the hub for home-assistant-js-websocket. It uses `ws` rather
+// than Node's global WebSocket for a handshake timeout, a payload cap (a large home's first
+// get_states is tens of MB) and terminate() on a stuck connection. The library calls `createSocket` on every reconnect; ours
 // retries by itself with backoff, so the library never gives up (it would after a wrong token).
 import WebSocket from 'ws';
 import type { Logger } from '../log.js';

@@ -1,8 +1,16 @@
-// A language's words for the command parser: the language-general data file (src/nlp/lang/<code>.json)
-// merged with what each plugin contributes for its domains. Nothing here knows a particular home.
-import en from './lang/en.json' with { type: 'json' };
+// A language of the command parser is a folder of data, src/nlp/lang/<code>/:
+//   grammar.json  how words are written: plurals, contractions, number words, compounds, endings;
+//   words.json    what words mean: verbs, states, units, places, questions, words that forbid acting;
+//   messages.json the sentences replies are made of.
+// Each plugin adds the words for its domains (plugins/<name>/words/<code>.json). Adding a language
+// is adding a folder and a words file per plugin; no code here names one.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as v from 'valibot';
 
 export interface DomainWords {
+  /** Nouns of the domain; `singular|plural` where the plural is not made by the grammar's rules. */
   nouns?: string[];
   /** Device classes of the domain, each with the nouns that name it (curtain: curtain, drape). */
   classes?: Record<string, string[]>;
@@ -14,21 +22,49 @@ export interface BinaryClassWords {
   off: string[];
 }
 
+export type QuestionKind = 'count' | 'list' | 'where' | 'who' | 'value' | 'yesno';
+export type Amount = 'small' | 'large';
+
 export interface LanguageData {
   language: string;
+  // grammar.json
   plural: [string, string][];
   invariant_plural: string[];
   contractions: Record<string, string>;
+  /** Same word, other spelling (ß and ss): folded on both sides before anything is compared. */
+  spelling: Record<string, string>;
   numbers: Record<string, number>;
   number_scales: Record<string, number>;
+  /** Forms of number words used only inside a compound, with the word they stand for (ein: eins). */
+  number_parts: Record<string, string>;
   number_joiners: string[];
+  /** "units_first": the unit before the tens with a joiner between (fünfundzwanzig, five-and-twenty). */
+  number_order: 'tens_first' | 'units_first';
+  /** Number words are written as one word (zweihundertfünfzig). */
+  number_compounds: boolean;
   point: string[];
+  minus: string[];
+  /** Words written together (Wohnzimmerlampe): split into known words, with these linking letters between parts. */
+  compounds: { linkers: string[]; min_part: number } | null;
+  /** Endings a word may carry for case or number (des Wohnzimmers): tried off an unknown word. */
+  endings: string[];
+  /** Letters that sound alike, for the sound key of typo matching (ight = ite). */
+  sound_alike: [string, string][];
+  /** Letters after digits that stand apart (6pm, 10min). */
+  digit_suffixes: string[];
+  /**
+   * Verbs whose particle goes to the end ("schließ die Tür auf" is aufschließen): the particles, the
+   * infinitive's endings and the endings of the forms said; the verbs are the one-word act phrases.
+   */
+  separable: { particles: string[]; infinitive: string[]; forms: string[] } | null;
+  // words.json
   fractions: Record<string, number>;
-  units: Record<'percent' | 'degrees' | 'kelvin', string[]>;
+  units: Record<'percent' | 'degrees' | 'kelvin' | 'celsius' | 'fahrenheit', string[]>;
   actions: Record<string, string[]>;
   particles: Record<'on' | 'off' | 'up' | 'down', string[]>;
   relative: Record<'up' | 'down', string[]>;
   comparatives: Record<string, string>;
+  amounts: Record<Amount, string[]>;
   by: string[];
   to: string[];
   properties: Record<string, string[]>;
@@ -38,45 +74,258 @@ export interface LanguageData {
   whites: Record<string, number>;
   here: string[];
   everywhere: string[];
+  outdoors: string[];
   all: string[];
   any: string[];
+  /** Everything (the things a person switches: lights, switches, fans, players). */
+  everything: string[];
   generic_nouns: string[];
-  questions: Record<'count' | 'list' | 'where' | 'who' | 'value' | 'yesno', string[]>;
+  questions: Record<QuestionKind, string[]>;
+  /** Question openings that name what they ask of (how warm: temperature). */
+  asks_about: Record<string, string[]>;
   states: Record<string, string[]>;
   binary_sensor_classes: Record<string, BinaryClassWords>;
   sensor_classes: Record<string, string[]>;
   domains: Record<string, DomainWords>;
+  /** Words that say not to (don't, never): a command with one is refused. */
+  negation: string[];
+  /** Words of time (tomorrow, at 6 pm, in 10 minutes): the bridge acts now or not at all. */
+  time: string[];
+  /** Time units; with a number they make a delay or a duration. */
+  time_units: string[];
+  /** Words that make a bare number after them a delay or a duration ("in ten", "for 20"). */
+  delays: string[];
+  /** Words that make a command depend on something (if, when, unless). */
+  condition: string[];
+  /** Words that take something out of what a command acts on (except, but not). */
+  except: string[];
+  /** Where a thing is said by another (next to the tv): the parser does not find things that way. */
+  relations: string[];
+  /** A count of things (two of the lights): the parser does not choose some of them. */
+  of: string[];
+  /** Sounds and words a person puts before what they say (um, well, ok): filler, also before a question. */
+  hesitations: string[];
   filler: string[];
-  /** Words between a preposition and its place ("on the first floor"). */
   determiners: string[];
   connectors: string[];
+  /** Words between parts of a list (and, commas). */
+  list_joiners: string[];
+  // messages.json
   messages: Record<string, string>;
 }
 
-/** What a plugin gives for one language (its `vocabulary[code]`). */
+/** What a plugin gives for one language (plugins/<name>/words/<code>.json). */
 export interface PluginWords {
   domains?: Record<string, DomainWords>;
+  /** Phrases for acts that belong to the plugin's things (return to the dock). */
+  actions?: Record<string, string[]>;
 }
 
-const BUILT_IN: Record<string, LanguageData> = { en: en as unknown as LanguageData };
+const list = v.array(v.string('each must be a phrase'), 'must be a list of phrases');
+const lists = v.record(v.string(), list, 'must map names to lists of phrases');
+const numbersOf = v.record(v.string(), v.number('must be a number'), 'must map phrases to numbers');
+const domainWords = v.record(v.string(), v.object({ nouns: v.optional(list), classes: v.optional(lists) }), 'must map domains to {nouns, classes}');
 
-export const LANGUAGES = Object.keys(BUILT_IN);
+const GRAMMAR = v.object({
+  plural: v.optional(v.array(v.tuple([v.string(), v.string()]), 'must be a list of [ending, plural ending]'), []),
+  invariant_plural: v.optional(list, []),
+  contractions: v.optional(v.record(v.string(), v.string()), {}),
+  spelling: v.optional(v.record(v.string(), v.string()), {}),
+  numbers: v.optional(numbersOf, {}),
+  number_scales: v.optional(numbersOf, {}),
+  number_parts: v.optional(v.record(v.string(), v.string()), {}),
+  number_joiners: v.optional(list, []),
+  number_order: v.optional(v.picklist(['tens_first', 'units_first']), 'tens_first'),
+  number_compounds: v.optional(v.boolean(), false),
+  point: v.optional(list, []),
+  minus: v.optional(list, []),
+  compounds: v.optional(v.nullable(v.object({ linkers: list, min_part: v.number() })), null),
+  endings: v.optional(list, []),
+  sound_alike: v.optional(v.array(v.tuple([v.string(), v.string()])), []),
+  digit_suffixes: v.optional(list, []),
+  separable: v.optional(v.nullable(v.object({ particles: list, infinitive: list, forms: list })), null),
+});
+
+const opt = <T extends v.GenericSchema>(s: T, d: v.InferOutput<T>) => v.optional(s, d as never);
+const WORDS = v.object({
+  fractions: opt(numbersOf, {}),
+  units: opt(lists, {}),
+  actions: opt(lists, {}),
+  particles: opt(lists, {}),
+  relative: opt(lists, {}),
+  comparatives: opt(v.record(v.string(), v.string()), {}),
+  amounts: opt(lists, {}),
+  by: opt(list, []),
+  to: opt(list, []),
+  properties: opt(lists, {}),
+  fan_speeds: opt(numbersOf, {}),
+  alarm_modes: opt(lists, {}),
+  colors: opt(v.record(v.string(), v.string()), {}),
+  whites: opt(numbersOf, {}),
+  here: opt(list, []),
+  everywhere: opt(list, []),
+  outdoors: opt(list, []),
+  all: opt(list, []),
+  any: opt(list, []),
+  everything: opt(list, []),
+  generic_nouns: opt(list, []),
+  questions: opt(lists, {}),
+  asks_about: opt(lists, {}),
+  states: opt(lists, {}),
+  binary_sensor_classes: opt(v.record(v.string(), v.object({ nouns: list, on: list, off: list })), {}),
+  sensor_classes: opt(lists, {}),
+  domains: opt(domainWords, {}),
+  negation: opt(list, []),
+  time: opt(list, []),
+  time_units: opt(list, []),
+  delays: opt(list, []),
+  condition: opt(list, []),
+  except: opt(list, []),
+  relations: opt(list, []),
+  of: opt(list, []),
+  hesitations: opt(list, []),
+  filler: opt(list, []),
+  determiners: opt(list, []),
+  connectors: opt(list, []),
+  list_joiners: opt(list, []),
+});
+
+/** Every sentence a reply may need; a language gives them all. */
+export const MESSAGE_KEYS = [
+  'list_and',
+  'list_or',
+  'planned',
+  'failed',
+  'ambiguous',
+  'not_understood',
+  'closest',
+  'did_you_mean',
+  'no_action',
+  'no_target',
+  'no_target_in',
+  'cannot',
+  'scene_action',
+  'group_action',
+  'negation',
+  'time',
+  'condition',
+  'quantity',
+  'range',
+  'count_of_things',
+  'exception',
+  'part',
+  'confirm',
+  'forbidden',
+  'yes',
+  'no',
+  'none',
+  'count',
+  'value',
+  'unknown_value',
+  'nothing_to_answer',
+  'no_such',
+  'no_such_anywhere',
+  'sensor',
+  'thing',
+  'unverified',
+  'pending',
+  'hub_away',
+  'hub_unknown',
+  'no_area',
+  'keep',
+  'quote',
+] as const;
+
+const MESSAGE_EXTRA = v.record(v.string(), v.string('must be a sentence'), 'must map names to sentences');
+
+const PLUGIN_WORDS = v.object({ domains: v.optional(domainWords), actions: v.optional(lists) });
+
+/** The built-in languages' folder. */
+export const BUILT_IN_LANGUAGES = fileURLToPath(new URL('./lang/', import.meta.url));
 export const DEFAULT_LANGUAGE = 'en';
 
-/** The language's data with the plugins' domain words added (a plugin's words extend, never replace). */
-export function languageWith(code: string, plugins: readonly PluginWords[]): LanguageData | undefined {
-  const base = BUILT_IN[code];
-  if (!base) return undefined;
+const readJson = (file: string): unknown => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {});
+
+function check<S extends v.GenericSchema>(schema: S, value: unknown, where: string): v.InferOutput<S> {
+  const r = v.safeParse(schema, value);
+  if (!r.success) {
+    const issue = r.issues[0];
+    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+    throw new Error(`${where}${path ? ` ${path}` : ''}: ${issue.message}`);
+  }
+  return r.output;
+}
+
+/** Reads one language folder; a missing or malformed part is an error naming the file and field. */
+export function readLanguage(dir: string, code: string): LanguageData {
+  const at = (f: string) => join(dir, f);
+  const grammar = check(GRAMMAR, readJson(at('grammar.json')), at('grammar.json'));
+  const words = check(WORDS, readJson(at('words.json')), at('words.json'));
+  const messages = check(MESSAGE_EXTRA, readJson(at('messages.json')), at('messages.json'));
+  const missing = MESSAGE_KEYS.filter((k) => messages[k] === undefined);
+  if (missing.length) throw new Error(`${at('messages.json')}: these sentences are missing: ${missing.join(', ')}`);
+  return folded({ language: code, ...grammar, ...words, messages } as unknown as LanguageData);
+}
+
+/** Keys and single words the tokenizer compares as they are, written in the folded spelling (dreißig: dreissig). */
+function folded(lang: LanguageData): LanguageData {
+  const f = (w: string) => Object.entries(lang.spelling).reduce((t, [a, b]) => t.split(a).join(b), w.toLowerCase());
+  const keys = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).map(([k, x]) => [f(k), x]));
+  return {
+    ...lang,
+    contractions: keys(lang.contractions),
+    numbers: keys(lang.numbers),
+    number_scales: keys(lang.number_scales),
+    number_parts: Object.fromEntries(Object.entries(lang.number_parts).map(([k, x]) => [f(k), f(x)])),
+    number_joiners: lang.number_joiners.map(f),
+    point: lang.point.map(f),
+    minus: lang.minus.map(f),
+    digit_suffixes: lang.digit_suffixes.map(f),
+    endings: lang.endings.map(f),
+  };
+}
+
+/** The languages in these folders (each a subfolder named by its BCP 47 code); a later folder's language replaces an earlier one's. */
+export function readLanguages(dirs: readonly string[] = [BUILT_IN_LANGUAGES]): Map<string, LanguageData> {
+  const out = new Map<string, LanguageData>();
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory() && /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/.test(e.name)) out.set(e.name, readLanguage(join(dir, e.name), e.name));
+    }
+  }
+  return out;
+}
+
+/** The language a BCP 47 tag asks for among those known: the tag itself, else with its last parts dropped (de-CH, then de). */
+export function pickLanguage(tag: string, known: Iterable<string>): string | undefined {
+  const codes = new Set(known);
+  const parts = tag.toLowerCase().replace(/_/g, '-').split('-');
+  for (let n = parts.length; n > 0; n--) {
+    const code = parts.slice(0, n).join('-');
+    if (codes.has(code)) return code;
+  }
+  return undefined;
+}
+
+/** Checks a plugin's words for one language (the loader calls it, naming the plugin in the error). */
+export const pluginWordsOf = (value: unknown, where: string): PluginWords => check(PLUGIN_WORDS, value, where);
+
+/** The language's data with the plugins' words added (a plugin's words extend, never replace). */
+export function languageWith(base: LanguageData, plugins: readonly PluginWords[]): LanguageData {
   const domains: Record<string, DomainWords> = structuredClone(base.domains);
+  const actions: Record<string, string[]> = structuredClone(base.actions);
+  const union = (a: string[] | undefined, b: string[]) => [...new Set([...(a ?? []), ...b])];
   for (const words of plugins) {
     for (const [domain, w] of Object.entries(words.domains ?? {})) {
       const into = (domains[domain] ??= {});
-      if (w.nouns) into.nouns = [...new Set([...(into.nouns ?? []), ...w.nouns])];
+      if (w.nouns) into.nouns = union(into.nouns, w.nouns);
       if (w.classes) {
         into.classes ??= {};
-        for (const [cls, nouns] of Object.entries(w.classes)) into.classes[cls] = [...new Set([...(into.classes[cls] ?? []), ...nouns])];
+        for (const [cls, nouns] of Object.entries(w.classes)) into.classes[cls] = union(into.classes[cls], nouns);
       }
     }
+    for (const [act, phrases] of Object.entries(words.actions ?? {})) actions[act] = union(actions[act], phrases);
   }
-  return { ...base, domains };
+  return { ...base, domains, actions };
 }

@@ -1,7 +1,7 @@
 // A phrase table over words: every phrase the parser knows (the language's words, the plugins' domain
 // words, and the home's names) with what it can mean. Matching takes the longest phrase at each
 // place and keeps all its meanings; choosing among them is the planner's business.
-import type { LanguageData } from './language.js';
+import type { Amount, LanguageData, QuestionKind } from './language.js';
 import { pluralOf, tokenize } from './text.js';
 
 export type Meaning =
@@ -9,10 +9,11 @@ export type Meaning =
   | { k: 'particle'; p: 'on' | 'off' | 'up' | 'down' }
   | { k: 'rel'; dir: 'up' | 'down' }
   | { k: 'comparative'; what: string }
+  | { k: 'amount'; amount: Amount }
   | { k: 'by' }
   | { k: 'to' }
   | { k: 'prop'; prop: string }
-  | { k: 'unit'; unit: 'percent' | 'degrees' | 'kelvin' }
+  | { k: 'unit'; unit: 'percent' | 'degrees' | 'kelvin' | 'celsius' | 'fahrenheit' }
   | { k: 'fraction'; value: number }
   | { k: 'fan_speed'; value: number }
   | { k: 'alarm_mode'; service: string }
@@ -20,10 +21,12 @@ export type Meaning =
   | { k: 'white'; kelvin: number }
   | { k: 'here' }
   | { k: 'everywhere' }
+  | { k: 'outdoors' }
   | { k: 'all' }
   | { k: 'any' }
+  | { k: 'everything' }
   | { k: 'generic'; plural: boolean }
-  | { k: 'question'; q: 'count' | 'list' | 'where' | 'who' | 'value' | 'yesno' }
+  | { k: 'question'; q: QuestionKind }
   | { k: 'state'; state: string }
   | { k: 'bstate'; cls: string; on: boolean }
   | { k: 'bnoun'; cls: string; plural: boolean }
@@ -35,6 +38,13 @@ export type Meaning =
   | { k: 'scene'; key: string; name: string }
   | { k: 'group'; key: string; name: string }
   | { k: 'number'; value: number }
+  | { k: 'negation' }
+  | { k: 'time' }
+  | { k: 'condition' }
+  | { k: 'except' }
+  | { k: 'relation' }
+  | { k: 'of' }
+  | { k: 'list' }
   | { k: 'filler' }
   | { k: 'connector' };
 
@@ -53,9 +63,16 @@ export interface Lexeme {
 
 const newNode = (): Node => ({ next: new Map() });
 
+/** Meanings that name a thing a person may mistype (typo matching looks only at these words, and a guessed word keeps only these). */
+export const THING = new Set<Meaning['k']>(['entity', 'area', 'floor', 'scene', 'group', 'domain', 'bnoun', 'snoun', 'generic']);
+
 export class Lexicon {
   private readonly root = newNode();
   private maxLen = 1;
+  /** Separable verbs said apart: a form of the verb, then its particle, gives the act (schließ … auf: unlock). */
+  readonly separable = new Map<string, Map<string, string>>();
+  /** Every word of every phrase, with whether it names things and (once asked) its sound key, for typo matching. */
+  readonly words = new Map<string, { thing: boolean; key?: string }>();
 
   constructor(readonly lang: LanguageData) {}
 
@@ -67,6 +84,9 @@ export class Lexicon {
       let n = node.next.get(w);
       if (!n) node.next.set(w, (n = newNode()));
       node = n;
+      const known = this.words.get(w);
+      if (!known) this.words.set(w, { thing: THING.has(meaning.k) });
+      else if (THING.has(meaning.k)) known.thing = true;
     }
     const list = (node.meanings ??= []);
     // Same meaning twice (an entity under two equal names) is kept once; entity ids merge.
@@ -86,11 +106,26 @@ export class Lexicon {
     this.addWords(tokenize(phrase, this.lang), meaning);
   }
 
-  /** Adds a noun in the singular and the plural. */
+  /** Adds a noun in the singular and the plural (`singular|plural|...` where the rules do not make it). */
   addNoun(phrase: string, meaning: (plural: boolean) => Meaning): void {
-    const plural = pluralOf(phrase, this.lang);
-    this.add(phrase, meaning(plural === phrase && this.lang.invariant_plural.includes(phrase.split(' ').pop()!)));
-    if (plural !== phrase) this.add(plural, meaning(true));
+    const [singular, ...plurals] = phrase.split('|').map((p) => p.trim());
+    const made = pluralOf(singular!, this.lang);
+    const invariant = made === singular && this.lang.invariant_plural.includes(singular!.split(' ').pop()!);
+    this.add(singular!, meaning(invariant));
+    for (const p of plurals.length ? plurals : made !== singular ? [made] : []) this.add(p, meaning(true));
+  }
+
+  private thingList?: { size: number; list: [string, { thing: boolean; key?: string }][] };
+
+  /** The words that name things (what typo matching compares with), kept until a word is added. */
+  things(): [string, { thing: boolean; key?: string }][] {
+    if (this.thingList?.size !== this.words.size) this.thingList = { size: this.words.size, list: [...this.words].filter(([, info]) => info.thing) };
+    return this.thingList.list;
+  }
+
+  /** The single-word phrase's meanings, if the word is a phrase of its own. */
+  meaningsOf(word: string): Meaning[] | undefined {
+    return this.root.next.get(word)?.meanings;
   }
 
   /** The longest phrase at each place, left to right; a word nothing knows comes alone with no meanings. */
@@ -105,7 +140,7 @@ export class Lexicon {
       else if (b && best && b.end === best.end) best = { ...best, meanings: [...b.meanings, ...best.meanings] };
       if (!best) {
         const t = tokens[i]!;
-        const n = /^\d+(\.\d+)?$/.test(t) ? [{ k: 'number', value: Number(t) } as Meaning] : [];
+        const n = /^-?\d+(\.\d+)?$/.test(t) ? [{ k: 'number', value: Number(t) } as Meaning] : [];
         out.push({ start: i, end: i + 1, text: t, meanings: n });
         i++;
         continue;
@@ -136,38 +171,80 @@ function sameMeaning(a: Meaning, b: Meaning): boolean {
 /** The lexicon of a language's own words and its domains' words (the home's names go in another). */
 export function languageLexicon(lang: LanguageData): Lexicon {
   const lex = new Lexicon(lang);
-  for (const [action, phrases] of Object.entries(lang.actions)) for (const p of phrases) lex.add(p, { k: 'action', action });
-  for (const [p, phrases] of Object.entries(lang.particles)) for (const x of phrases) lex.add(x, { k: 'particle', p: p as 'on' });
-  for (const [dir, phrases] of Object.entries(lang.relative)) for (const x of phrases) lex.add(x, { k: 'rel', dir: dir as 'up' });
+  const each = <T>(o: Record<string, T[]> | undefined, f: (key: string, x: T) => void) => {
+    for (const [key, xs] of Object.entries(o ?? {})) for (const x of xs) f(key, x);
+  };
+  each(lang.actions, (action, p) => lex.add(p, { k: 'action', action }));
+  each(lang.particles, (p, x) => lex.add(x, { k: 'particle', p: p as 'on' }));
+  each(lang.relative, (dir, x) => lex.add(x, { k: 'rel', dir: dir as 'up' }));
   for (const [w, what] of Object.entries(lang.comparatives)) lex.add(w, { k: 'comparative', what });
+  each(lang.amounts, (amount, p) => lex.add(p, { k: 'amount', amount: amount as Amount }));
   for (const w of lang.by) lex.add(w, { k: 'by' });
   for (const w of lang.to) lex.add(w, { k: 'to' });
-  for (const [prop, phrases] of Object.entries(lang.properties)) for (const p of phrases) lex.add(p, { k: 'prop', prop });
-  for (const [unit, phrases] of Object.entries(lang.units)) for (const p of phrases) lex.add(p, { k: 'unit', unit: unit as 'percent' });
+  each(lang.properties, (prop, p) => lex.add(p, { k: 'prop', prop }));
+  each(lang.units, (unit, p) => lex.add(p, { k: 'unit', unit: unit as 'percent' }));
   for (const [p, value] of Object.entries(lang.fractions)) lex.add(p, { k: 'fraction', value });
   for (const [p, value] of Object.entries(lang.fan_speeds)) lex.add(p, { k: 'fan_speed', value });
-  for (const [service, phrases] of Object.entries(lang.alarm_modes)) for (const p of phrases) lex.add(p, { k: 'alarm_mode', service });
+  each(lang.alarm_modes, (service, p) => lex.add(p, { k: 'alarm_mode', service }));
   for (const [p, name] of Object.entries(lang.colors)) lex.add(p, { k: 'color', name });
   for (const [p, kelvin] of Object.entries(lang.whites)) lex.add(p, { k: 'white', kelvin });
   for (const p of lang.here) lex.add(p, { k: 'here' });
   for (const p of lang.everywhere) lex.add(p, { k: 'everywhere' });
+  for (const p of lang.outdoors) lex.add(p, { k: 'outdoors' });
   for (const p of lang.all) lex.add(p, { k: 'all' });
   for (const p of lang.any) lex.add(p, { k: 'any' });
+  for (const p of lang.everything) lex.add(p, { k: 'everything' });
   for (const p of lang.generic_nouns) lex.addNoun(p, (plural) => ({ k: 'generic', plural }));
-  for (const p of lang.invariant_plural) if (['things', 'devices', 'everything', 'anything'].includes(p)) lex.add(p, { k: 'generic', plural: true });
-  for (const [q, phrases] of Object.entries(lang.questions)) for (const p of phrases) lex.add(p, { k: 'question', q: q as 'yesno' });
-  for (const [state, phrases] of Object.entries(lang.states)) for (const p of phrases) lex.add(p, { k: 'state', state });
+  each(lang.questions, (q, p) => lex.add(p, { k: 'question', q: q as QuestionKind }));
+  // "how warm": a question that names what it asks of.
+  each(lang.asks_about, (cls, p) => {
+    lex.add(p, { k: 'question', q: 'value' });
+    lex.add(p, { k: 'snoun', cls });
+  });
+  each(lang.states, (state, p) => lex.add(p, { k: 'state', state }));
   for (const [cls, w] of Object.entries(lang.binary_sensor_classes)) {
     for (const p of w.nouns) lex.addNoun(p, (plural) => ({ k: 'bnoun', cls, plural }));
     for (const p of w.on) lex.add(p, { k: 'bstate', cls, on: true });
     for (const p of w.off) lex.add(p, { k: 'bstate', cls, on: false });
   }
-  for (const [cls, phrases] of Object.entries(lang.sensor_classes)) for (const p of phrases) lex.add(p, { k: 'snoun', cls });
+  each(lang.sensor_classes, (cls, p) => lex.add(p, { k: 'snoun', cls }));
   for (const [domain, w] of Object.entries(lang.domains)) {
-    for (const p of w.nouns ?? []) lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p, plural }));
-    for (const [cls, nouns] of Object.entries(w.classes ?? {})) for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p, plural }));
+    for (const p of w.nouns ?? []) lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p.split('|')[0]!, plural }));
+    for (const [cls, nouns] of Object.entries(w.classes ?? {})) for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p.split('|')[0]!, plural }));
   }
+  for (const p of lang.negation) lex.add(p, { k: 'negation' });
+  for (const p of [...lang.time, ...lang.time_units]) lex.add(p, { k: 'time' });
+  for (const p of lang.condition) lex.add(p, { k: 'condition' });
+  for (const p of lang.except) lex.add(p, { k: 'except' });
+  for (const p of lang.relations) lex.add(p, { k: 'relation' });
+  for (const p of lang.of) lex.add(p, { k: 'of' });
+  for (const p of lang.list_joiners) lex.add(p, { k: 'list' });
   for (const p of lang.connectors) lex.add(p, { k: 'connector' });
-  for (const p of lang.filler) lex.add(p, { k: 'filler' });
+  for (const p of [...lang.filler, ...lang.hesitations]) lex.add(p, { k: 'filler' });
+  addSeparable(lex, lang);
   return lex;
+}
+
+/** From each one-word act phrase that starts with a separable particle (aufschließen), its forms said apart. */
+function addSeparable(lex: Lexicon, lang: LanguageData): void {
+  const sep = lang.separable;
+  if (!sep) return;
+  for (const [action, phrases] of Object.entries(lang.actions)) {
+    for (const phrase of phrases) {
+      const [word, ...more] = tokenize(phrase, lang);
+      if (!word || more.length) continue;
+      const particle = sep.particles.find((x) => word.startsWith(x) && word.length - x.length >= 4);
+      if (!particle) continue;
+      const verb = word.slice(particle.length);
+      const ending = sep.infinitive.find((e) => verb.endsWith(e));
+      if (ending === undefined) continue;
+      const stem = verb.slice(0, verb.length - ending.length);
+      for (const form of sep.forms) {
+        const said = stem + form;
+        let byParticle = lex.separable.get(said);
+        if (!byParticle) lex.separable.set(said, (byParticle = new Map()));
+        if (!byParticle.has(particle)) byParticle.set(particle, action);
+      }
+    }
+  }
 }

@@ -1,9 +1,12 @@
 // From the matched phrases of a sentence to what was said: whether it asks or commands, which
-// verbs, which things (names, kinds of things, device classes), where (areas, floors, here,
-// everywhere), which states and which values. No home-specific choice is made here.
+// verbs, which things (names, kinds of things, device classes; parts of a list apart), where (areas,
+// floors, here, everywhere, outdoors), what is left out ("except"), which states and values, and
+// every word that forbids acting now (a negation, a time, a condition). No home-specific choice is
+// made here.
+import type { Amount, QuestionKind } from './language.js';
 import type { Lexeme, Meaning } from './lexicon.js';
 
-export type QuestionKind = 'count' | 'list' | 'where' | 'who' | 'value' | 'yesno';
+export type { QuestionKind };
 
 export type TargetMeaning = Extract<Meaning, { k: 'entity' | 'domain' | 'bnoun' | 'snoun' | 'generic' | 'scene' | 'group' }>;
 
@@ -11,27 +14,41 @@ export interface Mention {
   text: string;
   index: number;
   meanings: TargetMeaning[];
+  /** Which part of a list ("the tv and the lights": 0 and 1); words side by side are one part. */
+  group: number;
+}
+
+export interface Place {
+  id: string;
+  name: string;
+  group: number;
 }
 
 export interface NumberValue {
   value: number;
   text: string;
-  unit?: 'percent' | 'degrees' | 'kelvin';
+  unit?: 'percent' | 'degrees' | 'kelvin' | 'celsius' | 'fahrenheit';
   by: boolean;
   to: boolean;
+  /** Said as a value (with a unit, after to/by or a property, or with a verb that sets); otherwise it is not known what it counts. */
+  anchored: boolean;
 }
+
+export type BlockerKind = 'negation' | 'time' | 'condition';
 
 export interface Frame {
   question?: QuestionKind;
   actions: string[];
   particles: ('on' | 'off' | 'up' | 'down')[];
   mentions: Mention[];
-  areas: { id: string; name: string }[];
-  floors: { id: string; name: string }[];
+  areas: Place[];
+  floors: Place[];
   here: boolean;
   everywhere: boolean;
+  outdoors: boolean;
   all: boolean;
   any: boolean;
+  everything: boolean;
   states: string[];
   bstates: { cls: string; on: boolean }[];
   numbers: NumberValue[];
@@ -43,26 +60,88 @@ export interface Frame {
   alarmMode?: string;
   comparative?: string;
   rel?: 'up' | 'down';
+  amount?: Amount;
   code?: string;
   unknown: string[];
+  /** Words that forbid acting now, by kind. */
+  blockers: { kind: BlockerKind; words: string[] }[];
+  /** What "except" / "but not" leaves out. */
+  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[] };
+  /** Words that count things ("two of the lights", "half the lights"): the parser never picks some of several. */
+  counts: string[];
+  /** The clause's own text. */
+  text: string;
 }
 
 const TARGET = new Set(['entity', 'domain', 'bnoun', 'snoun', 'generic', 'scene', 'group']);
+const NAMES = new Set(['entity', 'area', 'floor', 'scene', 'group']);
 const PLACE = new Set(['entity', 'area', 'floor', 'domain', 'scene', 'group']);
+const SETTING = new Set(['set', 'increase', 'decrease', 'dim', 'brighten']);
 const has = (l: Lexeme | undefined, k: Meaning['k']) => Boolean(l?.meanings.some((m) => m.k === k));
 const only = (l: Lexeme, ...ks: Meaning['k'][]) => l.meanings.length > 0 && l.meanings.every((m) => ks.includes(m.k));
+const BLOCKERS: BlockerKind[] = ['negation', 'time', 'condition'];
 
-/** Splits a sentence where a new command starts after "and" / "then" (not inside "the kitchen and living room lights"). */
-export function clauses(lexemes: Lexeme[]): Lexeme[][] {
+/**
+ * A word that forbids acting, unless it is also a name in this home (a scene called "Morning"); a
+ * time word that means something else too ("min": minimum or minutes) is a time after a number.
+ */
+function blockerOf(l: Lexeme, prev: Lexeme | undefined): BlockerKind | undefined {
+  if (l.meanings.some((m) => NAMES.has(m.k))) return undefined;
+  const kind = BLOCKERS.find((k) => has(l, k));
+  if (kind === 'time' && l.meanings.some((m) => m.k !== 'time' && m.k !== 'filler') && !has(prev, 'number')) return undefined;
+  return kind;
+}
+
+/** Whether the words name an act: a verb (not filler) or an on/off/up/down. */
+const actWord = (l: Lexeme, determiners: readonly string[], prev?: Lexeme, next?: Lexeme[]) =>
+  (has(l, 'action') && !has(l, 'filler')) || (has(l, 'particle') && !(next && notAParticle(l, prev, next, determiners)));
+
+/**
+ * Whether a particle word is not a particle here: before a place it is a preposition ("on the
+ * first floor", "auf der Terrasse"), before a value it says "to" ("auf 50 %"), and a determiner
+ * before a thing is an article ("ein Fenster").
+ */
+function notAParticle(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], determiners: readonly string[]): boolean {
+  if (!has(l, 'particle')) return false;
+  const value = (x: Lexeme | undefined) => ['number', 'fraction', 'color', 'white', 'fan_speed'].some((k) => has(x, k as Meaning['k']));
+  if (value(next[0]) || (has(next[0], 'filler') && value(next[1]))) return has(l, 'to');
+  if (determiners.includes(l.text) && next[0]?.meanings.some((m) => TARGET.has(m.k))) return true;
+  if (prev && prev.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on')) && l.meanings.some((m) => m.k === 'particle' && m.p === 'on')) return false;
+  let j = 0;
+  while (next[j] && determiners.includes(next[j]!.text)) j++;
+  return Boolean(next[j]?.meanings.some((m) => PLACE.has(m.k)));
+}
+
+/** Whether a part of a sentence says what to do by itself (a verb with its particle or value, not a bare "turn"). */
+function complete(part: Lexeme[], determiners: readonly string[]): boolean {
+  // "Schlafzimmerlampe heller": a comparative says what to do without a verb.
+  if (part.some((l) => has(l, 'comparative'))) return true;
+  const verbs = part.filter((l, i) => actWord(l, determiners, part[i - 1], part.slice(i + 1)));
+  if (!verbs.length) return false;
+  const strong = verbs.some((l) => l.meanings.some((m) => (m.k === 'action' && m.action !== 'set') || m.k === 'particle'));
+  return strong || part.some((l) => has(l, 'number') || has(l, 'color') || has(l, 'white') || has(l, 'fraction'));
+}
+
+/**
+ * Splits a sentence where a new command starts after "and", "then" or a comma: a new verb ("... and
+ * lock the back door"), a new on/off or value with the first part complete ("turn the kitchen lights
+ * off and the bedroom lamp on", "70 in the living room and 65 in the office"), never inside a list
+ * of things ("the kitchen and living room lights", "the tv and the lights").
+ */
+export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []): Lexeme[][] {
   const out: Lexeme[][] = [];
   let cur: Lexeme[] = [];
   for (let i = 0; i < lexemes.length; i++) {
     const l = lexemes[i]!;
-    if (has(l, 'connector') && cur.length) {
+    if ((has(l, 'connector') || has(l, 'list')) && cur.length) {
       const rest = lexemes.slice(i + 1);
-      const startsCommand = rest.slice(0, 2).some((x) => has(x, 'action') && !has(x, 'filler'));
-      const before = cur.some((x) => has(x, 'action') || has(x, 'particle'));
-      if (startsCommand && before) {
+      const end = rest.findIndex((x) => has(x, 'connector') || has(x, 'list'));
+      const part = end < 0 ? rest : rest.slice(0, end);
+      const startsCommand = has(l, 'connector') && rest.slice(0, 2).some((x) => has(x, 'action') && !has(x, 'filler'));
+      const before = cur.some((x, j) => actWord(x, determiners, cur[j - 1], cur.slice(j + 1)));
+      const ownAct = part.some((x, j) => (actWord(x, determiners, part[j - 1], part.slice(j + 1)) && !has(x, 'action')) || has(x, 'comparative'));
+      const ownValue = part.some((x) => has(x, 'number')) && cur.some((x) => has(x, 'number'));
+      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue))) {
         out.push(cur);
         cur = [];
         continue;
@@ -74,28 +153,108 @@ export function clauses(lexemes: Lexeme[]): Lexeme[][] {
   return out;
 }
 
-export function questionOf(lexemes: Lexeme[]): QuestionKind | undefined {
-  const first = lexemes[0];
-  if (!first) return undefined;
-  const q = first.meanings.find((m): m is Extract<Meaning, { k: 'question' }> => m.k === 'question');
-  if (!q) return undefined;
-  // "what lights are on" lists; "what is the temperature" asks a value.
-  return q.q;
+/** The question a clause asks, by its first word after any hesitation ("um, is the door locked"), and where that word is. */
+export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = []): { q: QuestionKind; at: number } | undefined {
+  const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
+  const q = lexemes[at]?.meanings.find((m): m is Extract<Meaning, { k: 'question' }> => m.k === 'question');
+  return q ? { q: q.q, at } : undefined;
 }
 
-export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []): Frame {
-  const question = questionOf(lexemes);
-  const f: Frame = { question, actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, all: false, any: false, states: [], bstates: [], numbers: [], props: [], unknown: [] };
+/** Whether a number or fraction at i counts things ("two of the lights", "half the lights"). */
+function countsThings(lexemes: Lexeme[], i: number, determiners: readonly string[]): boolean {
+  let j = i + 1;
+  while (lexemes[j] && (has(lexemes[j], 'of') || determiners.includes(lexemes[j]!.text) || has(lexemes[j], 'area') || has(lexemes[j], 'floor') || has(lexemes[j], 'all'))) j++;
+  const next = lexemes[j];
+  return Boolean(next?.meanings.some((m) => (m.k === 'domain' || m.k === 'generic' || m.k === 'bnoun') && m.plural));
+}
+
+export interface Grammar {
+  determiners?: readonly string[];
+  hesitations?: readonly string[];
+  /** Separable verbs: form said, then particle, to the act. */
+  separable?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Words that make a bare number after them a delay (in, for). */
+  delays?: readonly string[];
+}
+
+export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
+  const { determiners = [], hesitations = [] } = grammar;
+  const asked = questionOf(lexemes, hesitations);
+  const question = asked?.q;
+  const f: Frame = {
+    question,
+    actions: [],
+    particles: [],
+    mentions: [],
+    areas: [],
+    floors: [],
+    here: false,
+    everywhere: false,
+    outdoors: false,
+    all: false,
+    any: false,
+    everything: false,
+    states: [],
+    bstates: [],
+    numbers: [],
+    props: [],
+    unknown: [],
+    blockers: [],
+    counts: [],
+    text: lexemes.map((l) => l.text).join(' '),
+  };
   const asking = question !== undefined;
-  const stateWords = lexemes.filter((l, i) => i > 0 && (has(l, 'state') || has(l, 'bstate') || (asking && has(l, 'particle')))).length;
+  const first = asked?.at ?? 0;
+  const stateWords = lexemes.filter((l, i) => i > first && (has(l, 'state') || has(l, 'bstate') || (asking && has(l, 'particle')))).length;
+  const setting = lexemes.some((l) => l.meanings.some((m) => m.k === 'action' && SETTING.has(m.action)));
   let pendingBy = false;
   let pendingTo = false;
   let pendingCode = false;
-  for (let i = asking ? 1 : 0; i < lexemes.length; i++) {
+  let group = 0;
+  let groupHasThing = false;
+  let excluding = false;
+  const block = (kind: BlockerKind, word: string) => {
+    const b = f.blockers.find((x) => x.kind === kind);
+    if (b) b.words.push(word);
+    else f.blockers.push({ kind, words: [word] });
+  };
+  // "how warm is it": the opening names what is asked of.
+  const opening = lexemes[first]?.meanings.filter((m): m is TargetMeaning => asking && m.k === 'snoun');
+  if (opening?.length) f.mentions.push({ text: lexemes[first]!.text, index: first, meanings: opening, group });
+  // A question that opens with its verb says the state it asks about ("lädt der Akku?", "läuft der Fernseher?").
+  if (question === 'yesno') {
+    for (const m of lexemes[first]!.meanings) {
+      if (m.k === 'state') f.states.push(m.state);
+      else if (m.k === 'bstate') f.bstates.push({ cls: m.cls, on: m.on });
+    }
+  }
+  for (let i = asking ? first + 1 : 0; i < lexemes.length; i++) {
     const l = lexemes[i]!;
     const ms = l.meanings;
     if (!ms.length) {
       f.unknown.push(l.text);
+      continue;
+    }
+    const blocker = blockerOf(l, lexemes[i - 1]);
+    if (blocker) {
+      block(blocker, l.text);
+      continue;
+    }
+    // "the light next to the tv": a thing found by another is not understood, never guessed at.
+    if (has(l, 'relation') && !ms.some((m) => NAMES.has(m.k))) {
+      f.unknown.push(l.text);
+      continue;
+    }
+    if (has(l, 'except') && !ms.some((m) => NAMES.has(m.k))) {
+      excluding = true;
+      f.exclude ??= { words: [], mentions: [], areas: [], floors: [] };
+      continue;
+    }
+    if ((has(l, 'list') || has(l, 'connector')) && only(l, 'list', 'connector', 'filler', 'number')) {
+      if (groupHasThing) {
+        group++;
+        groupHasThing = false;
+      }
       continue;
     }
     const num = ms.find((m): m is Extract<Meaning, { k: 'number' }> => m.k === 'number');
@@ -105,9 +264,20 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
         pendingCode = false;
         continue;
       }
+      if (countsThings(lexemes, i, determiners)) {
+        f.counts.push(l.text);
+        continue;
+      }
       const next = lexemes[i + 1];
       const unit = next?.meanings.find((m): m is Extract<Meaning, { k: 'unit' }> => m.k === 'unit');
-      f.numbers.push({ value: num.value, text: l.text, unit: unit?.unit, by: pendingBy, to: pendingTo });
+      // "in ten", "for 20": a delay or a duration with its unit left out.
+      if (!unit && grammar.delays?.includes(lexemes[i - 1]?.text ?? '')) {
+        block('time', `${lexemes[i - 1]!.text} ${l.text}`);
+        continue;
+      }
+      const prev = lexemes[i - 1];
+      const anchored = Boolean(unit) || pendingBy || pendingTo || has(prev, 'prop') || setting;
+      f.numbers.push({ value: num.value, text: l.text, unit: unit?.unit, by: pendingBy, to: pendingTo, anchored });
       if (unit) i++;
       pendingBy = pendingTo = false;
       continue;
@@ -116,33 +286,45 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
     const floor = ms.find((m): m is Extract<Meaning, { k: 'floor' }> => m.k === 'floor');
     const targets = ms.filter((m): m is TargetMeaning => TARGET.has(m.k));
     if (area || floor) {
-      if (area) f.areas.push({ id: area.id, name: area.name });
-      if (floor) f.floors.push({ id: floor.id, name: floor.name });
+      if (has(l, 'outdoors')) f.outdoors = true;
+      const into = excluding ? f.exclude! : f;
+      if (excluding) f.exclude!.words.push(l.text);
+      if (area) into.areas.push({ id: area.id, name: area.name, group });
+      if (floor) into.floors.push({ id: floor.id, name: floor.name, group });
       continue;
     }
     // The question's own words ("are", "is there") after its start are only filler.
-    if (asking && only(l, 'question', 'filler', 'any', 'all')) {
+    if (asking && only(l, 'question', 'filler', 'any', 'all', 'everything')) {
       if (has(l, 'any')) f.any = true;
-      if (has(l, 'all') && !has(l, 'question')) f.all = true;
+      if ((has(l, 'all') || has(l, 'everything')) && !has(l, 'question')) f.all = true;
+      if (has(l, 'everything')) f.mentions.push({ text: l.text, index: i, meanings: [{ k: 'generic', plural: true }], group });
       continue;
     }
     if (asking) {
       // While asking, "on", "open", "home" and "here" are states unless nothing else is.
-      const stateMeanings = ms.filter((m) => m.k === 'state' || m.k === 'bstate' || m.k === 'particle');
+      const article = notAParticle(l, lexemes[i - 1], lexemes.slice(i + 1), determiners);
+      const stateMeanings = ms.filter((m) => m.k === 'state' || m.k === 'bstate' || (m.k === 'particle' && !article));
       if (stateMeanings.length && !(has(l, 'here') && stateWords > 1) && (!targets.some((t) => t.k === 'entity') || f.mentions.length > 0)) {
         for (const m of stateMeanings) {
           if (m.k === 'state') f.states.push(m.state);
           else if (m.k === 'bstate') f.bstates.push({ cls: m.cls, on: m.on });
           else if (m.k === 'particle' && (m.p === 'on' || m.p === 'off')) f.states.push(m.p);
         }
-        if (targets.length) f.mentions.push({ text: l.text, index: i, meanings: targets.filter((t) => t.k !== 'generic') });
+        // A word that is a state and a kind of thing ("running") after a thing is the state of it.
+        if (targets.length && !f.mentions.length) f.mentions.push({ text: l.text, index: i, meanings: targets.filter((t) => t.k !== 'generic'), group });
         continue;
       }
     }
     // A word that is both a verb and a thing ("vacuum", "toggle") is the verb when it opens the command.
     const verbFirst = !asking && has(l, 'action') && !f.actions.length && !f.mentions.length && !determiners.includes(lexemes[i - 1]?.text ?? '');
     if (targets.length && !verbFirst) {
-      f.mentions.push({ text: l.text, index: i, meanings: targets });
+      if (excluding) {
+        f.exclude!.mentions.push({ text: l.text, index: i, meanings: targets, group });
+        f.exclude!.words.push(l.text);
+        continue;
+      }
+      f.mentions.push({ text: l.text, index: i, meanings: targets, group });
+      groupHasThing = true;
       for (const m of ms) {
         if (m.k === 'prop') f.props.push(m.prop);
       }
@@ -155,14 +337,19 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
           break;
         case 'particle':
           if (asking) {
-            if (m.p === 'on' || m.p === 'off') f.states.push(m.p);
-          } else if (!(m.p === 'on' && isPreposition(lexemes, i, determiners))) f.particles.push(m.p);
+            if ((m.p === 'on' || m.p === 'off') && !notAParticle(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.states.push(m.p);
+          } else if (!notAParticle(l, lexemes[i - 1], lexemes.slice(i + 1), determiners)) f.particles.push(m.p);
           break;
         case 'rel':
           f.rel ??= m.dir;
           break;
         case 'comparative':
+          // Two changes that pull apart in one part ("heller … dunkler") are not guessed between.
+          if (f.comparative && f.comparative !== m.what) f.unknown.push(l.text);
           f.comparative = m.what;
+          break;
+        case 'amount':
+          f.amount = m.amount;
           break;
         case 'by':
           pendingBy = true;
@@ -175,7 +362,8 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
           if (m.prop === 'code') pendingCode = true;
           break;
         case 'fraction':
-          f.fraction = m.value;
+          if (countsThings(lexemes, i, determiners)) f.counts.push(l.text);
+          else f.fraction = m.value;
           break;
         case 'fan_speed':
           f.fanSpeed = m.value;
@@ -195,11 +383,18 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
         case 'everywhere':
           if (!ms.some((x) => x.k === 'state' && asking)) f.everywhere = true;
           break;
+        case 'outdoors':
+          f.outdoors = true;
+          break;
         case 'all':
           f.all = true;
           break;
         case 'any':
           f.any = true;
+          break;
+        case 'everything':
+          f.everything = true;
+          f.all = true;
           break;
         case 'state':
           if (asking) f.states.push(m.state);
@@ -212,14 +407,39 @@ export function frameOf(lexemes: Lexeme[], determiners: readonly string[] = []):
       }
     }
   }
+  if (!asking && grammar.separable) separate(f, lexemes, grammar.separable);
   return f;
 }
 
-/** "on" before a place ("on the first floor", "on the TV") is where, not what. */
-function isPreposition(lexemes: Lexeme[], i: number, determiners: readonly string[]): boolean {
-  const prev = lexemes[i - 1];
-  if (prev && prev.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on'))) return false;
-  let j = i + 1;
-  while (lexemes[j] && determiners.includes(lexemes[j]!.text)) j++;
-  return Boolean(lexemes[j]?.meanings.some((m) => PLACE.has(m.k)));
+/** A verb said apart from its particle ("schließ die Haustür auf"): the pair's act replaces both. */
+function separate(f: Frame, lexemes: Lexeme[], separable: ReadonlyMap<string, ReadonlyMap<string, string>>): void {
+  for (let i = 0; i < lexemes.length; i++) {
+    const byParticle = separable.get(lexemes[i]!.text);
+    if (!byParticle || !has(lexemes[i], 'action')) continue;
+    for (let j = lexemes.length - 1; j > i; j--) {
+      const action = byParticle.get(lexemes[j]!.text);
+      if (!action) continue;
+      const own = lexemes[i]!.meanings.filter((m) => m.k === 'action').map((m) => (m as { action: string }).action);
+      f.actions = [action, ...f.actions.filter((a) => !own.includes(a))];
+      const particle = lexemes[j]!.meanings.find((m) => m.k === 'particle') as { p: Frame['particles'][number] } | undefined;
+      if (particle) f.particles.splice(f.particles.lastIndexOf(particle.p), 1);
+      return;
+    }
+  }
+}
+
+/** A clause that leaves out its verb, value or kind of thing takes them from the one before ("and 65 in the office"). */
+export function inherit(prev: Frame | undefined, f: Frame): Frame {
+  if (!prev || f.question || prev.question) return f;
+  const out = { ...f };
+  if (!f.actions.length && !f.particles.length) {
+    out.actions = prev.actions;
+    if (!f.numbers.length) out.particles = prev.particles;
+    // "and 65 in the office": a value of the same kind as the one before.
+    if (prev.numbers.some((n) => n.anchored)) out.numbers = f.numbers.map((n) => ({ ...n, anchored: true }));
+  }
+  if (!f.props.length) out.props = prev.props;
+  if (!f.mentions.length && !f.everything) out.mentions = prev.mentions.filter((m) => m.meanings.some((x) => x.k !== 'entity'));
+  if (!f.comparative && !f.numbers.length && !f.particles.length) out.comparative = prev.comparative;
+  return out;
 }

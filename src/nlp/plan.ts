@@ -1,15 +1,20 @@
 // The planner: a sentence, the speaker's area and the home in; for each clause either the service
-// calls to make, a question's entities and answer, an ambiguity with its candidates, or what was
-// not understood. Pure: the hub's states and services come in as functions.
+// calls to make, a question's entities and answer, an ambiguity with its candidates, or a refusal
+// with its reason. It acts only when every word that changes meaning is understood: a negation, a
+// time, a condition, a count of things, a value out of range, an unknown word or a part of a
+// compound that cannot be planned refuses the whole command. Pure: the hub's states and services
+// come in as functions.
 import type { HubState } from '../hub/types.js';
-import { actOf, impliedDomains, serviceFor, type Act } from './act.js';
+import { actOf, impliedDomains, outOfRange, serviceFor, type Act, type Units } from './act.js';
 import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
-import type { Lexicon } from './lexicon.js';
-import { clauses, frameOf, type Frame, type QuestionKind, type TargetMeaning } from './parse.js';
+import { THING, type Lexicon } from './lexicon.js';
+import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
+import { Recoverer } from './recover.js';
+import { absent, answer } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
-import { resolve, scopeOf } from './targets.js';
-import { tokenize } from './text.js';
+import { EVERYTHING, resolve, scopeOf } from './targets.js';
+import { fold, tokenize } from './text.js';
 
 export interface PlanInput {
   command: string;
@@ -25,6 +30,8 @@ export interface PlanDeps {
   state: (id: string) => HubState | undefined;
   /** Whether the hub has this service for this entity (its domain's service, taken by its features). */
   supports: (entityId: string, service: string) => boolean;
+  /** The hub's units (unit_system); Celsius when unknown. */
+  units?: Units;
 }
 
 export interface Step {
@@ -34,20 +41,82 @@ export interface Step {
   entity_ids: string[];
 }
 
+export type RefusalReason =
+  | 'empty'
+  | 'unknown_words'
+  | 'unsure'
+  | 'no_action'
+  | 'no_target'
+  | 'cannot'
+  | 'scene_action'
+  | 'group_action'
+  | BlockerKind
+  | 'quantity'
+  | 'range'
+  | 'count_of_things'
+  | 'exception'
+  | 'keep';
+
 export type Outcome =
   | { kind: 'act'; steps: Step[]; what: string }
   | { kind: 'scene'; key: string; name: string }
   | { kind: 'group'; key: string; name: string; action: string; parameters: Record<string, unknown> }
   | { kind: 'query'; question: QuestionKind; entities: string[]; matching: string[]; answer: string }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
-  | { kind: 'not_understood'; words: string[]; reason: string };
+  | {
+      kind: 'not_understood';
+      reason: RefusalReason;
+      words: string[];
+      /** The clause that could not be planned (the whole command when it has one). */
+      part: string;
+      /** The act asked for, the things named, a guess, a range: what the reply needs to say why. */
+      detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[] };
+    };
+
+const ORDER: BlockerKind[] = ['negation', 'time', 'condition'];
 
 export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const { lang, vocabulary, home } = deps;
-  const tokens = tokenize(input.command, lang);
-  const lexemes = vocabulary.match(tokens, home.names);
-  if (!lexemes.length) return [{ kind: 'not_understood', words: [], reason: 'empty' }];
-  return clauses(lexemes).map((c) => planClause(frameOf(c, lang.determiners), input.context?.area, deps, input.choose));
+  const recoverer = new Recoverer(lang, [vocabulary, home.names]);
+  const recovered = recoverer.recover(recoverer.shareNoun(tokenize(input.command, lang), home.names));
+  // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
+  const lexemes = vocabulary.match(recovered.tokens, home.names).map((l) =>
+    recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l,
+  );
+  if (!lexemes.some((l) => l.text !== ',')) return [{ kind: 'not_understood', words: [], reason: 'empty', part: input.command }];
+  const parts = clauses(lexemes, lang.determiners);
+  const frames: Frame[] = [];
+  for (const c of parts) frames.push(inherit(frames[frames.length - 1], frameOf(c, { determiners: lang.determiners, hesitations: lang.hesitations, separable: vocabulary.separable, delays: lang.delays })));
+  // A word that forbids acting anywhere refuses the whole command, whatever the other parts say.
+  for (const kind of ORDER) {
+    const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
+    if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
+  }
+  const out = frames.map((f) => planClause(f, input.context?.area, deps, input.choose));
+  // Not sure of the one word not understood: ask about it rather than say it was not understood.
+  if (recovered.unsure) {
+    const i = out.findIndex((o) => o.kind === 'not_understood' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
+    if (i >= 0) out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
+  }
+  return out;
+}
+
+const ON_OFF_VERBS = new Set(['turn_on', 'turn_off', 'toggle']);
+/** Acts that take a value. */
+const VALUE_VERBS = new Set(['set', 'increase', 'decrease']);
+
+/** Verbs that say little of their own ("start the next song", "spiele das vorherige Lied"): another verb says more. */
+const GENERIC_VERBS = new Set(['set', 'start', 'resume']);
+
+/**
+ * A clause with two verbs ("go back to the charger": previous, dock; "starte den nächsten Titel":
+ * start, next) means the more telling one that fits the things named.
+ */
+function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
+  const verbs = [...new Set(f.actions.filter((a) => a !== 'set'))].sort((a, b) => Number(GENERIC_VERBS.has(a)) - Number(GENERIC_VERBS.has(b)));
+  if (f.question || verbs.length < 2) return planOne(f, contextArea, deps, choose);
+  const tries = verbs.map((v) => planOne({ ...f, actions: [v, ...f.actions.filter((a) => a !== v)] }, contextArea, deps, choose));
+  return tries.find((o) => o.kind !== 'not_understood') ?? tries[0]!;
 }
 
 /** An ambiguity the caller settled: the chosen candidate alone. */
@@ -55,37 +124,52 @@ function settled<R extends { kind: string }>(r: R, choose: string | undefined): 
   return r.kind === 'ambiguous' && choose !== undefined && (r as unknown as { candidates: string[] }).candidates.includes(choose) ? { kind: 'entities', ids: [choose], singular: true } : r;
 }
 
-function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
+function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home } = deps;
+  const refuse = (reason: RefusalReason, words: string[], detail?: Extract<Outcome, { kind: 'not_understood' }>['detail']): Outcome => ({ kind: 'not_understood', reason, words, part: f.text, ...(detail ? { detail } : {}) });
   const scope = scopeOf(f, home, contextArea);
-  if (f.question) return planQuestion(f, scope, deps, choose);
+  if (f.question) return planQuestion(f, scope, contextArea, deps, choose);
+  if (f.counts.length) return refuse('count_of_things', f.counts);
 
-  const act = actOf(f);
-  if (!act) return { kind: 'not_understood', words: f.unknown, reason: 'no_action' };
-  if (f.unknown.length) return { kind: 'not_understood', words: f.unknown, reason: 'unknown_words' };
+  // A scene said alone ("Partymodus", "movie night") is activated.
+  const act = actOf(f) ?? (!f.unknown.length && f.mentions.length === 1 && f.mentions[0]!.meanings.some((m) => m.k === 'scene' || (m.k === 'entity' && m.ids.every((id) => id.startsWith('scene.')))) ? { verb: 'turn_on' } : undefined);
+  if (!act) return refuse('no_action', f.unknown);
+  // "leave the tv off", "lass das Licht an": asked to change nothing.
+  if (act.verb === 'keep') return refuse('keep', f.text.split(' ').filter((w) => deps.lang.actions.keep?.some((k) => k.split(' ').includes(w))));
+  if (f.unknown.length) return refuse('unknown_words', f.unknown);
+  // A number that is neither a value nor a count of something known ("turn on the lamp 3").
+  const loose = f.numbers.filter((n) => !n.anchored);
+  if (loose.length) return refuse('quantity', loose.map((n) => n.text));
+  // A value said to an act that takes none ("lock the doors at 11") is not dropped.
+  if (act.value !== undefined && !VALUE_VERBS.has(act.verb)) return refuse('quantity', f.numbers.length ? f.numbers.map((n) => n.text) : [String(act.value)]);
+  const range = outOfRange(act);
+  if (range) return refuse('range', [String(range.value)], range);
+  if (f.everything && !f.mentions.length && !ON_OFF_VERBS.has(act.verb)) return refuse('cannot', [f.text], { verb: act.verb });
   // Each entity's step is worked out once: resolving asks whether it fits, planning uses it.
   const steps0 = new Map<string, ReturnType<typeof serviceFor>>();
   const stepOf = (e: HomeEntity) => {
     if (steps0.has(e.id)) return steps0.get(e.id);
-    const found = serviceFor(act, e.domain, deps.state(e.id));
+    const found = serviceFor(act, e.domain, deps.state(e.id), deps.units);
     const step = found && deps.supports(e.id, found.service) ? found : undefined;
     steps0.set(e.id, step);
     return step;
   };
-  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: impliedDomains(act), valueQuestion: false, state: deps.state };
-  let r = resolve(f, home, scope, filters);
+  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors, fold: (t: string) => fold(t, deps.lang) };
+  let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.
-  if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters);
+  if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters, contextArea);
   r = settled(r, choose);
   if (r.kind === 'scene') {
     if (['turn_on', 'start', 'set'].includes(act.verb)) return { kind: 'scene', key: r.key, name: r.name };
-    return { kind: 'not_understood', words: [r.name], reason: 'scene_action' };
+    return refuse('scene_action', [r.name], { verb: act.verb });
   }
   if (r.kind === 'group') {
     const g = groupAction(act);
-    if (!g) return { kind: 'not_understood', words: [r.name], reason: 'group_action' };
+    if (!g) return refuse('group_action', [r.name], { verb: act.verb });
     return { kind: 'group', key: r.key, name: r.name, ...g };
   }
+  if (r.kind === 'cannot') return refuse('cannot', [r.noun], { verb: act.verb, ids: r.ids });
+  if (r.kind === 'no_exception') return refuse('exception', r.words);
   if (r.kind === 'ambiguous') {
     // "next song" with several players: the one that is playing (or, to resume, the paused one).
     const busy = MEDIA_BUSY[act.verb];
@@ -93,7 +177,7 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, c
     if (playing.length !== 1) return r;
     r = { kind: 'entities', ids: playing, singular: true };
   }
-  if (r.kind === 'none') return { kind: 'not_understood', words: r.noun ? [r.noun] : [], reason: 'no_target' };
+  if (r.kind === 'none') return refuse('no_target', r.noun ? [r.noun] : [], { verb: act.verb, where: [...scope.areas, ...scope.floors].map((id) => home.areas.get(id)?.name ?? home.floors.get(id)?.name ?? id) });
   // One step per distinct service and data, so "all the lights" is one call.
   const steps = new Map<string, Step>();
   for (const id of r.ids) {
@@ -126,7 +210,7 @@ function groupAction(act: Act): { action: string; parameters: Record<string, unk
   return undefined;
 }
 
-function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDeps, choose?: string): Outcome {
+function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home, lang } = deps;
   const q = f.question!;
   const valueQuestion = q === 'value' || q === 'where';
@@ -134,14 +218,28 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
   const fits = words.length || f.bstates.length ? (e: HomeEntity) => words.some((w) => stateApplies(w, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls) : undefined;
   let implied: string[] = [];
   if (q === 'who' || words.includes('home') || words.includes('not_home')) implied = ['person'];
-  const r = settled(resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state }), choose);
+  let r = resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
+  // State words that fit nothing here ("wer hält sich in der Schule auf": auf) are not what is asked.
+  let dropped = false;
+  if (r.kind === 'none' && (words.length || f.bstates.length)) {
+    const plain = resolve({ ...f, states: [], bstates: [] }, home, scope, { implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
+    if (plain.kind === 'entities') {
+      r = plain;
+      words.length = 0;
+      dropped = true;
+    }
+  }
+  r = settled(r, choose);
   if (r.kind === 'ambiguous') return r;
   // "what is the temperature in the living room" where it has no thermometer: say so.
-  if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, scope, home, lang) };
-  if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target' };
+  if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) {
+    const places = [...[...scope.areas].map((id) => home.areas.get(id)?.name ?? id), ...[...scope.floors].map((id) => home.floors.get(id)?.name ?? id)];
+    return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, places, lang) };
+  }
+  if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
-  const implicitOn = q === 'yesno' && !words.length && !f.unknown.length;
+  const implicitOn = q === 'yesno' && !words.length && !dropped && !f.unknown.length;
   const test = (e: HomeEntity) => {
     const st = deps.state(e.id);
     const b = f.bstates.find((x) => e.domain === 'binary_sensor' && x.cls === e.cls);
@@ -150,45 +248,9 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
     const w = words.find((x) => stateApplies(x, e)) ?? (q === 'who' ? 'home' : implicitOn && stateApplies('on', e) ? 'on' : undefined);
     return w ? stateIs(w, e, st) : true;
   };
-  const hasTest = Boolean(f.bstates.length || words.length || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
+  // State words that fit none of the things asked about are no test of them (they are answered with their state).
+  const applies = words.some((w) => entities.some((e) => stateApplies(w, e))) || f.bstates.some((b) => entities.some((e) => e.domain === 'binary_sensor' && e.cls === b.cls));
+  const hasTest = Boolean(((f.bstates.length || words.length) && applies) || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
   const matching = hasTest ? entities.filter(test) : entities;
-  return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer(q, f, entities, matching, hasTest, deps, lang) };
-}
-
-/** "There is no temperature sensor in Living Room." */
-function absent(said: TargetMeaning, scope: ReturnType<typeof scopeOf>, home: Home, lang: LanguageData): string {
-  const m = lang.messages;
-  const what = said.k === 'domain' ? said.word : said.k === 'bnoun' || said.k === 'snoun' ? m.sensor!.replace('{kind}', said.cls.replace(/_/g, ' ')) : 'thing';
-  const places = [...[...scope.areas].map((id) => home.areas.get(id)?.name ?? id), ...[...scope.floors].map((id) => home.floors.get(id)?.name ?? id)];
-  if (!places.length) return m.no_such_anywhere!.replace('{what}', what);
-  return m.no_such!.replace('{what}', what).replace('{where}', places.join(` ${m.or} `));
-}
-
-function valueOf(e: HomeEntity, st: HubState | undefined): string {
-  if (!st) return 'unknown';
-  const a = st.attributes;
-  if (e.domain === 'climate' && a.current_temperature !== undefined) return `${a.current_temperature}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
-  if (e.domain === 'weather' && a.temperature !== undefined) return `${st.state}, ${a.temperature}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
-  const unit = typeof a.unit_of_measurement === 'string' ? ` ${a.unit_of_measurement}` : '';
-  return `${st.state}${unit}`;
-}
-
-function answer(q: QuestionKind, f: Frame, all: HomeEntity[], matching: HomeEntity[], hasTest: boolean, deps: PlanDeps, lang: LanguageData): string {
-  const m = lang.messages;
-  const names = (list: HomeEntity[]) => list.map((e) => e.name).join(', ');
-  switch (q) {
-    case 'count':
-      return `${matching.length}${hasTest ? ` of ${all.length}` : ''}${matching.length ? `: ${names(matching)}` : ''}`;
-    case 'list':
-    case 'who':
-      return matching.length ? names(matching) : m.none!;
-    case 'yesno': {
-      if (!hasTest) return all.map((e) => `${e.name}: ${valueOf(e, deps.state(e.id))}`).join('; ');
-      const yes = f.all ? matching.length === all.length : matching.length > 0;
-      const detail = all.length > 1 ? ` (${matching.length} of ${all.length}${matching.length && matching.length < all.length ? `: ${names(matching)}` : ''})` : '';
-      return `${yes ? m.yes : m.no}${detail}`;
-    }
-    default:
-      return all.map((e) => `${e.name}: ${valueOf(e, deps.state(e.id))}`).join('; ');
-  }
+  return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer({ question: q, all: f.all, entities, matching, hasTest }, deps.state, lang) };
 }

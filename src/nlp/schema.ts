@@ -9,7 +9,7 @@ export const commandFields = {
   command: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
   context: v.optional(v.strictObject({ area: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))) }, 'must be an object such as {"area": "Kitchen"}')),
   dry_run: v.optional(v.boolean('must be true or false')),
-  language: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2}$/, 'must be a two-letter language code such as en'))),
+  language: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag (BCP 47) such as en, de or de-CH'))),
   confirm: v.optional(v.boolean('must be true or false')),
   /** Settles an ambiguity: the entity meant, one of the candidates the last answer listed. */
   choose: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z_]+\.[a-z0-9_]+$/, 'must be an entity id from the candidates, such as light.desk_lamp'))),

@@ -6,7 +6,7 @@ import type { ActionExecutor, PlannedCall } from '../actions/executor.js';
 import type { Verification } from '../actions/verify.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
-import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
+import { ambiguous as ambiguousError, AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
 import type { HubClient } from '../hub/client.js';
 import { EVENT } from '../hub/protocol.js';
@@ -17,10 +17,12 @@ import type { StateChangedData } from '../hub/types.js';
 import type { HomeView } from '../policy/home-view.js';
 import type { Caller, GuardedAction, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
+import type { Units } from './act.js';
 import { buildHome, type Home } from './home.js';
-import { DEFAULT_LANGUAGE, LANGUAGES, languageWith, type LanguageData, type PluginWords } from './language.js';
+import { BUILT_IN_LANGUAGES, DEFAULT_LANGUAGE, languageWith, pickLanguage, readLanguages, type LanguageData, type PluginWords } from './language.js';
 import { languageLexicon, type Lexicon } from './lexicon.js';
 import { plan, type Outcome, type Step } from './plan.js';
+import { listOf, quote, quoted, say, stepSentence } from './reply.js';
 import { areaIdOf } from './targets.js';
 
 export interface CommandInput {
@@ -72,6 +74,10 @@ export interface CommandDeps {
   groups: GroupService;
   bus: Bus;
   maxLength: number;
+  /** COMMAND_LANGUAGE: a BCP 47 tag, or `auto` for the hub's configured language. */
+  language?: string;
+  /** Folders of languages (src/nlp/lang by default); a later one's language replaces an earlier one's. */
+  languageDirs?: readonly string[];
 }
 
 interface Parser {
@@ -86,10 +92,16 @@ const PARALLEL = 16;
 export class CommandService {
   private pluginWords: Record<string, PluginWords>[] = [];
   private readonly parsers = new Map<string, Parser>();
+  private readonly builtIn: Map<string, LanguageData>;
   private home?: { lang: string; home: Home; scenes: string };
   private dirty = true;
 
   constructor(private readonly deps: CommandDeps) {
+    this.builtIn = readLanguages(deps.languageDirs ?? [BUILT_IN_LANGUAGES]);
+    const setting = deps.language ?? 'auto';
+    if (setting !== 'auto' && !pickLanguage(setting, this.builtIn.keys())) {
+      throw invalidParameters(`COMMAND_LANGUAGE: the command parser has no words for ${JSON.stringify(setting)}; it has ${this.languages.join(', ')}`, { field: 'COMMAND_LANGUAGE', languages: this.languages });
+    }
     deps.bus.on('event', (e) => {
       if (e.event_type === EVENT.stateChanged) {
         const d = e.data as unknown as StateChangedData;
@@ -111,18 +123,39 @@ export class CommandService {
     this.dirty = true;
   }
 
+  /** The languages the parser has words for. */
   get languages(): string[] {
-    return LANGUAGES;
+    return [...this.builtIn.keys()].sort();
   }
 
   private parser(code: string): Parser {
     let p = this.parsers.get(code);
     if (!p) {
-      const lang = languageWith(code, this.pluginWords.map((w) => w[code] ?? {}))!;
+      const lang = languageWith(this.builtIn.get(code)!, this.pluginWords.map((w) => w[code] ?? {}));
       p = { lang, vocabulary: languageLexicon(lang) };
       this.parsers.set(code, p);
     }
     return p;
+  }
+
+  /**
+   * The language of a request: the one it names (a BCP 47 tag, de-CH answered in de), else
+   * COMMAND_LANGUAGE, else (auto) the hub's own, else English.
+   */
+  languageOf(input: { language?: string }): string {
+    if (input.language !== undefined) {
+      const code = pickLanguage(input.language, this.builtIn.keys());
+      if (!code) throw invalidParameters(`language: the command parser has no words for ${JSON.stringify(input.language.slice(0, 35))}; it has ${this.languages.join(', ')}`, { field: 'language', languages: this.languages });
+      return code;
+    }
+    const setting = this.deps.language ?? 'auto';
+    if (setting !== 'auto') return pickLanguage(setting, this.builtIn.keys())!;
+    const hub = this.deps.hub.config?.language;
+    return (typeof hub === 'string' && pickLanguage(hub, this.builtIn.keys())) || DEFAULT_LANGUAGE;
+  }
+
+  private get units(): Units {
+    return { temperature: this.deps.hub.config?.unit_system?.temperature === '°F' ? '°F' : '°C' };
   }
 
   private currentHome(code: string, p: Parser): Home {
@@ -138,8 +171,7 @@ export class CommandService {
   }
 
   private check(input: CommandInput): string {
-    const code = input.language ?? DEFAULT_LANGUAGE;
-    if (!LANGUAGES.includes(code)) throw invalidParameters(`language: must be one of ${LANGUAGES.join(', ')}`, { field: 'language', languages: LANGUAGES });
+    const code = this.languageOf(input);
     if (typeof input.command !== 'string' || !input.command.trim()) throw invalidParameters('command: must be a non-empty string', { field: 'command' });
     if (input.command.length > this.deps.maxLength) {
       throw invalidParameters(`command: is too long: at most ${this.deps.maxLength} characters (COMMAND_MAX_LENGTH; got ${input.command.length})`, { field: 'command', max_length: this.deps.maxLength });
@@ -157,7 +189,7 @@ export class CommandService {
     if (area !== undefined && !areaIdOf(home, area)) {
       const areas = [...home.areas.values()].map((a) => a.name);
       const closest = areas.map((name) => ({ name, score: similarity(area.toLowerCase(), name.toLowerCase()) })).sort((a, b) => b.score - a.score).slice(0, CLOSEST).map((x) => x.name);
-      throw invalidParameters(`context.area: the hub has no area ${JSON.stringify(area.slice(0, 40))}; closest: ${closest.join(', ') || 'none'}`, { field: 'context.area', available_areas: closest });
+      throw invalidParameters(say(p.lang, 'no_area', { area: quote(area.slice(0, 40), p.lang), names: listOf(closest, p.lang) }), { field: 'context.area', available_areas: closest });
     }
     return plan(input, {
       ...p,
@@ -168,6 +200,7 @@ export class CommandService {
         const desc = hub.services[domain]?.[service];
         return desc !== undefined && serviceAccepts(desc, domain, hub.cache.get(id));
       },
+      units: this.units,
     });
   }
 
@@ -175,23 +208,24 @@ export class CommandService {
   async runCommand(input: CommandInput, principal?: Principal): Promise<CommandResult> {
     const { hub, actions, policy, scenes, groups } = this.deps;
     const caller: Caller = { principal, confirm: input.confirm };
-    if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable('The hub has not been reached yet, so the home is not known');
+    if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable(say(this.parser(this.languageOf(input)).lang, 'hub_unknown'));
     const outcomes = this.plan(input);
     const dry = input.dry_run === true;
-    const code = input.language ?? DEFAULT_LANGUAGE;
+    const code = this.languageOf(input);
     const lang = this.parser(code).lang;
     const home = this.currentHome(code, this.parser(code));
+    const nameOf = (id: string) => home.entities.get(id)?.name ?? id;
 
     const refused = outcomes.find((o) => o.kind === 'not_understood');
-    if (refused && refused.kind === 'not_understood') throw this.notUnderstood(input.command, refused.words, home, lang);
+    if (refused && refused.kind === 'not_understood') throw this.refusal(input.command, refused, outcomes.length > 1, home, lang);
     const ambiguous = outcomes.find((o) => o.kind === 'ambiguous');
     if (ambiguous && ambiguous.kind === 'ambiguous') {
       const candidates = ambiguous.candidates.map((id) => {
         const e = home.entities.get(id)!;
         return { entity_id: id, name: e.name, area: e.area ? (home.areas.get(e.area)?.name ?? null) : null };
       });
-      const message = lang.messages.ambiguous!.replace('{noun}', ambiguous.noun).replace('{candidates}', candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`).join(', '));
-      return { success: false, actions: [], message, dry_run: dry, candidates };
+      const message = say(lang, 'ambiguous', { noun: ambiguous.noun, candidates: listOf(candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`), lang, 'list_or') });
+      throw ambiguousError(message, candidates, { noun: ambiguous.noun });
     }
 
     // Plan every call first, so a refusal (unknown service data, the guard) acts on nothing.
@@ -225,35 +259,47 @@ export class CommandService {
         for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
       }
     }
+    // What each planned part does, in the request's language ("turn off Kitchen ceiling").
+    const doing = (p: Planned) =>
+      'call' in p
+        ? stepSentence('do', p.step.service, p.call.data, p.step.entity_ids.map(nameOf), lang, this.units.temperature)
+        : 'scene' in p
+          ? say(lang, 'do.scene', { names: p.name })
+          : say(lang, 'do.group', { names: p.name, what: stepSentence('do', p.action, p.parameters, [], lang).replace(/\s+$/, '').trim() });
     // The whole plan passes the checkpoint before any of it runs; a dry run lists what needs
     // confirmation (marked) but still refuses what may not be touched.
-    policy.authorize(caller, guarded, { planOnly: dry });
+    try {
+      policy.authorize(caller, guarded, { planOnly: dry });
+    } catch (err) {
+      throw this.policyRefusal(err, planned.map(doing), guarded, nameOf, lang);
+    }
     const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
       policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
 
     // Nothing runs against a hub that is away: 503 before anything, as for device control.
-    if (!dry && planned.length && !hub.isConnected) throw hubUnavailable('The hub is not connected, so nothing was done');
+    if (!dry && planned.length && !hub.isConnected) throw hubUnavailable(say(lang, 'hub_away'));
 
     const out: CommandAction[] = [];
     const errors: AppError[] = [];
-    // What the message says: the parts done, the parts not done (with why), and what the hub shows.
-    const done: string[] = [];
-    const notDone: string[] = [];
-    const notes: string[] = [];
-    const nameOf = (id: string) => home.entities.get(id)?.name ?? id;
+    // What the message says, in the command's language: what was done, what could not be and why,
+    // what the hub shows where it differs from what was asked.
+    const sentences: string[] = [];
     const failedRow = (row: CommandAction, err: unknown): CommandAction => {
       const e = toAppError(err);
       errors.push(e);
       return { ...row, status: 'failed', error: { code: e.code, message: e.message } };
     };
+    const notDone = (service: string, data: Record<string, unknown>, rows: { entity_id: string; error?: { message: string } }[]) => {
+      for (const [message, list] of groupBy(rows, (r) => r.error?.message ?? '')) {
+        sentences.push(say(lang, 'failed', { what: stepSentence('do', service, data, list.map((r) => nameOf(r.entity_id)), lang, this.units.temperature), error: message }));
+      }
+    };
     for (const p of planned) {
       if ('call' in p) {
         const { step, call } = p;
         const row = (entity_id: string): CommandAction => ({ entity_id, action: step.service, parameters: call.data, status: 'planned', ...needs(entity_id, step.service, call.data) });
-        const what = `${step.domain}.${step.service}`;
         if (dry) {
           out.push(...step.entity_ids.map(row));
-          done.push(`${what} ${step.entity_ids.map(nameOf).join(', ')}`);
           continue;
         }
         // Each entity is its own call: one that refuses (a lock that wants a code) fails alone.
@@ -268,15 +314,12 @@ export class CommandService {
         });
         out.push(...rows);
         const ok = rows.filter((r) => r.status === 'completed');
-        const bad = rows.filter((r) => r.status === 'failed');
-        if (ok.length) done.push(`${what} ${ok.map((r) => nameOf(r.entity_id)).join(', ')}`);
-        for (const [message, list] of groupBy(bad, (r) => r.error!.message)) notDone.push(`${what} ${list.map((r) => nameOf(r.entity_id)).join(', ')} (${message.replace(/\.$/, '')})`);
-        for (const r of ok) if (r.verified === false) notes.push(unverifiedNote(lang, nameOf(r.entity_id), r));
+        if (ok.length) sentences.push(stepSentence('done', step.service, call.data, ok.map((r) => nameOf(r.entity_id)), lang, this.units.temperature));
+        notDone(step.service, call.data, rows.filter((r) => r.status === 'failed'));
+        for (const r of ok) if (r.verified === false) sentences.push(unverifiedNote(lang, nameOf(r.entity_id), r));
       } else {
-        const label = 'scene' in p ? `scene ${p.name}` : `group ${p.name} ${p.action}`;
         if (dry) {
           out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
-          done.push(label);
           continue;
         }
         let results: ActionResult[];
@@ -294,26 +337,22 @@ export class CommandService {
           out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
         });
         const failures = results.filter((x) => x.status === 'failed');
-        if (failures.length < results.length) done.push(failures.length ? `${label} (${results.length - failures.length} of ${results.length})` : label);
-        if (failures.length) notDone.push(`${label}: ${failures.map((x) => nameOf(x.entity_id)).join(', ')} (${failures[0]!.error!.message.replace(/\.$/, '')})`);
+        if (failures.length < results.length) sentences.push('scene' in p ? say(lang, 'done.scene', { names: p.name }) : stepSentence('done', p.action, p.parameters, [p.name], lang));
+        if (failures.length) {
+          const what = 'scene' in p ? say(lang, 'do.scene', { names: p.name }) : doing(p);
+          sentences.push(say(lang, 'failed', { what, error: `${listOf(failures.map((x) => nameOf(x.entity_id)), lang)}: ${failures[0]!.error?.message ?? ''}` }));
+        }
       }
     }
     const failed = out.filter((a) => a.status === 'failed').length;
     if (failed && failed === out.length) {
       // Nothing was done: the first failure is the answer, with every action's result.
       const first = errors[0] ?? new AppError('HUB_ERROR', 400, 'The hub refused every action');
-      throw new AppError(first.code, first.status, lang.messages.nothing_done!.replace('{what}', notDone.join('; ')), { ...first.details, actions: out }, first.headers);
+      throw new AppError(first.code, first.status, sentences.join(' '), { ...first.details, actions: out }, first.headers);
     }
     const answers = queries.map((q) => q.answer);
-    const m = lang.messages;
-    const message = [
-      done.length ? (dry ? m.planned! : m.done!).replace('{what}', done.join('; ')) : '',
-      notDone.length ? m.not_done!.replace('{what}', notDone.join('; ')) : '',
-      ...notes,
-      ...answers,
-    ]
-      .filter(Boolean)
-      .join(' ');
+    const plannedText = dry && planned.length ? say(lang, 'planned', { what: listOf(planned.map(doing), lang) }) : '';
+    const message = [plannedText, ...sentences, ...answers].filter(Boolean).join(' ');
     const result: CommandResult = { success: failed === 0, actions: out, message, dry_run: dry };
     if (out.length === 1) {
       result.action = out[0]!.action;
@@ -327,19 +366,71 @@ export class CommandService {
     return result;
   }
 
-  private notUnderstood(command: string, words: string[], home: Home, lang: LanguageData): AppError {
+  /** The checkpoint's refusal (confirmation, settings), said in the request's language with the same code and details. */
+  private policyRefusal(err: unknown, doing: string[], guarded: GuardedAction[], nameOf: (id: string) => string, lang: LanguageData): AppError {
+    const e = toAppError(err);
+    if (e.code === 'CONFIRMATION_REQUIRED') return new AppError(e.code, e.status, say(lang, 'confirm', { what: listOf(doing, lang) }), e.details, e.headers);
+    if (e.code === 'FORBIDDEN') {
+      const ids = Array.isArray(e.details.entity_ids) ? (e.details.entity_ids as string[]) : guarded.map((g) => g.entity_id);
+      return new AppError(e.code, e.status, say(lang, 'forbidden', { names: listOf([...new Set(ids)].map(nameOf), lang) }), e.details, e.headers);
+    }
+    return e;
+  }
+
+  /** Why nothing was done, in the request's language: code NOT_UNDERSTOOD, details.reason naming the rule. */
+  private refusal(command: string, o: Extract<Outcome, { kind: 'not_understood' }>, compound: boolean, home: Home, lang: LanguageData): AppError {
+    const words = quoted(o.words, lang);
+    const names = (ids: string[] | undefined) => listOf((ids ?? []).map((id) => home.entities.get(id)?.name ?? id), lang);
+    const details: Record<string, unknown> = { reason: o.reason, words: o.words, unknown_words: o.reason === 'unknown_words' || o.reason === 'no_action' ? o.words : [] };
+    if (compound) details.part = o.part;
+    let message: string;
+    switch (o.reason) {
+      case 'unsure':
+        details.did_you_mean = o.detail?.guess;
+        message = say(lang, 'did_you_mean', { guess: quote(o.detail?.guess ?? '', lang), word: words });
+        break;
+      case 'empty':
+      case 'no_action':
+        message = say(lang, o.words.length ? 'not_understood' : 'no_action', { words, command: command.slice(0, 80) });
+        break;
+      case 'unknown_words':
+        message = say(lang, 'not_understood', { words, command: command.slice(0, 80) });
+        break;
+      case 'no_target':
+        message = o.detail?.where?.length && o.words.length ? say(lang, 'no_target_in', { words, where: listOf(o.detail.where, lang) }) : say(lang, 'no_target', { words: o.words.length ? words : quote(o.part, lang) });
+        break;
+      case 'cannot':
+        message = say(lang, 'cannot', { what: say(lang, `do.${o.detail?.verb ?? '*'}`, { names: o.detail?.ids?.length ? names(o.detail.ids) : o.words.join(' '), service: o.detail?.verb ?? '' }) });
+        break;
+      case 'scene_action':
+        message = say(lang, 'scene_action', { names: o.words.join(', ') });
+        break;
+      case 'group_action':
+        message = say(lang, 'group_action', { words: quote(o.detail?.verb ?? '', lang) });
+        break;
+      case 'range':
+        message = say(lang, 'range', { value: o.detail?.value ?? o.words[0] ?? '', min: o.detail?.min ?? '', max: o.detail?.max ?? '' });
+        Object.assign(details, { value: o.detail?.value, min: o.detail?.min, max: o.detail?.max });
+        break;
+      default:
+        message = say(lang, o.reason, { words });
+    }
+    if (compound) message += ` ${say(lang, 'part', { part: o.part })}`;
+    if (o.reason === 'unknown_words' || o.reason === 'no_action' || o.reason === 'no_target' || o.reason === 'empty') {
+      const closest = this.closest(command, o.words, home);
+      details.closest_names = closest;
+      if (closest.length) message += ` ${say(lang, 'closest', { names: listOf(closest, lang) })}`;
+    }
+    return new AppError('NOT_UNDERSTOOD', 422, message, details);
+  }
+
+  private closest(command: string, words: string[], home: Home): string[] {
     const probe = (words.length ? words.join(' ') : command).toLowerCase();
-    const closest = home.known
+    return home.known
       .map((name) => ({ name, score: Math.max(similarity(probe, name.toLowerCase()), ...words.map((w) => similarity(w, name.toLowerCase()))) }))
       .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
       .slice(0, CLOSEST)
       .map((x) => x.name);
-    const m = lang.messages;
-    const unknown = words.length ? ` (${words.map((w) => `"${w}"`).join(', ')})` : '';
-    return new AppError('NOT_UNDERSTOOD', 422, `${m.not_understood!.replace('{command}', command.slice(0, 80))}${unknown} ${m.closest!.replace('{names}', closest.join(', '))}`, {
-      unknown_words: words,
-      closest_names: closest,
-    });
   }
 }
 
@@ -372,7 +463,7 @@ function verification(e: Partial<Verification> | undefined): Partial<CommandActi
 
 /** "Garage Side Door is jammed, not locked." / "Living Room Blinds is still opening." */
 function unverifiedNote(lang: LanguageData, name: string, a: CommandAction): string {
-  const shown = (x: Record<string, unknown> | undefined) => Object.entries(x ?? {}).map(([k, v]) => (k === 'state' ? String(v) : `${k.replace(/_/g, ' ')} ${String(v)}`)).join(', ');
-  const template = a.pending ? lang.messages.pending! : lang.messages.unverified!;
-  return template.replace('{name}', name).replace('{actual}', shown(a.actual)).replace('{expected}', shown(a.expected));
+  const word = (v: unknown) => lang.messages[`state.${String(v)}`] ?? String(v);
+  const shown = (x: Record<string, unknown> | undefined) => Object.entries(x ?? {}).map(([k, v]) => (k === 'state' ? word(v) : `${k.replace(/_/g, ' ')} ${String(v)}`)).join(', ');
+  return say(lang, a.pending ? 'pending' : 'unverified', { name, actual: shown(a.actual), expected: shown(a.expected) });
 }

@@ -1,11 +1,13 @@
-// Which entities a command or question is about: names first (narrowed by the kinds of thing, device
-// classes and states said beside them), else kinds of thing within the places said (areas, floors,
-// "here", the speaker's area, the whole home). A singular kind with no place that fits more than one
-// entity is ambiguous, and ambiguity never acts.
+// Which entities a command or question is about. Each part of a list ("the tv and the lights") is
+// found on its own and every part must find something: names first (narrowed by the kinds of thing,
+// device classes and states said beside them), else kinds of thing within the places said (areas,
+// floors, "here", the speaker's area, the whole home). What "except" names is taken out. A singular
+// kind with no place that fits more than one entity is ambiguous, and ambiguity never acts. A thing
+// named that cannot do what is asked is said so, never swapped for another thing.
 import { areaIdFor } from '../hub/areas.js';
 import type { HubState } from '../hub/types.js';
 import type { Home, HomeEntity } from './home.js';
-import type { Frame, Mention, TargetMeaning } from './parse.js';
+import type { Frame, Mention, Place, TargetMeaning } from './parse.js';
 
 export interface Scope {
   /** Areas and floors said, or "here" with a known speaker area. */
@@ -20,6 +22,10 @@ export type Resolution =
   | { kind: 'entities'; ids: string[]; noun?: string; singular: boolean }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
   | { kind: 'none'; noun?: string; where?: string; /** The kind of thing said, when the words named one the place lacks. */ said?: TargetMeaning }
+  /** Named things that cannot do what is asked. */
+  | { kind: 'cannot'; noun: string; ids: string[] }
+  /** What "except" names was not found. */
+  | { kind: 'no_exception'; words: string[] }
   | { kind: 'scene'; key: string; name: string }
   | { kind: 'group'; key: string; name: string };
 
@@ -31,9 +37,16 @@ export interface Filters {
   /** Questions tell "is any ... on" from "what is the temperature": sensors answer values, binary sensors yes/no. */
   valueQuestion: boolean;
   state: (id: string) => HubState | undefined;
+  /** Words of the outdoors (outside, draußen), to find the outdoor thermometer by its name. */
+  outdoors?: readonly string[];
+  /** The language's spelling fold (ß = ss), for comparing those words with names. */
+  fold?: (text: string) => string;
 }
 
-export function scopeOf(f: Frame, home: Home, contextArea: string | undefined): Scope {
+/** What "everything" switches: the things people turn on and off, not heating, locks or covers. */
+export const EVERYTHING = ['light', 'switch', 'fan', 'media_player', 'input_boolean'];
+
+export function scopeOf(f: Pick<Frame, 'areas' | 'floors' | 'here' | 'everywhere' | 'all'>, home: Home, contextArea: string | undefined): Scope {
   const areas = new Set(f.areas.map((a) => a.id));
   const floors = new Set(f.floors.map((x) => x.id));
   const ctx = contextArea ? areaIdOf(home, contextArea) : undefined;
@@ -54,49 +67,169 @@ const narrow = (list: HomeEntity[], keep: (e: HomeEntity) => boolean) => {
   return kept.length ? kept : list;
 };
 
-export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): Resolution {
+/**
+ * The entities of a command or question: each part of a list on its own (with the places said in
+ * it, else those of the whole clause), joined, less what "except" names.
+ */
+export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, contextArea?: string): Resolution {
   for (const m of f.mentions) {
     const scene = m.meanings.find((x) => x.k === 'scene');
     if (scene && scene.k === 'scene') return { kind: 'scene', key: scene.key, name: scene.name };
     const group = m.meanings.find((x) => x.k === 'group');
     if (group && group.k === 'group') return { kind: 'group', key: group.key, name: group.name };
   }
+  // "the temperature outside": an area of that name if it has a thermometer, else the outdoor one.
+  if (f.outdoors && f.question !== undefined) {
+    const r = scope.explicit ? resolveGroup(f, home, scope, filters) : undefined;
+    if (r?.kind === 'entities') return r;
+    const out = outdoors(f, home, filters);
+    if (out) return out;
+  }
+  // A part may be only a place ("the bedroom lamp and the kitchen"): it counts as a part too.
+  const groups = [...new Set([...f.mentions, ...f.areas, ...f.floors].map((x) => x.group))].sort((a, b) => a - b);
+  const r = groups.length <= 1 || f.question !== undefined ? resolveGroup(f, home, scope, filters) : resolveParts(f, groups, home, scope, filters, contextArea);
+  if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
+  return r;
+}
+
+/** Each part of a list on its own; the first that finds nothing, or is ambiguous, answers for all. */
+function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filters: Filters, contextArea: string | undefined): Resolution {
+  const ids: string[] = [];
+  for (const g of groups) {
+    const own = (p: Place[]) => p.filter((x) => x.group === g);
+    const mentions = f.mentions.filter((m) => m.group === g);
+    // A part that is only a place takes the kinds of thing said in the others ("the lights in the bedroom and the kitchen").
+    const kinds = mentions.length ? mentions : f.mentions.map((m) => ({ ...m, meanings: m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group') })).filter((m) => m.meanings.length);
+    const part = { ...f, mentions: kinds, areas: own(f.areas), floors: own(f.floors) };
+    // A part with no place of its own takes the clause's; if nothing is there, the speaker's or the whole home.
+    const hasOwn = part.areas.length > 0 || part.floors.length > 0;
+    let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);
+    if (one.kind === 'none' && !hasOwn && scope.explicit) one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
+    if (one.kind !== 'entities') return one;
+    ids.push(...one.ids);
+  }
+  return { kind: 'entities', ids: [...new Set(ids)], singular: false };
+}
+
+/** The entities less those "except" names (by name or kind within the list, or by area or floor). */
+function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<Frame['exclude']>, home: Home, filters: Filters): Resolution {
+  const out = new Set<string>();
+  const areas = new Set(ex.areas.map((a) => a.id));
+  const floors = new Set(ex.floors.map((x) => x.id));
+  for (const id of r.ids) {
+    const e = home.entities.get(id)!;
+    if (areas.has(e.area ?? '') || floors.has(e.floor ?? '')) out.add(id);
+  }
+  for (const m of ex.mentions) {
+    const found = resolveGroup(
+      { ...emptyFrame(), mentions: [{ ...m, group: 0 }], question: 'list' },
+      home,
+      { explicit: areas.size > 0 || floors.size > 0, areas, floors },
+      { implied: [], valueQuestion: false, state: filters.state },
+    );
+    const ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
+    if (!ids.length) return { kind: 'no_exception', words: [m.text] };
+    for (const id of ids) out.add(id);
+  }
+  if (!out.size) return { kind: 'no_exception', words: ex.words };
+  const ids = r.ids.filter((id) => !out.has(id));
+  return ids.length ? { ...r, ids } : { kind: 'none', noun: r.noun };
+}
+
+/** The outdoor temperature (or humidity): a sensor named for the outdoors, else the weather. */
+function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefined {
+  const cls = f.mentions.flatMap((m) => m.meanings).find((m) => m.k === 'snoun')?.cls ?? 'temperature';
+  // A name of the outdoors word, or written with it (Außentemperatur).
+  const words = (filters.outdoors ?? []).filter((w) => !w.includes(' ')).map((w) => filters.fold?.(w) ?? w);
+  const outdoor = (name: string) => (filters.fold?.(name) ?? name.toLowerCase()).split(/[^\p{L}\p{N}]+/u).some((t) => words.some((w) => t.startsWith(w)));
+  const named = (e: HomeEntity) => outdoor(e.name) || outdoor(home.areas.get(e.area ?? '')?.name ?? '');
+  const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === cls && named(e));
+  if (sensors.length) return { kind: 'entities', ids: sensors.map((e) => e.id), singular: sensors.length === 1 };
+  const weather = home.byDomain.get('weather') ?? [];
+  if (weather.length && (cls === 'temperature' || cls === 'humidity')) return { kind: 'entities', ids: weather.map((e) => e.id), singular: weather.length === 1 };
+  return undefined;
+}
+
+function emptyFrame(): Frame {
+  return { actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, outdoors: false, all: false, any: false, everything: false, states: [], bstates: [], numbers: [], props: [], unknown: [], blockers: [], counts: [], text: '' };
+}
+
+const KINDS = new Set(['domain', 'bnoun', 'snoun', 'generic']);
+
+/** One part of a list: its names first, else its kinds of thing in the scope. */
+function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Resolution {
   const kinds = f.mentions.flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));
   const named: string[] = [];
   const usedAsName = new Set<Mention>();
+  let cannot: { noun: string; ids: string[] } | undefined;
   for (const m of f.mentions) {
     const ent = m.meanings.find((x) => x.k === 'entity');
     if (!ent || ent.k !== 'entity') continue;
     let list = ent.ids.map((id) => home.entities.get(id)).filter((e): e is HomeEntity => e !== undefined);
+    // "the tv light": a name beside a kind its thing is not of does not act on the named thing.
+    const besides = f.mentions.filter((x) => x !== m).flatMap((x) => x.meanings.filter((y) => y.k === 'domain'));
+    if (f.question === undefined && besides.length && !list.some((e) => besides.some((k) => kindFits(k, e)))) continue;
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
     list = narrow(list, (e) => f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls));
-    if (scope.explicit) list = narrow(list, (e) => inScope(e, scope));
+    if (scope.explicit) {
+      // A name that is also a word for a kind ("Thermostat"), said with a place where its thing is not,
+      // means that kind in that place: "the basement thermostat" is not the living room's.
+      if (m.meanings.some((x) => KINDS.has(x.k)) && !list.some((e) => inScope(e, scope))) continue;
+      list = narrow(list, (e) => inScope(e, scope));
+    }
+    const before = list;
     if (filters.fits) list = list.filter(filters.fits);
-    if (!list.length) continue;
+    // Asked about by name, a thing is the subject even when the state words do not fit it ("ist Madlen auf Arbeit").
+    if (!list.length && f.question !== undefined && before.length && !kinds.length) list = before;
+    if (!list.length) {
+      // Only a name, and what it names cannot do this: say so rather than act on something else.
+      if (f.question === undefined && before.length && !m.meanings.some((x) => KINDS.has(x.k)) && !kinds.length) cannot ??= { noun: m.text, ids: before.map((e) => e.id) };
+      continue;
+    }
     if (list.length > 1 && !filters.valueQuestion && f.question === undefined) return { kind: 'ambiguous', noun: m.text, candidates: list.map((e) => e.id) };
     usedAsName.add(m);
     named.push(...list.map((e) => e.id));
   }
   if (named.length) return { kind: 'entities', ids: [...new Set(named)], singular: named.length === 1 };
+  if (cannot) return { kind: 'cannot', ...cannot };
+  // Two kinds of thing side by side that share no domain ("the tv light") name no one thing.
+  if (f.question === undefined) {
+    const domains = f.mentions.map((m) => new Set(m.meanings.flatMap((x) => (x.k === 'domain' ? [x.domain] : []))));
+    if (domains.some((a, i) => a.size && domains.some((b, j) => j !== i && b.size && ![...a].some((d) => b.has(d))))) return { kind: 'none', noun: f.mentions.map((m) => m.text).join(' ') };
+  }
 
   // Kinds of thing: the mentions' meanings, else device classes from state words, else the act's domains.
   let options: TargetMeaning[] = f.mentions.filter((m) => !usedAsName.has(m)).flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));
-  const plural = f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'bnoun' || x.k === 'generic') && x.plural));
   const generic = options.some((o) => o.k === 'generic');
   options = options.filter((o) => o.k !== 'generic' && o.k !== 'scene' && o.k !== 'group');
   // Commands act on things, not on what sensors measure ("set the temp", "the volume in here").
   if (f.question === undefined) options = options.filter((o) => o.k === 'domain');
   if (f.question === 'who') options = [{ k: 'domain', domain: 'person', word: 'person', plural: true }];
   const said = options[0];
-  if (!options.length && f.bstates.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
+  if (!options.length && f.bstates.length && !filters.implied.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
   if (!options.length) options = filters.implied.map((domain) => ({ k: 'domain', domain, word: domain, plural: false }) as TargetMeaning);
   if (generic && f.bstates.length) options = [...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning), ...options];
+  return resolveKinds(f, home, scope, filters, options, said);
+}
 
+/** The entities of the kinds said (`said`: the first kind the words named, for saying a place lacks it). */
+function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, options: TargetMeaning[], said?: TargetMeaning): Resolution {
+  const plural = f.everything || f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'bnoun' || x.k === 'generic') && x.plural));
   const word = f.mentions.find((m) => m.meanings.some((x) => x.k !== 'entity'))?.text;
+  const wide = plural || f.all || f.everywhere || scope.explicit;
   let best: { list: HomeEntity[]; score: number; meaning: TargetMeaning } | undefined;
+  const union: HomeEntity[] = [];
+  // Another kind the same words name that the home has ("Tür": a lock as well as a door cover).
+  const present = new Map<TargetMeaning, boolean>();
+  const hasAny = (x: TargetMeaning) => present.get(x) ?? present.set(x, entitiesOfKind(home, x).some((e) => !e.background && (!filters.fits || filters.fits(e)))).get(x)!;
+  const others = (o: TargetMeaning) => options.some((x) => x !== o && hasAny(x));
   for (const o of options) {
     let list = entitiesOfKind(home, o);
-    if (!list.length && o.k === 'domain' && o.cls) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
+    if (!list.length && o.k === 'domain' && o.cls && !others(o)) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
+    // In a command, covers go by many names (blinds, shades, curtains, shutters): said of several or of a
+    // place they mean its covers; one said alone means that kind, or any cover when there is none of it
+    // and the words name nothing else.
+    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && (wide || (!list.some((e) => !e.background) && !others(o)))) list = home.byDomain.get('cover') ?? [];
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
@@ -106,10 +239,12 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
     // A room with a thermometer answers from it; a thermostat answers where there is none.
     if (o.k === 'snoun' && fitting.some((e) => e.domain === 'sensor')) fitting = fitting.filter((e) => e.domain === 'sensor');
     if (!fitting.length) continue;
+    if (f.everything) union.push(...fitting);
     const score = scoreOf(o, f, filters) + fitting.length / (list.length || 1);
     if (!best || score > best.score) best = { list: fitting, score, meaning: o };
   }
-  if (!best) return { kind: 'none', noun: word, where: [...scope.areas, ...scope.floors].join(', ') || undefined, said };
+  if (f.everything && union.length) return { kind: 'entities', ids: [...new Set(union.map((e) => e.id))], noun: word, singular: false };
+  if (!best) return { kind: 'none', noun: word, where: [...scope.areas, ...scope.floors].join(', ') || undefined, ...(said ? { said } : {}) };
 
   let list = best.list;
   const singular = !plural && !f.all && !f.any && !f.everywhere;
@@ -125,7 +260,7 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
       const w = m.word.toLowerCase();
       const withWord = list.filter((e) => e.name.toLowerCase().includes(w));
       if (withWord.length === 1) list = withWord;
-      else if (withWord.length > 1) return { kind: 'ambiguous', noun: word ?? m.word, candidates: withWord.map((e) => e.id) };
+      else if (withWord.length > 1 && (f.question === undefined || f.question === 'yesno')) return { kind: 'ambiguous', noun: word ?? m.word, candidates: withWord.map((e) => e.id) };
     }
     if (list.length > 1 && (f.question === undefined || f.question === 'yesno')) return { kind: 'ambiguous', noun: word ?? kindWord(m), candidates: list.map((e) => e.id) };
   }
@@ -157,8 +292,9 @@ function entitiesOfKind(home: Home, o: TargetMeaning): HomeEntity[] {
       return (home.byDomain.get('binary_sensor') ?? []).filter((e) => e.cls === o.cls);
     case 'snoun': {
       const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === o.cls);
-      // A room's temperature or humidity: its sensors, and its thermostats (they measure it too).
-      if (o.cls === 'temperature' || o.cls === 'humidity') return [...sensors, ...(home.byDomain.get('climate') ?? [])];
+      // A room's temperature or humidity: its sensors, and its thermostats that measure it too.
+      const measured = o.cls === 'temperature' ? 'current_temperature' : o.cls === 'humidity' ? 'current_humidity' : undefined;
+      if (measured) return [...sensors, ...(home.byDomain.get('climate') ?? []).filter((e) => e.measures.includes(measured))];
       return sensors;
     }
     default:

@@ -1,15 +1,25 @@
-// Words out of a sentence: lower case, contractions opened, possessives dropped, number words turned
-// into digits ("twenty five" -> 25, "two point five" -> 2.5), % and ° as words of their own. Names of
-// the home pass through the same function, so a sentence and a name always compare alike.
+// Words out of a sentence: lower case, spellings folded (ß = ss), contractions opened, possessives
+// dropped, number words turned into digits ("twenty five", "fünfundzwanzig" -> 25, "two point five"
+// -> 2.5), % and ° and units after digits (6pm) as words of their own, commas kept (they part lists).
+// Names of the home pass through the same function, so a sentence and a name always compare alike.
 import type { LanguageData } from './language.js';
 
-const WORD = /[\p{L}\p{N}]+(?:[.'’][\p{L}\p{N}]+)*|%|°/gu;
+const WORD = /(?:(?<![\p{L}\p{N}])-(?=\d))?[\p{L}\p{N}]+(?:[.'’][\p{L}\p{N}]+|,\d+)*|%|°|,/gu;
+
+/** Folds the language's equivalent spellings (ß and ss) in lower-cased text. */
+export function fold(text: string, lang: LanguageData): string {
+  let t = text.toLowerCase().normalize('NFC');
+  for (const [from, to] of Object.entries(lang.spelling)) t = t.split(from).join(to);
+  return t;
+}
 
 /** Splits text into words, without the number pass (for names: "Sensor 2" and "sensor two" meet in numbers()). */
 export function words(text: string, lang: LanguageData): string[] {
   const out: string[] = [];
-  for (const m of text.toLowerCase().normalize('NFC').matchAll(WORD)) {
+  for (const m of fold(text, lang).matchAll(WORD)) {
     let w = m[0].replace(/’/g, "'");
+    // A decimal comma (19,5) is a point.
+    if (/^-?\d+,\d+$/.test(w)) w = w.replace(',', '.');
     const opened = lang.contractions[w];
     if (opened) {
       out.push(...opened.split(' '));
@@ -17,10 +27,10 @@ export function words(text: string, lang: LanguageData): string[] {
     }
     if (w.endsWith("'s")) w = w.slice(0, -2);
     w = w.replace(/'/g, '');
-    // "50%", "1°", "21°c": the number and its unit apart.
-    const unit = /^(\d+(?:\.\d+)?)(%|°c|°f|°|c|f|k)$/.exec(w);
-    if (unit && /\d/.test(w) && (unit[2]!.startsWith('°') || unit[2] === '%')) {
-      out.push(unit[1]!, unit[2]!);
+    // "6pm", "10min": the number and the unit apart, when the language writes that unit glued on.
+    const glued = /^(-?\d+(?:\.\d+)?)(\p{L}+)$/u.exec(w);
+    if (glued && lang.digit_suffixes.includes(glued[2]!)) {
+      out.push(glued[1]!, glued[2]!);
       continue;
     }
     if (w) out.push(w);
@@ -28,8 +38,34 @@ export function words(text: string, lang: LanguageData): string[] {
   return out;
 }
 
+/** Splits a word written as one into number words (zweihundertfünfzig: zwei hundert fünfzig), or undefined. */
+function numberParts(word: string, lang: LanguageData): string[] | undefined {
+  if (!lang.number_compounds || lang.numbers[word] !== undefined) return undefined;
+  const known = (s: string) => lang.numbers[s] !== undefined || lang.number_parts[s] !== undefined || lang.number_scales[s] !== undefined || lang.number_joiners.includes(s);
+  // Longest pieces first, so "siebzehn" stays one and "achtzig" is not "acht zig".
+  const split = (rest: string): string[] | undefined => {
+    if (!rest) return [];
+    for (let n = rest.length; n > 0; n--) {
+      const head = rest.slice(0, n);
+      if (!known(head)) continue;
+      const tail = split(rest.slice(n));
+      if (tail) return [head, ...tail];
+    }
+    return undefined;
+  };
+  // A form used only inside a compound ("ein" of einundzwanzig) stands for its own word ("eins").
+  const parts = split(word)?.map((p) => lang.number_parts[p] ?? p);
+  return parts && parts.length > 1 && parts.some((p) => lang.numbers[p] !== undefined) ? parts : undefined;
+}
+
 /** Turns runs of number words into one digit word. */
-export function numbers(tokens: readonly string[], lang: LanguageData): string[] {
+export function numbers(input: readonly string[], lang: LanguageData): string[] {
+  const tokens: string[] = [];
+  for (const t of input) {
+    const parts = numberParts(t, lang);
+    if (parts) tokens.push(...parts);
+    else tokens.push(t);
+  }
   const out: string[] = [];
   let i = 0;
   while (i < tokens.length) {
@@ -54,8 +90,14 @@ export function numbers(tokens: readonly string[], lang: LanguageData): string[]
           current = 0;
         }
         i++;
-      } else if (seen && lang.number_joiners.includes(t) && lang.numbers[tokens[i + 1] ?? ''] !== undefined && current >= 100) {
-        i++;
+      } else if (seen && lang.number_joiners.includes(t) && lang.numbers[tokens[i + 1] ?? ''] !== undefined) {
+        const next = lang.numbers[tokens[i + 1]!]!;
+        // "one hundred and five"; with the unit first, "fünf und zwanzig" is 25.
+        if (current >= 100 && current % 100 === 0) i++;
+        else if (lang.number_order === 'units_first' && current % 100 > 0 && current % 100 < 10 && next >= 20 && next < 100 && next % 10 === 0) {
+          current += next;
+          i += 2;
+        } else break;
       } else break;
     }
     if (!seen) {
@@ -71,6 +113,10 @@ export function numbers(tokens: readonly string[], lang: LanguageData): string[]
     }
     out.push(value);
     if (i === start) i++;
+  }
+  // "minus five"
+  for (let k = out.length - 2; k >= 0; k--) {
+    if (lang.minus.includes(out[k]!) && /^\d+(\.\d+)?$/.test(out[k + 1]!)) out.splice(k, 2, `-${out[k + 1]}`);
   }
   return out;
 }
@@ -90,4 +136,21 @@ export function pluralOf(phrase: string, lang: LanguageData): string {
     }
   }
   return phrase;
+}
+
+/** How a word sounds, roughly: the language's sound-alike letters folded, doubled letters single, vowels after the first letter gone. */
+export function soundKey(word: string, lang: LanguageData): string {
+  let w = word;
+  for (const [from, to] of lang.sound_alike) w = w.split(from).join(to);
+  w = w.replace(/(.)\1+/gu, '$1');
+  return w[0] + w.slice(1).replace(/[aeiouyäöü]/gu, '');
+}
+
+/** The singular of a plural word by the language's rules, or undefined when the rules did not make it. */
+export function singularOf(word: string, lang: LanguageData): string | undefined {
+  if (/\d/.test(word)) return undefined;
+  for (const [from, to] of lang.plural) {
+    if (to && word.endsWith(to) && word.length - to.length >= 3) return word.slice(0, word.length - to.length) + from;
+  }
+  return undefined;
 }

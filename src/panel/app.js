@@ -320,6 +320,9 @@ $('#command-form').addEventListener('submit', async (e) => {
     const plan = await api('api/command', { method: 'POST', body: { command, dry_run: true } });
     showPlan(command, plan);
   } catch (err) {
+    // "Which lamp do you mean?": the question, with the candidates listed.
+    const candidates = err.body?.code === 'AMBIGUOUS' ? err.body.details?.candidates : undefined;
+    if (candidates) return showPlan(command, { success: false, message: err.message, actions: [], candidates });
     $('#command-result').textContent = err.message;
     $('#command-result').dataset.kind = 'error';
   }

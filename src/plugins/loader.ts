@@ -18,6 +18,7 @@ import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefini
 import { NO_CLIENT } from './client.js';
 import { pluginContext, pluginLog, type PluginParts } from './context.js';
 import { LEGACY_NEEDS, legacyServices, type LegacyNeed } from './legacy.js';
+import { pluginWordsOf } from '../nlp/language.js';
 import { parseRange, satisfies } from './semver.js';
 import { strictInput } from './strict-input.js';
 
@@ -219,6 +220,8 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     let words: Words;
     try {
       words = readWords(def.words ?? def.vocabulary);
+      // The same shape the parser reads, checked here so a bad file names its plugin and language.
+      for (const [code, w] of Object.entries(words)) words[code] = pluginWordsOf(w, `words ${code}:`) as Record<string, unknown>;
     } catch (err) {
       fail(`its words could not be read: ${reasonOf(err)}`, def.name);
       continue;

@@ -65,6 +65,8 @@ export interface Home {
   time_zone?: string;
   /** Units the hub reports in; climate defaults (min/max temperature) follow it. */
   unit_system?: 'metric' | 'us_customary';
+  /** The hub's configured language (get_config language), a BCP 47 tag; English when not given. */
+  language?: string;
   floors?: HomeFloor[];
   areas?: HomeArea[];
   devices?: HomeDevice[];
@@ -91,6 +93,7 @@ const HomeSchema = v.looseObject({
   name: v.optional(v.string()),
   time_zone: v.optional(v.string()),
   unit_system: v.optional(v.picklist(['metric', 'us_customary'])),
+  language: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en or de-CH'))),
   floors: v.optional(
     v.array(
       v.looseObject({
@@ -153,6 +156,7 @@ export function parseHome(input: unknown, source = 'home'): Home {
   if (raw.name !== undefined) home.name = raw.name;
   if (raw.time_zone !== undefined) home.time_zone = raw.time_zone;
   if (raw.unit_system !== undefined) home.unit_system = raw.unit_system;
+  if (raw.language !== undefined) home.language = raw.language;
   if (raw.floors) home.floors = raw.floors as HomeFloor[];
   if (raw.areas) home.areas = raw.areas as HomeArea[];
   if (raw.devices) home.devices = raw.devices as HomeDevice[];

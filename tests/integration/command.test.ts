@@ -20,7 +20,7 @@ describe('POST /api/command', () => {
     expect(hubState('light.living_room_ceiling').state).toBe('on');
     const r = await command({ command: 'turn off the lights in the living room' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ success: true, dry_run: false, message: expect.stringContaining('light.turn_off') });
+    expect(r.body).toMatchObject({ success: true, dry_run: false, message: 'Turned off Living Room Ceiling and Living Room Lamp.' });
     expect(r.body.actions).toEqual([
       { entity_id: 'light.living_room_ceiling', action: 'turn_off', parameters: {}, status: 'completed', state: 'off', verified: true },
       { entity_id: 'light.living_room_lamp', action: 'turn_off', parameters: {}, status: 'completed', state: 'off', verified: true },
@@ -40,7 +40,7 @@ describe('POST /api/command', () => {
   test('a dry run plans without calling the hub', async () => {
     const before = hubState('switch.coffee_maker').state;
     const r = await command({ command: 'turn on the coffee maker', dry_run: true });
-    expect(r.body).toMatchObject({ success: true, dry_run: true, actions: [{ entity_id: 'switch.coffee_maker', action: 'turn_on', status: 'planned' }], message: expect.stringMatching(/^Would do/) });
+    expect(r.body).toMatchObject({ success: true, dry_run: true, actions: [{ entity_id: 'switch.coffee_maker', action: 'turn_on', status: 'planned' }], message: 'I would turn on Coffee Maker.' });
     expect(hubState('switch.coffee_maker').state).toBe(before);
   });
 
@@ -65,22 +65,25 @@ describe('POST /api/command', () => {
     const which = await command({ command: 'which lights are on in the kitchen?' });
     expect(which.body.query.entities.sort()).toEqual(['light.kitchen_ceiling', 'light.kitchen_strip']);
     expect(which.body.query.matching).toEqual(['light.kitchen_ceiling']);
-    expect(which.body.message).toBe('Kitchen Ceiling');
+    expect(which.body.message).toBe('Kitchen Ceiling.');
   });
 
-  test('ambiguity never acts: success false, no actions, the candidates', async () => {
+  test('ambiguity never acts: 409 AMBIGUOUS, a question, the candidates of the right domain only', async () => {
+    const before = hubState('light.bedroom_lamp').state;
     const r = await command({ command: 'turn on the lamp' });
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ success: false, actions: [], message: expect.stringContaining('Which lamp') });
-    expect(r.body.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
-    expect(r.body.candidates).toContainEqual({ entity_id: 'light.office_desk', name: 'Office Desk Lamp', area: 'Office' });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ error: true, code: 'AMBIGUOUS', message: expect.stringMatching(/^Which lamp do you mean: .*\? I did nothing yet\.$/), details: { noun: 'lamp' } });
+    expect(r.body.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
+    expect(r.body.details.candidates).toContainEqual({ entity_id: 'light.office_desk', name: 'Office Desk Lamp', area: 'Office' });
+    expect(hubState('light.bedroom_lamp').state).toBe(before);
   });
 
-  test('not understood: 422 NOT_UNDERSTOOD with the closest known names', async () => {
-    const r = await command({ command: 'turn on the kitchn ceiling' });
+  test('not understood: 422 NOT_UNDERSTOOD naming the words, with the closest known names', async () => {
+    const r = await command({ command: 'turn on the kitchen zorblax quuxifier' });
     expect(r.status).toBe(422);
-    expect(r.body).toMatchObject({ error: true, code: 'NOT_UNDERSTOOD', details: { unknown_words: ['kitchn'] } });
-    expect(r.body.details.closest_names).toContain('Kitchen');
+    expect(r.body).toMatchObject({ error: true, code: 'NOT_UNDERSTOOD', details: { reason: 'unknown_words', unknown_words: ['zorblax', 'quuxifier'] } });
+    expect(r.body.message).toMatch(/^I did nothing: I did not understand “zorblax” and “quuxifier”/);
+    expect(r.body.details.closest_names.length).toBeGreaterThan(0);
   });
 
   test('unlocking needs confirmation: 409 without it (nothing acts), marked in a dry run, done with confirm', async () => {
@@ -142,6 +145,10 @@ describe('the same planner elsewhere', () => {
     expect(await next()).toMatchObject({ type: 'error', id: 8, error: { code: 'NOT_UNDERSTOOD' } });
     ws.send(JSON.stringify({ type: 'command', id: 9, payload: {} }));
     expect(await next()).toMatchObject({ type: 'error', id: 9, error: { code: 'INVALID_PARAMETERS' } });
+    ws.send(JSON.stringify({ type: 'command', id: 10, payload: { command: 'turn on the lamp' } }));
+    const ambiguous = await next();
+    expect(ambiguous).toMatchObject({ type: 'error', id: 10, error: { code: 'AMBIGUOUS', details: { noun: 'lamp' } } });
+    expect(ambiguous.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
     ws.close();
   });
 
@@ -153,6 +160,6 @@ describe('the same planner elsewhere', () => {
     const ambiguous = await s.call('/api/tools/call', 'POST', { name: 'command', arguments: { command: 'turn on the lamp' } });
     // The tool has no client that can be asked which lamp: the shared AMBIGUOUS answer, lamps only.
     expect(ambiguous.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'AMBIGUOUS', details: { candidates: expect.any(Array) } } } });
-    expect(ambiguous.body.structuredContent.error.details.candidates.every((c: { entity_id: string }) => c.entity_id.startsWith('light.'))).toBe(true);
+    expect(ambiguous.body.structuredContent.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
   });
 });

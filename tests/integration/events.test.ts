@@ -92,6 +92,10 @@ describe('stored subscriptions (REST)', () => {
     }
     const list = await s.call('/api/events/subscribe', 'POST', ['state_changed']);
     expect(list.status).toBe(400);
+    // No body is every event; a body of JSON null is a body, and not an object.
+    const nul = await s.api('/api/events/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'null' });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { message: string }).message).toMatch(/must be an object/);
   });
 
   test('a client cannot see or remove another client’s subscription; the cap is per client (429)', async () => {

@@ -1,7 +1,7 @@
 import { request as rawRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { engine } from '../../src/http/uws.js';
+import { App, MAX_HEADERS_SIZE, engine, engineOf } from '../../src/http/uws.js';
 import { reply } from '../../src/http/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -42,10 +42,113 @@ function raw(method: string, path: string, headers: Record<string, string>, chun
 }
 
 describe('engine', () => {
-  test('the native uWebSockets.js engine runs (the pure-JS fallback must never run on Linux x64)', async () => {
-    if (process.platform === 'linux' && process.arch === 'x64') expect(engine).toBe('native');
+  test('the native uWebSockets.js engine runs, and /api/config says so', async () => {
+    expect(engine).toBe('native');
     const config = (await (await s.api('/api/config')).json()) as { server: { engine: string } };
-    expect(config.server.engine).toBe(engine);
+    expect(config.server.engine).toBe('native');
+  });
+
+  test('only native code counts as the engine: a JavaScript stand-in with the same shape does not', () => {
+    expect(engineOf({ App })).toBe('native');
+    expect(engineOf({ App: function App() {} })).toBe('fallback');
+    expect(engineOf({ App: () => ({}) })).toBe('fallback');
+    // A stand-in that merely mentions the marker somewhere in its source is still JavaScript.
+    expect(engineOf({ App: () => '{ [native code] }' })).toBe('fallback');
+    expect(engineOf({})).toBe('fallback');
+  });
+});
+
+/** One kept-alive connection, request after request, reading each answer by its own framing. */
+async function onOneConnection(requests: string[], isHead: (i: number) => boolean) {
+  const port = Number(new URL(s.url).port);
+  const socket = connect(port, '127.0.0.1');
+  let buffer = Buffer.alloc(0);
+  let wake: () => void = () => undefined;
+  socket.on('data', (d) => {
+    buffer = Buffer.concat([buffer, d]);
+    wake();
+  });
+  const more = () => new Promise<void>((r) => (wake = r));
+  const answers: { status: number; headers: Record<string, string>; body: string }[] = [];
+  try {
+    for (const [i, text] of requests.entries()) {
+      socket.write(text);
+      let end: number;
+      while ((end = buffer.indexOf('\r\n\r\n')) < 0) await more();
+      const [line, ...fields] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
+      const length = isHead(i) ? 0 : Number(headers['content-length'] ?? 0);
+      while (buffer.length < end + 4 + length) await more();
+      answers.push({ status: Number(line!.split(' ')[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString() });
+      buffer = buffer.subarray(end + 4 + length);
+    }
+    // Nothing more came: a HEAD answer carried no body that a client would misread as the next answer.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(buffer.length).toBe(0);
+  } finally {
+    socket.destroy();
+  }
+  return answers;
+}
+
+describe('methods no route takes', () => {
+  // QUERY (the HTTP QUERY draft), WebDAV, UPnP and made-up methods all reach the router and get an answer.
+  const methods = ['QUERY', 'FOO', 'PROPFIND', 'TRACE', 'M-SEARCH', 'PURGE'];
+  const paths: [string, string[]][] = [
+    ['/health', ['GET']],
+    ['/api/state', ['GET']],
+    ['/api/scene/some-scene', ['GET', 'PUT', 'DELETE']],
+    ['/mcp', ['POST', 'GET', 'DELETE']],
+  ];
+
+  test.each(methods)('%s on a route gets 405 with Allow, in the error body shape', async (method) => {
+    for (const [path, allowed] of paths) {
+      const res = await raw(method, path, { 'content-type': 'application/json' }, method === 'QUERY' ? ['{"q":1}'] : []);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(String(res.headers.allow).split(', ').sort()).toEqual([...allowed].sort());
+      expect(JSON.parse(res.body)).toEqual({ error: true, code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}`, details: { allowed: expect.arrayContaining(allowed) } });
+    }
+  });
+
+  test('an unknown method on a path no route has gets 404 in the same shape', async () => {
+    const res = await raw('QUERY', '/nowhere', {}, []);
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body)).toMatchObject({ error: true, code: 'NOT_FOUND' });
+  });
+
+  test('HEAD, a QUERY without a body and GET on one kept-alive connection are each answered in turn', async () => {
+    const [head, query, get] = await onOneConnection(
+      ['HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n', 'QUERY /api/state HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n'],
+      (i) => i === 0,
+    );
+    expect(head!.status).toBe(200);
+    expect(query!.status).toBe(405);
+    expect(query!.headers.allow).toBe('GET');
+    expect(get!.status).toBe(200);
+    expect(JSON.parse(get!.body).status).toBe('healthy');
+    // HEAD says how long the GET's body is (its uptime may tick over, so within a digit).
+    expect(Math.abs(Number(head!.headers['content-length']) - get!.body.length)).toBeLessThanOrEqual(1);
+  });
+
+  test('a QUERY with a body is answered, and the connection closed rather than its body read', async () => {
+    const body = '{"select":"light.kitchen"}';
+    const [query] = await onOneConnection([`QUERY /api/state HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`], () => false);
+    expect(query!.status).toBe(405);
+    expect(query!.headers.connection).toBe('close');
+    expect(JSON.parse(query!.body).code).toBe('METHOD_NOT_ALLOWED');
+  });
+});
+
+describe('request heads', () => {
+  test('a request line and headers up to 16 KiB are read (a browser cookie, a long path); beyond, 431', async () => {
+    expect(MAX_HEADERS_SIZE).toBe(16 * 1024);
+    const big = await raw('GET', '/health', { cookie: `a=${'x'.repeat(12_000)}` }, []);
+    expect(big.status).toBe(200);
+    const path = await raw('GET', `/api/state/light.${'x'.repeat(8_000)}`, {}, []);
+    expect(path.status).toBe(400);
+    expect(JSON.parse(path.body).message).toMatch(/is too long: at most 255 characters/);
+    const tooBig = await raw('GET', '/health', { cookie: `a=${'x'.repeat(20_000)}` }, []);
+    expect(tooBig.status).toBe(431);
   });
 });
 

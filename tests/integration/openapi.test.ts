@@ -57,6 +57,10 @@ describe('the document', () => {
     expect(control.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(control.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
     expect(control.requestBody.content['application/json'].schema.required).toEqual(['entity_id', 'action']);
+    // A body is required exactly where an absent one (checked as {}) would be refused.
+    expect(control.requestBody.required).toBe(true);
+    expect(doc.paths['/api/events/subscribe'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/api/events/unsubscribe'].delete.requestBody.required).toBe(false);
     expect(doc.paths['/health'].get.security).toEqual([]);
     expect(doc.paths['/api/scene'].post.responses['201'].links.read).toEqual({ operationId: 'get_api_scene_by_scene_name', parameters: { scene_name: '$response.body#/id' } });
   });

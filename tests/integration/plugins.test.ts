@@ -69,6 +69,7 @@ describe('the built service with a folder of user plugins', () => {
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
     expect(failed['from-the-future.mjs']).toMatch(/^it works with bridge \^9\.0\.0, and this bridge is \d+\.\d+\.\d+$/);
+    expect(failed['bad-words.mjs']).toBe('its words could not be read: words de: domains.light.nouns: must be a list of phrases');
   });
 
   test('a plugin acts only through the home, so the bridge’s rules hold for it', async () => {

@@ -99,6 +99,10 @@ describe('POST /api/tools/call', () => {
 
   test('the caller’s mistakes are 404 and 400 naming the field; the tool’s are isError results that say what to do', async () => {
     expect((await call('no_such_tool', {})).status).toBe(404);
+    // Arguments are an object of named values; a list is not read as one (valibot's record takes arrays).
+    const list = await s.call('/api/tools/call', 'POST', { name: 'search_entities', arguments: [null, null] });
+    expect(list.status).toBe(400);
+    expect(list.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'arguments' } });
     const bad = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 150, command: 'on' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'brightness_pct' } });

@@ -1,5 +1,5 @@
 // The add-on as Home Assistant's Supervisor and the add-on linter (frenck/action-addon-linter)
-// read it from a store repository: config.yaml, build.yaml, repository.yaml, the s6 service
+// read it from a store repository: config.yaml, the Dockerfile, repository.yaml, the s6 service
 // files, the store images and the AppArmor profile. The rules below restate the Supervisor's
 // schemas (supervisor/apps/validate.py, store/, utils/apparmor.py) and the linter's
 // (config.schema.json, build.schema.json, lint.py) as of August 2026. The options' agreement with
@@ -190,36 +190,24 @@ function configProblems(config: Dict, file = 'config.yaml', usesS6 = true): stri
   return problems;
 }
 
-// ---- build.yaml, Dockerfile -----------------------------------------------------------------
+// ---- Dockerfile (no build.yaml) --------------------------------------------------------------
 
-const IMAGE = /^([a-zA-Z\-.:\d{}]+\/)*?([-\w{}]+)\/([-\w{}]+)(:[.\-\w{}]+)?$/; // RE_DOCKER_IMAGE_BUILD
+/** The Debian release (tag) of Home Assistant's multi-arch glibc base image, or undefined for any other image. */
+const debianBase = (image: string) => /^ghcr\.io\/home-assistant\/base-debian:([a-z]+)$/.exec(image)?.[1];
 
-/** The Debian release (tag) of a Home Assistant glibc base image, or undefined for any other image. */
-const debianBase = (image: string, arch?: string) =>
-  new RegExp(`^ghcr\\.io/home-assistant/${arch ? `${arch}-` : ''}base-debian:([a-z]+)$`).exec(image)?.[1];
-
-function buildProblems(build: Dict, arches: string[], dockerfileFrom: string | undefined, file = 'build.yaml'): string[] {
+/**
+ * Supervisor 2026.04 and later build from the Dockerfile's own `ARG BUILD_FROM` default and call
+ * build.yaml deprecated; older Supervisors, which need build.yaml, are not supported (the
+ * Supervisor updates itself, and only its current release is). So: no build.yaml, and a default
+ * that is the multi-arch Debian base.
+ */
+function buildProblems(dockerfile: string, paths: string[]): string[] {
   const problems: string[] = [];
-  for (const key of Object.keys(build)) {
-    if (key === 'squash') problems.push(`${file}: squash is not supported by BuildKit; remove it`);
-    else if (key === 'codenotary') problems.push(`${file}: codenotary is no longer used; remove it`);
-    else if (!['build_from', 'args', 'labels'].includes(key)) problems.push(`${file}: ${key} is not a build config key`);
-  }
-  for (const key of ['args', 'labels']) {
-    if (key in build && !dictOf(/./, str)(build[key])) problems.push(`${file}: ${key} must map names to strings`);
-  }
-  const from = build.build_from;
-  if (!isDict(from)) return [...problems, `${file}: build_from must map each arch to its base image`];
-  const release = dockerfileFrom === undefined ? undefined : debianBase(dockerfileFrom);
-  if (release === undefined) problems.push(`Dockerfile: ARG BUILD_FROM default ${dockerfileFrom} is not a Home Assistant Debian base`);
-  for (const arch of arches) {
-    const image = from[arch];
-    if (typeof image !== 'string') problems.push(`${file}: build_from.${arch} is missing`);
-    else if (!IMAGE.test(image)) problems.push(`${file}: build_from.${arch} "${image}" is not an image name`);
-    else if (debianBase(image, arch) === undefined) problems.push(`${file}: build_from.${arch} "${image}" is not the ${arch} glibc (Debian) base`);
-    else if (release !== undefined && debianBase(image, arch) !== release) problems.push(`${file}: build_from.${arch} "${image}" is not the Dockerfile's Debian ${release}`);
-  }
-  for (const arch of Object.keys(from)) if (!arches.includes(arch)) problems.push(`${file}: build_from.${arch} is not an arch in config.yaml`);
+  const from = dockerfileFrom(dockerfile);
+  if (from === undefined) problems.push('Dockerfile: no ARG BUILD_FROM default');
+  else if (debianBase(from) === undefined) problems.push(`Dockerfile: ARG BUILD_FROM default ${from} is not Home Assistant's multi-arch Debian base`);
+  if (!/^FROM \$\{BUILD_FROM\}$/m.test(dockerfile)) problems.push('Dockerfile: the final stage must be FROM ${BUILD_FROM}');
+  for (const path of paths) if (/^build\.(?:yaml|yml|json)$/.test(path)) problems.push(`${path}: deprecated since Supervisor 2026.04, which reads the Dockerfile; remove it`);
   return problems;
 }
 
@@ -365,8 +353,8 @@ describe('the add-on files as the Supervisor and the linter read them', () => {
     expect(configProblems(config, 'config.yaml', tracked.some((path) => path.startsWith(S6)))).toEqual([]);
   });
 
-  test('build.yaml names the glibc base of the Dockerfile for each arch in config.yaml', () => {
-    expect(buildProblems(yaml('build.yaml'), arches, dockerfileFrom(read('Dockerfile').toString('utf8')))).toEqual([]);
+  test('the Dockerfile builds on the multi-arch Debian base, and there is no build.yaml', () => {
+    expect(buildProblems(read('Dockerfile').toString('utf8'), tracked)).toEqual([]);
   });
 
   test('repository.yaml: name, an http(s) url and a maintainer', () => {
@@ -403,7 +391,7 @@ describe('the add-on files as the Supervisor and the linter read them', () => {
   });
 
   test('no config, build or repository file elsewhere in the tree that the Supervisor would pick up', () => {
-    expect(tracked).toEqual(expect.arrayContaining(['config.yaml', 'build.yaml', 'repository.yaml']));
+    expect(tracked).toEqual(expect.arrayContaining(['config.yaml', 'Dockerfile', 'repository.yaml']));
     expect(strayFiles(tracked)).toEqual([]);
   });
 });
@@ -446,23 +434,15 @@ describe('the rules fail on broken files', () => {
     expect(schema([['str']])).toEqual(['config.yaml: schema.key[0]: a list may not directly hold a list']);
   });
 
-  test('build.yaml rules', () => {
-    const from = 'ghcr.io/home-assistant/base-debian:trixie';
-    const build = { build_from: { amd64: 'ghcr.io/home-assistant/amd64-base-debian:trixie' } };
-    expect(buildProblems(build, ['amd64'], from)).toEqual([]);
-    expect(buildProblems(build, ['amd64', 'aarch64'], from)).toEqual(['build.yaml: build_from.aarch64 is missing']);
-    expect(buildProblems({ build_from: { amd64: 'ghcr.io/home-assistant/amd64-base:3.23' } }, ['amd64'], from)).toEqual([
-      'build.yaml: build_from.amd64 "ghcr.io/home-assistant/amd64-base:3.23" is not the amd64 glibc (Debian) base',
+  test('Dockerfile and build.yaml rules', () => {
+    const ok = 'ARG BUILD_FROM=ghcr.io/home-assistant/base-debian:trixie\nFROM node AS build\nFROM ${BUILD_FROM}\n';
+    expect(buildProblems(ok, ['Dockerfile'])).toEqual([]);
+    expect(buildProblems(ok, ['Dockerfile', 'build.yaml'])).toEqual(['build.yaml: deprecated since Supervisor 2026.04, which reads the Dockerfile; remove it']);
+    expect(buildProblems(ok.replace('base-debian:trixie', 'base:3.23'), [])).toEqual([
+      "Dockerfile: ARG BUILD_FROM default ghcr.io/home-assistant/base:3.23 is not Home Assistant's multi-arch Debian base",
     ]);
-    expect(buildProblems({ build_from: { amd64: 'ghcr.io/home-assistant/aarch64-base-debian:trixie' } }, ['amd64'], from)[0]).toMatch(/is not the amd64 glibc/);
-    expect(buildProblems(build, ['amd64'], 'ghcr.io/home-assistant/base-debian:bookworm')).toEqual([
-      'build.yaml: build_from.amd64 "ghcr.io/home-assistant/amd64-base-debian:trixie" is not the Dockerfile\'s Debian bookworm',
-    ]);
-    expect(buildProblems(build, ['amd64'], 'ghcr.io/home-assistant/base:latest')[0]).toMatch(/^Dockerfile: ARG BUILD_FROM default/);
-    expect(buildProblems({ ...build, squash: false }, ['amd64'], from)).toEqual(['build.yaml: squash is not supported by BuildKit; remove it']);
-    expect(buildProblems({ build_from: 'ghcr.io/home-assistant/base-debian:trixie' }, ['amd64'], from)).toEqual([
-      'build.yaml: build_from must map each arch to its base image',
-    ]);
+    expect(buildProblems(ok.replace('base-debian', 'amd64-base-debian'), [])[0]).toMatch(/is not Home Assistant's multi-arch Debian base/);
+    expect(buildProblems('FROM debian\n', [])).toEqual(['Dockerfile: no ARG BUILD_FROM default', 'Dockerfile: the final stage must be FROM ${BUILD_FROM}']);
     expect(dockerfileFrom('FROM x\nARG BUILD_FROM=ghcr.io/a/b:c\n')).toBe('ghcr.io/a/b:c');
   });
 

@@ -1,10 +1,10 @@
 // The parser's words: lower case, contractions and possessives, number words, units apart; plurals.
 import { expect, test } from 'vitest';
-import { languageWith } from '../../src/nlp/language.js';
+import { readLanguages } from '../../src/nlp/language.js';
 import { languageLexicon } from '../../src/nlp/lexicon.js';
 import { pluralOf, tokenize } from '../../src/nlp/text.js';
 
-const en = languageWith('en', [])!;
+const en = readLanguages().get('en')!;
 
 test('numbers in words become digits; units stand apart', () => {
   expect(tokenize('Set it to fifty percent', en)).toEqual(['set', 'it', 'to', '50', 'percent']);

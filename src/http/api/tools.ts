@@ -2,11 +2,12 @@
 // the same registry.
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
+import { anyObject } from '../../validation.js';
 import { jsonRoute, type RouteTable } from '../routes.js';
 
 const toolCall = v.object({
   name: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
-  arguments: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  arguments: v.optional(anyObject),
 });
 
 const toolInfo = v.object({

@@ -1,0 +1,202 @@
+// Words the phrase tables do not know, read as what they most likely are: a known word with a case
+// or plural ending (des Wohnzimmers), words written as one (Wohnzimmerlampe, livingroom,
+// ausschalten), or a misheard or mistyped name of a thing (lamb: lamp, vacume: vacuum). A guess is
+// taken only when it is close and the only one that close; a guess less sure than that becomes a
+// question. Verbs and the words that forbid acting are never guessed: a guess may only change
+// which thing is meant, and only the home's names and the kinds of things are guessed at.
+import type { LanguageData } from './language.js';
+import type { Lexicon } from './lexicon.js';
+import { singularOf, soundKey } from './text.js';
+
+/** A guess at least this sure is taken; one at least ASK sure is asked about; below, the word stays unknown. */
+export const ACCEPT = 0.75;
+export const ASK = 0.6;
+
+export interface Recovery {
+  tokens: string[];
+  /** Words read as others, with where they are in `tokens`. */
+  guesses: { word: string; as: string; at: number }[];
+  /** The closest guess for a word when it was not sure enough to take. */
+  unsure?: { word: string; guess: string };
+}
+
+const isNumber = (t: string) => /^-?\d+(\.\d+)?$/.test(t);
+
+/** Damerau-Levenshtein distance (adjacent swaps count one), or max + 1 as soon as it must be more than max. */
+export function distance(a: string, b: string, max = Infinity): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      row[j] = v;
+      if (v < best) best = v;
+    }
+    if (best > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** How sure a guess is that `word` meant `known` (0 to 1), given both words' sound keys. */
+export function confidence(word: string, known: string, lang: LanguageData, keys?: { word: string; known: string }): number {
+  if (word.length < 4 || known.length < 3 || isNumber(known)) return 0;
+  // Same sound, other letters (celing, vacume, lites): as sure as one slip of a finger.
+  const key = keys?.word ?? soundKey(word, lang);
+  const same = key.length >= 2 && key === (keys?.known ?? soundKey(known, lang));
+  const d = distance(word, known, same ? 3 : 2);
+  // More than two slips is another word, unless it sounds the same.
+  let c = d > 2 ? 0 : 1 - d / Math.max(word.length, known.length);
+  // A slip in a three-letter word changes a third of it: only ever a question (flux: lux?).
+  if (Math.min(word.length, known.length) < 4) c *= 0.9;
+  if (same && d <= 3) c = Math.max(c, 0.8);
+  return c;
+}
+
+export class Recoverer {
+  /** The language's endings, longest first, each with what it leaves in its place. */
+  private readonly endings: [string, string][];
+
+  constructor(
+    private readonly lang: LanguageData,
+    private readonly lexicons: readonly Lexicon[],
+  ) {
+    this.endings = lang.endings.map((e) => e.split(':') as [string, string?]).map(([end, put = '']) => [end, put] as [string, string]).sort((a, b) => b[0].length - a[0].length);
+  }
+
+  private known(w: string): boolean {
+    return this.lexicons.some((l) => l.words.has(w));
+  }
+
+  /** A known word that is not only filler (a part of a compound must mean something). */
+  private part(w: string): boolean {
+    if (w.length < (this.lang.compounds?.min_part ?? 3) || !this.known(w)) return false;
+    const own = this.lexicons.flatMap((l) => l.meaningsOf(w) ?? []);
+    return !own.length || own.some((m) => m.k !== 'filler' && m.k !== 'connector' && m.k !== 'of' && m.k !== 'list');
+  }
+
+  /** The word without an ending (or with the ending's own replacement: closing, close), if that is a known word. */
+  private stem(w: string): string | undefined {
+    for (const [end, put] of this.endings) {
+      if (w.length - end.length < 3 || !w.endsWith(end)) continue;
+      const stem = w.slice(0, w.length - end.length) + put;
+      if (this.known(stem)) return stem;
+    }
+    return undefined;
+  }
+
+  /**
+   * A list of words that share one noun ("the front, back and side doors"): each with the noun,
+   * when each then is a name the home knows (front door, back door, side door).
+   */
+  shareNoun(tokens: readonly string[], names: Lexicon): string[] {
+    const out = [...tokens];
+    const joiner = (t: string | undefined) => t !== undefined && (t === ',' || this.lang.list_joiners.includes(t));
+    for (let j = out.length - 1; j >= 3; j--) {
+      const noun = out[j]!;
+      const items = [j - 1];
+      for (let k = j - 2; k >= 1 && joiner(out[k]); k -= 2) items.unshift(k - 1);
+      if (items.length < 2 || items.some((i) => joiner(out[i]))) continue;
+      for (const form of [noun, singularOf(noun, this.lang)].filter((x): x is string => x !== undefined)) {
+        const named = (i: number) => {
+          const m = names.match([out[i]!, form]);
+          return m.length === 1 && m[0]!.meanings.some((x) => x.k === 'entity');
+        };
+        if (!items.every(named)) continue;
+        const rebuilt: string[] = [];
+        for (let i = items[0]!; i < j; i++) rebuilt.push(out[i]!, ...(items.includes(i) ? [form] : []));
+        out.splice(items[0]!, j - items[0]! + 1, ...rebuilt);
+        return out;
+      }
+    }
+    return out;
+  }
+
+  /** The known words a word is written of (Wohnzimmerlampe: wohnzimmer lampe), if it is a compound. */
+  parts(w: string): string[] | undefined {
+    return this.split(w);
+  }
+
+  /** A word written as known words joined (with the language's linking letters), longest first part first. */
+  private split(w: string, depth = 0): string[] | undefined {
+    const c = this.lang.compounds;
+    if (!c || depth > 2 || w.length < 2 * c.min_part) return undefined;
+    const min = c.min_part;
+    for (let n = w.length - min; n >= min; n--) {
+      let head = w.slice(0, n);
+      if (!this.part(head)) {
+        // Küchenschalter: the first part with its ending (küchen) stands for the word (küche).
+        const stem = this.stem(head);
+        if (!stem || !this.part(stem)) continue;
+        head = stem;
+      }
+      for (const linker of c.linkers) {
+        if (!w.startsWith(linker, n)) continue;
+        const rest = w.slice(n + linker.length);
+        if (rest.length < min) continue;
+        if (this.part(rest)) return [head, rest];
+        const stem = this.stem(rest);
+        if (stem && this.part(stem)) return [head, stem];
+        const more = this.split(rest, depth + 1);
+        if (more) return [head, ...more];
+      }
+    }
+    return undefined;
+  }
+
+  /** The closest word that names a thing, with how sure the guess is; undefined when two are equally close. */
+  private closest(w: string): { word: string; sure: number } | undefined {
+    const key = soundKey(w, this.lang);
+    let best: { word: string; sure: number } | undefined;
+    let tie = false;
+    for (const l of this.lexicons) {
+      for (const [known, info] of l.things()) {
+        if (Math.abs(known.length - w.length) > 3) continue;
+        const sure = confidence(w, known, this.lang, { word: key, known: (info.key ??= soundKey(known, this.lang)) });
+        if (sure < ASK) continue;
+        if (!best || sure > best.sure) {
+          best = { word: known, sure };
+          tie = false;
+        } else if (sure === best.sure && known !== best.word) tie = true;
+      }
+    }
+    return best && !tie ? best : best ? { ...best, sure: Math.min(best.sure, ACCEPT - 0.01) } : undefined;
+  }
+
+  recover(tokens: readonly string[]): Recovery {
+    const out: string[] = [];
+    const guesses: Recovery['guesses'] = [];
+    let unsure: Recovery['unsure'];
+    for (const t of tokens) {
+      if (isNumber(t) || t === ',' || this.known(t) || !/\p{L}/u.test(t)) {
+        out.push(t);
+        continue;
+      }
+      const stem = this.stem(t);
+      if (stem) {
+        out.push(stem);
+        continue;
+      }
+      const parts = this.split(t);
+      if (parts) {
+        out.push(...parts);
+        continue;
+      }
+      const guess = this.closest(t);
+      if (guess && guess.sure >= ACCEPT) {
+        guesses.push({ word: t, as: guess.word, at: out.length });
+        out.push(guess.word);
+        continue;
+      }
+      if (guess && !unsure) unsure = { word: t, guess: guess.word };
+      out.push(t);
+    }
+    return { tokens: out, guesses, ...(unsure ? { unsure } : {}) };
+  }
+}

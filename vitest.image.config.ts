@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The image tests (npm run test:image, which rehearses the image first): each file starts the app
+// in the rehearsed root on its one port, so files run one at a time.
+export default defineConfig({
+  // Plugins import the public API by the package's name, as a user's plugin does; under the test
+  // runner that name means the source, so plugins and the bridge share one copy of each module.
+  resolve: { alias: { 'home-mcp-bridge/plugin': fileURLToPath(new URL('./src/plugin/index.ts', import.meta.url)) } },
+  test: {
+    include: ['tests/image/**/*.test.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // In CI every run also records its counts for the log's closing line (scripts/ci-log.mjs).
+    reporters: process.env.CI_TALLY_FILE ? ['default', './tests/lib/tally-reporter.mjs'] : ['default'],
+  },
+});
