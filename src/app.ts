@@ -2,7 +2,7 @@
 // registrar, starts the parts in order and stops them in reverse.
 import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
-import { TokenService } from './auth/tokens.js';
+import { actorName, TokenService } from './auth/tokens.js';
 import { BridgeTokens } from './auth/bridge-tokens.js';
 import { IngressTrust } from './auth/ingress.js';
 import { IngressAccess, parseIngressRule } from './auth/ingress-access.js';
@@ -30,12 +30,16 @@ import { registerDiscoveryLinkRoutes } from './http/api/discovery-link.js';
 import { registerOAuthClientRoutes } from './http/api/oauth-clients.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
+import { registerHaConfigRoutes } from './http/api/ha-config.js';
 import { registerSystemRoutes } from './http/api/system.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
+import { HubRest } from './hub/rest.js';
+import { HaConfigService, type Who } from './ha-config/service.js';
+import { HubConfig } from './ha-config/hub-config.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
 import { SupervisorApi } from './hub/supervisor.js';
@@ -75,24 +79,24 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerHaConfigRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
 
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
-async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {
+async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; rest: HubRest; simulator?: Simulator }> {
   const common = { bus, log: log.child({ part: 'hub' }) };
   if (config.hassUrl) {
     const token = (config.hassToken ?? config.supervisorToken)!;
-    return { hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }) };
+    return { hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }), rest: new HubRest(config.hassUrl, token) };
   }
   if (config.supervisorToken) {
-    // The Supervisor proxies Home Assistant's WebSocket API at /core/websocket and takes its own token.
+    // The Supervisor proxies Home Assistant's WebSocket and REST APIs at /core and takes its own token.
     const core = `${config.supervisorUrl.replace(/\/+$/, '')}/core`;
-    return { hub: new HubClient({ ...common, wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }) };
+    return { hub: new HubClient({ ...common, wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }), rest: new HubRest(core, config.supervisorToken) };
   }
   const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
   log.info(`no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`);
   const hub = new HubClient({ ...common, wsUrl: websocketUrl(simulator.url), token: simulator.token, displayUrl: simulator.url, mode: 'simulator', simulator: { home: config.simHome } });
-  return { hub, simulator };
+  return { hub, rest: new HubRest(simulator.url, simulator.token), simulator };
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
@@ -114,9 +118,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
 
   const store = openStore(storeFile(config.dataDir));
   const bus = createBus();
-  const { hub, simulator } = await connectHub(config, bus, log);
+  const { hub, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
-  const policy = new Policy({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly }, exposure);
+  const policy = new Policy({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly, configEditing: config.configEditing }, exposure);
   const home = new HomeView(hub, policy);
   const actions = new ActionExecutor(hub, policy);
   let server: HttpServer | undefined;
@@ -161,6 +165,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
   const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
   const scenes = new SceneService({ hub, actions, policy, store, bus });
+  const who: Who = (p) => {
+    if (!p) return { kind: 'local', name: 'the local user (stdio)' };
+    if (p.via === 'token') return { kind: 'token', name: bridgeTokens.nameOf(p.tokenId) ?? p.sub };
+    if (p.via === 'oauth') return { kind: 'oauth', name: oauth.list().find((g) => g.id === p.grantId)?.name ?? p.sub };
+    if (p.via === 'discovery') return { kind: 'discovery', name: "Home Assistant's link" };
+    return { kind: p.via === 'ingress' ? 'ingress' : 'user', name: actorName(p) };
+  };
+  const haConfig = new HaConfigService({ hub, hubConfig: new HubConfig(hub, rest), policy, actions, versions: store.configVersions, keep: config.configVersionsMax, who, log: log.child({ part: 'ha-config' }) });
   const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
   // Delivery listens before the hub connects, so its first events are kept too.
@@ -180,6 +192,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     actions,
     scenes,
     groups,
+    haConfig,
     users,
     tokens,
     bridgeTokens,
@@ -204,7 +217,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
-    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands },
+    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig },
     version: VERSION,
     log: log.child({ part: 'plugins' }),
   });
@@ -212,7 +225,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },
-    tools: new ToolRegistry(plugins, () => home.ids()),
+    tools: new ToolRegistry(plugins, () => home.ids(), () => policy.configEditing),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };

@@ -179,6 +179,29 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX oauth_grants_by_client ON oauth_grants(client_id);
       `),
   },
+  {
+    // Every version of Home Assistant's automations, scripts, helpers and dashboards the bridge
+    // changed: the config as it was before each change (`found`) and as each change left it, with
+    // who, when and why. config NULL: the item did not exist then.
+    version: 7,
+    name: 'config versions',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE config_versions (
+          id            INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind          TEXT NOT NULL,
+          item          TEXT NOT NULL,
+          config        TEXT,
+          change        TEXT NOT NULL,
+          actor_kind    TEXT,
+          actor         TEXT,
+          reason        TEXT,
+          restored_from INTEGER,
+          created_at    TEXT NOT NULL
+        );
+        CREATE INDEX config_versions_by_item ON config_versions(kind, item, id);
+      `),
+  },
 ];
 
 export class MigrationError extends Error {

@@ -56,7 +56,7 @@ describe('the built service with a folder of user plugins', () => {
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
     expect(failed['reaches-for-secrets.mjs']).toMatch(/^it asks for config, tokens, store, which plugins cannot have/);
-    expect(failed['wants-config.mjs']).toMatch(/^it asks for config, which plugins cannot have \(only home, scenes, groups, commands/);
+    expect(failed['wants-settings.mjs']).toMatch(/^it asks for settings, which plugins cannot have \(only home, scenes, groups, commands, config/);
     expect((await call('leak')).status).toBe(404);
     const status = JSON.parse((await call('porch_status')).body.content[0].text);
     expect(status).toEqual({ lights_on: expect.any(Number), context: ['caller', 'client', 'home', 'log'], services: 'undefined', started: 1 });

@@ -38,6 +38,8 @@ export class ScriptedConfig {
   /** Config keys whose next reload fails (the entity comes back unavailable). */
   readonly failNextReload = new Set<string>();
   private readonly disarm = new Map<string, () => void>();
+  /** What each entity was made from at its last reload, as written (automation/config, script/config answer this). */
+  readonly loaded = new Map<string, Config>();
 
   constructor(private readonly hub: Hub) {}
 
@@ -47,12 +49,14 @@ export class ScriptedConfig {
       const id = String(s.attributes.id ?? splitEntityId(s.entityId)[1]);
       const config = this.hub.entityConfig(s.entityId);
       this.automations.push({ id, alias: String(s.attributes.friendly_name ?? id), ...(config.description ? { description: config.description } : {}), triggers: list(config.triggers), ...(config.conditions ? { conditions: config.conditions } : {}), actions: stepsOf(config, 'actions') });
+      this.loaded.set(s.entityId, copy(this.automations.at(-1)!));
       this.arm(s.entityId, this.automations.at(-1)!);
     }
     for (const s of this.hub.states.all('script')) {
       const key = splitEntityId(s.entityId)[1];
       const config = this.hub.entityConfig(s.entityId);
       this.scripts.set(key, { alias: String(s.attributes.friendly_name ?? key), ...copy(config), sequence: stepsOf(config, 'sequence') });
+      this.loaded.set(s.entityId, copy(this.scripts.get(key)!));
     }
   }
 
@@ -115,6 +119,7 @@ export class ScriptedConfig {
       this.hub.registries.addEntity({ entity_id: entityId, name, platform: 'automation', unique_id: id });
       this.hub.bus.fire('entity_registry_updated', { action: 'create', entity_id: entityId });
     }
+    this.loaded.set(entityId, copy(config));
     if (!valid) {
       this.hub.states.set(entityId, 'unavailable', { id, friendly_name: name });
       return;
@@ -134,6 +139,7 @@ export class ScriptedConfig {
   }
 
   private removeEntity(entityId: string): void {
+    this.loaded.delete(entityId);
     this.disarm.get(entityId)?.();
     this.disarm.delete(entityId);
     this.hub.removeEntity(entityId);
@@ -267,6 +273,7 @@ export class ScriptedConfig {
       if (this.failNextReload.delete(key)) valid = undefined;
       const existed = hub.states.get(entityId);
       const name = config.alias !== undefined ? String(config.alias) : key;
+      this.loaded.set(entityId, copy(config));
       if (!valid) {
         hub.services.remove('script', key);
         hub.states.set(entityId, 'unavailable', { friendly_name: name });

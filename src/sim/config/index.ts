@@ -106,9 +106,8 @@ export function configCommands(): Map<string, Command> {
           conn.sendError(msg.id, HA_ERROR.notFound, 'Entity not found');
           return;
         }
-        const scripted = configOf(conn.hub).scripted;
-        const config = d === 'automation' ? scripted.automation(scripted.automationId(entityId) ?? '') : scripted.scripts.get(entityId.slice('script.'.length));
-        conn.sendResult(msg.id, { config: config ?? null });
+        // The config the entity was made from at its last reload (raw_config), not the file as it is now.
+        conn.sendResult(msg.id, { config: configOf(conn.hub).scripted.loaded.get(entityId) ?? null });
       }, true),
     );
   }
