@@ -28,8 +28,7 @@ const read = tool({
   description:
     "Home Assistant's automations, scripts, helpers (input_*, counter, timer) and dashboards. Without id: the list (automations and scripts with when each last ran). With id: one as Home Assistant stores it, YAML and JSON.",
   input: v.object({ kind: KIND, id: v.optional(id) }),
-  output: anything,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true },
   run: async ({ kind, id: itemId }, { config }) => {
     if (itemId === undefined) {
       const items = await config.list(kind);
@@ -45,10 +44,9 @@ const read = tool({
 const trace = tool({
   name: 'config_trace',
   title: 'Why did (or didn’t) it run?',
-  description: "An automation's or script's recent runs from Home Assistant's traces: what triggered each, the condition that stopped it or the step that failed, in words; and if none ran, why not.",
+  description: "An automation's or script's recent runs from Home Assistant's traces, in words: what triggered each, the condition that stopped it or the step that failed; if none ran, why not.",
   input: v.object({ kind: v.picklist(['automation', 'script']), id, run_id: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
-  output: anything,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true },
   run: async ({ kind, id: itemId, run_id }, { config }) => {
     const e = await config.trace(kind, itemId, run_id);
     const runs = e.runs.map((r) => `- ${r.started}${r.trigger ? ` (${r.trigger})` : ''}: ${r.detail}`);
@@ -60,7 +58,7 @@ const change = tool({
   name: 'config_change',
   title: 'Change an automation, script, helper or dashboard',
   description:
-    'Create, update or delete through Home Assistant\'s config API. First dry_run: true (the diff in words and lines), show the person, then apply with confirm, preview_id and a reason. config is the whole new item. Helper id: type.id, the type alone to create. Dashboard id: default or its url_path; create with view adds a card (else a view); update/delete take view (index, path or title) and card (index), or update the whole.',
+    'Create, update or delete through Home Assistant\'s config API. First dry_run: true (a diff), show the person, then apply with confirm, preview_id and reason. config: the whole new item (helpers: fields to change). Helper id: type.id (the type alone to create). Dashboard id: default or url_path; create with view adds a card, else a view; update/delete take view (index, path or title) and card (index).',
   input: v.object({
     kind: KIND,
     op: v.picklist(['create', 'update', 'delete']),
@@ -73,8 +71,7 @@ const change = tool({
     reason: v.optional(reason),
     preview_id: v.optional(previewId),
   }),
-  output: anything,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false },
   edits: 'config',
   run: async (args, { config }) => outcomeResult(await config.change(args)),
 });
@@ -82,10 +79,9 @@ const change = tool({
 const history = tool({
   name: 'config_history',
   title: 'Versions of automations, scripts, helpers, dashboards',
-  description: 'The versions the bridge kept (who, when, why, what changed). With kind and id: that item\'s; without: the latest changes. With version: that one, with its config and diff.',
+  description: 'Versions the bridge kept (who, when, why, what changed): of one item (kind, id), else the latest changes; version: one, with its config and diff.',
   input: v.object({ kind: v.optional(KIND), id: v.optional(id), version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))) }),
-  output: anything,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true },
   run: ({ kind, id: itemId, version }, { config }) => {
     if (version !== undefined) {
       const one = config.version(version);
@@ -100,10 +96,9 @@ const history = tool({
 const restore = tool({
   name: 'config_restore',
   title: 'Put a kept version back',
-  description: 'Puts a version from config_history back in Home Assistant (kept as a new version). First dry_run: true, show the person, then confirm with preview_id and a reason.',
+  description: 'Puts a config_history version back (kept as a new version). First dry_run: true, show the person, then confirm with preview_id and reason.',
   input: v.object({ version: v.pipe(v.number(), v.integer(), v.minValue(1)), dry_run: v.optional(v.boolean()), confirm: v.optional(v.boolean()), reason: v.optional(reason), preview_id: v.optional(previewId) }),
-  output: anything,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false },
   edits: 'config',
   run: async ({ version, ...opts }, { config }) => outcomeResult(await config.restore(version, opts)),
 });

@@ -97,6 +97,7 @@ describe('the built service with a folder of user plugins', () => {
       ['bridge_scenes', 'builtin', ['bridge_scenes']],
       ['climate', 'builtin', ['control_climate']],
       ['commands', 'builtin', ['command']],
+      ['config', 'builtin', ['config_read', 'config_trace', 'config_change', 'config_history', 'config_restore']],
       ['covers', 'builtin', ['control_covers']],
       ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],
       ['fans', 'builtin', ['control_fans']],
@@ -115,7 +116,7 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(24);
+    expect(health.tools).toBe(29);
   });
 });
 
