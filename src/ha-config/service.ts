@@ -44,6 +44,8 @@ export interface ApplyOptions {
   reason?: string;
   /** The preview this apply must still match (what the person saw). */
   preview_id?: string;
+  /** The caller is an assistant (a tool call), which must say why even with a person's credential. */
+  assistant?: boolean;
 }
 
 export interface Outcome {
@@ -641,7 +643,7 @@ export class HaConfigService {
     if (opts.preview_id !== undefined && opts.preview_id !== previewId) {
       throw conflict(`The ${nameOf(plan.kind)} changed since that preview (or the change asked is another one): look at the new preview (dry_run) and confirm that`, { preview_id: previewId, diff, summary });
     }
-    if (!opts.reason?.trim() && !isPerson(principal)) throw invalidParameters('reason: say why this change is made (it is kept with the version)', { field: 'reason' });
+    if (!opts.reason?.trim() && (opts.assistant || !isPerson(principal))) throw invalidParameters('reason: say why this change is made (it is kept with the version)', { field: 'reason' });
     try {
       policy.authorizeConfigEdit(caller, edit, refs);
     } catch (err) {

@@ -251,10 +251,10 @@ function configFor(service: HaConfigService, principal: Principal | undefined, c
     get: (kind, id) => service.get(kind, id),
     trace: (kind, id, runId) => service.trace(kind, id, runId),
     change: ({ dry_run, confirm, reason, preview_id, ...req }: ConfigChangeRequest) =>
-      confirmedChange(client, confirm, (yes, asked) => service.change(req, principal, { dry_run, confirm: yes, reason, preview_id: preview_id ?? asked })),
+      confirmedChange(client, confirm, (yes, asked) => service.change(req, principal, { dry_run, confirm: yes, reason, preview_id: preview_id ?? asked, assistant: true })),
     history: (kind, id, limit) => service.history(kind, id, limit),
     version: (id) => service.version(id),
-    restore: (version, opts = {}) => confirmedChange(client, opts.confirm, (yes, asked) => service.restore(version, principal, { ...opts, confirm: yes, preview_id: opts.preview_id ?? asked })),
+    restore: (version, opts = {}) => confirmedChange(client, opts.confirm, (yes, asked) => service.restore(version, principal, { ...opts, confirm: yes, preview_id: opts.preview_id ?? asked, assistant: true })),
   };
 }
 

@@ -2,34 +2,10 @@
 // script, a helper and a dashboard card each created, run or seen, traced, changed (with its diff),
 // restored to its first version and deleted; Home Assistant's refusals in plain words with nothing
 // half-applied; a reload that fails undone; what is written held to the same rules as an action.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { stringify } from 'yaml';
 import { configOf } from '../../src/sim/config/index.js';
-import type { Home } from '../../src/sim/home.js';
+import { configHomeFile } from '../helpers/config-home.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-export const CONFIG_HOME: Home = {
-  name: 'Config home',
-  areas: [{ id: 'bedroom', name: 'Bedroom' }],
-  entities: [
-    { entity_id: 'light.bed', name: 'Bed light', area: 'bedroom', state: 'off', attributes: { supported_color_modes: ['brightness'] } },
-    { entity_id: 'light.desk', name: 'Desk light', state: 'off', attributes: { supported_color_modes: ['brightness'] } },
-    { entity_id: 'input_boolean.bedtime', name: 'Bedtime', state: 'off' },
-    { entity_id: 'lock.front_door', name: 'Front door', state: 'locked' },
-    { entity_id: 'script.open_up', name: 'Open up', config: { sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] } },
-  ],
-  dashboards: [{ url_path: 'wall-panel', title: 'Wall panel', mode: 'yaml', filename: 'wall-panel.yaml', config: { views: [{ title: 'Wall', cards: [] }] } }],
-};
-
-/** The home above as a file for SIM_HOME. */
-export function configHomeFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'hmb-config-home-')), 'home.yaml');
-  writeFileSync(file, stringify(CONFIG_HOME));
-  return file;
-}
 
 let s: TestServer;
 beforeAll(async () => {
