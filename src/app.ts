@@ -54,6 +54,7 @@ import { closePlugins, loadPlugins } from './plugins/loader.js';
 import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
+import { takeBackupCopy } from './store/backup.js';
 import { EventHub } from './stream/event-hub.js';
 import { StreamMetrics } from './stream/metrics.js';
 import { SocketChannel } from './stream/socket-channel.js';
@@ -116,6 +117,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   }
   if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
+  const restored = takeBackupCopy(config.dataDir);
+  if (restored) log.info(restored);
   const store = openStore(storeFile(config.dataDir));
   const bus = createBus();
   const { hub, rest, simulator } = await connectHub(config, bus, log);

@@ -37,10 +37,11 @@ function lineOps(a: string[], b: string[]): Op[] {
       ops.push({ kind: ' ', line: x[i]! });
       i++;
       j++;
-    } else if (j < y.length && (i === x.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      ops.push({ kind: '+', line: y[j++]! });
-    } else {
+    } else if (i < x.length && (j === y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
+      // Removals before additions, as diff writes them.
       ops.push({ kind: '-', line: x[i++]! });
+    } else {
+      ops.push({ kind: '+', line: y[j++]! });
     }
   }
   for (const line of a.slice(endA)) ops.push({ kind: ' ', line });
