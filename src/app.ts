@@ -212,7 +212,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     home,
     commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength }),
     port: () => server?.port ?? config.port,
-    features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
+    features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
   // Plugins load before MCP exists; what they say of their tools reaches it once it does.
   let toolsChanged = () => undefined as void;
