@@ -82,6 +82,19 @@ export interface RunningApp {
 /** Every registrar, in the order their routes are added. */
 const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerHaConfigRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
 
+function passwordBanner(password: string, dataDir: string): string {
+  return [
+    '',
+    '  Home MCP Bridge: no user is configured, so this one was made:',
+    '    user: admin',
+    `    password: ${password}`,
+    `  It is shown only this once; only its hash is kept, in ${dataDir}/admin-user.json.`,
+    '  Lost it? home-mcp-bridge reset-password (npm run reset-password) prints a new one.',
+    '',
+    '',
+  ].join('\n');
+}
+
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
 async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; rest: HubRest; simulator?: Simulator }> {
   const common = { bus, log: log.child({ part: 'hub' }) };
@@ -114,12 +127,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir);
   if (generatedPassword) {
     log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
+    // Also plainly, beside the log, where a person reads it (not when a caller brought its own logger).
+    if (!opts.log && config.logLevel !== 'silent') (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(passwordBanner(generatedPassword, config.dataDir));
   }
   if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   const restored = takeBackupCopy(config.dataDir);
   if (restored) log.info(restored);
   const store = openStore(storeFile(config.dataDir));
+  store.streamStats.maxConnections = config.streamHistoryMaxRows;
   const bus = createBus();
   const { hub, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
@@ -235,7 +251,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,
-    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
+    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.reserveSse(), debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
   };
 
   toolsChanged = () => services.mcp.live.recheckTools();

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'OVERLOADED'
   | 'UNSUPPORTED_BY_CLIENT'
   | 'HUB_ERROR'
+  | 'SHUTTING_DOWN'
   | 'INTERNAL_ERROR';
 
 export class AppError extends Error {

@@ -32,6 +32,8 @@ export interface Caller {
   headers: Record<string, string>;
   ip: string;
   query?: Record<string, string | string[] | undefined>;
+  /** The request's URL as sent: the query token is looked for by its literal name there. */
+  originalUrl?: string;
   /** The route's path parameters (a capability link's key). */
   params?: Record<string, string>;
   method?: string;
@@ -50,9 +52,26 @@ function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | u
   const header = caller.headers.authorization;
   if (header !== undefined) return bearerToken(header) ?? unauthorized('The Authorization header must be "Bearer <token>"');
   if (policy.queryToken) {
-    const q = caller.query?.token;
+    // Only `token=` as written: a percent-encoded name (%74oken) is another parameter, which the
+    // log's redaction would not know to hide.
+    const q = caller.originalUrl !== undefined ? literalParam(caller.originalUrl, 'token') : caller.query?.token;
     const token = Array.isArray(q) ? q[0] : q;
     if (token) return token;
+  }
+  return undefined;
+}
+
+/** The first value of a query parameter whose name is written exactly `name` (not percent-encoded). */
+function literalParam(url: string, name: string): string | undefined {
+  const q = url.indexOf('?');
+  if (q === -1) return undefined;
+  for (const part of url.slice(q + 1).split('&')) {
+    if (!part.startsWith(`${name}=`)) continue;
+    try {
+      return decodeURIComponent(part.slice(name.length + 1).replace(/\+/g, ' '));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

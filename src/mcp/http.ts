@@ -32,6 +32,10 @@ interface Entry {
 
 export interface McpHttpOptions {
   idleMs: number;
+  /** Sessions one client may hold (MCP_MAX_SESSIONS); past it the one it used least recently ends. */
+  maxPerClient: number;
+  /** A place under SSE_MAX_CONNECTIONS for a 2024-11-05 stream, given back by calling the answer. */
+  reserveStream?: () => () => void;
   debounceMs: number;
   cors: Cors;
   allowedHosts: readonly string[];
@@ -46,7 +50,7 @@ const rpcError = (status: number, code: number, message: string) =>
 
 export class McpHttp {
   private readonly sessions = new Map<string, Entry>();
-  private readonly legacy = new Map<string, { transport: LegacySseTransport; session: McpSession; owner: string; lastSeen: number }>();
+  private readonly legacy = new Map<string, { transport: LegacySseTransport; session: McpSession; owner: string; lastSeen: number; release: () => void }>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly hosts: Set<string>;
   readonly live: McpLive;
@@ -136,13 +140,17 @@ export class McpHttp {
   async openLegacy(request: Request, principal: Principal, pathPrefix = ''): Promise<Response> {
     const refused = this.refusal(request);
     if (refused) return refused;
+    // The stream is an event stream like any other: it takes a place under SSE_MAX_CONNECTIONS (503 when none is left).
+    const release = this.opts.reserveStream?.() ?? (() => undefined);
+    this.makeRoom(principal.sub);
     const session = createMcpSession(this.services, { seal: this.seal, live: this.live }, principal, 'legacy');
     // Through ingress the client only reaches us under Home Assistant's path for the add-on.
     const transport = new LegacySseTransport(`${pathPrefix}/messages`);
-    const entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
+    const entry = { transport, session, owner: principal.sub, lastSeen: Date.now(), release };
     this.legacy.set(transport.sessionId, entry);
     this.opts.log.info({ session: transport.sessionId, user: actorName(principal) }, 'MCP session opened (2024-11-05 HTTP+SSE)');
     transport.onclose = () => {
+      release();
       if (this.legacy.delete(transport.sessionId)) {
         session.close();
         void session.server.close().catch(() => undefined);
@@ -178,6 +186,7 @@ export class McpHttp {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
+        this.makeRoom(principal.sub);
         entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
         this.sessions.set(sid, entry);
         this.opts.log.info({ session: sid, user: actorName(principal) }, 'MCP session opened');
@@ -191,6 +200,18 @@ export class McpHttp {
       await session.server.close().catch(() => undefined);
     }
     return response;
+  }
+
+  /** Before a client's next session: past MCP_MAX_SESSIONS, the one it used least recently ends. */
+  private makeRoom(owner: string): void {
+    const mine = [...this.sessions.entries(), ...this.legacy.entries()].filter(([, e]) => e.owner === owner);
+    if (mine.length < this.opts.maxPerClient) return;
+    mine.sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
+    for (const [sid, e] of mine.slice(0, mine.length - this.opts.maxPerClient + 1)) {
+      this.opts.log.info({ session: sid, user: owner, limit: this.opts.maxPerClient }, 'MCP session ended: the client opened more than MCP_MAX_SESSIONS');
+      if (this.sessions.has(sid)) this.drop(sid);
+      else void (e.transport as LegacySseTransport).close();
+    }
   }
 
   private drop(sid: string): void {

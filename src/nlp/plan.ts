@@ -6,7 +6,7 @@ import { actOf, impliedDomains, serviceFor, type Act } from './act.js';
 import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
 import type { Lexicon } from './lexicon.js';
-import { clauses, frameOf, type Frame, type QuestionKind } from './parse.js';
+import { clauses, frameOf, type Frame, type QuestionKind, type TargetMeaning } from './parse.js';
 import { stateApplies, stateIs } from './states.js';
 import { resolve, scopeOf } from './targets.js';
 import { tokenize } from './text.js';
@@ -136,6 +136,8 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
   if (q === 'who' || words.includes('home') || words.includes('not_home')) implied = ['person'];
   const r = settled(resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state }), choose);
   if (r.kind === 'ambiguous') return r;
+  // "what is the temperature in the living room" where it has no thermometer: say so.
+  if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, scope, home, lang) };
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target' };
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
@@ -151,6 +153,15 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
   const hasTest = Boolean(f.bstates.length || words.length || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
   const matching = hasTest ? entities.filter(test) : entities;
   return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer(q, f, entities, matching, hasTest, deps, lang) };
+}
+
+/** "There is no temperature sensor in Living Room." */
+function absent(said: TargetMeaning, scope: ReturnType<typeof scopeOf>, home: Home, lang: LanguageData): string {
+  const m = lang.messages;
+  const what = said.k === 'domain' ? said.word : said.k === 'bnoun' || said.k === 'snoun' ? m.sensor!.replace('{kind}', said.cls.replace(/_/g, ' ')) : 'thing';
+  const places = [...[...scope.areas].map((id) => home.areas.get(id)?.name ?? id), ...[...scope.floors].map((id) => home.floors.get(id)?.name ?? id)];
+  if (!places.length) return m.no_such_anywhere!.replace('{what}', what);
+  return m.no_such!.replace('{what}', what).replace('{where}', places.join(` ${m.or} `));
 }
 
 function valueOf(e: HomeEntity, st: HubState | undefined): string {

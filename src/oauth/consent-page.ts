@@ -17,6 +17,9 @@ export function consentHeaders(redirectUri?: string): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
+    // Not no-referrer: with it, browsers send `Origin: null` with the form, and the answer through
+    // ingress is taken only with this page's own origin.
+    'Referrer-Policy': 'same-origin',
     'X-Frame-Options': 'DENY',
     'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
   };

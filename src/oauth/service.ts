@@ -20,7 +20,23 @@ import { ClientMetadataFetcher, isMetadataUrl, MetadataError } from './client-me
 export { SCOPES, type Scope } from '../auth/tokens.js';
 const CODE_TTL_MS = 60_000;
 const PENDING_TTL_MS = 10 * 60_000;
+// What unauthenticated authorization requests may leave waiting. Nothing is ever refused for room:
+// the oldest of an address (then of a client, then of all) gives way, so a flood from one place
+// cannot keep anyone else from the consent page.
+const PENDING_PER_ADDRESS = 10;
+const PENDING_PER_CLIENT = 100;
 const PENDING_MAX = 1000;
+const STATE_MAX = 500;
+// Registration is open to anyone, so what it may store is bounded: small metadata, a few clients
+// per address (its oldest unused one gives way), a cap in all, and a day to be granted something.
+export const REGISTRATION_MAX_BYTES = 16 * 1024;
+const REDIRECT_URIS_MAX = 10;
+const REDIRECT_URI_MAX_CHARS = 500;
+const REDIRECT_URIS_MAX_CHARS = 2000;
+const UNUSED_PER_ADDRESS = 10;
+const UNUSED_MAX = 1000;
+const UNUSED_KEEP_MS = 86_400_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
 
 /** An OAuth error as the protocol names it (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707). */
@@ -66,6 +82,8 @@ export interface PendingAuthorization {
   resource: string;
   issuer: string;
   expires: number;
+  /** Who asked: the caller's address, or the Home Assistant user through ingress. */
+  from: string;
 }
 
 interface IssuedCode {
@@ -150,6 +168,7 @@ export class OAuthService {
   private readonly grants = new Map<string, OAuthGrantRecord>();
   private readonly used: LastUse;
   private readonly metadata: ClientMetadataFetcher;
+  private readonly pruner: NodeJS.Timeout;
 
   constructor(
     private readonly store: OAuthStore,
@@ -161,6 +180,9 @@ export class OAuthService {
     this.metadata = new ClientMetadataFetcher(settings.allowPrivateMetadata);
     for (const g of store.grants()) this.grants.set(g.id, g);
     this.used = new LastUse((batch) => store.touch(batch));
+    this.pruneRegistrations();
+    this.pruner = setInterval(() => this.pruneRegistrations(), PRUNE_EVERY_MS);
+    this.pruner.unref();
   }
 
   // --- addresses and metadata -------------------------------------------------------------
@@ -209,13 +231,19 @@ export class OAuthService {
   // --- clients --------------------------------------------------------------------------
 
   /** RFC 7591: public clients only (PKCE instead of a secret). */
-  register(body: unknown): Record<string, unknown> {
+  register(body: unknown, from = 'unknown'): Record<string, unknown> {
     if (!this.settings.registration) throw new OAuthError('access_denied', 'Dynamic client registration is turned off on this bridge (OAUTH_REGISTRATION); identify with a client ID metadata document', 403);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object of client metadata');
     const m = body as Record<string, unknown>;
     const uris = m.redirect_uris;
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every((u) => typeof u === 'string' && u.length <= 2000)) {
-      throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a list of 1 to 10 URLs');
+    if (
+      !Array.isArray(uris) ||
+      uris.length === 0 ||
+      uris.length > REDIRECT_URIS_MAX ||
+      !uris.every((u) => typeof u === 'string' && u.length <= REDIRECT_URI_MAX_CHARS) ||
+      (uris as string[]).reduce((n, u) => n + u.length, 0) > REDIRECT_URIS_MAX_CHARS
+    ) {
+      throw new OAuthError('invalid_redirect_uri', `redirect_uris must be a list of 1 to ${REDIRECT_URIS_MAX} URLs, each at most ${REDIRECT_URI_MAX_CHARS} characters and ${REDIRECT_URIS_MAX_CHARS} in all`);
     }
     for (const u of uris as string[]) {
       const problem = redirectUriProblem(u);
@@ -241,8 +269,10 @@ export class OAuthService {
       token_endpoint_auth_method: 'none',
       ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.slice(0, 500) } : {}),
     };
-    this.store.addClient(clientId, info, new Date().toISOString());
-    this.log.info({ client: clientId, name }, 'OAuth client registered');
+    const now = Date.now();
+    this.store.addRegisteredClient(clientId, info, new Date(now).toISOString(), from);
+    const gone = this.store.pruneRegistrations(new Date(now - UNUSED_KEEP_MS).toISOString(), { address: from, perAddress: UNUSED_PER_ADDRESS }, UNUSED_MAX);
+    this.log.info({ client: clientId, name, ...(gone ? { pruned: gone } : {}) }, 'OAuth client registered');
     return info;
   }
 
@@ -335,7 +365,7 @@ export class OAuthService {
   // --- authorization ----------------------------------------------------------------------
 
   /** GET /oauth/authorize: checks the request; the consent page or an error comes back. */
-  async authorize(q: Record<string, string | undefined>, headers: Record<string, string>): Promise<AuthorizeOutcome> {
+  async authorize(q: Record<string, string | undefined>, headers: Record<string, string>, from = 'unknown'): Promise<AuthorizeOutcome> {
     if (!q.client_id) return { kind: 'error', message: 'The request names no client (client_id).' };
     let client: OAuthClient;
     try {
@@ -348,7 +378,9 @@ export class OAuthService {
       return { kind: 'error', message: `The redirect URI ${JSON.stringify((q.redirect_uri ?? '').slice(0, 200))} is not one ${client.client_name} registered.` };
     }
     const issuer = this.base(headers);
-    const back = (error: string, description: string): AuthorizeOutcome => ({ kind: 'redirect', location: withParams(q.redirect_uri!, { error, error_description: description, state: q.state, iss: issuer }) });
+    const state = q.state !== undefined && q.state.length <= STATE_MAX ? q.state : undefined;
+    const back = (error: string, description: string): AuthorizeOutcome => ({ kind: 'redirect', location: withParams(q.redirect_uri!, { error, error_description: description, state, iss: issuer }) });
+    if (q.state !== undefined && state === undefined) return back('invalid_request', `state is longer than ${STATE_MAX} characters`);
     if (q.response_type !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
     // PKCE: always for public clients; a confidential client proves itself with its secret instead, and may add PKCE.
     const pkce = q.code_challenge !== undefined || q.code_challenge_method !== undefined;
@@ -362,8 +394,8 @@ export class OAuthService {
     const resource = this.resource(headers);
     if (q.resource !== undefined && q.resource.replace(/\/+$/, '') !== resource) return back('invalid_target', `This server's resource is ${resource}`);
     this.sweep();
-    if (this.pending.size >= PENDING_MAX) return back('temporarily_unavailable', 'Too many authorizations are waiting; try again later');
-    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state: q.state, ...(pkce ? { challenge: q.code_challenge } : {}), scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS };
+    this.makeRoom(from, client.client_id);
+    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state, ...(pkce ? { challenge: q.code_challenge } : {}), scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS, from };
     this.pending.set(pending.id, pending);
     return { kind: 'consent', pending };
   }
@@ -473,6 +505,7 @@ export class OAuthService {
       last_used_at: null,
     };
     this.store.addGrant(grant, sha256(refresh));
+    this.store.markGranted(grant.client_id, grant.created_at);
     this.grants.set(grant.id, grant);
     issued.grantId = grant.id;
     this.log.info({ grant: grant.id, client: grant.client_id, name: grant.client_name, user: grant.approved_by, scope: grant.scope }, 'OAuth grant made');
@@ -580,13 +613,32 @@ export class OAuthService {
     return SCOPES.filter((s) => asked.includes(s));
   }
 
+  /** Before a new waiting authorization: the oldest of its address, of its client, of all give way. */
+  private makeRoom(from: string, clientId: string): void {
+    const oldestOf = (keep: (p: PendingAuthorization) => boolean, max: number) => {
+      // The map keeps insertion order: the first ones found are the oldest.
+      const mine = [...this.pending.values()].filter(keep);
+      for (const p of mine.slice(0, Math.max(0, mine.length - max + 1))) this.pending.delete(p.id);
+    };
+    oldestOf((p) => p.from === from, PENDING_PER_ADDRESS);
+    oldestOf((p) => p.client.client_id === clientId, PENDING_PER_CLIENT);
+    oldestOf(() => true, PENDING_MAX);
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [id, p] of this.pending) if (p.expires < now) this.pending.delete(id);
     for (const [code, c] of this.codes) if (c.expires < now - CODE_TTL_MS * 10) this.codes.delete(code);
   }
 
+  /** Self-registered clients never granted anything go after a day (admin-made ones never). */
+  private pruneRegistrations(): void {
+    const gone = this.store.pruneRegistrations(new Date(Date.now() - UNUSED_KEEP_MS).toISOString());
+    if (gone) this.log.info({ pruned: gone }, 'OAuth: removed self-registered clients that were never granted anything within a day');
+  }
+
   close(): void {
+    clearInterval(this.pruner);
     this.used.close();
   }
 }

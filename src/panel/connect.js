@@ -20,11 +20,11 @@ export function renderConnect(who) {
   $('#mcp-url').textContent = mcpUrl();
   $('#mcp-url-ha').textContent = mcpUrl();
   $('#cfg-ha').textContent = JSON.stringify(
-    { mcpServers: { home: { command: 'npx', args: ['-y', 'home-mcp-bridge', 'connect', '--home-assistant', homeAssistantUrl()], env: { HASS_TOKEN: '<a Home Assistant long-lived access token of an administrator>' } } } },
+    { mcpServers: { home: { command: 'home-mcp-bridge', args: ['connect', '--home-assistant', homeAssistantUrl()], env: { HASS_TOKEN: '<a Home Assistant long-lived access token of an administrator>' } } } },
     null,
     2,
   );
-  $('#cfg-stdio').textContent = JSON.stringify({ mcpServers: { home: { command: 'npx', args: ['-y', 'home-mcp-bridge', 'connect', mcpUrl()], env: { BRIDGE_TOKEN: token } } } }, null, 2);
+  $('#cfg-stdio').textContent = JSON.stringify({ mcpServers: { home: { command: 'home-mcp-bridge', args: ['connect', mcpUrl()], env: { BRIDGE_TOKEN: token } } } }, null, 2);
   $('#cfg-http').textContent = JSON.stringify({ mcpServers: { home: { type: 'http', url: mcpUrl(), headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
 }
 

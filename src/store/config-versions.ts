@@ -1,4 +1,4 @@
-// Versions of Home Assistant config items the bridge changed (migration 7): one row per version,
+// Versions of Home Assistant config items the bridge changed (migration 8): one row per version,
 // the newest `keep` per item kept. Written in one transaction with the pruning, so a version is
 // either there whole or not at all, also across a crash.
 import type { Db } from './db.js';

@@ -180,10 +180,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `),
   },
   {
+    // Clients that registered themselves (RFC 7591, open to anyone) are bounded: registered_from
+    // (the caller's address group) is set for them only, first_grant_at once a person granted one
+    // anything. Those from an address beyond a few, and those never granted anything after a day,
+    // are deleted. Clients made any other way (by an admin: created_by, secret_hash) have no
+    // registered_from and stay.
+    version: 7,
+    name: 'oauth client registrations',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE oauth_clients ADD COLUMN registered_from TEXT;
+        ALTER TABLE oauth_clients ADD COLUMN first_grant_at TEXT;
+        UPDATE oauth_clients SET registered_from = 'unknown' WHERE created_by IS NULL AND secret_hash IS NULL AND json_extract(metadata, '$.token_endpoint_auth_method') = 'none';
+        UPDATE oauth_clients SET first_grant_at = (SELECT MIN(g.created_at) FROM oauth_grants g WHERE g.client_id = oauth_clients.client_id);
+      `),
+  },
+  {
     // Every version of Home Assistant's automations, scripts, helpers and dashboards the bridge
     // changed: the config as it was before each change (`found`) and as each change left it, with
     // who, when and why. config NULL: the item did not exist then.
-    version: 7,
+    version: 8,
     name: 'config versions',
     up: (db) =>
       db.exec(`

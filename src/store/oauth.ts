@@ -56,6 +56,35 @@ export class OAuthStore {
     })();
   }
 
+  /** A client that registered itself, noted with the address group it came from (see pruneRegistrations). */
+  addRegisteredClient(clientId: string, metadata: Record<string, unknown>, at: string, from: string): void {
+    this.db.prepare('INSERT INTO oauth_clients (client_id, metadata, registered_at, registered_from) VALUES (?, ?, ?, ?)').run(clientId, JSON.stringify(metadata), at, from);
+  }
+
+  /** A person granted the client something: from now on it is kept. */
+  markGranted(clientId: string, at: string): void {
+    this.db.prepare('UPDATE oauth_clients SET first_grant_at = ? WHERE client_id = ? AND first_grant_at IS NULL').run(at, clientId);
+  }
+
+  /**
+   * Bounds self-registered clients never granted anything: those registered before `before` go,
+   * and beyond `perAddress` from one address group, or `overall` in all, the oldest go. Clients
+   * with no registered_from (made by an admin) are never touched. Answers how many went.
+   */
+  pruneRegistrations(before: string, from?: { address: string; perAddress: number }, overall = Infinity): number {
+    const unused = 'registered_from IS NOT NULL AND created_by IS NULL AND first_grant_at IS NULL';
+    let n = this.db.prepare(`DELETE FROM oauth_clients WHERE ${unused} AND registered_at < ?`).run(before).changes;
+    if (from) {
+      n += this.db
+        .prepare(`DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} AND registered_from = ? ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
+        .run(from.address, from.perAddress).changes;
+    }
+    if (Number.isFinite(overall)) {
+      n += this.db.prepare(`DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`).run(overall).changes;
+    }
+    return n;
+  }
+
   grants(): OAuthGrantRecord[] {
     return this.db.prepare('SELECT * FROM oauth_grants ORDER BY created_at, id').all() as OAuthGrantRecord[];
   }

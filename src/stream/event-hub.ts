@@ -338,12 +338,27 @@ export class EventHub implements ConnectionOwner {
 
   // ---- SSE -------------------------------------------------------------------------------------
 
-  /** Opens an event stream on a native response: headers, replay from `lastEventId`, then live. */
-  openSse(res: ResponseAdapter, o: { client: string; ip: string; userAgent: string; filter?: EventFilter; lastEventId?: number }): SseConnection {
+  private checkSseRoom(): void {
     if (this.stopped) throw new AppError('OVERLOADED', 503, 'The bridge is shutting down');
     if (this.sseCount >= this.deps.limits.maxSseConnections) {
       throw new AppError('OVERLOADED', 503, `The bridge serves at most ${this.deps.limits.maxSseConnections} event streams at once; try again later`, { limit: this.deps.limits.maxSseConnections });
     }
+  }
+
+  /** A stream served elsewhere (MCP's 2024-11-05 /sse) takes a place under SSE_MAX_CONNECTIONS; call the answer to give it back. */
+  reserveSse(): () => void {
+    this.checkSseRoom();
+    this.sseCount++;
+    let held = true;
+    return () => {
+      if (held) this.sseCount--;
+      held = false;
+    };
+  }
+
+  /** Opens an event stream on a native response: headers, replay from `lastEventId`, then live. */
+  openSse(res: ResponseAdapter, o: { client: string; ip: string; userAgent: string; filter?: EventFilter; lastEventId?: number }): SseConnection {
+    this.checkSseRoom();
     const filter = o.filter && !isEmptyFilter(o.filter) ? normalFilter(o.filter) : undefined;
     const mode: SseMode = filter ? { filter } : { follow: true };
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });

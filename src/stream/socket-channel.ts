@@ -1,6 +1,7 @@
 // The general-purpose WebSocket channel (/api/ws and /ws): JSON messages with a `type` and an
 // optional `id` that the reply echoes. Each type is one entry of a table, reaching the same
 // services as the REST routes; other parts add their own types (natural language adds `command`).
+import { textTooDeep, tooDeep } from '../json-depth.js';
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import { AppError, toAppError, unauthorized } from '../errors.js';
@@ -128,6 +129,7 @@ export class SocketChannel {
     try {
       if (isBinary) throw new AppError('BAD_REQUEST', 400, 'Messages must be JSON text, not binary');
       let msg: unknown;
+      if (textTooDeep(Buffer.from(raw))) throw tooDeep('The message');
       try {
         msg = JSON.parse(Buffer.from(raw).toString('utf8'));
       } catch {

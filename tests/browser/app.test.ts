@@ -5,16 +5,18 @@
 // tool's input and result, and passes the app's tool calls to the bridge through the official MCP
 // client. Pressing a light's switch in the app is a tools/call the test sees, the light changes in
 // the hub, and the app shows the new state; the app reaches nothing over the network.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { chromium, type Browser, type Frame } from 'playwright-core';
 import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshotDir } from '../helpers/screenshots.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = process.env.SCREENSHOT_DIR ?? join(import.meta.dirname, 'screenshots');
+const shots = screenshotDir();
+const SHOTS = shots.dir;
 const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
 const HOST = 'http://assistant.test';
 
@@ -39,13 +41,13 @@ beforeAll(async () => {
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
   hostBundle = await bundleHost();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
-  mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await client?.close();
   await server?.close();
+  shots.done();
 });
 
 const sim = () => server.app.simulator!;

@@ -1,15 +1,17 @@
 // The panel's config changes in a real browser: an assistant changed an automation twice; the panel
 // lists the changes with who, why and the diff, and "Put back" previews the first version, asks,
-// and restores it, which then shows as a change of its own.
-import { existsSync, mkdirSync } from 'node:fs';
+// and restores it, which then shows as a change of its own. Its screenshot is README's (UPDATE_SCREENSHOTS=1).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configHomeFile } from '../helpers/config-home.js';
+import { screenshotDir } from '../helpers/screenshots.js';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = process.env.SCREENSHOT_DIR ?? join(import.meta.dirname, 'screenshots');
+const shots = screenshotDir();
+const SHOTS = shots.dir;
 const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
 
 let server: TestServer;
@@ -22,12 +24,12 @@ beforeAll(async () => {
   await server.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'create', id: 'night_light', config: automation(40), confirm: true, reason: 'a soft light at bedtime' });
   await server.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'update', id: 'night_light', config: automation(10), confirm: true, reason: 'dimmer, the person asked' });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
-  mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  shots.done();
 });
 
 describe.skipIf(!available)('config changes in the panel', () => {

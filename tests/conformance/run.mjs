@@ -58,6 +58,8 @@ install();
 const port = await freePort();
 const proxyPort = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'hmb-conformance-'));
+// Removed however the run ends (an exception included); the suite writes its own files here too.
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const user = { username: 'conformance', password: 'conformance-password' };
 const loopback = ['localhost', '127.0.0.1', '[::1]'];
 const env = {

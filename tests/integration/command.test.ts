@@ -22,8 +22,8 @@ describe('POST /api/command', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, dry_run: false, message: expect.stringContaining('light.turn_off') });
     expect(r.body.actions).toEqual([
-      { entity_id: 'light.living_room_ceiling', action: 'turn_off', parameters: {}, status: 'completed', state: 'off' },
-      { entity_id: 'light.living_room_lamp', action: 'turn_off', parameters: {}, status: 'completed', state: 'off' },
+      { entity_id: 'light.living_room_ceiling', action: 'turn_off', parameters: {}, status: 'completed', state: 'off', verified: true },
+      { entity_id: 'light.living_room_lamp', action: 'turn_off', parameters: {}, status: 'completed', state: 'off', verified: true },
     ]);
     expect(r.body.action).toBeUndefined();
     expect(hubState('light.living_room_ceiling').state).toBe('off');

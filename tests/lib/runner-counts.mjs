@@ -32,5 +32,11 @@ export function countChecks(output, code, mustPass = new Set()) {
       failed += Number(bad);
     }
   }
+  // One scenario run on its own prints only "Passed: 2/2, 0 failed, 0 warnings".
+  const single = passed + failed + unscored === 0 ? /^Passed: (\d+)\/\d+, (\d+) failed/m.exec(output) : null;
+  if (single) {
+    passed = Number(single[1]);
+    failed = Number(single[2]);
+  }
   return { passed, failed: failed === 0 && passed === 0 && code !== 0 ? 1 : failed, unscored };
 }
