@@ -88,7 +88,7 @@ const history = tool({
       return { content: [{ type: 'text', text: `Version ${one.id} of ${one.kind} ${one.item} (${one.change} ${one.created_at}${one.actor ? ` by ${one.actor}` : ''}${one.reason ? `: ${one.reason}` : ''}):\n${json(one.config)}${one.diff ? `\n\n${one.diff}` : ''}` }], structuredContent: { ...one } };
     }
     const versions = config.history(kind, itemId);
-    const lines = versions.map((x) => `${x.id}: ${x.kind} ${x.item} ${x.change} ${x.created_at}${x.actor ? ` by ${x.actor}` : ''}${x.reason ? ` (${x.reason})` : ''}: ${x.words.join('; ')}`);
+    const lines = versions.map((x) => `${x.id}: ${x.kind} ${x.item} ${x.change} ${x.created_at}${x.actor ? ` by ${x.actor}` : ''}${x.reason ? ` (${x.reason})` : ''}: ${x.summary ?? x.words.join('; ')}`);
     return { content: [{ type: 'text', text: lines.length ? lines.join('\n') : 'No versions kept yet.' }], structuredContent: { versions } };
   },
 });

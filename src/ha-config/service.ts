@@ -655,7 +655,7 @@ export class HaConfigService {
     // The version before the change is kept before Home Assistant is asked.
     const latest = versions.latest(plan.kind, plan.id);
     if (latest ? !same(latest.config, plan.before) : plan.before !== null) {
-      versions.add([{ kind: plan.kind, item: plan.id, config: plan.before, change: 'found', actor_kind: null, actor: null, reason: null, restored_from: null }], keep);
+      versions.add([{ kind: plan.kind, item: plan.id, config: plan.before, change: 'found', actor_kind: null, actor: null, reason: null, summary: 'as found in Home Assistant before the change', restored_from: null }], keep);
     }
     const done = await plan.apply();
     const failed = await plan.verify?.();
@@ -670,7 +670,7 @@ export class HaConfigService {
       throw new AppError('HUB_ERROR', 502, `${failed}, so ${undone}. Nothing else changed.`, { kind: plan.kind, id: plan.id, undone: !undone.includes('could not'), reload_failed: failed });
     }
     const [version] = versions.add(
-      [{ kind: plan.kind, item: done.id, config: done.after, change: plan.change, actor_kind: actor.kind, actor: actor.name, reason: opts.reason?.trim() || null, restored_from: restoredFrom ?? null }],
+      [{ kind: plan.kind, item: done.id, config: done.after, change: plan.change, actor_kind: actor.kind, actor: actor.name, reason: opts.reason?.trim() || null, summary, restored_from: restoredFrom ?? null }],
       keep,
     );
     this.o.log.info({ kind: plan.kind, id: done.id, change: plan.change, by: actor.name, version }, `Home Assistant config ${plan.change}: ${plan.kind} ${done.id}`);

@@ -229,6 +229,7 @@ export const haConfigVersion = v.object({
   actor_kind: v.nullable(text),
   actor: v.nullable(text),
   reason: v.nullable(text),
+  summary: v.nullable(text),
   restored_from: v.nullable(v.number()),
   created_at: time,
   diff: text,

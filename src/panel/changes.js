@@ -36,7 +36,7 @@ export async function loadConfigChanges() {
             el('span', { class: 'name' }, `${v.kind} ${v.item}`),
             el('span', {}, `${v.change} ${ago(v.created_at)}${v.actor ? ` by ${v.actor}` : ''}${v.reason ? `: “${v.reason}”` : ''}`),
             el('button', { class: 'small secondary', onclick: () => restore(v) }, 'Put back'),
-            el('span', { class: 'id' }, v.words.join('; ')),
+            el('span', { class: 'id' }, v.summary ?? v.words.join('; ')),
             v.diff ? el('details', {}, el('summary', {}, 'Diff'), diffBlock(v.diff)) : null,
           ),
         )

@@ -296,6 +296,8 @@ export interface ConfigVersionInfo {
   actor_kind: string | null;
   actor: string | null;
   reason: string | null;
+  /** The change in one sentence. */
+  summary: string | null;
   restored_from: number | null;
   created_at: string;
   /** From the version before it. */

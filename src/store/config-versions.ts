@@ -16,6 +16,8 @@ export interface ConfigVersion {
   actor_kind: string | null;
   actor: string | null;
   reason: string | null;
+  /** The change in one sentence, as it was previewed ("Changing dashboard default (adds tile card ...)"). */
+  summary: string | null;
   restored_from: number | null;
   created_at: string;
 }
@@ -36,7 +38,7 @@ export class ConfigVersionStore {
   private readonly latestOf;
 
   constructor(db: Db) {
-    const insert = db.prepare('INSERT INTO config_versions (kind, item, config, change, actor_kind, actor, reason, restored_from, created_at) VALUES (@kind, @item, @config, @change, @actor_kind, @actor, @reason, @restored_from, @created_at)');
+    const insert = db.prepare('INSERT INTO config_versions (kind, item, config, change, actor_kind, actor, reason, summary, restored_from, created_at) VALUES (@kind, @item, @config, @change, @actor_kind, @actor, @reason, @summary, @restored_from, @created_at)');
     const prune = db.prepare('DELETE FROM config_versions WHERE kind = @kind AND item = @item AND id NOT IN (SELECT id FROM config_versions WHERE kind = @kind AND item = @item ORDER BY id DESC LIMIT @keep)');
     this.insertTx = db.transaction((rows: (NewConfigVersion & { created_at: string })[], keep: number): number[] => {
       const ids = rows.map((r) => Number(insert.run({ ...r, config: r.config === null || r.config === undefined ? null : JSON.stringify(r.config) }).lastInsertRowid));

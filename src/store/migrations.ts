@@ -198,7 +198,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     // Every version of Home Assistant's automations, scripts, helpers and dashboards the bridge
     // changed: the config as it was before each change (`found`) and as each change left it, with
-    // who, when and why. config NULL: the item did not exist then.
+    // who, when and why, and the change in one sentence. config NULL: the item did not exist then.
     version: 8,
     name: 'config versions',
     up: (db) =>
@@ -212,6 +212,7 @@ export const MIGRATIONS: readonly Migration[] = [
           actor_kind    TEXT,
           actor         TEXT,
           reason        TEXT,
+          summary       TEXT,
           restored_from INTEGER,
           created_at    TEXT NOT NULL
         );

@@ -8,6 +8,7 @@
 // keys of before 2024.10, and the issue asks for 2026.11.)
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RawClient } from '../../src/sim/raw-client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { HA_VERSION } from './ha-control.js';
 import { eventually, haCall, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
@@ -123,14 +124,21 @@ describe.skipIf(!CURRENT)(`config editing against Home Assistant ${HA_VERSION}`,
 
   test('a dashboard card: added to a view, changed, restored, removed; a YAML dashboard is refused with the reason', async () => {
     await change({ kind: 'dashboard', op: 'create', id: 'default', config: { title: 'E2E', path: 'e2e', cards: [] } }, ['+  - title: E2E']);
-    await change({ kind: 'dashboard', op: 'create', id: 'default', view: 'e2e', config: { type: 'tile', entity: light } }, ['+        entity: light.bed_light']);
+    const withCard = await change({ kind: 'dashboard', op: 'create', id: 'default', view: 'e2e', config: { type: 'tile', entity: light } }, ['+        entity: light.bed_light']);
     await change({ kind: 'dashboard', op: 'update', id: 'default', view: 'e2e', card: 0, config: { type: 'tile', entity: 'light.ceiling_lights' } }, ['-        entity: light.bed_light', '+        entity: light.ceiling_lights']);
-    const versions = (await tool('config_history', { kind: 'dashboard', id: 'default' })).structuredContent.versions as { id: number; words: string[] }[];
-    const withCard = versions.find((v) => v.words.includes('adds tile card (light.bed_light) to view "E2E" at position 0'))!;
-    await tool('config_restore', { version: withCard.id, reason: 'the first card back' });
+    const versions = (await tool('config_history', { kind: 'dashboard', id: 'default' })).structuredContent.versions as { id: number; summary: string }[];
+    expect(versions.find((v) => v.id === withCard.version)!.summary).toMatch(/adds tile card \(light\.bed_light\) to view "E2E" at position 0/);
+    await tool('config_restore', { version: withCard.version, reason: 'the first card back' });
     expect((await tool('config_read', { kind: 'dashboard', id: 'default' })).structuredContent.config.views.at(-1).cards).toEqual([{ type: 'tile', entity: light }]);
     await change({ kind: 'dashboard', op: 'delete', id: 'default', view: 'e2e', card: 0 });
     await change({ kind: 'dashboard', op: 'delete', id: 'default', view: 'e2e' });
+    // The default dashboard had no config before this test: it gets none again (Home Assistant's own command; the bridge removes views and cards).
+    const ws = await RawClient.connect(`${HASS_URL.replace(/^http/, 'ws')}/api/websocket`, HASS_TOKEN);
+    try {
+      expect((await ws.command({ type: 'lovelace/config/delete' })).success).toBe(true);
+    } finally {
+      await ws.close();
+    }
 
     const yaml = (await mcp.callTool({ name: 'config_change', arguments: { kind: 'dashboard', op: 'create', id: 'yaml-board', view: 0, config: { type: 'tile', entity: light }, dry_run: true } })) as unknown as Result;
     expect(yaml.isError).toBe(true);

@@ -157,6 +157,8 @@ export const CONFIG_CASES: ParityCase[] = [
   {
     name: 'lovelace: the default dashboard has no config until saved; an unknown one; a YAML one lists its mode and refuses saving',
     steps: [
+      // Whatever ran before, the default dashboard starts without a saved config.
+      { ws: { type: 'lovelace/config/delete' }, reply: ok(null) },
       { ws: { type: 'lovelace/config' }, reply: failed('config_not_found', 'No config found.') },
       { ws: { type: 'lovelace/config', url_path: 'parity-nothing' }, reply: failed('config_not_found', 'Unknown config specified: parity-nothing') },
       { ws: { type: 'lovelace/dashboards/list' }, reply: ok([{ mode: 'yaml', title: 'YAML board', filename: 'yaml-board.yaml', require_admin: false, show_in_sidebar: true, url_path: 'yaml-board' }]) },

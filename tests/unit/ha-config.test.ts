@@ -132,7 +132,7 @@ describe('the version store', () => {
   test('keeps the newest versions of each item, up to the bound, and never another item’s', () => {
     const store = openStore(join(dir, 'bridge.db'));
     try {
-      const v = (item: string, n: number) => ({ kind: 'script' as const, item, config: { n }, change: 'updated' as const, actor_kind: 'user', actor: 'me', reason: null, restored_from: null });
+      const v = (item: string, n: number) => ({ kind: 'script' as const, item, config: { n }, change: 'updated' as const, actor_kind: 'user', actor: 'me', reason: null, summary: null, restored_from: null });
       for (let n = 0; n < 7; n++) store.configVersions.add([v('a', n)], 3);
       store.configVersions.add([v('b', 0)], 3);
       expect(store.configVersions.history('script', 'a').map((x) => (x.config as { n: number }).n)).toEqual([6, 5, 4]);
