@@ -64,6 +64,16 @@ describe('with config editing on', () => {
     await allowed.c.close();
   });
 
+  test('offered by scope: a grant with config (and no control) gets the config tools and no control tool; one with control and no config gets no tool that changes config', () => {
+    const names = (scope: string[]) => s.app.services.tools.listFor({ sub: 'client', iat: 0, via: 'oauth', scope }).map((t) => t.name);
+    expect(names(['read', 'config'])).toEqual(expect.arrayContaining(['config_change', 'config_restore', 'config_read']));
+    expect(names(['read', 'config'])).not.toContain('control_lights');
+    expect(names(['read', 'control'])).toEqual(expect.arrayContaining(['control_lights', 'config_read', 'config_trace', 'config_history']));
+    expect(names(['read', 'control'])).not.toContain('config_change');
+    // Home Assistant's link: read and control at most, never config.
+    expect(s.app.services.tools.listFor({ sub: 'home-assistant', iat: 0, via: 'discovery', scope: ['read', 'control'] }).map((t) => t.name)).not.toContain('config_restore');
+  });
+
   test('a client that cannot be asked gets the preview with CONFIRMATION_REQUIRED, and applies with confirm: true', async () => {
     const { c } = await mcp(s, 'modern');
     const r = await c.callTool({ name: 'config_change', arguments: { kind: 'helper', op: 'create', id: 'input_boolean', config: { name: 'Movie mode' }, reason: 'for movie nights' } });
