@@ -145,7 +145,6 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '') || 'item';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const nameOf = (kind: Kind) => (kind === 'helper' ? 'helper' : kind);
 
 export class HaConfigService {
   private readonly locks = new Map<string, Promise<unknown>>();
@@ -363,7 +362,7 @@ export class HaConfigService {
 
   private async plan(req: ChangeRequest): Promise<Plan> {
     const { kind, op } = req;
-    if (op !== 'delete' && kind !== 'dashboard' && !isObject(req.config)) throw invalidParameters(`config: ${op} needs the ${nameOf(kind)}'s config (an object)`, { field: 'config' });
+    if (op !== 'delete' && kind !== 'dashboard' && !isObject(req.config)) throw invalidParameters(`config: ${op} needs the ${kind}'s config (an object)`, { field: 'config' });
     if (op === 'delete' && req.config !== undefined && kind !== 'dashboard') throw invalidParameters('config: delete takes none', { field: 'config' });
     if (kind !== 'dashboard' && (req.view !== undefined || req.card !== undefined)) throw invalidParameters(`${req.view !== undefined ? 'view' : 'card'}: only dashboards have views and cards`, { field: req.view !== undefined ? 'view' : 'card' });
     if (kind === 'automation' || kind === 'script') return this.planScripted(kind, req);
@@ -557,7 +556,7 @@ export class HaConfigService {
       plan = await this.planScripted(v.kind, { kind: v.kind, op, id: v.item, ...(target ? { config: target } : {}) });
     }
     plan.change = 'restored';
-    plan.what = `restoring ${v.kind} ${v.item} to version ${v.id}${plan.detail ? '' : ''}`;
+    plan.what = `restoring ${v.kind} ${v.item} to version ${v.id}`;
     return plan;
   }
 
@@ -641,7 +640,7 @@ export class HaConfigService {
     if (dryRun) return outcome({ needs_confirmation });
     if (unchanged) return outcome({});
     if (opts.preview_id !== undefined && opts.preview_id !== previewId) {
-      throw conflict(`The ${nameOf(plan.kind)} changed since that preview (or the change asked is another one): look at the new preview (dry_run) and confirm that`, { preview_id: previewId, diff, summary });
+      throw conflict(`The ${plan.kind} changed since that preview (or the change asked is another one): look at the new preview (dry_run) and confirm that`, { preview_id: previewId, diff, summary });
     }
     if (!opts.reason?.trim() && (opts.assistant || !isPerson(principal))) throw invalidParameters('reason: say why this change is made (it is kept with the version)', { field: 'reason' });
     try {

@@ -1,6 +1,7 @@
 // The config parity cases (tests/parity/config-cases.ts) against the simulator, loaded with the demo
 // fixture and the YAML dashboard the end-to-end Home Assistant has. tests/e2e/config-parity.test.ts
 // runs the same cases against the real Home Assistant 2026.11.0.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { loadHome } from '../../src/sim/home.js';
@@ -8,7 +9,9 @@ import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { CONFIG_CASES } from '../parity/config-cases.js';
 import { runCase } from '../parity/runner.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/ha-demo-home.yaml', import.meta.url));
+// Home Assistant 2026.11's demo as a fixture where the tree has one per release, else the one demo fixture.
+const PER_RELEASE = fileURLToPath(new URL('../fixtures/ha-demo-home-2026.11.0.yaml', import.meta.url));
+const FIXTURE = existsSync(PER_RELEASE) ? PER_RELEASE : fileURLToPath(new URL('../fixtures/ha-demo-home.yaml', import.meta.url));
 
 describe('config parity cases against the simulator', () => {
   let sim: Simulator;
