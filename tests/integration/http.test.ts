@@ -170,9 +170,17 @@ describe('health and config', () => {
 
 describe('graceful shutdown', () => {
   test('in-flight requests finish, new connections are refused', async () => {
-    const own = await startTestServer({}, { extraRoutes: [{ method: 'GET', path: '/api/test/slow', summary: 'slow', handler: async () => (await new Promise((r) => setTimeout(r, 300)), { done: true }) }] });
+    // The request is in flight once its handler runs (not after a guessed delay: a busy machine may take longer to get it there).
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const slow = async () => {
+      started();
+      await new Promise((r) => setTimeout(r, 300));
+      return { done: true };
+    };
+    const own = await startTestServer({}, { extraRoutes: [{ method: 'GET', path: '/api/test/slow', summary: 'slow', handler: slow }] });
     const inflight = own.api('/api/test/slow');
-    await new Promise((r) => setTimeout(r, 50));
+    await running;
     const closed = own.app.close();
     const res = await inflight;
     expect(res.status).toBe(200);
