@@ -2,7 +2,7 @@
 // registrar, starts the parts in order and stops them in reverse.
 import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
-import { TokenService } from './auth/tokens.js';
+import { actorName, TokenService } from './auth/tokens.js';
 import { BridgeTokens } from './auth/bridge-tokens.js';
 import { IngressTrust } from './auth/ingress.js';
 import { IngressAccess, parseIngressRule } from './auth/ingress-access.js';
@@ -31,12 +31,16 @@ import { registerDiscoveryLinkRoutes } from './http/api/discovery-link.js';
 import { registerOAuthClientRoutes } from './http/api/oauth-clients.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
+import { registerHaConfigRoutes } from './http/api/ha-config.js';
 import { registerSystemRoutes } from './http/api/system.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { binary, engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
+import { HubRest } from './hub/rest.js';
+import { HaConfigService, type Who } from './ha-config/service.js';
+import { HubConfig } from './ha-config/hub-config.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
 import { SupervisorApi } from './hub/supervisor.js';
@@ -51,6 +55,7 @@ import { closePlugins, loadPlugins } from './plugins/loader.js';
 import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
+import { takeBackupCopy } from './store/backup.js';
 import { EventHub } from './stream/event-hub.js';
 import { StreamMetrics } from './stream/metrics.js';
 import { SocketChannel } from './stream/socket-channel.js';
@@ -78,7 +83,7 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerHaConfigRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
 
 function passwordBanner(password: string, dataDir: string): string {
   return [
@@ -94,21 +99,21 @@ function passwordBanner(password: string, dataDir: string): string {
 }
 
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
-async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {
+async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; rest: HubRest; simulator?: Simulator }> {
   const common = { bus, log: log.child({ part: 'hub' }) };
   if (config.hassUrl) {
     const token = (config.hassToken ?? config.supervisorToken)!;
-    return { hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }) };
+    return { hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }), rest: new HubRest(config.hassUrl, token) };
   }
   if (config.supervisorToken) {
-    // The Supervisor proxies Home Assistant's WebSocket API at /core/websocket and takes its own token.
+    // The Supervisor proxies Home Assistant's WebSocket and REST APIs at /core and takes its own token.
     const core = `${config.supervisorUrl.replace(/\/+$/, '')}/core`;
-    return { hub: new HubClient({ ...common, wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }) };
+    return { hub: new HubClient({ ...common, wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }), rest: new HubRest(core, config.supervisorToken) };
   }
   const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
   log.info(`no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`);
   const hub = new HubClient({ ...common, wsUrl: websocketUrl(simulator.url), token: simulator.token, displayUrl: simulator.url, mode: 'simulator', simulator: { home: config.simHome } });
-  return { hub, simulator };
+  return { hub, rest: new HubRest(simulator.url, simulator.token), simulator };
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
@@ -131,12 +136,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     if (!opts.log && config.logLevel !== 'silent') (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(passwordBanner(generatedPassword, config.dataDir));
   }
 
+  const restored = takeBackupCopy(config.dataDir);
+  if (restored) log.info(restored);
   const store = openStore(storeFile(config.dataDir));
   store.streamStats.maxConnections = config.streamHistoryMaxRows;
   const bus = createBus();
-  const { hub, simulator } = await connectHub(config, bus, log);
+  const { hub, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
-  const policy = new Policy({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly }, exposure);
+  const policy = new Policy({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly, configEditing: config.configEditing }, exposure);
   const home = new HomeView(hub, policy);
   const actions = new ActionExecutor(hub, policy);
   let server: HttpServer | undefined;
@@ -181,6 +188,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
   const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
   const scenes = new SceneService({ hub, actions, policy, store, bus });
+  const who: Who = (p) => {
+    if (!p) return { kind: 'local', name: 'the local user (stdio)' };
+    if (p.via === 'token') return { kind: 'token', name: bridgeTokens.nameOf(p.tokenId) ?? p.sub };
+    if (p.via === 'oauth') return { kind: 'oauth', name: oauth.list().find((g) => g.id === p.grantId)?.name ?? p.sub };
+    if (p.via === 'discovery') return { kind: 'discovery', name: "Home Assistant's link" };
+    return { kind: p.via === 'ingress' ? 'ingress' : 'user', name: actorName(p) };
+  };
+  const haConfig = new HaConfigService({ hub, hubConfig: new HubConfig(hub, rest), policy, actions, versions: store.configVersions, keep: config.configVersionsMax, who, log: log.child({ part: 'ha-config' }) });
   const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
   // Delivery listens before the hub connects, so its first events are kept too.
@@ -200,6 +215,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     actions,
     scenes,
     groups,
+    haConfig,
     users,
     tokens,
     bridgeTokens,
@@ -216,7 +232,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     home,
     commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength, language: config.commandLanguage, languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])] }),
     port: () => server?.port ?? config.port,
-    features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
+    features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
   // Plugins load before MCP exists; what they say of their tools reaches it once it does.
   let toolsChanged = () => undefined as void;
@@ -224,7 +240,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
-    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands },
+    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig },
     version: VERSION,
     log: log.child({ part: 'plugins' }),
   });
@@ -232,7 +248,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },
-    tools: new ToolRegistry(plugins, () => home.ids()),
+    tools: new ToolRegistry(plugins, () => home.ids(), () => policy.configEditing),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };

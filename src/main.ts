@@ -20,6 +20,9 @@ commands:
   reset-password [--stdio] [USER]
                          give the generated user (default admin) a new password, printed once;
                          tokens issued before it stop working (--stdio: the stdio server's data)
+  backup prepare|finish [--data DIR]
+                         before a Home Assistant backup, write a consistent copy of the database
+                         (the add-on's backup_pre); after it, remove the copy (backup_post)
   help, --help, -h       show this help
 
 Settings come from the environment, CONFIG_FILE and /data/options.json; see README.md.
@@ -94,6 +97,18 @@ async function stdio(): Promise<void> {
   await (await import('./mcp/stdio.js')).serveStdio(app, out);
 }
 
+/** `backup prepare|finish [--data DIR]`: the add-on's backup_pre and backup_post (src/store/backup.ts). */
+async function backup(args: string[]): Promise<void> {
+  const { finishBackup, prepareBackup } = await import('./store/backup.js');
+  const at = args.indexOf('--data');
+  const dataDir = at >= 0 ? args[at + 1] : (process.env.DATA_DIR ?? './data');
+  if (!dataDir || !['prepare', 'finish'].includes(args[0] ?? '')) {
+    process.stderr.write('usage: home-mcp-bridge backup prepare|finish [--data DIR]\n');
+    process.exit(2);
+  }
+  process.stdout.write(`${args[0] === 'prepare' ? await prepareBackup(dataDir) : finishBackup(dataDir)}\n`);
+}
+
 const command = process.argv[2] ?? 'serve';
 const help = async () => void process.stdout.write(HELP);
 const run: Record<string, () => Promise<void>> = {
@@ -102,6 +117,7 @@ const run: Record<string, () => Promise<void>> = {
   stdio,
   connect: async () => (await import('./mcp/connect.js')).runConnect(process.argv.slice(3)),
   'reset-password': () => resetPassword(process.argv.slice(3)),
+  backup: () => backup(process.argv.slice(3)),
   help,
   '--help': help,
   '-h': help,

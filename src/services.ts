@@ -11,6 +11,7 @@ import type { UserStore } from './auth/users.js';
 import type { Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import type { GroupService } from './groups/service.js';
+import type { HaConfigService } from './ha-config/service.js';
 import type { HomeView } from './policy/home-view.js';
 import type { Policy } from './policy/policy.js';
 import type { RateLimiter } from './http/rate-limit.js';
@@ -45,6 +46,8 @@ export interface Services {
   actions: ActionExecutor;
   scenes: SceneService;
   groups: GroupService;
+  /** Home Assistant's automations, scripts, helpers and dashboards: read, traced, changed safely, every version kept. */
+  haConfig: HaConfigService;
   /** Natural-language commands: plan, guard, run (REST, the WebSocket `command` message, the MCP tool). */
   commands: CommandService;
   users: UserStore;

@@ -143,6 +143,23 @@ export class ActionExecutor {
   }
 
   /**
+   * The actions a service call written into Home Assistant's config would take when it runs, as the
+   * policy judges them: its target resolved through the registries as they are now, ids the hub
+   * does not know kept as written (the lists still judge them), a call that reaches no entity
+   * judged by its name. Nothing is checked against the hub's services: the config may name a
+   * service that is not loaded yet.
+   */
+  guardedOf(call: { domain: string; service: string; target: Omit<TargetLists, 'entity_id'> & { entity_id: string[] }; data: Record<string, unknown> }): GuardedAction[] {
+    const { domain, service, data } = call;
+    const all = call.target.entity_id.includes(MATCH_ALL);
+    const lists: TargetLists = { ...call.target, entity_id: all ? MATCH_ALL : call.target.entity_id.filter((id) => id !== MATCH_NONE) };
+    const reached = reachedEntities(lists, this.hub.registries, this.hub.cache);
+    const ids = reached.all ? [...this.hub.cache.ids()].filter((id) => domainOf(id) === domain) : [...new Set([...reached.explicit, ...reached.indirect])];
+    if (!ids.length) return [{ entity_id: `${domain}.${service}`, service, data, targetless: true }];
+    return ids.map((id) => ({ entity_id: id, service, data, state: this.hub.cache.get(id) }));
+  }
+
+  /**
    * The checkpoint for plans that run together (a scene, a group, a compound command): refuses all
    * of them or none, before any runs. Each run checks its own part again.
    */

@@ -22,7 +22,10 @@ import { backoffDelay } from '../hub/backoff.js';
 import { DISCOVERY_SERVICE, type SupervisorApi } from '../hub/supervisor.js';
 import { writePrivateFile } from './files.js';
 import { canonicalAddress } from './ingress.js';
-import { actorName, SCOPES, type Principal, type Scope } from './tokens.js';
+import { actorName, type Principal, type Scope } from './tokens.js';
+
+/** What Home Assistant's link may be given: reading and control, never config editing (it signs in with no one present). */
+export const LINK_SCOPES = ['read', 'control'] as const satisfies readonly Scope[];
 
 /** The path the key follows; what logs show in its place. */
 export const LINK_PREFIX = '/mcp/ha/';
@@ -90,7 +93,7 @@ export class DiscoveryLink {
       try {
         const f = JSON.parse(readFileSync(path, 'utf8')) as Partial<LinkFile>;
         if (typeof f.key === 'string' && KEY.test(f.key)) {
-          const scope = Array.isArray(f.scope) ? SCOPES.filter((s) => f.scope!.includes(s)) : [...SCOPES];
+          const scope = Array.isArray(f.scope) ? LINK_SCOPES.filter((s) => f.scope!.includes(s)) : [...LINK_SCOPES];
           this.set({ key: f.key, scope: scope.length ? scope : ['read'], created_at: typeof f.created_at === 'string' ? f.created_at : new Date().toISOString() });
           return;
         }
@@ -99,7 +102,7 @@ export class DiscoveryLink {
       }
       this.log.warn(`${path} could not be read; made a new key for Home Assistant's link`);
     }
-    this.set({ key: newKey(), scope: [...SCOPES], created_at: new Date().toISOString() });
+    this.set({ key: newKey(), scope: [...LINK_SCOPES], created_at: new Date().toISOString() });
     this.save();
   }
 
@@ -149,7 +152,7 @@ export class DiscoveryLink {
 
   setScope(scope: readonly Scope[], by: Principal): DiscoveryLinkView {
     this.mustBeOn();
-    const chosen = SCOPES.filter((s) => scope.includes(s) || s === 'read');
+    const chosen = LINK_SCOPES.filter((s) => scope.includes(s) || s === 'read');
     this.set({ ...this.file!, scope: chosen });
     this.save();
     this.log.info(`Home Assistant's MCP link may now ${chosen.includes('control') ? 'read and control' : 'only read'} (set by ${actorName(by)})`);

@@ -4,8 +4,8 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from '../errors.js';
 
 export const ISSUER = 'home-mcp-bridge';
-/** What a principal with scopes may do: read only, or read and control. */
-export const SCOPES = ['read', 'control'] as const;
+/** What a principal with scopes may do: read; control devices; change Home Assistant's config (config). */
+export const SCOPES = ['read', 'control', 'config'] as const;
 export type Scope = (typeof SCOPES)[number];
 export const AUDIENCE = 'home-mcp-bridge';
 const CACHE_MAX = 10_000;

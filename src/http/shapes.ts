@@ -191,3 +191,48 @@ export const confidentialClient = v.object({
 });
 export const confidentialClientMade = v.object({ ...confidentialClient.entries, client_secret: text });
 export const confidentialClientList = v.object({ clients: v.array(confidentialClient) });
+
+// --- Home Assistant's config (src/ha-config) ------------------------------------------------------
+const configKind = v.picklist(['automation', 'script', 'helper', 'dashboard']);
+export const haConfigList = v.object({
+  items: v.array(v.object({ kind: configKind, id: text, entity_id: v.nullable(text), name: text, state: v.optional(text), last_triggered: v.optional(v.nullable(text)), mode: v.optional(text), editable: v.boolean() })),
+});
+export const haConfigItem = v.object({ kind: configKind, id: text, entity_id: v.nullable(text), config: json, yaml: text, mode: v.optional(text), filename: v.optional(text) });
+export const haConfigExplanation = v.object({
+  entity_id: v.nullable(text),
+  state: v.nullable(text),
+  last_triggered: v.nullable(text),
+  why: text,
+  runs: v.array(v.object({ run_id: text, started: time, trigger: v.nullable(text), outcome: text, detail: text })),
+});
+export const haConfigOutcome = v.object({
+  kind: configKind,
+  id: text,
+  entity_id: v.nullable(text),
+  change: text,
+  dry_run: v.boolean(),
+  applied: v.boolean(),
+  summary: text,
+  words: v.array(text),
+  diff: text,
+  needs_confirmation: v.array(text),
+  preview_id: text,
+  version: v.optional(v.number()),
+  restored_from: v.optional(v.number()),
+});
+export const haConfigVersion = v.object({
+  id: v.number(),
+  kind: configKind,
+  item: text,
+  config: v.unknown(),
+  change: text,
+  actor_kind: v.nullable(text),
+  actor: v.nullable(text),
+  reason: v.nullable(text),
+  summary: v.nullable(text),
+  restored_from: v.nullable(v.number()),
+  created_at: time,
+  diff: text,
+  words: v.array(text),
+});
+export const haConfigVersions = v.object({ versions: v.array(haConfigVersion) });

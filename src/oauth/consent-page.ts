@@ -46,6 +46,7 @@ function page(title: string, body: string): string {
 const SCOPE_WORDS = {
   read: 'See your entities, their states and history, and the bridge’s resources',
   control: 'Control your devices: switch, dim, open, lock and run scenes',
+  config: 'Change your automations, scripts, helpers and dashboards (each change previewed, confirmed and kept as a version; only while the bridge allows config editing)',
 };
 
 export function consentPage(p: PendingAuthorization, who: Principal | undefined, error?: string): string {
@@ -60,7 +61,8 @@ export function consentPage(p: PendingAuthorization, who: Principal | undefined,
     .map((s) =>
       s === 'read'
         ? `<li><label class="check"><input type="checkbox" checked disabled> ${escape(SCOPE_WORDS.read)}</label><input type="hidden" name="scope" value="read"></li>`
-        : `<li><label class="check"><input type="checkbox" name="scope" value="control" checked> ${escape(SCOPE_WORDS.control)}</label></li>`,
+        : // Config editing is never granted unless the person ticks it.
+          `<li><label class="check"><input type="checkbox" name="scope" value="${s}"${s === 'control' ? ' checked' : ''}> ${escape(SCOPE_WORDS[s])}</label></li>`,
     )
     .join('');
   const signIn = who

@@ -390,7 +390,7 @@ export class OAuthService {
       }
     }
     const scope = this.parseScope(q.scope);
-    if (!scope) return back('invalid_scope', `Scopes are ${SCOPES.join(' and ')}`);
+    if (!scope) return back('invalid_scope', `Scopes are ${SCOPES.join(', ')}`);
     const resource = this.resource(headers);
     if (q.resource !== undefined && q.resource.replace(/\/+$/, '') !== resource) return back('invalid_target', `This server's resource is ${resource}`);
     this.sweep();

@@ -4,6 +4,7 @@ import { api, ApiError, eventStream, hasToken, setToken, whenSignedOut } from '.
 import { $, ago, bytes, duration, el, field, idList, time, toast } from './dom.js';
 import { renderConnect, renderTokens, initTokens, renderHomeAssistant, initHomeAssistant } from './connect.js';
 import { drawChart } from './chart.js';
+import { loadConfigChanges } from './changes.js';
 
 const state = {
   me: null,
@@ -61,6 +62,7 @@ function route() {
   if (tab === 'streams') loadStreams().catch(report);
   if (tab === 'connect') Promise.all([renderHomeAssistant(), renderTokens()]).catch(report);
   if (tab === 'command') $('#command-input').focus();
+  if (tab === 'config') loadConfigChanges().catch(report);
 }
 addEventListener('hashchange', () => state.me && route());
 

@@ -209,6 +209,123 @@ export interface Commands {
   run(input: CommandInput): Promise<{ success: boolean; message: string; [k: string]: unknown }>;
 }
 
+/** The kinds of Home Assistant config the bridge reads and changes. */
+export type ConfigKind = 'automation' | 'script' | 'helper' | 'dashboard';
+
+/** A change to one config item, previewed with dry_run and applied only when confirmed. */
+export interface ConfigChangeRequest {
+  kind: ConfigKind;
+  op: 'create' | 'update' | 'delete';
+  /** automation: its id or entity id; script: its key or entity id; helper: type.id (the type alone to create); dashboard: "default" or its url_path. */
+  id?: string;
+  /** The whole new item (a card or a view for those changes of a dashboard). */
+  config?: Record<string, unknown>;
+  /** Dashboards: a view by index, path or title. */
+  view?: number | string;
+  /** Dashboards: a card by its index in the view. */
+  card?: number;
+  dry_run?: boolean;
+  /** The person confirmed (a client that can be asked is asked instead). */
+  confirm?: boolean;
+  /** Why: kept with the version; required when applying. */
+  reason?: string;
+  /** Apply only if the change is still the one this preview showed. */
+  preview_id?: string;
+}
+
+/** What a change did, or would do (dry_run): the diff in words and lines, and what needs confirming. */
+export interface ConfigOutcome {
+  kind: ConfigKind;
+  id: string;
+  entity_id: string | null;
+  change: 'created' | 'updated' | 'deleted' | 'restored' | 'found' | 'unchanged';
+  dry_run: boolean;
+  applied: boolean;
+  summary: string;
+  words: string[];
+  /** Unified diff of the YAML Home Assistant keeps. */
+  diff: string;
+  needs_confirmation: string[];
+  preview_id: string;
+  /** The kept version that holds the result. */
+  version?: number;
+  restored_from?: number;
+}
+
+export interface ConfigItemSummary {
+  kind: ConfigKind;
+  id: string;
+  entity_id: string | null;
+  name: string;
+  state?: string;
+  last_triggered?: string | null;
+  mode?: string;
+  editable: boolean;
+}
+
+export interface ConfigItem {
+  kind: ConfigKind;
+  id: string;
+  entity_id: string | null;
+  config: Record<string, unknown>;
+  /** The same as Home Assistant's YAML. */
+  yaml: string;
+  /** Dashboards: storage or yaml. */
+  mode?: string;
+  filename?: string;
+}
+
+/** "Why (didn't) it run?", from Home Assistant's traces. */
+export interface ConfigExplanation {
+  entity_id: string | null;
+  state: string | null;
+  last_triggered: string | null;
+  why: string;
+  /** Newest first. */
+  runs: { run_id: string; started: string; trigger: string | null; outcome: string; detail: string }[];
+}
+
+/** One kept version of a config item. */
+export interface ConfigVersionInfo {
+  id: number;
+  kind: ConfigKind;
+  item: string;
+  /** null: the item did not exist. */
+  config: unknown;
+  change: string;
+  actor_kind: string | null;
+  actor: string | null;
+  reason: string | null;
+  /** The change in one sentence. */
+  summary: string | null;
+  restored_from: number | null;
+  created_at: string;
+  /** From the version before it. */
+  diff: string;
+  words: string[];
+}
+
+/**
+ * Home Assistant's automations, scripts, helpers and dashboards, through the bridge's one config
+ * service: no raw way to write. Every change passes the policy checkpoint (the config scope,
+ * read-only, CONFIG_EDITING, allow/deny and exposure of the item and of every entity and action in
+ * what is written), is shown as a diff first (dry_run), needs the person's confirmation (asked of a
+ * client that can be asked; `confirm: true` otherwise) and is kept as a version.
+ */
+export interface HomeConfig {
+  /** Whether changes are allowed at all (CONFIG_EDITING). */
+  readonly editing: boolean;
+  list(kind: ConfigKind): Promise<ConfigItemSummary[]>;
+  get(kind: ConfigKind, id: string): Promise<ConfigItem>;
+  trace(kind: 'automation' | 'script', id: string, runId?: string): Promise<ConfigExplanation>;
+  change(request: ConfigChangeRequest): Promise<ConfigOutcome>;
+  /** Versions, newest first: of one item, or the latest changes of all. */
+  history(kind?: ConfigKind, id?: string, limit?: number): ConfigVersionInfo[];
+  version(id: number): ConfigVersionInfo;
+  /** Puts a kept version back (itself kept as a new version). */
+  restore(version: number, opts?: { dry_run?: boolean; confirm?: boolean; reason?: string; preview_id?: string }): Promise<ConfigOutcome>;
+}
+
 /** Log levels a client filters by (MCP's, from syslog). */
 export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
@@ -277,17 +394,19 @@ export interface CallerInfo {
 }
 
 /** The parts of the context a plugin declares in `needs`. */
-export type Need = 'home' | 'scenes' | 'groups' | 'commands';
+export type Need = 'home' | 'scenes' | 'groups' | 'commands' | 'config';
 
 /**
- * What a tool, prompt or resource is called with. `home`, `scenes`, `groups` and `commands` are
- * there when the plugin declared them in `needs`; reading an undeclared one throws, saying so.
+ * What a tool, prompt or resource is called with. `home`, `scenes`, `groups`, `commands` and
+ * `config` are there when the plugin declared them in `needs`; reading an undeclared one throws, saying so.
  */
 export interface PluginContext {
   home: Home;
   scenes: Scenes;
   groups: Groups;
   commands: Commands;
+  /** Home Assistant's automations, scripts, helpers and dashboards. */
+  config: HomeConfig;
   log: PluginLog;
   client: ClientChannel;
   caller: CallerInfo;

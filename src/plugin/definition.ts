@@ -22,6 +22,12 @@ export interface ToolDefinition<S extends ToolInput = ToolInput> {
   annotations?: ToolAnnotations;
   /** The app (MCP Apps) that shows this tool's result: a `ui://` resource of a plugin. */
   ui?: ToolUi;
+  /**
+   * 'config': the tool changes Home Assistant's configuration (through the context's `config`). It
+   * is offered only while CONFIG_EDITING is on, and only to callers that may edit config (a scoped
+   * credential needs the `config` scope).
+   */
+  edits?: 'config';
   run(args: v.InferOutput<S>, ctx: PluginContext): ToolResult | Promise<ToolResult>;
 }
 

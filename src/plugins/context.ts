@@ -13,7 +13,8 @@ import type { CommandService } from '../nlp/service.js';
 import type { HomeView } from '../policy/home-view.js';
 import type { Caller, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
-import type { ActRequest, CallerInfo, ClientChannel, Home, Need, PluginContext, PluginLog, ToolResult } from '../plugin/context.js';
+import type { HaConfigService } from '../ha-config/service.js';
+import type { ActRequest, CallerInfo, ClientChannel, ConfigChangeRequest, ConfigOutcome, Home, HomeConfig, Need, PluginContext, PluginLog, ToolResult } from '../plugin/context.js';
 
 /** What the bridge lends plugins: built once at start. */
 export interface PluginParts {
@@ -24,6 +25,7 @@ export interface PluginParts {
   scenes: SceneService;
   groups: GroupService;
   commands: CommandService;
+  haConfig: HaConfigService;
 }
 
 /** The hub's read-only questions a plugin may ask (`home.read`); anything that changes goes through the executor. */
@@ -215,6 +217,47 @@ async function settled<T extends { success: boolean; message: string; candidates
   }
 }
 
+const CONFIRM_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', title: 'Yes, apply this change', default: false } }, required: ['confirm'] };
+
+/**
+ * A config change the checkpoint holds for confirmation: a client that can be asked is shown the
+ * change (its summary and the start of its diff) and asked, under a key made of the preview's id, so
+ * a yes counts only for the very change it saw; the change is applied only with that preview. A
+ * caller that cannot be asked keeps the answer: CONFIRMATION_REQUIRED with the preview, to show the
+ * person and call again with confirm: true.
+ */
+async function confirmedChange(client: ClientChannel, given: boolean | undefined, run: (confirm: boolean | undefined, previewId?: string) => Promise<ConfigOutcome>): Promise<ConfigOutcome> {
+  try {
+    return await run(given);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'CONFIRMATION_REQUIRED' || given || !client.can('elicitation')) throw err;
+    const previewId = String(err.details.preview_id ?? '');
+    const diff = String(err.details.diff ?? '').split('\n');
+    const shown = diff.slice(0, 40).join('\n') + (diff.length > 40 ? `\n… (${diff.length - 40} more lines)` : '');
+    const message = `Apply this change to Home Assistant? ${String(err.details.summary ?? err.message)}\n\n${shown}`;
+    const answer = (await client.elicit({ message, requestedSchema: CONFIRM_SCHEMA }, `confirm_config_${previewId}`)) as { action: string; content?: Record<string, unknown> };
+    if (answer.action !== 'accept' || answer.content?.confirm !== true) throw new AppError('CONFIRMATION_REQUIRED', 409, 'The person did not allow this change; nothing was changed', { ...err.details, declined: true });
+    return run(true, previewId);
+  }
+}
+
+/** The config part for one caller: the one config service, every change confirmed as above. */
+function configFor(service: HaConfigService, principal: Principal | undefined, client: ClientChannel): HomeConfig {
+  return {
+    get editing() {
+      return service.editing;
+    },
+    list: (kind) => service.list(kind),
+    get: (kind, id) => service.get(kind, id),
+    trace: (kind, id, runId) => service.trace(kind, id, runId),
+    change: ({ dry_run, confirm, reason, preview_id, ...req }: ConfigChangeRequest) =>
+      confirmedChange(client, confirm, (yes, asked) => service.change(req, principal, { dry_run, confirm: yes, reason, preview_id: preview_id ?? asked, assistant: true })),
+    history: (kind, id, limit) => service.history(kind, id, limit),
+    version: (id) => service.version(id),
+    restore: (version, opts = {}) => confirmedChange(client, opts.confirm, (yes, asked) => service.restore(version, principal, { ...opts, confirm: yes, preview_id: opts.preview_id ?? asked, assistant: true })),
+  };
+}
+
 const undeclared = (plugin: string, part: Need) => () => {
   throw new Error(`the plugin ${plugin} did not declare "${part}" in needs`);
 };
@@ -240,6 +283,7 @@ export function pluginContext(parts: PluginParts, plugin: { name: string; needs:
       run: (input: Parameters<CommandService['runCommand']>[0]) =>
         settled(client, (choose) => confirmed(client, input.confirm, (confirm) => parts.commands.runCommand({ ...input, confirm, ...(choose !== undefined ? { choose } : {}) }, principal))),
     }),
+    config: () => configFor(parts.haConfig, principal, client),
   };
   const ctx = { log: plugin.log, client, caller: callerInfo(principal) } as PluginContext;
   for (const part of Object.keys(made) as Need[]) {

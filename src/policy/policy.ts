@@ -17,6 +17,8 @@ export interface PolicySettings {
   requireConfirmation: boolean;
   /** Only entities the hub exposes to its own assistant (TOOLS_EXPOSED_ONLY). */
   exposedOnly?: boolean;
+  /** Home Assistant's automations, scripts, helpers and dashboards may be changed (CONFIG_EDITING). */
+  configEditing?: boolean;
 }
 
 /** What the hub exposes to its own assistant (src/hub/exposure.ts). */
@@ -53,6 +55,27 @@ export interface AuthorizeOptions {
 /** Whether the caller may change anything: OAuth grants and other scoped credentials need `control`. */
 export const mayControl = (p: Principal | undefined): boolean => !p?.scope || p.scope.includes('control');
 
+/** Whether the caller may change Home Assistant's config: scoped credentials need `config` (control does not give it). */
+export const mayEditConfig = (p: Principal | undefined): boolean => !p?.scope || p.scope.includes('config');
+
+/** A change to one of Home Assistant's config items (an automation, script, helper or dashboard). */
+export interface ConfigEdit {
+  /** In words, for messages and the confirmation: "creating automation bed_on". */
+  what: string;
+  /** The item as the allow and deny lists judge it: its entity id, or lovelace.<url_path> for a dashboard. */
+  subject: string;
+  /** The item's entity exists now, so exposure applies to it too. */
+  subjectIsEntity: boolean;
+}
+
+/** What the written config touches (src/ha-config/references.ts), its actions resolved to entities. */
+export interface ConfigReferences {
+  entities: readonly string[];
+  actions: readonly GuardedAction[];
+  /** Paths of actions whose name or target is a template: what they touch cannot be known before they run. */
+  templated: readonly string[];
+}
+
 const toRegex = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -71,6 +94,11 @@ export class Policy {
 
   get readOnly(): boolean {
     return this.settings.readOnly;
+  }
+
+  /** Whether Home Assistant's config may be changed at all (CONFIG_EDITING). */
+  get configEditing(): boolean {
+    return this.settings.configEditing === true;
   }
 
   /** Whether callers may see this entity at all (TOOLS_EXPOSED_ONLY hides what the hub does not expose). */
@@ -124,6 +152,63 @@ export class Policy {
     if (reasons.length) {
       throw new AppError('CONFIRMATION_REQUIRED', 409, `${capitalise(reasons.join(', '))} needs confirmation: ask the person, then call again with confirm: true`, { needs_confirmation: reasons });
     }
+  }
+
+  /** Whether callers may see a config item: its entity must be visible; a dashboard (lovelace.<path>) always is. */
+  maySeeSubject(subject: string): boolean {
+    return subject.startsWith('lovelace.') || this.maySee(subject);
+  }
+
+  /**
+   * Reading a config item: hidden (as not found) when its entity is one callers may not see, and
+   * refused when it names entities they may not see, so a config never shows what exposure hides.
+   */
+  authorizeConfigRead(entityId: string | null, named: readonly string[]): void {
+    if (entityId && !this.maySee(entityId)) throw new AppError('NOT_FOUND', 404, `There is no such item: ${entityId} is not exposed to Assist (TOOLS_EXPOSED_ONLY)`, { exposed: false });
+    const hidden = named.filter((id) => !this.maySee(id));
+    if (hidden.length) throw new AppError('FORBIDDEN', 403, `It names entities Home Assistant does not expose to Assist (TOOLS_EXPOSED_ONLY), so it is not shown`, { exposed: false, count: hidden.length });
+  }
+
+  /**
+   * A change to Home Assistant's config: refused for callers without the `config` scope, in
+   * read-only mode, while CONFIG_EDITING is off, and for an item the lists keep out or the hub does
+   * not expose. What the config would touch passes the same rules as a direct action: every entity
+   * it names must be one callers may act on, every action it takes is judged as if called now (a
+   * config that acts needs `control` too), and a templated action is refused, since what it would
+   * touch cannot be known. Applying always needs the person's confirmation (REQUIRE_CONFIRMATION
+   * is about actions and does not turn this off); the answer lists what the person confirms.
+   */
+  authorizeConfigEdit(caller: Caller, edit: ConfigEdit, refs: ConfigReferences, opts: AuthorizeOptions = {}): { needs_confirmation: string[] } {
+    if (!mayEditConfig(caller.principal)) {
+      throw new AppError('FORBIDDEN', 403, `This assistant was not granted the config scope: ${edit.what} changes Home Assistant's configuration; a person can grant it`, { scope: caller.principal?.scope ?? [] });
+    }
+    if (this.settings.readOnly) throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${edit.what} is not allowed`, { read_only: true });
+    if (!this.settings.configEditing) {
+      throw new AppError('FORBIDDEN', 403, `Changing Home Assistant's configuration is off in this bridge (CONFIG_EDITING): ${edit.what} is not allowed; a person can turn it on in the bridge's settings`, { config_editing: false });
+    }
+    if (edit.subjectIsEntity && !this.maySee(edit.subject)) {
+      throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY)`, { entity_ids: [edit.subject], exposed: false });
+    }
+    if (!this.listed(edit.subject)) throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: [edit.subject] });
+    if (refs.templated.length) {
+      throw new AppError('FORBIDDEN', 403, `The bridge cannot check what a templated action or target would touch (at ${refs.templated.join(', ')}); write the action and its entity ids out`, { templated: [...refs.templated] });
+    }
+    const hidden = refs.entities.filter((id) => !this.maySee(id));
+    if (hidden.length) {
+      throw new AppError('FORBIDDEN', 403, `The config names ${hidden.join(', ')}, which Home Assistant does not expose to Assist (TOOLS_EXPOSED_ONLY)`, { entity_ids: hidden, exposed: false });
+    }
+    const kept = refs.entities.filter((id) => !this.listed(id));
+    if (kept.length) throw new AppError('FORBIDDEN', 403, `The config names ${kept.join(', ')}, which callers may not act on (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept, domain: domainOf(kept[0]!) });
+    if (refs.actions.length) {
+      // What the config does when it runs is judged as a direct action now, the control scope included.
+      this.authorize({ principal: caller.principal }, refs.actions, { planOnly: true });
+    }
+    const reasons = [edit.what, ...refs.actions.map((a) => this.confirmationOf(a)).filter((r): r is string => r !== undefined)];
+    const needs = [...new Set(reasons)];
+    if (!opts.planOnly && !caller.confirm) {
+      throw new AppError('CONFIRMATION_REQUIRED', 409, `${capitalise(needs.join('; '))} needs confirmation: show the person the preview (dry_run), ask, then call again with confirm: true`, { needs_confirmation: needs });
+    }
+    return { needs_confirmation: needs };
   }
 
   private scope(caller: Caller, what: string): void {

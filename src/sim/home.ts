@@ -74,6 +74,17 @@ export interface Home {
   entities: HomeEntity[];
   /** Legacy notify services (notify.<target>) besides notify.notify. */
   notify?: string[];
+  /** Lovelace dashboards besides the default one (storage or YAML mode, with a config or none yet). */
+  dashboards?: HomeDashboard[];
+}
+
+export interface HomeDashboard {
+  url_path: string;
+  title: string;
+  mode: 'storage' | 'yaml';
+  filename?: string;
+  icon?: string;
+  config?: Record<string, unknown>;
 }
 
 export class HomeError extends Error {
@@ -136,6 +147,18 @@ const HomeSchema = v.looseObject({
     }),
   ),
   notify: v.optional(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9_]+$/, 'must be a lower-case service name')))),
+  dashboards: v.optional(
+    v.array(
+      v.object({
+        url_path: v.pipe(v.string(), v.regex(/^[a-z0-9_]+-[a-z0-9_-]+$/, 'must be a url path with a hyphen, such as wall-panel')),
+        title: v.string(),
+        mode: v.picklist(['storage', 'yaml']),
+        filename: v.optional(v.string()),
+        icon: v.optional(v.string()),
+        config: v.optional(v.record(v.string(), v.unknown())),
+      }),
+    ),
+  ),
 });
 
 /** Validates a parsed home and checks that every reference points at something declared. */
@@ -162,6 +185,7 @@ export function parseHome(input: unknown, source = 'home'): Home {
   if (raw.devices) home.devices = raw.devices as HomeDevice[];
   if (raw.labels) home.labels = raw.labels as HomeLabel[];
   if (raw.notify) home.notify = raw.notify;
+  if (raw.dashboards) home.dashboards = raw.dashboards as HomeDashboard[];
 
   const unique = (kind: string, ids: string[]) => {
     const seen = new Set<string>();

@@ -10,6 +10,7 @@ import type { Hub } from './hub.js';
 import { Invalid, isPlainObject } from './schema.js';
 import type { StateChangedData } from './states.js';
 import { SINCE } from './version.js';
+import { configRoutes } from './config/rest.js';
 
 const MAX_BODY = 16 * 1024 * 1024;
 
@@ -35,16 +36,16 @@ const plain = {
   500: '500 Internal Server Error\n\nServer got itself in trouble',
 } as const;
 
-const fail = (status: keyof typeof plain) => new HttpError(status, plain[status]);
+export const fail = (status: keyof typeof plain) => new HttpError(status, plain[status]);
 
-function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }
 
-const message = (res: ServerResponse, status: number, text: string) => sendJson(res, status, JSON.stringify({ message: text }));
+export const message = (res: ServerResponse, status: number, text: string) => sendJson(res, status, JSON.stringify({ message: text }));
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -62,7 +63,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
+export function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
   if (body === '') return { ok: true, value: null };
   try {
     return { ok: true, value: JSON.parse(body) };
@@ -71,7 +72,7 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-type Handler = (ctx: { req: IncomingMessage; res: ServerResponse; user: SimUser; params: string[]; url: URL }) => Promise<void> | void;
+export type Handler = (ctx: { req: IncomingMessage; res: ServerResponse; user: SimUser; params: string[]; url: URL }) => Promise<void> | void;
 
 export function createRestHandler(host: RestHost): (req: IncomingMessage, res: ServerResponse) => void {
   const hub = host.hub;
@@ -193,6 +194,7 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
         },
       },
     },
+    ...configRoutes(hub),
   ];
 
   return (req, res) => {

@@ -14,6 +14,7 @@ import { Hub, type Logger, type Timing, type PersistentNotification, type Notify
 import { INGRESS_PREFIX, firstProtocol, handleIngressRequest, handleIngressUpgrade } from './ingress-proxy.js';
 import { type LoadHandle, type LoadOptions, startLoad } from './load.js';
 import { createRestHandler } from './rest.js';
+import { configCommands, startConfig } from './config/index.js';
 import { isPlainObject } from './schema.js';
 import { SimSupervisor, type SupervisorOptions } from './supervisor.js';
 import { SUPERVISOR_PATH, handleSupervisorHttp, supervisorApiCommand } from './supervisor-api.js';
@@ -102,6 +103,8 @@ export class Simulator {
     });
     this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true, username: 'simulator' };
     this.commands = buildCommands(this.legacy, this.hub.hasFloors);
+    for (const [type, cmd] of configCommands()) this.commands.set(type, cmd);
+    startConfig(this.hub, this.hub.home.dashboards ?? []);
     const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : []), ...(opts.supervisor ? [this.supervisorUser] : [])];
     this.commands.set('config/auth/list', userListCommand(() => users));
     if (opts.supervisor) {

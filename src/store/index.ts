@@ -8,6 +8,7 @@ import { StreamStatsStore } from './stream-stats.js';
 import { SubscriptionStore } from './subscriptions.js';
 import { TokenStore } from './tokens.js';
 import { OAuthStore } from './oauth.js';
+import { ConfigVersionStore } from './config-versions.js';
 
 export interface Store {
   readonly file: string;
@@ -19,6 +20,8 @@ export interface Store {
   readonly streamStats: StreamStatsStore;
   readonly tokens: TokenStore;
   readonly oauth: OAuthStore;
+  /** Versions of Home Assistant's config items the bridge changed. */
+  readonly configVersions: ConfigVersionStore;
   close(): void;
 }
 
@@ -38,6 +41,7 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
     streamStats: new StreamStatsStore(db),
     tokens: new TokenStore(db),
     oauth: new OAuthStore(db),
+    configVersions: new ConfigVersionStore(db),
     close: () => {
       if (!db.open) return;
       // Events still queued for the next tick's batch are written before the file closes.

@@ -195,6 +195,30 @@ export const MIGRATIONS: readonly Migration[] = [
         UPDATE oauth_clients SET first_grant_at = (SELECT MIN(g.created_at) FROM oauth_grants g WHERE g.client_id = oauth_clients.client_id);
       `),
   },
+  {
+    // Every version of Home Assistant's automations, scripts, helpers and dashboards the bridge
+    // changed: the config as it was before each change (`found`) and as each change left it, with
+    // who, when and why, and the change in one sentence. config NULL: the item did not exist then.
+    version: 8,
+    name: 'config versions',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE config_versions (
+          id            INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind          TEXT NOT NULL,
+          item          TEXT NOT NULL,
+          config        TEXT,
+          change        TEXT NOT NULL,
+          actor_kind    TEXT,
+          actor         TEXT,
+          reason        TEXT,
+          summary       TEXT,
+          restored_from INTEGER,
+          created_at    TEXT NOT NULL
+        );
+        CREATE INDEX config_versions_by_item ON config_versions(kind, item, id);
+      `),
+  },
 ];
 
 export class MigrationError extends Error {

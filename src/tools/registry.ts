@@ -6,7 +6,7 @@ import { AppError, notFound } from '../errors.js';
 import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin/index.js';
 import { InputNeeded } from '../plugins/asking.js';
 import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
-import { mayControl } from '../policy/policy.js';
+import { mayControl, mayEditConfig } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
 import { jsonSchemaOfInput } from '../plugin/json-input.js';
 
@@ -43,10 +43,11 @@ export class ToolRegistry {
   private readonly tools = new Map<string, BoundTool>();
   private infos?: ToolInfo[];
 
-  /** `visibleIds`: the entities callers see now (the policy's view of the home). */
+  /** `visibleIds`: the entities callers see now (the policy's view of the home); `configEditing`: whether CONFIG_EDITING is on. */
   constructor(
     plugins: readonly LoadedPlugin[],
     private readonly visibleIds: () => Iterable<string> = () => [],
+    private readonly configEditing: () => boolean = () => false,
   ) {
     for (const p of plugins) for (const t of p.tools) this.tools.set(t.definition.name, t);
   }
@@ -57,10 +58,13 @@ export class ToolRegistry {
 
   /**
    * The tools this caller may use, by name: those of plugins available for the home as it is now
-   * (see PluginDefinition.available), and for an OAuth grant without control only those that read.
+   * (see PluginDefinition.available); for an OAuth grant without control only those that read;
+   * tools that change Home Assistant's config only while CONFIG_EDITING is on and to callers that
+   * may edit config.
    */
   listFor(principal?: Principal): ToolInfo[] {
     const control = mayControl(principal);
+    const editConfig = this.configEditing() && mayEditConfig(principal);
     let domains: Set<string> | undefined;
     const seen = () => (domains ??= new Set([...this.visibleIds()].map((id) => id.slice(0, id.indexOf('.')))));
     const offered = new Set<string>();
@@ -68,9 +72,10 @@ export class ToolRegistry {
     for (const t of this.tools.values()) {
       let ok = byPlugin.get(t.plugin);
       if (ok === undefined) byPlugin.set(t.plugin, (ok = t.available(seen)));
-      if (ok) offered.add(t.definition.name);
+      if (ok && (t.definition.edits !== 'config' || editConfig)) offered.add(t.definition.name);
     }
-    return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true));
+    const configTools = new Set([...this.tools.values()].filter((t) => t.definition.edits === 'config').map((t) => t.definition.name));
+    return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true || configTools.has(t.name)));
   }
 
   /** Every tool's description, made once. */

@@ -181,7 +181,7 @@ describe.skipIf(!available)('the panel at desktop and phone width', () => {
     const frame = panel.locator('body');
     const width = await frame.evaluate((b) => b.ownerDocument.documentElement.clientWidth);
     const tabs = panel.locator('.tabs a');
-    expect(await tabs.count()).toBe(7);
+    expect(await tabs.count()).toBe(8);
     for (const box of await tabs.evaluateAll((links) => links.map((a) => ({ left: a.getBoundingClientRect().left, right: a.getBoundingClientRect().right })))) {
       expect(box.left).toBeGreaterThanOrEqual(0);
       expect(box.right).toBeLessThanOrEqual(width);

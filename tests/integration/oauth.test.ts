@@ -36,7 +36,7 @@ describe('discovery', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
-    expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['read', 'control'] });
+    expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['read', 'control', 'config'] });
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
     expect(as).toMatchObject({ issuer: base, code_challenge_methods_supported: ['S256'], registration_endpoint: `${base}/oauth/register`, client_id_metadata_document_supported: true });
     // The REST API keeps its plain challenge.

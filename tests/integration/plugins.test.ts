@@ -56,7 +56,7 @@ describe('the built service with a folder of user plugins', () => {
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
     expect(failed['reaches-for-secrets.mjs']).toMatch(/^it asks for config, tokens, store, which plugins cannot have/);
-    expect(failed['wants-config.mjs']).toMatch(/^it asks for config, which plugins cannot have \(only home, scenes, groups, commands/);
+    expect(failed['wants-settings.mjs']).toMatch(/^it asks for settings, which plugins cannot have \(only home, scenes, groups, commands, config/);
     expect((await call('leak')).status).toBe(404);
     const status = JSON.parse((await call('porch_status')).body.content[0].text);
     expect(status).toEqual({ lights_on: expect.any(Number), context: ['caller', 'client', 'home', 'log'], services: 'undefined', started: 1 });
@@ -98,6 +98,7 @@ describe('the built service with a folder of user plugins', () => {
       ['bridge_scenes', 'builtin', ['bridge_scenes']],
       ['climate', 'builtin', ['control_climate']],
       ['commands', 'builtin', ['command']],
+      ['config', 'builtin', ['config_read', 'config_trace', 'config_change', 'config_history', 'config_restore']],
       ['covers', 'builtin', ['control_covers']],
       ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],
       ['fans', 'builtin', ['control_fans']],
@@ -116,7 +117,7 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(24);
+    expect(health.tools).toBe(29);
   });
 });
 

@@ -76,3 +76,44 @@ describe('the caller', () => {
     expect(refusal(() => policy({ deny: ['notify'] }).authorize({}, notify)).code).toBe('FORBIDDEN');
   });
 });
+
+describe('config edits', () => {
+  const edit = { what: 'creating script let_in', subject: 'script.let_in', subjectIsEntity: false };
+  const unlock: GuardedAction = { entity_id: 'lock.front_door', service: 'unlock', data: {} };
+  const refs = (actions: GuardedAction[] = [], entities: string[] = actions.map((a) => a.entity_id)) => ({ entities, actions, templated: [] });
+  const grant = (scope: string[]): Caller => ({ principal: { sub: 'client', iat: 0, via: 'oauth', scope } });
+
+  test('off until CONFIG_EDITING; then always confirmed, also with REQUIRE_CONFIRMATION off, naming what opens the home', () => {
+    expect(refusal(() => policy().authorizeConfigEdit({}, edit, refs())).details).toEqual({ config_editing: false });
+    const p = policy({ configEditing: true, requireConfirmation: false });
+    expect(refusal(() => p.authorizeConfigEdit({}, edit, refs())).details).toEqual({ needs_confirmation: ['creating script let_in'] });
+    expect(p.authorizeConfigEdit({ confirm: true }, edit, refs())).toEqual({ needs_confirmation: ['creating script let_in'] });
+    expect(policy({ configEditing: true }).authorizeConfigEdit({}, edit, refs([unlock]), { planOnly: true })).toEqual({ needs_confirmation: ['creating script let_in', 'unlocking lock.front_door'] });
+  });
+
+  test('the config scope, separate from control; a config that acts needs control too', () => {
+    const p = policy({ configEditing: true });
+    expect(refusal(() => p.authorizeConfigEdit({ ...grant(['read', 'control']), confirm: true }, edit, refs())).details).toEqual({ scope: ['read', 'control'] });
+    expect(() => p.authorizeConfigEdit({ ...grant(['read', 'config']), confirm: true }, edit, refs())).not.toThrow();
+    expect(refusal(() => p.authorizeConfigEdit({ ...grant(['read', 'config']), confirm: true }, edit, refs([unlock]))).details).toEqual({ scope: ['read', 'config'] });
+    expect(() => p.authorizeConfigEdit({ ...grant(['read', 'control', 'config']), confirm: true }, edit, refs([unlock]))).not.toThrow();
+  });
+
+  test('read-only, the item, what it names and what it does pass the lists; templates are refused', () => {
+    expect(refusal(() => policy({ configEditing: true, readOnly: true }).authorizeConfigEdit({ confirm: true }, edit, refs())).details).toEqual({ read_only: true });
+    expect(refusal(() => policy({ configEditing: true, deny: ['script'] }).authorizeConfigEdit({ confirm: true }, edit, refs())).details).toEqual({ entity_ids: ['script.let_in'] });
+    expect(refusal(() => policy({ configEditing: true, deny: ['lovelace'] }).authorizeConfigEdit({ confirm: true }, { what: 'x', subject: 'lovelace.default', subjectIsEntity: false }, refs())).details).toEqual({ entity_ids: ['lovelace.default'] });
+    expect(refusal(() => policy({ configEditing: true, deny: ['lock'] }).authorizeConfigEdit({ confirm: true }, edit, refs([], ['lock.front_door']))).details).toEqual({ entity_ids: ['lock.front_door'], domain: 'lock' });
+    expect(refusal(() => policy({ configEditing: true, deny: ['lock'] }).authorizeConfigEdit({ confirm: true }, edit, refs([unlock], []))).details).toMatchObject({ entity_ids: ['lock.front_door'] });
+    expect(refusal(() => policy({ configEditing: true }).authorizeConfigEdit({ confirm: true }, edit, { entities: [], actions: [], templated: ['sequence[0]'] })).details).toEqual({ templated: ['sequence[0]'] });
+  });
+
+  test('exposure: what the config names and the item itself must be exposed', () => {
+    const exposure = { isExposed: (id: string) => id !== 'lock.front_door' && id !== 'script.secret' };
+    const p = new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: true, exposedOnly: true, configEditing: true }, exposure);
+    expect(refusal(() => p.authorizeConfigEdit({ confirm: true }, edit, refs([], ['lock.front_door']))).details).toEqual({ entity_ids: ['lock.front_door'], exposed: false });
+    expect(refusal(() => p.authorizeConfigEdit({ confirm: true }, { what: 'x', subject: 'script.secret', subjectIsEntity: true }, refs())).details).toEqual({ entity_ids: ['script.secret'], exposed: false });
+    expect(refusal(() => p.authorizeConfigRead(null, ['lock.front_door'])).code).toBe('FORBIDDEN');
+    expect(refusal(() => p.authorizeConfigRead('script.secret', [])).code).toBe('NOT_FOUND');
+  });
+});

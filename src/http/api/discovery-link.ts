@@ -3,7 +3,7 @@
 // People only; the key itself is never shown.
 import * as v from 'valibot';
 import { LinkOffError } from '../../auth/discovery-link.js';
-import { SCOPES } from '../../auth/tokens.js';
+import { LINK_SCOPES } from '../../auth/discovery-link.js';
 import { conflict } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { jsonRoute, type RouteTable } from '../routes.js';
@@ -51,7 +51,7 @@ export function registerDiscoveryLinkRoutes(routes: RouteTable, { discoveryLink 
       path: '/api/discovery',
       summary: "What Home Assistant may do through its link: scope [\"read\"] (tools that read) or [\"read\", \"control\"] (the default)",
       body: v.pipe(
-        v.strictObject({ scope: v.pipe(v.array(v.picklist(SCOPES, 'each must be read or control')), v.minLength(1, 'must name at least read'), v.maxLength(2, 'holds read and control at most')) }),
+        v.strictObject({ scope: v.pipe(v.array(v.picklist(LINK_SCOPES, 'each must be read or control')), v.minLength(1, 'must name at least read'), v.maxLength(2, 'holds read and control at most')) }),
         v.examples([{ scope: ['read'] }, { scope: ['read', 'control'] }]),
       ),
       responses: { 200: { description: 'The link with its new scope', schema: shape.discoveryLink }, ...people, ...off },

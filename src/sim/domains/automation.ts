@@ -1,34 +1,18 @@
-// Automations: on/off entities whose actions (config.actions) run on automation.trigger, which
-// fires automation_triggered with a context whose parent is the caller's, as the hub does.
-import { Context } from '../context.js';
+// Automations: on/off entities whose actions run on their triggers (src/sim/config/automations.ts)
+// and on automation.trigger, which fires automation_triggered with a context whose parent is the
+// caller's, as the hub does; every run leaves a trace.
+import type { Context } from '../context.js';
+import { configOf } from '../config/index.js';
 import { type DomainModule, finish } from '../domain.js';
 import type { Hub } from '../hub.js';
 import { boolean, isType } from '../schema.js';
 import type { ServiceDef } from '../services.js';
-import { isoFromMicros, nowMicros } from '../time.js';
 import { sel } from './common.js';
-import { type Run, runSteps, stepsOf } from './runner.js';
+import type { Run } from './runner.js';
 
-async function trigger(hub: Hub, id: string, parent: Context): Promise<void> {
-  const memory = hub.memory(id);
-  if (memory.run) {
-    hub.log.warn(`${id}: Already running`);
-    return;
-  }
-  const context = new Context(null, parent.id);
-  const run: Run = { cancelled: false };
-  memory.run = run;
-  const latest = hub.states.get(id);
-  const name = String(latest?.attributes.friendly_name ?? id);
-  hub.states.set(id, latest?.state ?? 'on', { ...(latest?.attributes ?? {}), last_triggered: isoFromMicros(nowMicros()), current: 1 }, { context });
-  hub.bus.fire('automation_triggered', { name, entity_id: id }, { context });
-  try {
-    await runSteps(hub, stepsOf(hub.entityConfig(id), 'actions'), context, run);
-  } finally {
-    delete memory.run;
-    const now = hub.states.get(id);
-    hub.states.set(id, now?.state ?? 'on', { ...(now?.attributes ?? {}), current: 0 }, { context });
-  }
+/** automation.trigger: one run of its actions (conditions checked unless skip_condition), traced. */
+function trigger(hub: Hub, id: string, parent: Context, skipCondition: boolean): Promise<void> {
+  return configOf(hub).scripted.runAutomation(id, { variables: {}, context: parent }, { skipCondition });
 }
 
 function stop(hub: Hub, id: string): void {
@@ -59,7 +43,7 @@ export const automation: DomainModule = {
         },
         variables: { v: isType('dict'), default: {}, hidden: true },
       },
-      handle: (e) => trigger(e.hub, e.id, e.call.context),
+      handle: (e) => trigger(e.hub, e.id, e.call.context, e.params.skip_condition !== false),
     });
     r('turn_on', { name: 'Turn on', description: 'Enables an automation.', handle: (e) => void e.write('on') });
     r('turn_off', {
@@ -84,6 +68,16 @@ export const automation: DomainModule = {
       description: 'Toggles (enable / disable) an automation.',
       handle: (e) => void e.write(e.state.state === 'on' ? 'off' : 'on'),
     });
-    r('reload', { kind: 'plain', name: 'Reload', description: 'Reloads the automation configuration.', run: () => undefined });
+    r('reload', {
+      kind: 'plain',
+      name: 'Reload',
+      description: 'Reloads the automation configuration.',
+      fields: { id: { v: isType('str'), hidden: true } },
+      run: (call, h) => {
+        const scripted = configOf(h).scripted;
+        const ids = typeof call.data.id === 'string' ? [call.data.id] : [...new Set([...scripted.automations.map((a) => String(a.id)), ...h.states.all('automation').map((s) => String(s.attributes.id))])];
+        for (const id of ids) scripted.reloadAutomation(id);
+      },
+    });
   },
 };

@@ -15,12 +15,20 @@ import { scene } from './scene.js';
 import { script } from './script.js';
 import { inputBoolean, switchDomain } from './switch.js';
 import { vacuum } from './vacuum.js';
+import { counter, inputButton, inputDatetime, inputNumber, inputSelect, inputText, timer } from './helpers.js';
 
 export const DOMAIN_MODULES: readonly DomainModule[] = [
   homeassistant,
   light,
   switchDomain,
   inputBoolean,
+  inputNumber,
+  inputSelect,
+  inputText,
+  inputDatetime,
+  inputButton,
+  counter,
+  timer,
   climate,
   cover,
   valve,

@@ -8,7 +8,8 @@ import { isPlainObject, isType } from '../schema.js';
 import type { FieldDef, ServiceDef } from '../services.js';
 import { isoFromMicros, nowMicros } from '../time.js';
 import { sel } from './common.js';
-import { type Run, runSteps, stepsOf } from './runner.js';
+import { errorText, type Run, runSteps, stepsOf } from './runner.js';
+import { configOf } from '../config/index.js';
 
 function writeState(hub: Hub, id: string, state: string, changes: Record<string, unknown>, context: Context): void {
   const latest = hub.states.get(id);
@@ -27,8 +28,13 @@ export async function runScript(hub: Hub, id: string, context: Context): Promise
   const name = String(hub.states.get(id)?.attributes.friendly_name ?? id);
   writeState(hub, id, 'on', { last_triggered: isoFromMicros(nowMicros()), current: 1 }, context);
   hub.bus.fire('script_started', { name, entity_id: id }, { context });
+  const trace = configOf(hub).scripted.scriptTrace(id.slice('script.'.length), context);
   try {
-    await runSteps(hub, stepsOf(hub.entityConfig(id), 'sequence'), context, run);
+    await runSteps(hub, stepsOf(hub.entityConfig(id), 'sequence'), context, run, { run: trace, prefix: 'sequence' });
+    trace.end(run.cancelled ? 'cancelled' : 'finished');
+  } catch (err) {
+    trace.end('error', errorText(err));
+    throw err;
   } finally {
     delete memory.run;
     writeState(hub, id, 'off', { current: 0 }, context);
@@ -100,6 +106,6 @@ export const script: DomainModule = {
         else void runScript(e.hub, e.id, e.call.context).catch((err) => e.hub.log.warn(`${e.id} failed: ${(err as Error).message}`));
       },
     });
-    r('reload', { kind: 'plain', name: 'Reload', description: 'Reloads all the available scripts.', run: () => undefined });
+    r('reload', { kind: 'plain', name: 'Reload', description: 'Reloads all the available scripts.', run: (_call, h) => configOf(h).scripted.reloadScripts() });
   },
 };

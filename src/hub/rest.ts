@@ -1,0 +1,43 @@
+// Home Assistant's REST API, for what its WebSocket API does not offer (the config API's
+// automation and script views). Same hub, same token as the WebSocket: HASS_URL, the Supervisor's
+// /core proxy inside the add-on, or the embedded simulator.
+import { hubUnavailable } from '../errors.js';
+
+export interface RestAnswer {
+  status: number;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: unknown;
+  text: string;
+}
+
+export class HubRest {
+  constructor(
+    /** The hub's base URL (http://homeassistant.local:8123, http://supervisor/core). */
+    private readonly base: string,
+    private readonly token: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  async request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<RestAnswer> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.base.replace(/\/+$/, '')}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const timedOut = (err as Error).name === 'TimeoutError';
+      throw hubUnavailable(timedOut ? `Home Assistant did not answer ${method} ${path} within ${this.timeoutMs} ms` : `Home Assistant could not be reached for ${method} ${path}`);
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json, text };
+  }
+}
