@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResponseAdapter } from '../http/adapter.js';
 import type { WebSocket } from '../http/uws.js';
-import type { EventFilter } from './filters.js';
+import type { EventFilter } from '../events/filter.js';
 import { record } from './histogram.js';
 import type { IndexEntry } from './subscription-index.js';
 

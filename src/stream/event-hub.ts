@@ -15,7 +15,7 @@ import type { PastConnection } from '../store/stream-stats.js';
 import type { Subscription } from '../store/subscriptions.js';
 import { ClientBudgets, type Verdict } from './client-budget.js';
 import { SseConnection, WsConnection, type ConnectionOwner, type ConnectionSubscription, type StreamConnection } from './connection.js';
-import { filterKey, isEmptyFilter, normalFilter, type EventFilter, type EventKeys } from './filters.js';
+import { filterKey, isEmptyFilter, normalFilter, type EventFilter, type EventKeys } from '../events/filter.js';
 import { newHistogram } from './histogram.js';
 import { eventMessage, keysOf } from './message.js';
 import { SubscriptionIndex, type IndexEntry } from './subscription-index.js';

@@ -2,7 +2,7 @@
 // bus carries, whatever the transport.
 import { domainOf, isEntityId } from '../hub/entity-id.js';
 import type { HubContext, HubEvent, HubState } from '../hub/types.js';
-import type { EventKeys } from './filters.js';
+import type { EventKeys } from '../events/filter.js';
 
 export interface StateView {
   entity_id: string;

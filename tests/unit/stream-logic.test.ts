@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ClientBudgets } from '../../src/stream/client-budget.js';
-import { filtersWhere, matches, normalFilter } from '../../src/stream/filters.js';
+import { matches, normalFilter } from '../../src/events/filter.js';
+import { filtersWhere } from '../../src/store/events.js';
 import { bucketOf, merge, newHistogram, quantile, record } from '../../src/stream/histogram.js';
 import { isoDuration } from '../../src/stream/metrics.js';
 import { SubscriptionIndex, type IndexEntry } from '../../src/stream/subscription-index.js';
