@@ -47,9 +47,10 @@ import { closePlugins, loadPlugins } from './plugins/loader.js';
 import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
-import { EventHub } from './stream/event-hub.js';
+import { LiveEvents } from './stream/live-events.js';
 import { StreamMetrics } from './stream/metrics.js';
 import { SocketChannel } from './stream/socket-channel.js';
+import { messageAuthenticator, topicPublisher } from './http/stream-sinks.js';
 import { VERSION } from './version.js';
 
 export interface StartOptions {
@@ -135,10 +136,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   };
   const admit = createAdmission(tokens, limits, refusal, ingress, { ingressCheck: (p) => ingressAccess.check(p), resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers) });
   const startedAt = Date.now();
-  const events = new EventHub({
+  const events = new LiveEvents({
     bus,
     store,
     log: log.child({ part: 'events' }),
+    visible: (entityId) => policy.maySee(entityId),
     limits: {
       maxSubscriptions: config.eventSubMaxSubscriptions,
       rateLimit: config.eventSubRateLimit,
@@ -149,8 +151,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       historyMaxRows: config.eventHistoryMaxRows,
     },
   });
-  const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
-  const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
+  const streamMetrics = new StreamMetrics(events.fanOut, store.streamStats, startedAt, config.streamSampleInterval * 1000);
+  const sockets = new SocketChannel({ fanOut: events.fanOut, metrics: streamMetrics, authenticate: messageAuthenticator(admit), log: log.child({ part: 'ws' }) });
   const scenes = new SceneService({ hub, actions, policy, store, bus });
   const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
@@ -223,6 +225,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log,
   });
   const port = server.port;
+  events.fanOut.usePublisher(topicPublisher(server.app));
   const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken, log.child({ part: 'supervisor' })) : undefined;
   void supervisor?.announce(port);
 

@@ -24,6 +24,8 @@ export interface Principal {
   audience?: string;
   /** The Home Assistant user, when via is 'ingress'. */
   haUser?: { id: string; name: string; displayName: string };
+  /** When the token expires (epoch ms); absent where nothing expires (ingress). */
+  expMs?: number;
 }
 
 /** The claim that marks a named bridge token (revocable, checked against the store on every use). */

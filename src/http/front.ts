@@ -258,6 +258,7 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
     },
     message: h.message,
     drain: h.drain,
+    ...(h.dropped ? { dropped: h.dropped } : {}),
     close: (ws, code, reason) => {
       tracker.sockets.delete(ws);
       h.close?.(ws, code, reason);

@@ -1,4 +1,4 @@
-// The event message every client receives (interface part 2), made once per event from what the
+// The event message every client receives, made once per event from what the
 // bus carries, whatever the transport.
 import { domainOf, isEntityId } from '../hub/entity-id.js';
 import type { HubContext, HubEvent, HubState } from '../hub/types.js';

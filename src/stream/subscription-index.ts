@@ -6,8 +6,6 @@ import { matches, type EventFilter, type EventKeys } from '../events/filter.js';
 export interface IndexEntry<T> {
   filter: EventFilter;
   target: T;
-  /** The subscription this entry stands for; null for a stream's own query filter or "everything". */
-  subscriptionId: string | null;
 }
 
 export class SubscriptionIndex<T> {

@@ -1,0 +1,147 @@
+// The transport side of live events: an SSE response and a uWS WebSocket as the fan-out's sinks,
+// uWS's own publish for its topics, and the WebSocket route's handlers. stream/ sees none of this.
+import type { Sink, SinkListener, TopicPublisher } from '../stream/sink.js';
+import type { Authenticate, SocketChannel } from '../stream/socket-channel.js';
+import type { WsConnection } from '../stream/connection.js';
+import type { ResponseAdapter } from './adapter.js';
+import type { Admit } from './admission.js';
+import type { SocketData, SocketHandlers } from './routes.js';
+import type { TemplatedApp, WebSocket } from './uws.js';
+
+const SSE_HEAD = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' };
+
+/** Server-Sent Events on a native response: the head goes with the first write. */
+export class SseSink implements Sink {
+  listener?: SinkListener;
+  private started = false;
+
+  constructor(private readonly res: ResponseAdapter) {
+    res.onClose(() => this.listener?.gone());
+  }
+
+  write(bytes: Buffer | string): boolean {
+    if (!this.started) {
+      this.started = true;
+      this.res.writeHead(200, SSE_HEAD);
+    }
+    if (this.res.write(bytes)) return true;
+    if (!this.res.finished) this.res.onDrain(() => this.listener?.drained());
+    return false;
+  }
+
+  cork(fn: () => void): void {
+    fn();
+  }
+
+  buffered(): number {
+    return 0;
+  }
+
+  close(last: string): boolean {
+    this.res.closeConnection();
+    this.res.end(last);
+    return true;
+  }
+}
+
+const SENT = 1;
+
+/** A uWS WebSocket. `max` is the route's maxBackpressure: beyond it uWS drops what is sent. */
+export class WsSink implements Sink {
+  listener?: SinkListener;
+  open = true;
+
+  constructor(
+    private readonly ws: WebSocket<SocketData>,
+    private readonly max: number,
+  ) {}
+
+  write(bytes: Buffer | string): boolean {
+    return this.open && this.ws.send(bytes, false, false) === SENT;
+  }
+
+  cork(fn: () => void): void {
+    if (this.open) this.ws.cork(fn);
+  }
+
+  buffered(): number {
+    return this.open ? this.ws.getBufferedAmount() : 0;
+  }
+
+  close(last: string, code: number, reason: string): boolean {
+    if (!this.open) return true;
+    // Past the maximum uWS would drop the last frame too: wait until the client takes some.
+    if (this.ws.getBufferedAmount() > this.max) return false;
+    this.ws.cork(() => {
+      this.ws.send(last, false, false);
+      this.ws.end(code, reason);
+    });
+    return true;
+  }
+
+  subscribe(topic: string): void {
+    if (this.open) this.ws.subscribe(topic);
+  }
+
+  unsubscribe(topic: string): void {
+    if (this.open) this.ws.unsubscribe(topic);
+  }
+}
+
+/** uWS's publish: the same bytes to every socket on the topic, written in uWS's own loop. */
+export const topicPublisher = (app: TemplatedApp): TopicPublisher => ({
+  publish: (topic, message) => {
+    app.publish(topic, message, false, false);
+  },
+});
+
+/** A token sent as a WebSocket message, through the one admission. */
+export const messageAuthenticator =
+  (admit: Admit): Authenticate =>
+  (token, ip) => {
+    const admitted = admit({ headers: { authorization: `Bearer ${token}` }, ip }, { rateLimited: false });
+    return admitted instanceof Promise ? admitted.then((a) => a.principal) : admitted.principal;
+  };
+
+const connectionOf = (ws: WebSocket<SocketData>) => (ws.getUserData().state as WsSink | undefined)?.listener as WsConnection | undefined;
+
+/**
+ * The WebSocket route's handlers over the channel. `maxBackpressure` is what uWS may hold for one
+ * socket: the stream buffer limit, so a client that never reads cannot grow memory past it.
+ */
+export function socketHandlers(sockets: SocketChannel, maxBackpressure: number): SocketHandlers {
+  return {
+    open: (ws) => {
+      const data = ws.getUserData();
+      const sink = new WsSink(ws, maxBackpressure);
+      data.state = sink;
+      const request = data.request!;
+      const principal = data.principal;
+      // The socket lives on; its upgrade's headers (a token among them) need not.
+      data.request = undefined;
+      data.principal = undefined;
+      sockets.open(sink, { principal, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
+    },
+    message: (ws, raw, isBinary) => {
+      const c = connectionOf(ws);
+      if (c) sockets.message(c, isBinary ? undefined : Buffer.from(raw).toString('utf8'));
+    },
+    drain: (ws) => connectionOf(ws)?.drained(),
+    dropped: (ws) => {
+      const c = connectionOf(ws);
+      if (c) sockets.overLimit(c);
+    },
+    close: (ws) => {
+      const sink = ws.getUserData().state as WsSink | undefined;
+      if (!sink) return;
+      sink.open = false;
+      const c = sink.listener as WsConnection | undefined;
+      if (!c) return;
+      sockets.closed(c);
+      c.gone();
+    },
+    maxPayloadLength: 64 * 1024,
+    idleTimeout: 120,
+    maxBackpressure,
+  };
+}
