@@ -38,7 +38,9 @@ export class SseSink implements Sink {
   }
 
   close(last: string): boolean {
-    this.res.closeConnection();
+    // A plain end: the last frame and the chunked body's end, behind anything unsent. (Asking uWS
+    // to close the connection here writes a "Connection: close" header into the body, which
+    // breaks the chunked framing, and clients drop the last frame.)
     this.res.end(last);
     return true;
   }
