@@ -48,6 +48,7 @@ import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
 import { LiveEvents } from './stream/live-events.js';
+import { Credentials } from './auth/credentials.js';
 import { StreamMetrics } from './stream/metrics.js';
 import { SocketChannel } from './stream/socket-channel.js';
 import { messageAuthenticator, topicPublisher } from './http/stream-sinks.js';
@@ -104,7 +105,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     secret = generated.secret;
     if (generated.created) log.info(`generated a JWT signing secret in ${config.dataDir}/jwt-secret`);
   }
-  const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir);
+  // Open streams and sockets by credential; auth tells it when one ends.
+  const credentials = new Credentials();
+  const changed = () => credentials.changed();
+  const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir, { changed });
   if (generatedPassword) {
     log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
   }
@@ -120,7 +124,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
-  const bridgeTokens = new BridgeTokens(store.tokens, tokens);
+  const bridgeTokens = new BridgeTokens(store.tokens, tokens, { creatorGone: (by) => !users.has(by), changed });
   const ingress = new IngressTrust(config.ingressProxy);
   const ingressAccess = new IngressAccess(parseIngressRule(config.ingressUsers), hub);
   const oauth = new OAuthService(
@@ -129,7 +133,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     users,
     { publicUrl: config.publicUrl, registration: config.oauthRegistration, allowPrivateMetadata: config.oauthMetadataPrivate, accessTtl: config.oauthAccessTtl, refreshDays: config.oauthRefreshDays },
     log.child({ part: 'oauth' }),
+    changed,
   );
+  // The same rule as admission's: a credential ends when its refusal would say so.
+  credentials.useCheck((p) => (p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' ? undefined : users.ended(p)));
   const refusal: Refusal = (p, caller, policy) => {
     if (p.via === 'oauth') return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
     return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
@@ -141,6 +148,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     store,
     log: log.child({ part: 'events' }),
     visible: (entityId) => policy.maySee(entityId),
+    credentials,
     limits: {
       maxSubscriptions: config.eventSubMaxSubscriptions,
       rateLimit: config.eventSubRateLimit,
@@ -182,6 +190,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     admit,
     exposure,
     events,
+    credentials,
     streamMetrics,
     sockets,
     policy,
@@ -249,6 +258,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);
         await closePlugins(plugins, log);
+        credentials.close();
         bridgeTokens.close();
         oauth.close();
         store.close();

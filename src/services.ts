@@ -23,6 +23,7 @@ import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
 import type { SceneService } from './scenes/service.js';
 import type { Store } from './store/index.js';
 import type { LiveEvents } from './stream/live-events.js';
+import type { Credentials } from './auth/credentials.js';
 import type { StreamMetrics } from './stream/metrics.js';
 import type { SocketChannel } from './stream/socket-channel.js';
 import type { McpHttp } from './mcp/http.js';
@@ -59,6 +60,12 @@ export interface Services {
   admit: Admit;
   /** Live events: the history, stored subscriptions, and the SSE and WebSocket fan-out. */
   events: LiveEvents;
+  /**
+   * Open connections by credential: each registers with `credentials.onEnd(principal, close)` and
+   * is closed, with the reason, when its token is revoked, its password changes, its user is
+   * removed, its OAuth grant ends, or it expires.
+   */
+  credentials: Credentials;
   /** Statistics and metrics of the live streams. */
   streamMetrics: StreamMetrics;
   /** The WebSocket channel's message types (parts add theirs, e.g. `command`). */
