@@ -69,12 +69,23 @@ async function serve(): Promise<void> {
   await starting;
 }
 
+/** MCP over standard input and output; standard output is claimed first, so nothing else writes there. */
+async function stdio(): Promise<void> {
+  const { claimStdout } = await import('./mcp/stdout.js');
+  const out = claimStdout();
+  const config = loadOrExit();
+  // The HTTP side still runs (SSE, WebSocket, the panel), but never takes a port another bridge may hold.
+  const portGiven = process.env.PORT !== undefined;
+  const app = await startApp(portGiven ? config : { ...config, host: '127.0.0.1', port: 0 }, { logStream: 'stderr' });
+  await (await import('./mcp/stdio.js')).serveStdio(app, out);
+}
+
 const command = process.argv[2] ?? 'serve';
 const help = async () => void process.stdout.write(HELP);
 const run: Record<string, () => Promise<void>> = {
   serve,
   sim: async () => (await import('./sim/cli.js')).runSimCli(process.argv.slice(3)),
-  stdio: async () => (await import('./mcp/stdio.js')).runStdio(loadOrExit(), process.env.PORT !== undefined),
+  stdio,
   connect: async () => (await import('./mcp/connect.js')).runConnect(process.argv.slice(3)),
   'reset-password': () => resetPassword(process.argv.slice(3)),
   help,

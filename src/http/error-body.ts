@@ -1,4 +1,4 @@
-// The one place where errors become wire bodies. Three shapes exist (interface part 7).
+// The one place where errors become wire bodies. Three shapes exist (README: Errors).
 import type { AppError } from '../errors.js';
 
 export type ErrorShape = 'core' | 'sse';

@@ -88,7 +88,7 @@ export const config = v.object({
 
 export const token = v.object({ access_token: text, token_type: v.literal('Bearer'), expires_in: v.number() });
 
-// Live events (interface part 2: event subscription, event message, SSE statistics).
+// Live events: event subscription, event message, SSE statistics.
 const nullableText = v.nullable(text);
 const ok = <T extends v.GenericSchema>(data: T) => v.object({ success: v.literal(true), data });
 const hubContext = v.object({ id: text, parent_id: nullableText, user_id: nullableText });

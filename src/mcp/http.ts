@@ -11,7 +11,7 @@ import { actorName } from '../auth/tokens.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Cors } from '../http/cors.js';
 import type { Logger } from '../log.js';
-import { createMcpSession, type McpServices, type McpSession } from './server.js';
+import { authInfoOf, createMcpSession, type McpServices, type McpSession } from './server.js';
 
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -75,7 +75,7 @@ export class McpHttp {
       // Another client's session is answered like one that does not exist.
       if (!entry || entry.owner !== principal.sub) return rpcError(404, -32001, 'Session not found: initialize a new session');
       entry.lastSeen = Date.now();
-      return entry.transport.handleRequest(request);
+      return entry.transport.handleRequest(request, { authInfo: authInfoOf(principal) });
     }
     if (request.method !== 'POST') return rpcError(400, -32000, 'Bad Request: MCP-Session-Id header is required');
     return this.open(request, principal);
@@ -116,7 +116,7 @@ export class McpHttp {
       return rpcError(400, -32700, 'Parse error: the body is not JSON');
     }
     if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') return rpcError(400, -32600, 'Invalid Request: a JSON-RPC 2.0 message is expected');
-    entry.transport.receive(message as JSONRPCMessage);
+    entry.transport.receive(message as JSONRPCMessage, authInfoOf(principal));
     return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
   }
 
@@ -134,7 +134,7 @@ export class McpHttp {
       onsessionclosed: (sid) => this.drop(sid),
     });
     await session.server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, { authInfo: authInfoOf(principal) });
     if (!entry) {
       session.close();
       await session.server.close().catch(() => undefined);

@@ -3,7 +3,7 @@
 // ?sessionId=... carries each client message (answered 202), and every server message goes down
 // the stream.
 import { randomUUID } from 'node:crypto';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import type { AuthInfo, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
 
 const encoder = new TextEncoder();
 const KEEP_ALIVE_MS = 15_000;
@@ -12,7 +12,7 @@ export class LegacySseTransport implements Transport {
   readonly sessionId = randomUUID();
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   private controller?: ReadableStreamDefaultController<Uint8Array>;
   private keepAlive?: NodeJS.Timeout;
   private closed = false;
@@ -43,9 +43,9 @@ export class LegacySseTransport implements Transport {
     this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 
-  /** A message the client POSTed. */
-  receive(message: JSONRPCMessage): void {
-    this.onmessage?.(message);
+  /** A message the client POSTed, with the credential it came with. */
+  receive(message: JSONRPCMessage, authInfo?: AuthInfo): void {
+    this.onmessage?.(message, authInfo ? { authInfo } : undefined);
   }
 
   async close(): Promise<void> {

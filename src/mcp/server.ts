@@ -1,15 +1,26 @@
 // One MCP server per session, over the same registry the REST tool transport serves: tools,
 // prompts and resources from the plugins, resource subscriptions that follow the hub's state, and
 // the client's log level. Transports (stdio, Streamable HTTP) only carry its messages.
-import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import type { ClientChannel } from '../plugin/index.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import type { HubEvent } from '../hub/types.js';
-import type { Services } from '../services.js';
+import type { Bus } from '../bus.js';
+import type { Logger } from '../log.js';
+import type { PromptCatalog, ResourceCatalog } from '../tools/catalog.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { errorResult } from '../tools/registry.js';
 
-export type McpServices = Pick<Services, 'version' | 'tools' | 'prompts' | 'resources' | 'bus' | 'log' | 'config'>;
+/** What a session serves: the catalogues, and the bus it follows for resource updates. */
+export interface McpServices {
+  version: string;
+  tools: ToolRegistry;
+  prompts: PromptCatalog;
+  resources: ResourceCatalog;
+  bus: Bus;
+  log: Logger;
+}
 
 const INSTRUCTIONS =
   'Home MCP Bridge reads and controls a Home Assistant home. Find entities with search_entities or list_areas before acting; ' +
@@ -19,6 +30,20 @@ const INSTRUCTIONS =
 function protocolError(err: unknown): never {
   if (err instanceof AppError && err.status < 500) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, { code: err.code, details: err.details });
   throw err;
+}
+
+/** The principal a transport admitted for one request, carried to the handlers as the SDK's authInfo. */
+export function authInfoOf(principal: Principal, token = ''): AuthInfo {
+  return { token, clientId: principal.sub, scopes: [...(principal.scope ?? [])], extra: { principal } };
+}
+
+/**
+ * Who asks, request by request: the credential presented with this request (a session opened with
+ * control and continued with a token narrowed to read is a read session from then on), else the
+ * one the session was opened with (stdio has no per-request credential).
+ */
+function callerOf(ctx: ServerContext, opened: Principal | undefined): Principal | undefined {
+  return (ctx.http?.authInfo?.extra?.principal as Principal | undefined) ?? opened;
 }
 
 /** MCP allows at most 100 values in one completion answer. */
@@ -55,38 +80,39 @@ export function createMcpSession(s: McpServices, principal: Principal | undefine
     { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {}, completions: {} }, instructions: INSTRUCTIONS },
   );
 
-  server.setRequestHandler('tools/list', () => ({ tools: s.tools.listFor(principal) }) as never);
+  server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: s.tools.listFor(callerOf(ctx, principal)) }) as never);
   server.setRequestHandler('tools/call', async (req, ctx) => {
     try {
-      return (await s.tools.call(req.params.name, req.params.arguments ?? {}, principal, clientChannel(ctx, req.params._meta?.progressToken))) as never;
+      return (await s.tools.call(req.params.name, req.params.arguments ?? {}, callerOf(ctx, principal), clientChannel(ctx, req.params._meta?.progressToken))) as never;
     } catch (err) {
       // Arguments that do not fit are the model's to fix: a tool error it can read (MCP 2025-11-25).
       if (err instanceof AppError && err.status === 400) return errorResult(err) as never;
       return protocolError(err);
     }
   });
-  server.setRequestHandler('completion/complete', async (req) => {
+  server.setRequestHandler('completion/complete', async (req, ctx) => {
     const { ref, argument } = req.params;
+    const who = callerOf(ctx, principal);
     try {
-      const all = ref.type === 'ref/prompt' ? await s.prompts.complete(ref.name, argument.name, argument.value, principal) : await s.resources.complete(ref.uri, argument.name, argument.value, principal);
+      const all = ref.type === 'ref/prompt' ? await s.prompts.complete(ref.name, argument.name, argument.value, who) : await s.resources.complete(ref.uri, argument.name, argument.value, who);
       return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } } as never;
     } catch (err) {
       return protocolError(err);
     }
   });
   server.setRequestHandler('prompts/list', () => ({ prompts: s.prompts.list() }) as never);
-  server.setRequestHandler('prompts/get', async (req) => {
+  server.setRequestHandler('prompts/get', async (req, ctx) => {
     try {
-      return (await s.prompts.get(req.params.name, req.params.arguments ?? {}, principal)) as never;
+      return (await s.prompts.get(req.params.name, req.params.arguments ?? {}, callerOf(ctx, principal))) as never;
     } catch (err) {
       return protocolError(err);
     }
   });
-  server.setRequestHandler('resources/list', () => ({ resources: s.resources.list(principal) }) as never);
+  server.setRequestHandler('resources/list', (_req, ctx) => ({ resources: s.resources.list(callerOf(ctx, principal)) }) as never);
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: s.resources.templates() }) as never);
-  server.setRequestHandler('resources/read', async (req) => {
+  server.setRequestHandler('resources/read', async (req, ctx) => {
     try {
-      const { contents } = await s.resources.read(req.params.uri, principal);
+      const { contents } = await s.resources.read(req.params.uri, callerOf(ctx, principal));
       return { contents } as never;
     } catch (err) {
       return protocolError(err);

@@ -1,16 +1,18 @@
 // `home-mcp-bridge stdio`: the MCP server over standard input and output, for desktop assistants
 // that start their servers as child processes. Standard output belongs to MCP alone: everything
 // else that would write there (logs, a plugin's console.log, a library's notice) goes to stderr.
+import type { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { startApp } from '../app.js';
-import type { Config } from '../config/load.js';
-import { createMcpSession } from './server.js';
-import { claimStdout } from './stdout.js';
+import { createMcpSession, type McpServices } from './server.js';
 
-export async function runStdio(config: Config, portGiven: boolean): Promise<void> {
-  const out = claimStdout();
-  // The HTTP side still runs (SSE, WebSocket, the panel), but never takes a port another bridge may hold.
-  const app = await startApp(portGiven ? config : { ...config, host: '127.0.0.1', port: 0 }, { logStream: 'stderr' });
+/** The running bridge, as far as stdio needs it (src/main.ts starts it). */
+export interface StdioApp {
+  services: McpServices & { config: { mcpResourceDebounce: number } };
+  close(): Promise<void>;
+}
+
+/** Serves MCP on stdin and `out` (the real standard output, claimed before anything could write to it). */
+export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   const session = createMcpSession(app.services, { sub: 'stdio', iat: Math.floor(Date.now() / 1000) }, app.services.config.mcpResourceDebounce);
   const transport = new StdioServerTransport(process.stdin, out);
   let closing = false;

@@ -3,7 +3,7 @@
 // definePlugin with `bridge`, `needs` of the context, `ctx.home` and `words`.
 import { areaIdFor } from '../hub/areas.js';
 import type { ActRequest, ToolResult } from './context.js';
-import type { PromptDefinition, ResourceDefinition, ToolDefinition, ToolInput } from './index.js';
+import type { PromptDefinition, ResourceDefinition, ToolDefinition, ToolInput } from './definition.js';
 
 /** Where a legacy `services` object keeps the caller's home.act. */
 export const LEGACY_ACT = Symbol('home-mcp-bridge.legacy-act');

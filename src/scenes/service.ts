@@ -19,7 +19,7 @@ import { captureEntity } from './capture.js';
 import { checkAction, normaliseAction } from './normalise.js';
 import { requireHubReached } from '../hub/reached.js';
 
-/** A scene as a client defines it; actions in either of the seed's shapes, checked one by one. */
+/** A scene as a client defines it; actions in either accepted shape, checked one by one. */
 export const sceneSchema = v.object({
   name: nameSchema,
   description: descriptionSchema,

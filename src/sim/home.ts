@@ -1,4 +1,4 @@
-// The home format the simulator loads (that of ../shared/nl/home.yaml): floors, areas with a
+// The home format the simulator loads (that of tests/fixtures/nl/home.yaml): floors, areas with a
 // floor, entities with name, area, state and attributes. Optional extras that the hub also
 // knows: devices (an entity on a device takes the device's area), labels, notify targets and a
 // per-entity `config` for behaviour that is not an attribute (scene members, script steps), and

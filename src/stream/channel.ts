@@ -3,22 +3,25 @@
 // until every member has taken it, and a member writes from its own position, so one write carries
 // everything it has not had yet, and many members at the same position share the same bytes.
 import type { EventFilter } from '../events/filter.js';
-import type { SseConnection } from './connection.js';
 import { recordMany } from './histogram.js';
 import type { IndexEntry } from './subscription-index.js';
-import type { Topic } from './topic.js';
 
-export type Target = SseChannel | Topic;
+/** What the channel needs of a member: where it reads from, its slot, its client. */
+export interface ChannelMember {
+  cursor: number;
+  slot: number;
+  client: string | null;
+}
 
-export class SseChannel {
+export class SseChannel<M extends ChannelMember = ChannelMember> {
   /** Members taking events now (not suspended by their budget); each knows its slot. */
-  readonly members: SseConnection[] = [];
+  readonly members: M[] = [];
   /** Members per client, for the budgets. */
   readonly clients = new Map<string, number>();
   /** Every stream on this channel, suspended ones included. */
   holders = 0;
   /** Its entries in the fan-out's index. */
-  entries: IndexEntry<Target>[] = [];
+  entries: IndexEntry<SseChannel<M>>[] = [];
   /** The last event put in (an event matched by several entries goes in once). */
   lastSeq = -1;
   /** Waiting for a write pass; `churn`: a member left during one (another pass catches up). */
@@ -84,14 +87,14 @@ export class SseChannel {
     this.writes.clear();
   }
 
-  add(m: SseConnection): void {
+  add(m: M): void {
     m.cursor = this.head;
     m.slot = this.members.length;
     this.members.push(m);
     this.clients.set(m.client!, (this.clients.get(m.client!) ?? 0) + 1);
   }
 
-  remove(m: SseConnection): void {
+  remove(m: M): void {
     const slot = m.slot;
     if (slot < 0 || this.members[slot] !== m) return;
     const last = this.members.pop()!;

@@ -162,7 +162,7 @@ export class SseConnection extends StreamConnection {
     ip: string,
     userAgent: string,
     owner: ConnectionOwner,
-    public channel: SseChannel,
+    public channel: SseChannel<SseConnection>,
   ) {
     super('sse', sink, client, principal, ip, userAgent, owner);
   }

@@ -11,7 +11,7 @@ import { AppError, conflict, notFound } from '../errors.js';
 import { filterKey, isEmptyFilter, normalFilter, type EventFilter } from '../events/filter.js';
 import type { Logger } from '../log.js';
 import type { PastConnection, StreamStatsStore } from '../store/stream-stats.js';
-import { SseChannel, type Target } from './channel.js';
+import { SseChannel } from './channel.js';
 import { ClientBudgets, type Verdict } from './client-budget.js';
 import { connectionNumber, SseConnection, WsConnection, type ConnectionInfo, type ConnectionOwner, type ConnectionSubscription, type StreamConnection } from './connection.js';
 import { newHistogram, recordMany } from './histogram.js';
@@ -28,6 +28,9 @@ export interface FanOutLimits {
   maxSseConnections: number;
   bufferLimit: number;
 }
+
+/** Where an event goes: an SSE channel, or a WebSocket topic. */
+type Target = SseChannel<SseConnection> | Topic;
 
 export const HEARTBEAT_MS = 15_000;
 const RETRY_MS = 3000;
@@ -57,7 +60,7 @@ export class FanOut implements ConnectionOwner {
   private readonly connections = new Map<number, StreamConnection>();
   private readonly byClient = new Map<string, Set<StreamConnection>>();
   private readonly index = new SubscriptionIndex<Target>();
-  private readonly channels = new Map<string, SseChannel>();
+  private readonly channels = new Map<string, SseChannel<SseConnection>>();
   private readonly topics = new Map<string, Topic>();
   private publisher?: TopicPublisher;
   private sseCount = 0;
@@ -69,8 +72,8 @@ export class FanOut implements ConnectionOwner {
   private readonly matched: Target[] = [];
   private readonly verdicts = new Map<string, Verdict>();
   // Write passes over SSE channels.
-  private readonly queue: SseChannel[] = [];
-  private pass?: { ch: SseChannel; i: number };
+  private readonly queue: SseChannel<SseConnection>[] = [];
+  private pass?: { ch: SseChannel<SseConnection>; i: number };
   private pumping = false;
   private sweepTimer?: NodeJS.Timeout;
   private closedPending: PastConnection[] = [];
@@ -170,7 +173,7 @@ export class FanOut implements ConnectionOwner {
 
   // ---- SSE write passes -------------------------------------------------------------------------
 
-  private enqueue(ch: SseChannel): void {
+  private enqueue(ch: SseChannel<SseConnection>): void {
     if (ch.queued) return;
     ch.queued = true;
     this.queue.push(ch);
@@ -216,7 +219,7 @@ export class FanOut implements ConnectionOwner {
     else this.pumping = false;
   };
 
-  private write(ch: SseChannel, m: SseConnection, wall: number): void {
+  private write(ch: SseChannel<SseConnection>, m: SseConnection, wall: number): void {
     if (m.waiting) {
       if (ch.bytesFrom(m.cursor) > this.deps.limits.bufferLimit) m.close('buffer_limit');
       return;
@@ -379,11 +382,11 @@ export class FanOut implements ConnectionOwner {
     return out;
   }
 
-  private filterChannel(filter: EventFilter): SseChannel {
+  private filterChannel(filter: EventFilter): SseChannel<SseConnection> {
     const key = `filter\u0000${filterKey(filter)}`;
     let ch = this.channels.get(key);
     if (!ch) {
-      ch = new SseChannel(key, null, filter);
+      ch = new SseChannel<SseConnection>(key, null, filter);
       ch.entries = [{ filter, target: ch }];
       this.index.add(ch.entries[0]!);
       this.channels.set(key, ch);
@@ -391,11 +394,11 @@ export class FanOut implements ConnectionOwner {
     return ch;
   }
 
-  private followChannel(client: string): SseChannel {
+  private followChannel(client: string): SseChannel<SseConnection> {
     const key = followKey(client);
     let ch = this.channels.get(key);
     if (!ch) {
-      ch = new SseChannel(key, client);
+      ch = new SseChannel<SseConnection>(key, client);
       this.channels.set(key, ch);
       this.aim(ch);
     }
@@ -403,7 +406,7 @@ export class FanOut implements ConnectionOwner {
   }
 
   /** A following channel takes its client's stored subscriptions, or everything while it has none. */
-  private aim(ch: SseChannel): void {
+  private aim(ch: SseChannel<SseConnection>): void {
     for (const e of ch.entries) this.index.remove(e);
     const subs = this.deps.subscriptions.of(ch.follows!);
     ch.entries = subs.length ? subs.map((s) => ({ filter: normalFilter(s), target: ch })) : [{ filter: {}, target: ch }];

@@ -3,7 +3,6 @@
 // sends the very same bytes to every socket subscribed (uWS's own publish).
 import { createHash } from 'node:crypto';
 import { filterKey, type EventFilter } from '../events/filter.js';
-import type { Target } from './channel.js';
 import type { IndexEntry } from './subscription-index.js';
 
 /** The subscription id (and topic name) of a filter: the same filter, the same id, on every connection. */
@@ -19,7 +18,7 @@ export class Topic {
   published = 0;
   lastAt = 0;
   lastSeq = -1;
-  readonly entry: IndexEntry<Target>;
+  readonly entry: IndexEntry<Topic>;
 
   constructor(
     readonly name: string,

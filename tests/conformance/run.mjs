@@ -18,6 +18,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitHealthy } from '../lib/bridge-process.mjs';
+import { countChecks } from '../lib/runner-counts.mjs';
 import { recordTally } from '../lib/tally.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -136,24 +137,4 @@ async function authorization(url) {
   const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
   recordTally({ runner: 'conformance authorization', ...countChecks(output, code) });
   return code;
-}
-
-/**
- * The suite's summary lines ("✓ tools-list: 3 passed, 0 failed"), scenario by scenario. The
- * scenarios it lists under "Not scored" (pending, added after the release) decide nothing: their
- * checks are counted apart. A failed run with no failing check counts as one failure.
- */
-function countChecks(output, code) {
-  const unscoredNames = new Set([...output.matchAll(/^\s+[✓✗] (\S+) \(/gmu)].map((m) => m[1]));
-  let passed = 0;
-  let failed = 0;
-  let unscored = 0;
-  for (const [, name, ok, bad] of output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)) {
-    if (unscoredNames.has(name)) unscored += Number(ok) + Number(bad);
-    else {
-      passed += Number(ok);
-      failed += Number(bad);
-    }
-  }
-  return { passed, failed: failed === 0 && code !== 0 ? 1 : failed, unscored };
 }

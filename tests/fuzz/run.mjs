@@ -14,6 +14,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitHealthy } from '../lib/bridge-process.mjs';
+import { countCases } from '../lib/runner-counts.mjs';
 import { recordTally } from '../lib/tally.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -110,15 +111,3 @@ log(`store integrity_check: ${integrity}`);
 if (integrity !== 'ok') status ||= 1;
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(status);
-
-/**
- * Schemathesis's "Test cases:" summary ("959 generated, 959 passed, 74 skipped", or with "found N
- * unique failures"): every generated case that did not pass failed. A failed run with no count
- * counts as one failure.
- */
-function countCases(output, code) {
-  const generated = Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
-  const passed = Number(/(\d+) passed/.exec(output)?.[1] ?? 0);
-  const failed = generated - passed;
-  return { passed, failed: failed > 0 ? failed : code === 0 ? 0 : 1 };
-}

@@ -101,6 +101,43 @@ describe('grants as the person sees them', () => {
   });
 });
 
+describe('scope is checked on every request', () => {
+  it('a session opened with control and continued with a token narrowed to read may no longer act', async () => {
+    const assistant = new HostedAssistant('read control');
+    const client = await authorizedClient(assistant, ['read', 'control']);
+    await client.close();
+    const rpc = (token: string, session: string | null, id: number, method: string, params: unknown) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(session ? { 'mcp-session-id': session } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      });
+    const body = async (res: Response) => {
+      const text = await res.text();
+      return JSON.parse(text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').find((l) => l.startsWith('data:'))!.slice(5) : text);
+    };
+    const control = assistant.saved!.access_token as string;
+    const opened = await rpc(control, null, 1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    const session = opened.headers.get('mcp-session-id')!;
+    expect(session).toBeTruthy();
+    await rpc(control, session, 2, 'notifications/initialized', {});
+    const lamp = 'light.kitchen_ceiling';
+    const before = server.app.simulator!.getState(lamp)!.state;
+    // The same grant, refreshed with a narrower scope.
+    const narrowed = await fetch(`${base}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token, client_id: assistant.client!.client_id, scope: 'read' }));
+    expect(narrowed.status).toBe(200);
+    const read = ((await narrowed.json()) as { access_token: string; scope: string });
+    expect(read.scope).toBe('read');
+    const call = await body(await rpc(read.access_token, session, 3, 'tools/call', { name: 'control_lights', arguments: { entity_id: lamp, command: before === 'on' ? 'off' : 'on' } }));
+    expect(call.result).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
+    expect(server.app.simulator!.getState(lamp)!.state).toBe(before);
+    // And the session lists only what reads, from then on.
+    const listed = await body(await rpc(read.access_token, session, 4, 'tools/list', {}));
+    expect(listed.result.tools.every((t: { annotations?: { readOnlyHint?: boolean } }) => t.annotations?.readOnlyHint === true)).toBe(true);
+    for (const grant of await grants()) expect((await server.call(`/api/tokens/${grant.id}`, 'DELETE')).status).toBe(200);
+  });
+});
+
 describe('bad input: the right OAuth error, nothing stored', () => {
   let clientId: string;
   const verifier = randomBytes(32).toString('base64url');

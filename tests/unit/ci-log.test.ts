@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, test } from 'vitest';
 // @ts-expect-error plain ESM script without types
 import { closingLine, reword } from '../../scripts/ci-log.mjs';
+import { countCases, countChecks } from '../lib/runner-counts.mjs';
 
 // What log readers take for a runner's closing line: pytest, vitest/jest, mocha, cargo, the
 // conformance suite, and a bare "N passed, N failed".
@@ -59,5 +60,31 @@ describe('CI log', () => {
     expect(closingLine(join(dir, 'none'), 2)).toBe('0 passed, 1 failed');
     const closing = /^\d+ passed, \d+ failed$/;
     expect(closing.test(closingLine(file, 0))).toBe(true);
+  });
+});
+
+describe('what each runner says it ran', () => {
+  test('Schemathesis: the "Test cases" line, not the progress lines above it', () => {
+    const out = ['Examples', '     ✅  9 passed  ⏭  30 skipped', 'Fuzzing', '     ✅ 11 passed  ⏭  37 skipped', '', 'Test cases:', '  1011 generated, 1011 passed, 74 skipped', '', 'Seed: 42'].join('\n');
+    expect(countCases(out, 0)).toEqual({ passed: 1011, failed: 0 });
+    const failing = out.replace('1011 generated, 1011 passed', '1011 generated, found 3 unique failures, 1005 passed');
+    expect(countCases(failing, 1)).toEqual({ passed: 1005, failed: 6 });
+    expect(countCases('Traceback (most recent call last):', 1)).toEqual({ passed: 0, failed: 1 });
+  });
+
+  test('the conformance suite: scored scenarios count, the ones it lists as not scored are apart', () => {
+    const out = [
+      '=== SUMMARY ===',
+      '✓ tools-list: 3 passed, 0 failed',
+      '✗ tools-call-sampling: 1 passed, 1 failed',
+      '✗ json-schema-2020-12: 1 passed, 1 failed',
+      '',
+      'Total: 5 passed, 2 failed',
+      '',
+      'Not scored for 2025-11-25: 1 scenario(s) run, 1 failing. These do not affect conformance.',
+      '  ✗ json-schema-2020-12 (pending)',
+    ].join('\n');
+    expect(countChecks(out, 1)).toEqual({ passed: 4, failed: 1, unscored: 2 });
+    expect(countChecks('', 1)).toEqual({ passed: 0, failed: 1, unscored: 0 });
   });
 });

@@ -1,4 +1,4 @@
-// Natural-language commands (interface part 4): POST /api/command, and the WebSocket `command`
+// Natural-language commands: POST /api/command, and the WebSocket `command`
 // message on the general channel; both are thin adapters over the command service.
 import * as v from 'valibot';
 import { commandFields, commandResult, commandSchema } from '../../nlp/schema.js';

@@ -1,4 +1,4 @@
-// Device state and control (interface part 4).
+// Device state and control: reads through the HomeView, control through the action executor.
 import * as v from 'valibot';
 import { checkEntityId } from '../../actions/executor.js';
 import type { HubClient } from '../../hub/client.js';

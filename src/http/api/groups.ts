@@ -1,4 +1,4 @@
-// Groups (interface part 4, and beyond it: list, read, replace, delete; nested groups): thin
+// Groups (store, control and, beyond those: list, read, replace, delete; nested groups): thin
 // adapters over the group service.
 import * as v from 'valibot';
 import { controlSchema, groupSchema, groupUpdateSchema } from '../../groups/service.js';

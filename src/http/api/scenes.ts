@@ -1,4 +1,4 @@
-// Scenes (interface part 4, and beyond it: list, read, replace, delete, capture): thin adapters
+// Scenes (store and activate, and beyond those: list, read, replace, delete, capture): thin adapters
 // over the scene service.
 import * as v from 'valibot';
 import { activateSchema, captureSchema, sceneSchema, sceneUpdateSchema, type Saved, type Scene } from '../../scenes/service.js';

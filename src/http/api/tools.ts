@@ -1,4 +1,4 @@
-// The REST tool transport (interface part 4): the tool registry, over HTTP. The MCP server serves
+// The REST tool transport: the tool registry, over HTTP. The MCP server serves
 // the same registry.
 import * as v from 'valibot';
 import type { Services } from '../../services.js';

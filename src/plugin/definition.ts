@@ -1,0 +1,80 @@
+// What a plugin declares: its tools, prompts, resources, words and itself. Types only; the
+// declarers and helpers are in ./index.ts.
+import type * as v from 'valibot';
+import type { GetPromptResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { LifecycleContext, Need, PluginContext, ToolResult } from './context.js';
+
+/** A tool's arguments: an object schema. Arguments it does not name are refused, never ignored. */
+export type ToolInput = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
+
+export interface ToolDefinition<S extends ToolInput = ToolInput> {
+  /** Unique across plugins; at most 64 letters, digits, `_` and `-`. */
+  name: string;
+  title: string;
+  /** What the tool does, in words an assistant can act on. */
+  description: string;
+  /** The arguments, checked by the bridge before `run` (unknown ones refused, naming the accepted ones); published as JSON Schema. */
+  input: S;
+  /** The shape of `structuredContent`, for tools that return data. */
+  output?: v.GenericSchema;
+  annotations?: ToolAnnotations;
+  run(args: v.InferOutput<S>, ctx: PluginContext): ToolResult | Promise<ToolResult>;
+}
+
+/** Suggests values for an argument from what has been typed so far (MCP completion). */
+export type Completer = (value: string, ctx: PluginContext) => string[] | Promise<string[]>;
+
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  /** Named arguments a client fills in (all strings, as MCP has them). */
+  arguments?: { name: string; description?: string; required?: boolean; complete?: Completer }[];
+  /** Fills the prompt from the home as it is now. */
+  get(args: Record<string, string>, ctx: PluginContext): GetPromptResult | Promise<GetPromptResult>;
+}
+
+/** What reading a resource answers: its contents, and the entities it shows (a subscriber hears when one changes). */
+export interface ResourceContents {
+  contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+  entities: string[];
+}
+
+export interface ResourceDefinition {
+  /** A URI, or a URI template with `{name}` parts (`home://entity/{entity_id}`). */
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read(params: Record<string, string>, ctx: PluginContext): ResourceContents | Promise<ResourceContents>;
+  /** For a template: suggestions for its `{name}` parts, by name. */
+  complete?: Record<string, Completer>;
+  /** For a template: the concrete resources it stands for now. */
+  list?(ctx: PluginContext): { uri: string; name: string; description?: string }[];
+}
+
+/** Words a plugin teaches the command parser, per language (`{en: {...}, de: {...}}`). */
+export type Words = Record<string, Record<string, unknown>>;
+
+export interface PluginDefinition {
+  /** Lower snake case, unique; PLUGINS_DISABLED names it. */
+  name: string;
+  version: string;
+  description?: string;
+  /** The bridge versions the plugin works with, as a semver range (`^0.2.0`); a bridge outside it skips the plugin, saying why. */
+  bridge: string;
+  /** The parts of the context the plugin uses; the others are absent from it. */
+  needs?: readonly Need[];
+  /** The hub domains the plugin serves (light, climate, ...). */
+  domains?: readonly string[];
+  /** Runs once when the bridge starts, before any call; a throw skips the plugin. */
+  setup?(ctx: LifecycleContext): void | Promise<void>;
+  /** Runs once when the bridge stops. */
+  close?(): void | Promise<void>;
+  tools?: readonly ToolDefinition<any>[];
+  prompts?: readonly PromptDefinition[];
+  resources?: readonly ResourceDefinition[];
+  /** Words for the command parser: per language, or the folder (a file: URL) holding one `<language>.json` each. */
+  words?: Words | URL;
+}

@@ -1,0 +1,111 @@
+// The layers point one way, read from the source's own import lines: no import cycle outside the
+// simulator (type imports included: a cycle of types is a cycle of ideas), the public plugin SDK
+// reaches nothing that holds secrets, and transports do not start the app.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SRC = join(ROOT, 'src');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Each source file's relative imports (and re-exports), as paths relative to src/. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of tsFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const deps = [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) => relative(SRC, resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts'))));
+    graph.set(relative(SRC, file), deps);
+  }
+  return graph;
+}
+
+/** Strongly connected groups of more than one file (Tarjan). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1) found.push(group.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** Every file a file reaches through its imports. */
+function reach(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [from];
+  while (todo.length) {
+    const f = todo.pop()!;
+    for (const d of graph.get(f) ?? []) {
+      if (seen.has(d)) continue;
+      seen.add(d);
+      todo.push(d);
+    }
+  }
+  return seen;
+}
+
+describe('layers', () => {
+  const graph = importGraph();
+
+  test('the check sees a cycle when there is one', () => {
+    expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  test('no import cycle outside the simulator', () => {
+    expect(cycles(graph).filter((group) => group.some((f) => !f.startsWith('sim/')))).toEqual([]);
+  });
+
+  test('the plugin SDK reaches nothing that holds secrets, tokens, users, the store or the services object', () => {
+    const reached = [...reach(graph, 'plugin/index.ts')];
+    const forbidden = reached.filter((f) => /^(config|auth|oauth|store)\/|^services\.ts$|^app\.ts$/.test(f));
+    expect(forbidden).toEqual([]);
+  });
+
+  test('the store imports nothing above it: only itself, what an event filter is, and the error values', () => {
+    const above = [...graph].filter(([f]) => f.startsWith('store/')).flatMap(([f, deps]) => deps.filter((d) => !/^(store|events)\/|^errors\.ts$/.test(d)).map((d) => `${f} -> ${d}`));
+    expect(above).toEqual([]);
+  });
+
+  test('live events know no transport: stream/ imports nothing of src/http and never uWS', () => {
+    const stream = [...graph].filter(([f]) => f.startsWith('stream/'));
+    expect(stream.flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http/')).map((d) => `${f} -> ${d}`))).toEqual([]);
+    expect(stream.filter(([f]) => /uWebSockets/.test(readFileSync(join(SRC, f), 'utf8'))).map(([f]) => f)).toEqual([]);
+  });
+
+  test('no transport starts the app: only the command line composes it', () => {
+    const starters = [...graph].filter(([, deps]) => deps.includes('app.ts')).map(([f]) => f);
+    expect(starters).toEqual(['main.ts']);
+  });
+});
