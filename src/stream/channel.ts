@@ -20,6 +20,8 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
   readonly clients = new Map<string, number>();
   /** Every stream on this channel, suspended ones included. */
   holders = 0;
+  /** Members the transport holds bytes for: their share of the log is held against the limit as it grows. */
+  readonly waiting = new Set<M>();
   /** Its entries in the fan-out's index. */
   entries: IndexEntry<SseChannel<M>>[] = [];
   /** The last event put in (an event matched by several entries goes in once). */
@@ -103,6 +105,7 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
       last.slot = slot;
     }
     m.slot = -1;
+    this.waiting.delete(m);
     this.churn = true;
     const n = (this.clients.get(m.client!) ?? 1) - 1;
     if (n > 0) this.clients.set(m.client!, n);

@@ -141,6 +141,8 @@ export class FanOut implements ConnectionOwner {
     for (const t of matched) {
       if (t instanceof SseChannel) {
         t.append((frame ??= Buffer.from(`id: ${seq}\ndata: ${ev.json}\n\n`)), ev.arrival);
+        // A stream that is behind is held against the limit as its share grows, not a pass later.
+        for (const m of t.waiting) if (t.bytesFrom(m.cursor) > this.deps.limits.bufferLimit) m.close('buffer_limit');
         this.enqueue(t);
       } else this.publish(t, ev, now);
     }
@@ -231,12 +233,18 @@ export class FanOut implements ConnectionOwner {
     m.eventsSent += n;
     m.lastEventAt = wall;
     this.countDelivered(n);
-    if (!m.sink.write(bytes)) m.waiting = true;
+    if (!m.sink.write(bytes)) this.behind(m);
+  }
+
+  private behind(m: SseConnection): void {
+    m.waiting = true;
+    if (!m.suspended) m.channel.waiting.add(m);
   }
 
   drained(c: StreamConnection): void {
     if (!(c instanceof SseConnection)) return;
     c.waiting = false;
+    c.channel.waiting.delete(c);
     if (!c.suspended && c.cursor < c.channel.head) this.enqueue(c.channel);
   }
 
@@ -298,6 +306,7 @@ export class FanOut implements ConnectionOwner {
     if (c instanceof SseConnection) {
       c.eventsDropped += c.channel.head - c.suspendedAt;
       c.channel.add(c);
+      if (c.waiting) c.channel.waiting.add(c);
     } else if (c instanceof WsConnection && c.topics) {
       for (let i = 0; i < c.topics.length; i++) {
         const t = c.topics[i]!;

@@ -1,16 +1,42 @@
 // Delivery guarantees of the live streams: resuming with Last-Event-ID across a bridge restart,
-// the per-client rate limit and its notice, a slow client closed at the buffer cap while others
-// keep receiving, and the connection cap.
+// the per-client rate limit and its notice, a slow client (SSE and WebSocket) closed at the buffer
+// limit while others keep receiving, and the connection cap.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { serviceEvent } from '../../src/bus.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse, type SseFrame } from '../helpers/sse.js';
 
 const eventsOf = (frames: SseFrame[]) => frames.filter((f) => f.event === 'message');
+
+/** A masked WebSocket text frame, as a client must send. */
+function maskedText(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const mask = randomBytes(4);
+  const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255]);
+  return Buffer.concat([head, mask, Buffer.from(payload.map((b, i) => b ^ mask[i & 3]!))]);
+}
+
+/** The frames of a server's WebSocket byte stream (after the upgrade's head), as far as they are whole. */
+function wsFrames(raw: Buffer): { opcode: number; payload: Buffer }[] {
+  const out: { opcode: number; payload: Buffer }[] = [];
+  let at = raw.indexOf('\r\n\r\n') + 4;
+  while (at + 2 <= raw.length) {
+    let len = raw[at + 1]! & 0x7f;
+    let start = at + 2;
+    if (len === 126) (len = raw.readUInt16BE(at + 2)), (start += 2);
+    else if (len === 127) (len = Number(raw.readBigUInt64BE(at + 2))), (start += 8);
+    if (start + len > raw.length) break;
+    out.push({ opcode: raw[at]! & 0x0f, payload: raw.subarray(start, start + len) });
+    at = start + len;
+  }
+  return out;
+}
 const tick = () => new Promise((r) => setTimeout(r, 20));
 const cleanup: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -93,11 +119,16 @@ describe('limits', () => {
     let emitted = 0;
     const slowOpen = async () => (await s.call('/api/sse/connections')).body.data.connections.some((c: any) => c.user_agent === 'slow');
     // Kernel buffers take a few MB first; keep sending until the bridge gives up on the slow one.
-    while ((await slowOpen()) && emitted < 20_000) {
+    let most = 0;
+    const slowQueued = async () => (await s.call('/api/sse/connections')).body.data.connections.find((c: any) => c.user_agent === 'slow')?.queued_bytes as number | undefined;
+    for (let q = await slowQueued(); q !== undefined && emitted < 20_000; q = await slowQueued()) {
+      most = Math.max(most, q);
       for (let i = 0; i < 100; i++) s.app.bus.emit('event', serviceEvent('bulk', { n: emitted++, payload }));
       await tick();
     }
     expect(await slowOpen()).toBe(false);
+    // What the bridge held for it never passed the limit by more than one event.
+    expect(most).toBeLessThanOrEqual(65_536 + 33_000);
     await reader.until((f) => eventsOf(f).length === emitted, 30_000);
     const ns = eventsOf(reader.frames).map((f) => f.json.data.n);
     expect(ns).toEqual([...Array(emitted).keys()]);
@@ -108,6 +139,59 @@ describe('limits', () => {
     const last = /event: close\ndata: \{"reason":"buffer_limit"[^\n]*\n\n\r\n0\r\n\r\n$/;
     for (let i = 0; i < 500 && !last.test(Buffer.concat(received).toString()); i++) await tick();
     expect(Buffer.concat(received).toString()).toMatch(last);
+    slow.destroy();
+    reader.close();
+  });
+
+  test('a WebSocket that never reads cannot make the bridge hold more than the limit for it; it is closed saying why, and a reading socket gets every event', async () => {
+    const limit = 65_536;
+    const s = await startTestServer({ STREAM_BUFFER_LIMIT: String(limit), EVENT_SUB_RATE_LIMIT: '0' });
+    cleanup.push(() => s.close());
+    const reader = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${s.token}` } });
+    const seen: number[] = [];
+    reader.on('message', (d) => {
+      const m = JSON.parse(d.toString());
+      if (m.type === 'event') seen.push(m.event.data.n);
+    });
+    await new Promise((r) => reader.once('open', r));
+    reader.send(JSON.stringify({ type: 'subscribe_events', event_type: 'flood' }));
+    // The slow client: a raw socket that upgrades, subscribes, and then reads nothing.
+    const slow = tcpConnect(Number(new URL(s.url).port), '127.0.0.1');
+    const received: Buffer[] = [];
+    slow.on('data', (d) => received.push(d));
+    await new Promise<void>((r) => slow.once('connect', r));
+    slow.write(`GET /api/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${s.token}\r\nUser-Agent: slow\r\n\r\n`);
+    while (!Buffer.concat(received).includes('\r\n\r\n')) await tick();
+    slow.write(maskedText(JSON.stringify({ type: 'subscribe_events', event_type: 'flood' })));
+    const slowInfo = async () => (await s.call('/api/sse/connections')).body.data.connections.find((c: any) => c.user_agent === 'slow');
+    while ((await slowInfo())?.subscriptions.length !== 1) await tick();
+    slow.pause();
+    const payload = 'x'.repeat(32_000);
+    let emitted = 0;
+    let most = 0;
+    for (let info = await slowInfo(); info && emitted < 20_000; info = await slowInfo()) {
+      most = Math.max(most, info.queued_bytes);
+      for (let i = 0; i < 100; i++) s.app.bus.emit('event', serviceEvent('flood', { n: emitted++, payload }));
+      await tick();
+    }
+    expect(await slowInfo()).toBeUndefined();
+    // What the bridge held for it never passed the limit by more than one message.
+    expect(most).toBeLessThanOrEqual(limit + 33_000);
+    while (seen.length < emitted) await tick();
+    expect(seen).toEqual([...Array(emitted).keys()]);
+    const past = (await s.call('/api/sse/history')).body.data.connections;
+    expect(past.find((p: any) => p.user_agent === 'slow')).toMatchObject({ transport: 'websocket', close_reason: 'buffer_limit' });
+    // Reading again, it finds the closing message and a close frame with 1013 (try again later).
+    slow.resume();
+    let frames: { opcode: number; payload: Buffer }[] = [];
+    for (let i = 0; i < 500 && !frames.some((f) => f.opcode === 8); i++) {
+      await tick();
+      frames = wsFrames(Buffer.concat(received));
+    }
+    const close = frames.find((f) => f.opcode === 8)!;
+    expect(close.payload.readUInt16BE(0)).toBe(1013);
+    const last = frames[frames.indexOf(close) - 1]!;
+    expect(JSON.parse(last.payload.toString())).toMatchObject({ type: 'closing', reason: 'buffer_limit' });
     slow.destroy();
     reader.close();
   });
