@@ -233,6 +233,19 @@ export class ResponseAdapter {
     this.res.end(chunk ?? '', this.closeAfter || this.server.closing);
   }
 
+  /**
+   * A long-lived stream leaves the adapter once its head is out: the caller writes to uWS itself
+   * from here on, with `aborted` as uWS's abort handler (replacing the adapter's, and with it the
+   * request). The request is over for the server's books; the stream's owner ends it at shutdown.
+   */
+  handOff(aborted: () => void): HttpResponse {
+    if (this.aborted) throw new Error('the response is aborted');
+    this.res.onAborted(aborted);
+    this.finished = true;
+    this.finish();
+    return this.res;
+  }
+
   /** Called from onAborted: the uWS response must not be used any more. */
   abort(): void {
     if (this.aborted) return;

@@ -6,31 +6,73 @@ import type { WsConnection } from '../stream/connection.js';
 import type { ResponseAdapter } from './adapter.js';
 import type { Admit } from './admission.js';
 import type { SocketData, SocketHandlers } from './routes.js';
-import type { TemplatedApp, WebSocket } from './uws.js';
+import type { HttpResponse, TemplatedApp, WebSocket } from './uws.js';
 
 const SSE_HEAD = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' };
 
-/** Server-Sent Events on a native response: the head goes with the first write. */
+// One write or end at a time runs inside uWS's cork; these carry its arguments, so a write makes no closure.
+let corkRes: HttpResponse;
+let corkBytes: Buffer | string;
+let corkOk = false;
+const corkedWrite = () => {
+  corkOk = corkRes.write(corkBytes);
+};
+const corkedEnd = () => {
+  corkRes.end(corkBytes);
+};
+
+/**
+ * Server-Sent Events on a native response. The first write goes through the adapter (head,
+ * security and rate-limit headers); then the response is handed off and the sink writes to uWS
+ * itself, keeping nothing of the request.
+ */
 export class SseSink implements Sink {
   listener?: SinkListener;
-  private started = false;
+  private res?: HttpResponse;
+  private gone = false;
+  private onWritable?: () => boolean;
 
-  constructor(private readonly res: ResponseAdapter) {
-    res.onClose(() => this.listener?.gone());
-  }
+  constructor(private adapter: ResponseAdapter | undefined) {}
 
   write(bytes: Buffer | string): boolean {
-    if (!this.started) {
-      this.started = true;
-      this.res.writeHead(200, SSE_HEAD);
-    }
-    if (this.res.write(bytes)) return true;
-    if (!this.res.finished) this.res.onDrain(() => this.listener?.drained());
+    if (this.gone) return false;
+    const res = this.res;
+    if (!res) return this.first(bytes);
+    corkRes = res;
+    corkBytes = bytes;
+    res.cork(corkedWrite);
+    corkBytes = '';
+    if (corkOk) return true;
+    res.onWritable((this.onWritable ??= () => {
+      this.listener?.drained();
+      return true;
+    }));
     return false;
   }
 
+  private first(bytes: Buffer | string): boolean {
+    const adapter = this.adapter!;
+    adapter.writeHead(200, SSE_HEAD);
+    const ok = adapter.write(bytes);
+    if (adapter.aborted) {
+      this.gone = true;
+      return false;
+    }
+    // A bound method, not a closure: no context object per stream.
+    this.res = adapter.handOff(this.aborted.bind(this));
+    this.adapter = undefined;
+    if (!ok) this.res.onWritable((this.onWritable ??= () => (this.listener?.drained(), true)));
+    return ok;
+  }
+
+  private aborted(): void {
+    this.gone = true;
+    this.listener?.gone();
+  }
+
   cork(fn: () => void): void {
-    fn();
+    if (this.res && !this.gone) this.res.cork(fn);
+    else fn();
   }
 
   buffered(): number {
@@ -38,10 +80,18 @@ export class SseSink implements Sink {
   }
 
   close(last: string): boolean {
+    if (this.gone) return true;
+    this.gone = true;
     // A plain end: the last frame and the chunked body's end, behind anything unsent. (Asking uWS
     // to close the connection here writes a "Connection: close" header into the body, which
     // breaks the chunked framing, and clients drop the last frame.)
-    this.res.end(last);
+    if (this.res) {
+      corkRes = this.res;
+      corkBytes = last;
+      this.res.cork(corkedEnd);
+      corkBytes = '';
+    } else this.adapter!.end(last);
+    this.listener?.gone();
     return true;
   }
 }
@@ -116,12 +166,12 @@ export function socketHandlers(sockets: SocketChannel, maxBackpressure: number):
     open: (ws) => {
       const data = ws.getUserData();
       const sink = new WsSink(ws, maxBackpressure);
-      data.state = sink;
       const request = data.request!;
       const principal = data.principal;
       // The socket lives on; its upgrade's headers (a token among them) need not.
       data.request = undefined;
       data.principal = undefined;
+      data.state = sink;
       sockets.open(sink, { principal, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
     },
     message: (ws, raw, isBinary) => {

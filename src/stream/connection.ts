@@ -53,6 +53,27 @@ const WS_CODES: Partial<Record<CloseReason, number>> = { buffer_limit: 1013, shu
 const RUN = randomBytes(6).toString('hex');
 let issued = 0;
 
+// Times are kept as ms since this module loaded: small integers, stored in the object itself.
+const START = Date.now();
+/** Now, in the connections' clock. */
+export const clock = (): number => {
+  const t = Date.now() - START;
+  // As an int32 it is a small integer V8 keeps in the object, not a boxed double (until day 24).
+  return t < 0x7fffffff ? t | 0 : t;
+};
+/** A time of the connections' clock as ISO 8601. */
+export const isoOf = (t: number): string => new Date(START + t).toISOString();
+
+// Addresses and user agents repeat across connections: one string each, shared.
+const interned = new Map<string, string>();
+function intern(s: string): string {
+  const hit = interned.get(s);
+  if (hit !== undefined) return hit;
+  if (interned.size >= 1024) interned.clear();
+  interned.set(s, s);
+  return s;
+}
+
 /** The counter behind an id of this run, or undefined. */
 export function connectionNumber(id: string): number | undefined {
   if (id.length > RUN.length + 12 || !id.startsWith(`${RUN}-`)) return undefined;
@@ -70,9 +91,9 @@ export interface ConnectionOwner {
 
 export abstract class StreamConnection implements SinkListener {
   readonly n = ++issued;
-  readonly connectedAt = Date.now();
-  /** Epoch ms of the last event written (0: none yet). */
-  lastEventAt = 0;
+  /** When it opened, and when it was last written an event (-1: never), on the connections' clock. */
+  readonly connectedAt = clock();
+  lastEventAt = -1;
   eventsSent = 0;
   eventsDropped = 0;
   ended = false;
@@ -80,18 +101,24 @@ export abstract class StreamConnection implements SinkListener {
   /** The client's event budget is spent: it takes nothing until its window ends. */
   suspended = false;
 
+  readonly ip: string;
+  readonly userAgent: string;
+
   constructor(
-    readonly transport: Transport,
     readonly sink: Sink,
     /** The token's subject; null while a WebSocket has not authenticated. */
     public client: string | null,
     public principal: Principal | undefined,
-    readonly ip: string,
-    readonly userAgent: string,
+    ip: string,
+    userAgent: string,
     protected readonly owner: ConnectionOwner,
   ) {
+    this.ip = intern(ip);
+    this.userAgent = intern(userAgent);
     sink.listener = this;
   }
+
+  abstract get transport(): Transport;
 
   get id(): string {
     return `${RUN}-${this.n.toString(36)}`;
@@ -132,8 +159,8 @@ export abstract class StreamConnection implements SinkListener {
       transport: this.transport,
       client_id: this.client ?? '',
       user_id: this.client ?? '',
-      connected_at: new Date(this.connectedAt).toISOString(),
-      last_event_at: lastEventAt ? new Date(lastEventAt).toISOString() : null,
+      connected_at: isoOf(this.connectedAt),
+      last_event_at: lastEventAt >= 0 ? isoOf(lastEventAt) : null,
       events_sent: sent,
       events_dropped: dropped,
       subscriptions,
@@ -164,7 +191,11 @@ export class SseConnection extends StreamConnection {
     owner: ConnectionOwner,
     public channel: SseChannel<SseConnection>,
   ) {
-    super('sse', sink, client, principal, ip, userAgent, owner);
+    super(sink, client, principal, ip, userAgent, owner);
+  }
+
+  get transport(): Transport {
+    return 'sse';
   }
 
   queuedBytes(): number {
@@ -184,18 +215,26 @@ export class SseConnection extends StreamConnection {
   }
 }
 
+/** One subscription of a WebSocket: its topic, the topic's count of messages when it was last settled, when it was made (connections' clock). */
+export interface WsSub {
+  topic: Topic;
+  mark: number;
+  made: number;
+}
+
 /** A WebSocket: its subscriptions are topics the transport delivers to itself. */
 export class WsConnection extends StreamConnection {
-  /** Its subscriptions' topics, and beside each the topic's count of messages when it was last settled. */
-  topics?: Topic[];
-  marks?: number[];
-  /** Epoch ms each subscription was made. */
-  made?: number[];
+  /** Its subscriptions (an array of exactly their number: most sockets hold one). */
+  subs?: WsSub[];
   /** A close waiting for the client to take some of what is held, so the last frame fits. */
   closing?: CloseReason;
 
   constructor(sink: Sink, client: string | null, principal: Principal | undefined, ip: string, userAgent: string, owner: ConnectionOwner) {
-    super('websocket', sink, client, principal, ip, userAgent, owner);
+    super(sink, client, principal, ip, userAgent, owner);
+  }
+
+  get transport(): Transport {
+    return 'websocket';
   }
 
   queuedBytes(): number {

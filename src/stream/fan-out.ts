@@ -5,7 +5,7 @@
 // once per member per pass, in slices that let I/O in between, so a large fan-out never holds up
 // the next event. Per-client budgets take a client off its channels and topics for the rest of
 // its window; a client that stops reading is closed once what is held for it passes the limit.
-import type { Credentials } from '../auth/credentials.js';
+import type { Closer, CredentialEnd, Credentials } from '../auth/credentials.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { filterKey, isEmptyFilter, normalFilter, type EventFilter } from '../events/filter.js';
@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import type { PastConnection, StreamStatsStore } from '../store/stream-stats.js';
 import { SseChannel } from './channel.js';
 import { ClientBudgets, type Verdict } from './client-budget.js';
-import { connectionNumber, SseConnection, WsConnection, type ConnectionInfo, type ConnectionOwner, type ConnectionSubscription, type StreamConnection } from './connection.js';
+import { clock, connectionNumber, isoOf, SseConnection, WsConnection, type ConnectionInfo, type ConnectionOwner, type ConnectionSubscription, type StreamConnection, type WsSub } from './connection.js';
 import { newHistogram, recordMany } from './histogram.js';
 import type { EventHistory, LoggedEvent } from './history.js';
 import type { Sink, TopicPublisher } from './sink.js';
@@ -58,7 +58,8 @@ export interface SocketOptions {
 
 export class FanOut implements ConnectionOwner {
   private readonly connections = new Map<number, StreamConnection>();
-  private readonly byClient = new Map<string, Set<StreamConnection>>();
+  /** Open connections per credential: one registration with the credential registry stands for all of them. */
+  private readonly held = new Map<Principal, { count: number; close: Closer }>();
   private readonly index = new SubscriptionIndex<Target>();
   private readonly channels = new Map<string, SseChannel<SseConnection>>();
   private readonly topics = new Map<string, Topic>();
@@ -128,6 +129,7 @@ export class FanOut implements ConnectionOwner {
     if (keys.entity_id !== null && !this.deps.visible(keys.entity_id)) return;
     const now = Date.now();
     if (this.suspended.size) this.resumeDue(now);
+    const at = clock();
     const matched = this.matched;
     this.index.forEachMatch(keys, (entry) => {
       const t = entry.target;
@@ -144,7 +146,7 @@ export class FanOut implements ConnectionOwner {
         // A stream that is behind is held against the limit as its share grows, not a pass later.
         for (const m of t.waiting) if (t.bytesFrom(m.cursor) > this.deps.limits.bufferLimit) m.close('buffer_limit');
         this.enqueue(t);
-      } else this.publish(t, ev, now);
+      } else this.publish(t, ev, at);
     }
     matched.length = 0;
     this.verdicts.clear();
@@ -163,11 +165,11 @@ export class FanOut implements ConnectionOwner {
     }
   }
 
-  private publish(t: Topic, ev: LoggedEvent, now: number): void {
+  private publish(t: Topic, ev: LoggedEvent, at: number): void {
     t.published++;
     if (t.size === 0 || !this.publisher) return;
     this.publisher.publish(t.name, t.message(ev.seq, ev.json));
-    t.lastAt = now;
+    t.lastAt = at;
     this.countDelivered(t.size);
     recordMany(this.latency, performance.now() - ev.arrival, t.size);
     this.sweepSoon();
@@ -189,7 +191,7 @@ export class FanOut implements ConnectionOwner {
   private readonly pump = (): void => {
     let budget = SLICE;
     const now = performance.now();
-    const wall = Date.now();
+    const at = clock();
     while (budget > 0) {
       let p = this.pass;
       if (!p) {
@@ -207,7 +209,7 @@ export class FanOut implements ConnectionOwner {
         const m = members[p.i++]!;
         if (m.cursor >= head) continue;
         budget--;
-        this.write(ch, m, wall);
+        this.write(ch, m, at);
       }
       if (p.i >= members.length) {
         ch.settle(this.latency, now);
@@ -221,7 +223,7 @@ export class FanOut implements ConnectionOwner {
     else this.pumping = false;
   };
 
-  private write(ch: SseChannel<SseConnection>, m: SseConnection, wall: number): void {
+  private write(ch: SseChannel<SseConnection>, m: SseConnection, at: number): void {
     if (m.waiting) {
       if (ch.bytesFrom(m.cursor) > this.deps.limits.bufferLimit) m.close('buffer_limit');
       return;
@@ -231,7 +233,7 @@ export class FanOut implements ConnectionOwner {
     ch.noteWrite(m.cursor);
     m.cursor = ch.head;
     m.eventsSent += n;
-    m.lastEventAt = wall;
+    m.lastEventAt = at;
     this.countDelivered(n);
     if (!m.sink.write(bytes)) this.behind(m);
   }
@@ -267,10 +269,10 @@ export class FanOut implements ConnectionOwner {
 
   private suspend(client: string, announce: boolean, now: number): void {
     this.suspended.set(client, this.budgets.windowEnd(client, now));
-    const mine = this.byClient.get(client);
-    if (!mine) return;
     const notice = announce ? { type: 'rate_limited', message: 'event rate limit reached: further events in this window are dropped', ...this.budgets.notice(client) } : undefined;
-    for (const c of mine) {
+    // A client's connections are found by a walk: budgets run out rarely, and no per-client set is kept.
+    for (const c of this.connections.values()) {
+      if (c.client !== client) continue;
       if (!c.suspended) this.takeOff(c);
       if (!notice) continue;
       if (c instanceof SseConnection) c.sink.write(sseFrame('notice', notice));
@@ -285,18 +287,17 @@ export class FanOut implements ConnectionOwner {
       const ch = c.channel;
       if (c.cursor < ch.head) {
         c.eventsSent += ch.head - c.cursor;
-        c.lastEventAt = Date.now();
+        c.lastEventAt = clock();
         this.countDelivered(ch.head - c.cursor);
         if (!c.sink.write(ch.slice(c.cursor))) c.waiting = true;
       }
       ch.remove(c);
       c.suspendedAt = ch.head;
-    } else if (c instanceof WsConnection && c.topics) {
-      for (let i = 0; i < c.topics.length; i++) {
-        const t = c.topics[i]!;
-        this.settleSent(c, i);
-        t.leave(c.client!);
-        c.sink.unsubscribe?.(t.name);
+    } else if (c instanceof WsConnection && c.subs) {
+      for (const sub of c.subs) {
+        this.settleSent(c, sub);
+        sub.topic.leave(c.client!);
+        c.sink.unsubscribe?.(sub.topic.name);
       }
     }
   }
@@ -307,13 +308,12 @@ export class FanOut implements ConnectionOwner {
       c.eventsDropped += c.channel.head - c.suspendedAt;
       c.channel.add(c);
       if (c.waiting) c.channel.waiting.add(c);
-    } else if (c instanceof WsConnection && c.topics) {
-      for (let i = 0; i < c.topics.length; i++) {
-        const t = c.topics[i]!;
-        c.eventsDropped += t.published - c.marks![i]!;
-        c.marks![i] = t.published;
-        t.join(c.client!);
-        c.sink.subscribe?.(t.name);
+    } else if (c instanceof WsConnection && c.subs) {
+      for (const sub of c.subs) {
+        c.eventsDropped += sub.topic.published - sub.mark;
+        sub.mark = sub.topic.published;
+        sub.topic.join(c.client!);
+        c.sink.subscribe?.(sub.topic.name);
       }
     }
   }
@@ -322,19 +322,19 @@ export class FanOut implements ConnectionOwner {
     for (const [client, until] of this.suspended) {
       if (until > now) continue;
       this.suspended.delete(client);
-      for (const c of this.byClient.get(client) ?? []) if (c.suspended) this.putBack(c);
+      for (const c of this.connections.values()) if (c.client === client && c.suspended) this.putBack(c);
     }
   }
 
-  /** A WebSocket's messages from topic i since its mark count as sent. */
-  private settleSent(c: WsConnection, i: number): void {
-    const t = c.topics![i]!;
-    const n = t.published - c.marks![i]!;
+  /** A WebSocket's messages of one subscription since its mark count as sent. */
+  private settleSent(c: WsConnection, sub: WsSub): void {
+    const t = sub.topic;
+    const n = t.published - sub.mark;
     if (n > 0) {
       c.eventsSent += n;
       if (t.lastAt > c.lastEventAt) c.lastEventAt = t.lastAt;
     }
-    c.marks![i] = t.published;
+    sub.mark = t.published;
   }
 
   // ---- SSE -----------------------------------------------------------------------------------------
@@ -442,7 +442,7 @@ export class FanOut implements ConnectionOwner {
   subscribeSocket(c: WsConnection, filter: EventFilter): SubscriptionView {
     const f = normalFilter(filter);
     const name = topicName(f);
-    if (c.topics?.some((t) => t.name === name)) throw conflict('This connection already has a subscription with these filters', { subscription_id: name });
+    if (c.subs?.some((x) => x.topic.name === name)) throw conflict('This connection already has a subscription with these filters', { subscription_id: name });
     const client = c.client!;
     this.deps.cap.check(client);
     let t = this.topics.get(name);
@@ -451,39 +451,35 @@ export class FanOut implements ConnectionOwner {
       this.topics.set(name, t);
       this.index.add(t.entry);
     }
-    const made = Date.now();
-    (c.topics ??= []).push(t);
-    (c.marks ??= []).push(t.published);
-    (c.made ??= []).push(made);
+    const sub: WsSub = { topic: t, mark: t.published, made: clock() };
+    // An array of exactly its length: most sockets hold one subscription.
+    c.subs = c.subs ? [...c.subs, sub] : [sub];
     t.holders++;
     this.deps.cap.count(client, 1);
     if (!c.suspended) {
       t.join(client);
       c.sink.subscribe?.(name);
     }
-    return subscriptionView(name, f, new Date(made).toISOString());
+    return subscriptionView(name, f, isoOf(sub.made));
   }
 
   unsubscribeSocket(c: WsConnection, id: string): SubscriptionView {
-    const i = c.topics?.findIndex((t) => t.name === id) ?? -1;
-    if (i < 0) throw notFound(`No subscription ${id.slice(0, 64)} on this connection`, { subscription_id: id.slice(0, 64) });
-    const t = c.topics![i]!;
-    const made = c.made![i]!;
-    this.dropTopic(c, i);
-    return subscriptionView(t.name, t.filter, new Date(made).toISOString());
+    const sub = c.subs?.find((x) => x.topic.name === id);
+    if (!sub) throw notFound(`No subscription ${id.slice(0, 64)} on this connection`, { subscription_id: id.slice(0, 64) });
+    this.dropSub(c, sub);
+    return subscriptionView(sub.topic.name, sub.topic.filter, isoOf(sub.made));
   }
 
-  private dropTopic(c: WsConnection, i: number): void {
-    const t = c.topics![i]!;
-    if (c.suspended) c.eventsDropped += t.published - c.marks![i]!;
+  private dropSub(c: WsConnection, sub: WsSub): void {
+    const t = sub.topic;
+    if (c.suspended) c.eventsDropped += t.published - sub.mark;
     else {
-      this.settleSent(c, i);
+      this.settleSent(c, sub);
       t.leave(c.client!);
       c.sink.unsubscribe?.(t.name);
     }
-    c.topics!.splice(i, 1);
-    c.marks!.splice(i, 1);
-    c.made!.splice(i, 1);
+    const rest = c.subs!.filter((x) => x !== sub);
+    c.subs = rest.length ? rest : undefined;
     this.deps.cap.count(c.client!, -1);
     if (--t.holders === 0) {
       this.index.remove(t.entry);
@@ -495,12 +491,31 @@ export class FanOut implements ConnectionOwner {
 
   private register(c: StreamConnection): void {
     this.connections.set(c.n, c);
-    if (c.client === null) return;
-    let mine = this.byClient.get(c.client);
-    if (!mine) this.byClient.set(c.client, (mine = new Set()));
-    mine.add(c);
     // Closed with its credential: revoked, password changed, user removed, expired.
-    if (c.principal) this.deps.credentials?.add(c.principal, c);
+    if (c.principal) this.hold(c.principal);
+  }
+
+  private hold(p: Principal): void {
+    let h = this.held.get(p);
+    if (!h) {
+      h = { count: 0, close: { credentialEnded: (end: CredentialEnd) => this.endCredential(p, end) } };
+      this.held.set(p, h);
+      this.deps.credentials?.add(p, h.close);
+    }
+    h.count++;
+  }
+
+  private letGo(p: Principal): void {
+    const h = this.held.get(p);
+    if (!h || --h.count > 0) return;
+    this.held.delete(p);
+    this.deps.credentials?.forget(p, h.close);
+  }
+
+  /** A credential ended: every connection it opened closes, saying why (a walk: credentials end rarely). */
+  private endCredential(p: Principal, end: CredentialEnd): void {
+    this.held.delete(p);
+    for (const c of [...this.connections.values()]) if (c.principal === p) c.credentialEnded(end);
   }
 
   get size(): number {
@@ -518,7 +533,7 @@ export class FanOut implements ConnectionOwner {
 
   /** What a connection delivers, for the statistics. */
   subscriptionsOf(c: StreamConnection): ConnectionSubscription[] {
-    if (c instanceof WsConnection) return (c.topics ?? []).map((t) => ({ id: t.name, ...t.filter }));
+    if (c instanceof WsConnection) return (c.subs ?? []).map(({ topic }) => ({ id: topic.name, ...topic.filter }));
     const ch = (c as SseConnection).channel;
     if (ch.filter) return [{ id: null, ...ch.filter }];
     return this.deps.subscriptions.of(ch.follows!).map((s) => ({ id: s.id, ...normalFilter(s) }));
@@ -530,10 +545,9 @@ export class FanOut implements ConnectionOwner {
     let last = c.lastEventAt;
     if (c instanceof SseConnection) {
       if (c.suspended) dropped += c.channel.head - c.suspendedAt;
-    } else if (c instanceof WsConnection && c.topics) {
-      for (let i = 0; i < c.topics.length; i++) {
-        const t = c.topics[i]!;
-        const n = t.published - c.marks![i]!;
+    } else if (c instanceof WsConnection && c.subs) {
+      for (const { topic: t, mark } of c.subs) {
+        const n = t.published - mark;
         if (c.suspended) dropped += n;
         else if (n > 0) {
           sent += n;
@@ -546,11 +560,7 @@ export class FanOut implements ConnectionOwner {
 
   closed(c: StreamConnection): void {
     if (!this.connections.delete(c.n)) return;
-    if (c.principal) this.deps.credentials?.forget(c.principal, c);
-    if (c.client !== null) {
-      const mine = this.byClient.get(c.client);
-      if (mine?.delete(c) && mine.size === 0) this.byClient.delete(c.client);
-    }
+    if (c.principal) this.letGo(c.principal);
     if (c instanceof SseConnection) {
       this.sseCount--;
       const ch = c.channel;
@@ -560,8 +570,8 @@ export class FanOut implements ConnectionOwner {
         this.channels.delete(ch.key);
         ch.dead = true;
       }
-    } else if (c instanceof WsConnection && c.topics) {
-      while (c.topics.length) this.dropTopic(c, c.topics.length - 1);
+    } else if (c instanceof WsConnection) {
+      while (c.subs) this.dropSub(c, c.subs[c.subs.length - 1]!);
     }
     const info = this.info(c);
     this.closedPending.push({

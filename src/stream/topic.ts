@@ -14,9 +14,9 @@ export class Topic {
   readonly clients = new Map<string, number>();
   /** Connections holding this subscription, suspended ones included. */
   holders = 0;
-  /** Messages published since the topic began, and when the last one went. */
+  /** Messages published since the topic began, and when the last one went (connections' clock, -1: none). */
   published = 0;
-  lastAt = 0;
+  lastAt = -1;
   lastSeq = -1;
   readonly entry: IndexEntry<Topic>;
 
