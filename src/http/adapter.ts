@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
-import type { EncodedHeader } from './security-headers.js';
+import type { HeaderSet } from './security-headers.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export type HeaderValue = string | number | readonly string[];
@@ -22,6 +22,8 @@ export interface BridgeRequest {
   aborted: boolean;
   /** Who was admitted (for the access log): a bridge user, a token's subject, or ha:<name> through ingress. */
   user?: string;
+  /** performance.now() at arrival, when the access log is on. */
+  started?: number;
   // Filled in by polka:
   path: string;
   query: Record<string, string | string[] | undefined>;
@@ -68,6 +70,10 @@ export function unversioned(url: string): string {
   return url.startsWith('/api/v1') && (url.length === 7 || url[7] === '/' || url[7] === '?') ? `/api${url.slice(7)}` : url;
 }
 
+// The usual methods as one shared string each, instead of a new upper-cased copy per request.
+const METHODS = new Map(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].flatMap((m) => [[m, m], [m.toLowerCase(), m]] as [string, string][]));
+const methodName = (m: string): string => METHODS.get(m) ?? m.toUpperCase();
+
 export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest {
   const headers: Record<string, string> = {};
   req.forEach((k, v) => {
@@ -76,7 +82,7 @@ export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest 
   const query = req.getQuery();
   const rawUrl = req.getUrl() + (query ? `?${query}` : '');
   const out: BridgeRequest = {
-    method: req.getCaseSensitiveMethod().toUpperCase(),
+    method: methodName(req.getCaseSensitiveMethod()),
     url: unversioned(rawUrl),
     originalUrl: rawUrl,
     headers,
@@ -130,8 +136,16 @@ function statusLine(code: number): string {
 /** uWS computes these itself; writing them as well would send them twice. */
 const MANAGED = new Set(['content-length', 'transfer-encoding', 'connection', 'date']);
 
+/** What the server keeps of the requests in flight: told once when each response it began is over. */
+export interface Books {
+  readonly closing: boolean;
+  finished?(response: ResponseAdapter): void;
+}
+
 export class ResponseAdapter {
   statusCode = 200;
+  /** Counted by the server's books (set when it began this response). */
+  tracked = false;
   finished = false;
   headersSent = false;
   aborted = false;
@@ -144,9 +158,12 @@ export class ResponseAdapter {
   constructor(
     private readonly res: HttpResponse,
     /** The security headers of the route's policy; set before the head is written. */
-    public baseHeaders: readonly EncodedHeader[],
-    private readonly server: { readonly closing: boolean },
-    private readonly onFinish: () => void,
+    public baseHeaders: HeaderSet,
+    private readonly server: Books,
+    /** The request it answers, for the books (absent for answers no request is tracked for). */
+    readonly request?: BridgeRequest,
+    /** A stream that stays open until the client leaves: a shutdown ends it rather than waiting. */
+    readonly longLived = false,
   ) {}
 
   setHeader(name: string, value: HeaderValue): this {
@@ -178,7 +195,12 @@ export class ResponseAdapter {
     this.headersSent = true;
     const res = this.res;
     res.writeStatus(statusLine(this.statusCode));
-    for (const h of this.baseHeaders) if (!this.headers.has(h.lower)) res.writeHeader(h.name, h.value);
+    const base = this.baseHeaders;
+    let replaced = false;
+    for (const lower of this.headers.keys()) if (base.names.has(lower)) replaced = true;
+    // The policy's headers in one call, unless this answer replaces one of them.
+    if (!replaced) res.writeHeader(base.blockName, base.blockValue);
+    else for (const h of base.headers) if (!this.headers.has(h.lower)) res.writeHeader(h.name, h.value);
     for (const [lower, [name, value]] of this.headers) {
       if (MANAGED.has(lower)) continue;
       if (Array.isArray(value)) for (const one of value) res.writeHeader(name, one);
@@ -223,7 +245,7 @@ export class ResponseAdapter {
   }
 
   private finish(): void {
-    this.onFinish();
+    if (this.tracked) this.server.finished?.(this);
     for (const cb of this.closers?.splice(0) ?? []) cb();
   }
 
@@ -244,6 +266,16 @@ export class ResponseAdapter {
     this.finished = true;
     this.finish();
     return this.res;
+  }
+
+  /** uWS's abort handler for a tracked request (bound once per response: no closure over the request). */
+  clientLeft(): void {
+    const r = this.request;
+    if (r) {
+      r.aborted = true;
+      r.body?.destroy();
+    }
+    this.abort();
   }
 
   /** Called from onAborted: the uWS response must not be used any more. */

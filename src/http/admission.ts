@@ -47,6 +47,9 @@ function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | u
   return undefined;
 }
 
+/** The answer's extra headers when it has none (shared: never written to). */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** RFC 6750: a bare challenge when no token came, `invalid_token` when one did. */
 function challenge(e: AppError, tokenGiven: boolean): Record<string, string> {
   if (e.status !== 401 || e.headers['WWW-Authenticate']) return e.headers;
@@ -75,8 +78,9 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
     // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
     const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' ? verified : (refusal(verified, caller, policy) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
-    const headers: Record<string, string> = {};
+    let headers = NO_HEADERS;
     if (policy.rateLimited !== false && limiter.enabled) {
+      headers = {};
       // Each token has its own budget (two assistants of one user do not share one); no token, the address.
       const d = limiter.hit(principal?.via === 'ingress' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
       headers['X-RateLimit-Limit'] = String(d.limit);

@@ -37,22 +37,23 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
       return closing;
     },
     sockets: new Set<WebSocket<SocketData>>(),
-    begin(request: BridgeRequest, response: ResponseAdapter, longLived: boolean) {
-      const started = accessLog ? performance.now() : 0;
+    begin(response: ResponseAdapter) {
+      response.tracked = true;
+      if (accessLog) response.request!.started = performance.now();
       // Streams stay open until the client leaves; a shutdown ends them rather than waiting.
-      if (longLived) streams.add(response);
+      if (response.longLived) streams.add(response);
       else inFlight++;
-      return () => {
-        const res = response;
-        // A body still arriving after the answer is dropped, not fed to a finished response.
-        if (request.body && !request.body.readableEnded) request.body.destroy();
-        if (accessLog) {
-          const ms = Math.round((performance.now() - started) * 100) / 100;
-          opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: res.statusCode, ms, aborted: res.aborted || undefined, ip: request.ip, user: request.user }, 'request');
-        }
-        if (longLived) streams.delete(res);
-        else if (--inFlight === 0 && drained) drained();
-      };
+    },
+    finished(response: ResponseAdapter) {
+      const request = response.request!;
+      // A body still arriving after the answer is dropped, not fed to a finished response.
+      if (request.body && !request.body.readableEnded) request.body.destroy();
+      if (accessLog) {
+        const ms = Math.round((performance.now() - request.started!) * 100) / 100;
+        opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: response.statusCode, ms, aborted: response.aborted || undefined, ip: request.ip, user: request.user }, 'request');
+      }
+      if (response.longLived) streams.delete(response);
+      else if (--inFlight === 0 && drained) drained();
     },
   };
 
