@@ -74,11 +74,15 @@ export function unversioned(url: string): string {
 const METHODS = new Map(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].flatMap((m) => [[m, m], [m.toLowerCase(), m]] as [string, string][]));
 const methodName = (m: string): string => METHODS.get(m) ?? m.toUpperCase();
 
+// uWS calls this once per header; it fills the object of the request being read (no closure per request).
+let reading: Record<string, string> = {};
+const addHeader = (k: string, v: string) => {
+  reading[k] = reading[k] === undefined ? v : `${reading[k]}, ${v}`;
+};
+
 export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest {
-  const headers: Record<string, string> = {};
-  req.forEach((k, v) => {
-    headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
-  });
+  const headers: Record<string, string> = (reading = {});
+  req.forEach(addHeader);
   const query = req.getQuery();
   const rawUrl = req.getUrl() + (query ? `?${query}` : '');
   const out: BridgeRequest = {
@@ -151,7 +155,8 @@ export class ResponseAdapter {
   aborted = false;
   /** True while uWS's own handler runs: uWS has corked the socket already, so no cork() is needed. */
   inHandler = false;
-  private readonly headers = new Map<string, [string, HeaderValue]>();
+  /** Headers set so far, three slots each: lower-case name, name, value (few per answer: a list beats a map). */
+  private headers: (string | HeaderValue)[] = [];
   private closeAfter = false;
   private closers?: (() => void)[];
 
@@ -166,18 +171,32 @@ export class ResponseAdapter {
     readonly longLived = false,
   ) {}
 
+  private find(lower: string): number {
+    const h = this.headers;
+    for (let i = 0; i < h.length; i += 3) if (h[i] === lower) return i;
+    return -1;
+  }
+
   setHeader(name: string, value: HeaderValue): this {
-    this.headers.set(name.toLowerCase(), [name, value]);
+    const lower = name.toLowerCase();
+    const i = this.find(lower);
+    if (i === -1) this.headers.push(lower, name, value);
+    else {
+      this.headers[i + 1] = name;
+      this.headers[i + 2] = value;
+    }
     return this;
   }
   getHeader(name: string): HeaderValue | undefined {
-    return this.headers.get(name.toLowerCase())?.[1];
+    const i = this.find(name.toLowerCase());
+    return i === -1 ? undefined : (this.headers[i + 2] as HeaderValue);
   }
   hasHeader(name: string): boolean {
-    return this.headers.has(name.toLowerCase());
+    return this.find(name.toLowerCase()) !== -1;
   }
   removeHeader(name: string): void {
-    this.headers.delete(name.toLowerCase());
+    const i = this.find(name.toLowerCase());
+    if (i !== -1) this.headers.splice(i, 3);
   }
   /** Ask uWS to close the connection after this response (used when a body was refused unread). */
   closeConnection(): void {
@@ -196,18 +215,21 @@ export class ResponseAdapter {
     const res = this.res;
     res.writeStatus(statusLine(this.statusCode));
     const base = this.baseHeaders;
+    const h = this.headers;
     let replaced = false;
-    for (const lower of this.headers.keys()) if (base.names.has(lower)) replaced = true;
+    for (let i = 0; i < h.length; i += 3) if (base.names.has(h[i] as string)) replaced = true;
     // The policy's headers in one call, unless this answer replaces one of them.
     if (!replaced) res.writeHeader(base.blockName, base.blockValue);
-    else for (const h of base.headers) if (!this.headers.has(h.lower)) res.writeHeader(h.name, h.value);
-    for (const [lower, [name, value]] of this.headers) {
-      if (MANAGED.has(lower)) continue;
+    else for (const b of base.headers) if (this.find(b.lower) === -1) res.writeHeader(b.name, b.value);
+    for (let i = 0; i < h.length; i += 3) {
+      if (MANAGED.has(h[i] as string)) continue;
+      const name = h[i + 1] as string;
+      const value = h[i + 2] as HeaderValue;
       if (Array.isArray(value)) for (const one of value) res.writeHeader(name, one);
       else res.writeHeader(name, String(value));
     }
     // Sent: a long-lived response (an event stream) need not keep them.
-    this.headers.clear();
+    h.length = 0;
   }
 
   /** Streams a chunk; false means the client is behind and `onDrain` will say when to go on. */

@@ -255,8 +255,15 @@ export function accept(res: HttpResponse, request: BridgeRequest, tracker: Track
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, request, longLived);
   tracker.begin(response);
   response.setHeader('X-Request-Id', request.id);
-  res.onAborted(response.clientLeft.bind(response));
   return response;
+}
+
+/**
+ * Called when uWS's handler returns: an answer still to come needs uWS's abort handler (one
+ * answered at once does not: the client cannot leave while the handler runs).
+ */
+export function awaitAnswer(res: HttpResponse, response: ResponseAdapter): void {
+  if (!response.finished) res.onAborted(response.clientLeft.bind(response));
 }
 
 function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
@@ -272,6 +279,7 @@ function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, dep
       });
     } finally {
       response.inHandler = false;
+      awaitAnswer(res, response);
     }
   });
 }
@@ -354,6 +362,8 @@ function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps:
     const request = nativeRequest(res, req, route.path);
     // A GET is MCP's notification stream: long-lived, ended rather than awaited at shutdown.
     const response = accept(res, request, tracker, route.method === 'GET');
+    // A fetch handler always answers later.
+    awaitAnswer(res, response);
     response.inHandler = true;
     try {
       void admitted(route, request, response, deps, async ({ principal }) => {

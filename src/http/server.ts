@@ -2,7 +2,7 @@
 // native handlers for streams and WebSockets, polka behind the catch-all for everything else.
 import type { Logger } from '../log.js';
 import { loggableUrl, readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
-import { accept, jsonRouter, mountNative, type FrontDeps, type Tracker } from './front.js';
+import { accept, awaitAnswer, jsonRouter, mountNative, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
 import { App, engine, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
 
@@ -68,6 +68,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
       router.handler(request, response);
     } finally {
       response.inHandler = false;
+      awaitAnswer(res, response);
     }
   });
 
