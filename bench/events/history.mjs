@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const ownRoot = fileURLToPath(new URL('../..', import.meta.url));
+// The build to measure (another checkout for a before and after); the load clients are this one's.
+const root = process.argv[4] ?? ownRoot;
 const { loadConfig } = await import(join(root, 'dist', 'src', 'config', 'load.js'));
 const { startApp } = await import(join(root, 'dist', 'src', 'app.js'));
 const { serviceEvent } = await import(join(root, 'dist', 'src', 'bus.js'));
@@ -20,7 +22,7 @@ const config = loadConfig({
 });
 const app = await startApp(config);
 const token = (await (await fetch(`${app.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) })).json()).access_token;
-const clients = fork(join(root, 'bench', 'events', 'clients.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const clients = fork(join(ownRoot, 'bench', 'events', 'clients.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 let connected = 0;
 clients.on('message', (m) => {
   if (m.connected !== undefined) connected = m.connected;
