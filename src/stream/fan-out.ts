@@ -36,6 +36,8 @@ export const HEARTBEAT_MS = 15_000;
 const RETRY_MS = 3000;
 /** Writes per slice of a pass: between slices the loop takes in I/O (the next events among it). */
 const SLICE = 200;
+/** Rounds of writes begin at most this often: events closer together share one write per client. */
+const ROUND_GAP_MS = 10;
 /** While events flow, how often the WebSocket buffers are held against the limit. */
 const SWEEP_MS = 250;
 
@@ -76,6 +78,8 @@ export class FanOut implements ConnectionOwner {
   private readonly queue: SseChannel<SseConnection>[] = [];
   private pass?: { ch: SseChannel<SseConnection>; i: number };
   private pumping = false;
+  private roundAt = -Infinity;
+  private dirtyTopics: Topic[] = [];
   private sweepTimer?: NodeJS.Timeout;
   private closedPending: PastConnection[] = [];
   private recordQueued = false;
@@ -129,7 +133,6 @@ export class FanOut implements ConnectionOwner {
     if (keys.entity_id !== null && !this.deps.visible(keys.entity_id)) return;
     const now = Date.now();
     if (this.suspended.size) this.resumeDue(now);
-    const at = clock();
     const matched = this.matched;
     this.index.forEachMatch(keys, (entry) => {
       const t = entry.target;
@@ -146,7 +149,7 @@ export class FanOut implements ConnectionOwner {
         // A stream that is behind is held against the limit as its share grows, not a pass later.
         for (const m of t.waiting) if (t.bytesFrom(m.cursor) > this.deps.limits.bufferLimit) m.close('buffer_limit');
         this.enqueue(t);
-      } else this.publish(t, ev, at);
+      } else this.publish(t, ev);
     }
     matched.length = 0;
     this.verdicts.clear();
@@ -165,33 +168,74 @@ export class FanOut implements ConnectionOwner {
     }
   }
 
-  private publish(t: Topic, ev: LoggedEvent, at: number): void {
+  /** The event's message for the topic, made now and published with the next round (several in one write per socket). */
+  private publish(t: Topic, ev: LoggedEvent): void {
     t.published++;
     if (t.size === 0 || !this.publisher) return;
-    this.publisher.publish(t.name, t.message(ev.seq, ev.json));
+    t.pending.push(t.message(ev.seq, ev.json));
+    t.arrivals.push(ev.arrival);
+    if (!t.queued) {
+      t.queued = true;
+      this.dirtyTopics.push(t);
+      this.schedule();
+    }
+  }
+
+  /** Hands a topic's messages to the transport, which sends each socket everything of this round in one write. */
+  private flushTopic(t: Topic, at: number, now: number): void {
+    t.queued = false;
+    if (!t.pending.length) return;
+    const pending = t.pending;
+    const arrivals = t.arrivals;
+    t.pending = [];
+    t.arrivals = [];
+    if (t.size === 0 || !this.publisher) return;
+    for (const m of pending) this.publisher.publish(t.name, m);
     t.lastAt = at;
-    this.countDelivered(t.size);
-    recordMany(this.latency, performance.now() - ev.arrival, t.size);
+    this.countDelivered(t.size * pending.length);
+    for (const a of arrivals) recordMany(this.latency, now - a, t.size);
     this.sweepSoon();
   }
 
-  // ---- SSE write passes -------------------------------------------------------------------------
+  // ---- write rounds -------------------------------------------------------------------------------
 
   private enqueue(ch: SseChannel<SseConnection>): void {
     if (ch.queued) return;
     ch.queued = true;
     this.queue.push(ch);
-    if (!this.pumping) {
-      this.pumping = true;
-      setImmediate(this.pump);
-    }
+    this.schedule();
   }
 
-  /** Writes up to SLICE members, then yields to I/O; members written later take what arrived meanwhile in the same write. */
+  /**
+   * Starts a round: at once when the last one began more than ROUND_GAP_MS ago, else at that
+   * mark, so events close together go out in one write per client instead of one each.
+   */
+  private schedule(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    const wait = this.roundAt + ROUND_GAP_MS - performance.now();
+    if (wait >= 1) setTimeout(this.round, wait);
+    else setImmediate(this.round);
+  }
+
+  private readonly round = (): void => {
+    this.roundAt = performance.now();
+    this.pump();
+  };
+
+  /**
+   * Publishes the topics' messages, then writes up to SLICE SSE members and yields to I/O; members
+   * written later take what arrived meanwhile in the same write.
+   */
   private readonly pump = (): void => {
     let budget = SLICE;
     const now = performance.now();
     const at = clock();
+    if (this.dirtyTopics.length) {
+      const topics = this.dirtyTopics;
+      this.dirtyTopics = [];
+      for (const t of topics) this.flushTopic(t, at, now);
+    }
     while (budget > 0) {
       let p = this.pass;
       if (!p) {
@@ -272,33 +316,49 @@ export class FanOut implements ConnectionOwner {
     const notice = announce ? { type: 'rate_limited', message: 'event rate limit reached: further events in this window are dropped', ...this.budgets.notice(client) } : undefined;
     // A client's connections are found by a walk: budgets run out rarely, and no per-client set is kept.
     for (const c of this.connections.values()) {
-      if (c.client !== client) continue;
-      if (!c.suspended) this.takeOff(c);
-      if (!notice) continue;
-      if (c instanceof SseConnection) c.sink.write(sseFrame('notice', notice));
-      else (c as WsConnection).send(JSON.stringify({ type: 'notice', data: notice }));
+      if (c.client !== client || c.suspended) continue;
+      if (c instanceof SseConnection) this.takeOffStream(c, notice && sseFrame('notice', notice));
+      else if (c instanceof WsConnection) this.takeOffSocket(c, notice && JSON.stringify({ type: 'notice', data: notice }));
     }
   }
 
-  /** Off its channel or topics: an SSE stream first gets what it has not had yet, so nothing before the budget ran out is lost. */
-  private takeOff(c: StreamConnection): void {
+  /** Off its channel: it first gets what it has not had yet (nothing from before the budget ran out is lost), then the notice. */
+  private takeOffStream(c: SseConnection, notice: string | undefined): void {
     c.suspended = true;
-    if (c instanceof SseConnection) {
-      const ch = c.channel;
-      if (c.cursor < ch.head) {
-        c.eventsSent += ch.head - c.cursor;
-        c.lastEventAt = clock();
-        this.countDelivered(ch.head - c.cursor);
-        if (!c.sink.write(ch.slice(c.cursor))) c.waiting = true;
-      }
-      ch.remove(c);
-      c.suspendedAt = ch.head;
-    } else if (c instanceof WsConnection && c.subs) {
-      for (const sub of c.subs) {
-        this.settleSent(c, sub);
-        sub.topic.leave(c.client!);
-        c.sink.unsubscribe?.(sub.topic.name);
-      }
+    const ch = c.channel;
+    if (c.cursor < ch.head) {
+      c.eventsSent += ch.head - c.cursor;
+      c.lastEventAt = clock();
+      this.countDelivered(ch.head - c.cursor);
+      if (!c.sink.write(ch.slice(c.cursor))) c.waiting = true;
+    }
+    if (notice) c.sink.write(notice);
+    ch.remove(c);
+    c.suspendedAt = ch.head;
+  }
+
+  /** Off its topics: their messages of this round go to it straight (before the notice), then it leaves them. */
+  private takeOffSocket(c: WsConnection, notice: string | undefined): void {
+    c.suspended = true;
+    for (const sub of c.subs ?? []) this.handOver(c, sub);
+    if (notice) c.send(notice);
+    for (const sub of c.subs ?? []) {
+      this.settleSent(c, sub);
+      sub.topic.leave(c.client!);
+      c.sink.unsubscribe?.(sub.topic.name);
+    }
+  }
+
+  /**
+   * A socket about to leave a topic gets the topic's messages of this round itself (the round's
+   * publish will no longer reach it); counted as sent when the subscription is settled.
+   */
+  private handOver(c: WsConnection, sub: WsSub): void {
+    const t = sub.topic;
+    for (const m of t.pending) c.send(m);
+    if (t.pending.length) {
+      this.countDelivered(t.pending.length);
+      t.lastAt = clock();
     }
   }
 
@@ -310,6 +370,7 @@ export class FanOut implements ConnectionOwner {
       if (c.waiting) c.channel.waiting.add(c);
     } else if (c instanceof WsConnection && c.subs) {
       for (const sub of c.subs) {
+        if (sub.topic.pending.length) this.flushTopic(sub.topic, clock(), performance.now());
         c.eventsDropped += sub.topic.published - sub.mark;
         sub.mark = sub.topic.published;
         sub.topic.join(c.client!);
@@ -457,6 +518,8 @@ export class FanOut implements ConnectionOwner {
     t.holders++;
     this.deps.cap.count(client, 1);
     if (!c.suspended) {
+      // Messages made before it subscribed are not for it.
+      if (t.pending.length) this.flushTopic(t, clock(), performance.now());
       t.join(client);
       c.sink.subscribe?.(name);
     }
@@ -474,6 +537,8 @@ export class FanOut implements ConnectionOwner {
     const t = sub.topic;
     if (c.suspended) c.eventsDropped += t.published - sub.mark;
     else {
+      // Events from while it was subscribed still go to a socket that stays open.
+      if (!c.ended) this.handOver(c, sub);
       this.settleSent(c, sub);
       t.leave(c.client!);
       c.sink.unsubscribe?.(t.name);

@@ -18,6 +18,10 @@ export class Topic {
   published = 0;
   lastAt = -1;
   lastSeq = -1;
+  /** Messages made this round, not yet handed to the transport, with their events' arrival. */
+  pending: string[] = [];
+  arrivals: number[] = [];
+  queued = false;
   readonly entry: IndexEntry<Topic>;
 
   constructor(

@@ -2,7 +2,7 @@
 // the per-client rate limit and its notice, a slow client (SSE and WebSocket) closed at the buffer
 // limit while others keep receiving, and the connection cap.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,71 @@ describe('limits', () => {
     const conn = await s.call('/api/sse/connections');
     expect(conn.body.data.connections[0]).toMatchObject({ events_sent: 3, events_dropped: 7 });
     c.close();
+  });
+
+  test('WebSocket budgets: a spent client’s sockets leave their topics for the window (each told once), while another client on the same topic goes on', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'hmb-users-')), 'users.yaml');
+    cleanup.push(() => rmSync(join(file, '..'), { recursive: true, force: true }));
+    writeFileSync(file, 'users:\n  - username: other\n    password: another password\n');
+    const s = await startTestServer({ EVENT_SUB_RATE_LIMIT: '3', EVENT_SUB_RATE_WINDOW: '3600', CONFIG_FILE: file });
+    cleanup.push(() => s.close());
+    const otherToken = ((await (await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'other', password: 'another password' }) })).json()) as { access_token: string }).access_token;
+    const open = async (token: string, ...types: string[]) => {
+      const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${token}` } });
+      const got: any[] = [];
+      ws.on('message', (d) => got.push(JSON.parse(d.toString())));
+      await new Promise((r) => ws.once('open', r));
+      for (const event_type of types) ws.send(JSON.stringify({ type: 'subscribe_events', event_type }));
+      for (let i = 0; i < 500 && got.filter((m) => m.type === 'subscribe_events_result').length < types.length; i++) await tick();
+      return { ws, got, events: (type: string) => got.filter((m) => m.type === 'event' && m.event.event_type === type).map((m) => m.event.data.n), notices: () => got.filter((m) => m.type === 'notice') };
+    };
+    const [a, b, other] = [await open(s.token, 'warmup', 'metered'), await open(s.token, 'metered'), await open(otherToken, 'metered')];
+    // tester's budget of 3 goes on warm-up events (shared by its two sockets); other's is untouched.
+    for (let n = 0; n < 3; n++) s.app.bus.emit('event', serviceEvent('warmup', { n }));
+    for (let n = 0; n < 3; n++) s.app.bus.emit('event', serviceEvent('metered', { n }));
+    for (let i = 0; i < 500 && (other.events('metered').length < 3 || a.notices().length + b.notices().length < 2); i++) await tick();
+    await tick();
+    expect(a.events('warmup')).toEqual([0, 1, 2]);
+    expect([a.events('metered'), b.events('metered')]).toEqual([[], []]);
+    for (const c of [a, b]) {
+      expect(c.notices()).toHaveLength(1);
+      expect(c.notices()[0].data).toMatchObject({ type: 'rate_limited', limit: 3, window_seconds: 3600 });
+    }
+    expect(other.events('metered')).toEqual([0, 1, 2]);
+    expect(other.notices()).toEqual([]);
+    const conns = (await s.call('/api/sse/connections')).body.data.connections.filter((c: any) => c.client_id === 'tester');
+    expect(conns.map((c: any) => [c.events_sent, c.events_dropped]).sort()).toEqual([
+      [0, 3],
+      [3, 3],
+    ]);
+    for (const c of [a, b, other]) c.ws.close();
+  });
+
+  test('one filter, one subscription id and one message per event: every socket that asked for the same events gets the very same bytes', async () => {
+    const s = await startTestServer({ EVENT_SUB_RATE_LIMIT: '0' });
+    cleanup.push(() => s.close());
+    const raw: string[][] = [];
+    const sockets = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${s.token}` } });
+        raw[i] = [];
+        ws.on('message', (d) => raw[i]!.push(d.toString()));
+        await new Promise((r) => ws.once('open', r));
+        ws.send(JSON.stringify({ type: 'subscribe_events', domain: 'light', event_type: 'state_changed' }));
+        return ws;
+      }),
+    );
+    for (let i = 0; i < 500 && raw.some((r) => !r.some((m) => m.includes('subscribe_events_result'))); i++) await tick();
+    const ids = raw.map((r) => JSON.parse(r.find((m) => m.includes('subscribe_events_result'))!).data.subscription_id);
+    expect(new Set(ids).size).toBe(1);
+    for (let n = 0; n < 5; n++) s.app.bus.emit('event', { event_type: 'state_changed', data: { entity_id: 'light.lamp', n }, origin: 'LOCAL', time_fired: new Date().toISOString(), context: { id: `c${n}`, parent_id: null, user_id: null } });
+    const events = (i: number) => raw[i]!.filter((m) => m.startsWith('{"type":"event"'));
+    for (let i = 0; i < 500 && [0, 1, 2].some((k) => events(k).length < 5); i++) await tick();
+    expect(events(0)).toHaveLength(5);
+    expect(events(1)).toEqual(events(0));
+    expect(events(2)).toEqual(events(0));
+    expect(JSON.parse(events(0)[0]!)).toMatchObject({ type: 'event', subscription_id: ids[0], seq: expect.any(Number), event: { entity_id: 'light.lamp' } });
+    for (const ws of sockets) ws.close();
   });
 
   test('a client that stops reading is closed at the buffer cap with a last frame; a reading client gets every event meanwhile', async () => {
