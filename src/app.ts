@@ -26,6 +26,8 @@ import { registerToolRoutes } from './http/api/tools.js';
 import { registerTokenRoutes } from './http/api/tokens.js';
 import { registerPanelRoutes } from './http/api/panel.js';
 import { registerOAuthRoutes } from './http/api/oauth.js';
+import { registerDiscoveryLinkRoutes } from './http/api/discovery-link.js';
+import { registerOAuthClientRoutes } from './http/api/oauth-clients.js';
 import { registerGroupRoutes } from './http/api/groups.js';
 import { registerSceneRoutes } from './http/api/scenes.js';
 import { registerSystemRoutes } from './http/api/system.js';
@@ -37,6 +39,7 @@ import { HubClient } from './hub/client.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
 import { SupervisorApi } from './hub/supervisor.js';
+import { DiscoveryLink } from './auth/discovery-link.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
@@ -74,7 +77,20 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerOAuthRoutes, registerPanelRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
+
+function passwordBanner(password: string, dataDir: string): string {
+  return [
+    '',
+    '  Home MCP Bridge: no user is configured, so this one was made:',
+    '    user: admin',
+    `    password: ${password}`,
+    `  It is shown only this once; only its hash is kept, in ${dataDir}/admin-user.json.`,
+    '  Lost it? home-mcp-bridge reset-password (npm run reset-password) prints a new one.',
+    '',
+    '',
+  ].join('\n');
+}
 
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
 async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; simulator?: Simulator }> {
@@ -111,10 +127,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir, { changed });
   if (generatedPassword) {
     log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
+    // Also plainly, beside the log, where a person reads it (not when a caller brought its own logger).
+    if (!opts.log && config.logLevel !== 'silent') (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(passwordBanner(generatedPassword, config.dataDir));
   }
   if (engine === 'fallback') log.warn('uWebSockets.js native engine did not load: running the slower pure-JS fallback');
 
   const store = openStore(storeFile(config.dataDir));
+  store.streamStats.maxConnections = config.streamHistoryMaxRows;
   const bus = createBus();
   const { hub, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
@@ -136,12 +155,19 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     changed,
   );
   // The same rule as admission's: a credential ends when its refusal would say so.
-  credentials.useCheck((p) => (p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' ? undefined : users.ended(p)));
+  // (Ingress and Home Assistant's link are vouched for where they come in; the link's MCP sessions are MCP's to end.)
+  credentials.useCheck((p) => (p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' || p.via === 'discovery' ? undefined : users.ended(p)));
   const refusal: Refusal = (p, caller, policy) => {
     if (p.via === 'oauth') return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
     return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
   };
-  const admit = createAdmission(tokens, limits, refusal, ingress, { ingressCheck: (p) => ingressAccess.check(p), resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers) });
+  const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken) : undefined;
+  const discoveryLink = new DiscoveryLink(config.dataDir, config.discoveryPeers, supervisor, log.child({ part: 'supervisor' }));
+  const admit = createAdmission(tokens, limits, refusal, ingress, {
+    ingressCheck: (p) => ingressAccess.check(p),
+    resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers),
+    capability: (key, ip) => discoveryLink.principal(key, ip),
+  });
   const startedAt = Date.now();
   const events = new LiveEvents({
     bus,
@@ -185,6 +211,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     tokens,
     bridgeTokens,
     oauth,
+    discoveryLink,
     ingress,
     limits,
     admit,
@@ -199,7 +226,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true }),
   };
+  // Plugins load before MCP exists; what they say of their tools reaches it once it does.
+  let toolsChanged = () => undefined as void;
   const { plugins, report } = await loadPlugins({
+    toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
     parts: { hub, home, actions, policy, scenes, groups, commands: base.commands },
@@ -210,15 +240,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },
-    tools: new ToolRegistry(plugins),
+    tools: new ToolRegistry(plugins, () => home.ids()),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,
-    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }) }),
+    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.fanOut.reserveSse(), debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
   };
+
+  toolsChanged = () => services.mcp.live.recheckTools();
 
   const routes = new RouteTable();
   for (const register of REGISTRARS) register(routes, services);
@@ -235,8 +267,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   const port = server.port;
   events.fanOut.usePublisher(topicPublisher(server.app));
-  const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken, log.child({ part: 'supervisor' })) : undefined;
-  void supervisor?.announce(port);
+  discoveryLink.port = () => port;
+  void discoveryLink.announce();
 
   let closing: Promise<void> | undefined;
   return {
@@ -251,6 +283,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     close: () =>
       (closing ??= (async () => {
         // Streams get their last frame and history its last batch before the port closes.
+        discoveryLink.stop();
         supervisor?.stop();
         services.mcp.close();
         exposure?.stop();

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'DEVICE_NOT_FOUND'
   | 'FORBIDDEN'
   | 'CONFIRMATION_REQUIRED'
+  | 'AMBIGUOUS'
   | 'NOT_UNDERSTOOD'
   | 'NOT_FOUND'
   | 'CONFLICT'
@@ -21,6 +22,7 @@ export type ErrorCode =
   | 'OVERLOADED'
   | 'UNSUPPORTED_BY_CLIENT'
   | 'HUB_ERROR'
+  | 'SHUTTING_DOWN'
   | 'INTERNAL_ERROR';
 
 export class AppError extends Error {
@@ -48,6 +50,25 @@ export const notFound = (message: string, details?: Record<string, unknown>) =>
   new AppError('NOT_FOUND', 404, message, details);
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new AppError('CONFLICT', 409, message, details);
+/** One entity an ambiguous request may have meant. */
+export interface Candidate {
+  entity_id: string;
+  /** Its name as the hub gives it (friendly name, else the id). */
+  name: string;
+  /** Its area's name, or null. */
+  area: string | null;
+}
+
+/**
+ * A request that names more than one entity where it means one ("the lamp" with three lamps) and
+ * no way to ask which: nothing is done, and the caller reads the candidates (entities of the
+ * domain the request acts on only) to call again with one. 409 over REST; an isError result over
+ * MCP; the same details everywhere: `candidates`, and where known `noun` (the word that matched
+ * several) and `domain`.
+ */
+export const ambiguous = (message: string, candidates: readonly Candidate[], details: { noun?: string; domain?: string; [k: string]: unknown } = {}) =>
+  new AppError('AMBIGUOUS', 409, message, { ...details, candidates: candidates.map(({ entity_id, name, area }) => ({ entity_id, name, area })) });
+
 export const unauthorized = (message = 'A valid bearer token is required') =>
   new AppError('AUTHENTICATION_ERROR', 401, message);
 export const hubUnavailable = (message = 'The hub is not connected') =>

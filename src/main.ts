@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Command line: `serve` (default) runs the bridge; the other commands are listed in HELP.
-import { ConfigError, loadConfig, type Config } from './config/load.js';
+import { ConfigError, loadConfig, type Config, type LoadOptions } from './config/load.js';
+import { defaultDataDir } from './config/data-dir.js';
 import { startApp, type RunningApp } from './app.js';
 
 const HELP = `usage: home-mcp-bridge [command]
@@ -15,16 +16,17 @@ commands:
   connect URL            standard input and output to a remote bridge's /mcp (token in BRIDGE_TOKEN);
                          both reconnect when the other side restarts
   sim [options]          run the Home Assistant simulator on its own (sim --help for options)
-  reset-password [USER]  give the generated user (default admin) a new password, printed once;
-                         tokens issued before it stop working
+  reset-password [--stdio] [USER]
+                         give the generated user (default admin) a new password, printed once;
+                         tokens issued before it stop working (--stdio: the stdio server's data)
   help, --help, -h       show this help
 
 Settings come from the environment, CONFIG_FILE and /data/options.json; see README.md.
 `;
 
-function loadOrExit(): Config {
+function loadOrExit(opts: LoadOptions = {}): Config {
   try {
-    return loadConfig();
+    return loadConfig(opts);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`home-mcp-bridge: configuration error: ${err.message}\n`);
@@ -37,20 +39,27 @@ function loadOrExit(): Config {
 async function resetPassword(args: string[]): Promise<void> {
   const { ensureDataDir } = await import('./auth/files.js');
   const { resetPassword: reset } = await import('./auth/users.js');
-  const c = loadOrExit();
+  // --stdio: the data of the stdio server, which lives in the per-user data folder.
+  const stdio = args[0] === '--stdio';
+  const c = loadOrExit({ dataDirDefault: defaultDataDir(stdio ? 'stdio' : 'serve') });
   ensureDataDir(c.dataDir);
-  const user = args[0] ?? 'admin';
+  const user = (stdio ? args[1] : args[0]) ?? 'admin';
   const password = await reset(c.dataDir, c.users, user);
   process.stdout.write(`new password for ${user}: ${password}\n(shown once; only its hash is kept in ${c.dataDir})\n`);
 }
 
 async function serve(): Promise<void> {
-  const config = loadOrExit();
+  const config = loadOrExit({ dataDirDefault: defaultDataDir('serve') });
   // Handlers first: a signal during start-up waits for the start to finish, then stops cleanly.
   let starting: Promise<RunningApp> | undefined;
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping || !starting) return;
+    if (!starting) return;
+    // A second signal while a start or a stop hangs ends the process at once.
+    if (stopping) {
+      process.stderr.write(`home-mcp-bridge: ${signal} again: stopping at once\n`);
+      process.exit(1);
+    }
     stopping = true;
     starting
       .then(async (app) => {
@@ -73,7 +82,7 @@ async function serve(): Promise<void> {
 async function stdio(): Promise<void> {
   const { claimStdout } = await import('./mcp/stdout.js');
   const out = claimStdout();
-  const config = loadOrExit();
+  const config = loadOrExit({ dataDirDefault: defaultDataDir('stdio') });
   // The HTTP side still runs (SSE, WebSocket, the panel), but never takes a port another bridge may hold.
   const portGiven = process.env.PORT !== undefined;
   const app = await startApp(portGiven ? config : { ...config, host: '127.0.0.1', port: 0 }, { logStream: 'stderr' });

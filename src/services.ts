@@ -5,6 +5,7 @@ import type { ActionExecutor } from './actions/executor.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BridgeTokens } from './auth/bridge-tokens.js';
 import type { IngressTrust } from './auth/ingress.js';
+import type { DiscoveryLink } from './auth/discovery-link.js';
 import type { OAuthService } from './oauth/service.js';
 import type { UserStore } from './auth/users.js';
 import type { Bus } from './bus.js';
@@ -53,6 +54,8 @@ export interface Services {
   bridgeTokens: BridgeTokens;
   /** The bridge as OAuth authorization server for hosted assistants (/mcp). */
   oauth: OAuthService;
+  /** The MCP link announced to Home Assistant (Supervisor discovery): its key, scope and announcement. */
+  discoveryLink: DiscoveryLink;
   /** Which requests come through Home Assistant's ingress, and as whom. */
   ingress: IngressTrust;
   limits: RateLimiter;

@@ -2,6 +2,7 @@
 // argument is checked with a valibot schema here, and every problem becomes the project's error in
 // plain words. Schemas may carry their own messages; the library's own wording ("Invalid key:
 // Expected ...") never reaches a client, and a bad value is echoed only as a short prefix.
+import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js';
 import * as v from 'valibot';
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import { AppError } from './errors.js';
@@ -147,5 +148,9 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x ===
 // valibot's record and object schemas take arrays too (a list would become {"0": ...}).
 const OBJECT = v.custom<Record<string, unknown>>(isPlainObject, 'must be an object');
 
-/** A JSON object with any keys (never a list), published as `{type: "object"}`. */
-export const anyObject = OBJECT;
+/**
+ * A JSON object with any keys (never a list), published as `{type: "object"}`. Values passed on
+ * as they are (service data, scene parameters) are held to the nesting every body is held to, so
+ * whatever is stored can be sent on again.
+ */
+export const anyObject = v.pipe(OBJECT, v.check((x) => !valueTooDeep(x), `is nested more than ${MAX_JSON_DEPTH} levels deep`));

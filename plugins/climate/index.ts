@@ -1,5 +1,6 @@
 // Climate: target temperature or range, hvac, fan, preset and swing modes, humidity.
 import { actOutput, definePlugin, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
+import { homeApp } from '../app/uri.js';
 
 const temp = v.pipe(v.number(), v.minValue(-50), v.maxValue(150));
 const mode = v.pipe(v.string(), v.maxLength(64));
@@ -15,6 +16,7 @@ export default definePlugin({
   tools: [
     tool({
       name: 'control_climate',
+      ui: homeApp,
       title: 'Control thermostats',
       description:
         'Thermostats, one setting per call: temperature (or target_temp_low with target_temp_high, optionally with hvac_mode), hvac_mode (off, heat, cool, heat_cool, auto, ...), fan_mode, preset_mode, swing_mode (each one the thermostat lists), or humidity. In the hub’s temperature unit.',

@@ -1,5 +1,6 @@
 // Covers (blinds, shades, curtains, garage doors, gates): open, close, stop, position, tilt.
 import { actOutput, confirmField, definePlugin, misplaced, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
+import { homeApp } from '../app/uri.js';
 
 const pct = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
 const SERVICE = { open: 'open_cover', close: 'close_cover', stop: 'stop_cover', set_position: 'set_cover_position', set_tilt: 'set_cover_tilt_position' } as const;
@@ -15,6 +16,7 @@ export default definePlugin({
   tools: [
     tool({
       name: 'control_covers',
+      ui: homeApp,
       title: 'Control covers',
       description: 'Open, close or stop covers (blinds, curtains, garage doors, gates), or set_position / set_tilt 0-100 (100 is open). Opening a garage door or gate needs confirm: true.',
       input: v.object({ ...targetFields('cover'), ...confirmField, command: v.picklist(['open', 'close', 'stop', 'set_position', 'set_tilt']), position: v.optional(pct) }),

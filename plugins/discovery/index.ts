@@ -1,6 +1,7 @@
 // Discovery: find entities by what a person calls them, by domain and by area. Names and areas
 // come from the hub; nothing about a home is written here.
 import { definePlugin, PluginError, resource, text, tool, v, type Home, type ResourceContents } from 'home-mcp-bridge/plugin';
+import { homeApp } from '../app/uri.js';
 
 const nameOf = (home: Home, id: string) => {
   const s = home.state(id);
@@ -113,6 +114,7 @@ const word = (x: string | undefined) => x?.trim().toLowerCase();
 
 const search = tool({
   name: 'search_entities',
+  ui: homeApp,
   title: 'Search entities',
   description:
     'Find entities by part of their name, alias or id, and by domain, area, floor, label or state. Compact by default (entity_id, name, state, area); fields picks others; pages of limit with next_cursor.',
@@ -162,6 +164,7 @@ const search = tool({
 
 const areas = tool({
   name: 'list_areas',
+  ui: homeApp,
   title: 'List areas',
   description: 'Every area (with its floor and how many entities of each domain it has), and every floor; optionally one floor’s areas.',
   input: v.object({ floor: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
@@ -234,6 +237,7 @@ const devices = tool({
 
 const describe = tool({
   name: 'describe_entity',
+  ui: homeApp,
   title: 'Describe an entity',
   description: 'One entity in full: state, attributes, area, floor, device, labels, aliases, and the actions it supports (for the control tools).',
   input: v.object({ entity_id: v.pipe(v.string(), v.regex(/^[a-z0-9_]+\.[a-z0-9_]+$/, 'must be an entity id such as light.kitchen')) }),

@@ -1,6 +1,7 @@
 // Lights: on, off and toggle by entity or area, with brightness (absolute or a step), colour
 // temperature in kelvin, colours by name or RGB, effects and transitions.
 import { actOutput, definePlugin, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
+import { homeApp } from '../app/uri.js';
 
 const byte = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255));
 const COLOUR_KEYS = ['brightness_pct', 'brightness_step_pct', 'color_temp_kelvin', 'color_name', 'rgb_color', 'effect'] as const;
@@ -8,6 +9,7 @@ const SERVICE = { on: 'turn_on', off: 'turn_off', toggle: 'toggle' } as const;
 
 const controlLights = tool({
   name: 'control_lights',
+  ui: homeApp,
   title: 'Control lights',
   description:
     'Turn lights on, off or toggle them (command), by entity_id or area. With command on: brightness_pct 0-100, brightness_step_pct (-20 dims), color_temp_kelvin (2700 warm, 6500 cool), color_name or rgb_color [r, g, b], effect, transition seconds.',

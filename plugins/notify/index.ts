@@ -8,6 +8,8 @@ export default definePlugin({
   description: 'Send notifications through Home Assistant.',
   needs: ['home'],
   domains: ['notify', 'persistent_notification'],
+  // Notify services need no entity (notify.mobile_app_phone): offered while the hub has them.
+  available: (home) => Object.keys(home.services('notify')).length > 0 || Object.keys(home.services('persistent_notification')).length > 0,
   tools: [
     tool({
       name: 'send_notification',

@@ -1,24 +1,11 @@
 // Home Assistant ingress: the Supervisor's proxy has already signed the user in to Home Assistant
 // and names them in X-Remote-User-* headers. Those headers are believed only from the proxy's own
 // address (INGRESS_PROXY); from anywhere else they are ignored and the request needs a token.
+import { canonicalAddress } from '../ip-address.js';
 import type { Principal } from './tokens.js';
 
-const MAPPED_DOTTED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
-const MAPPED_HEX = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
-
-/** One spelling per address: IPv4-mapped IPv6 (`::ffff:a.b.c.d`, or uWS's long hex form) becomes `a.b.c.d`. */
-export function canonicalAddress(ip: string): string {
-  const a = ip.trim().toLowerCase();
-  const dotted = MAPPED_DOTTED.exec(a);
-  if (dotted) return dotted[1]!;
-  const hex = MAPPED_HEX.exec(a);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return a;
-}
+// One spelling per address: uWS reports IPv6 peers in full (0000:...:0001), settings say ::1.
+export { canonicalAddress };
 
 export const INGRESS_HEADERS = {
   userId: 'x-remote-user-id',

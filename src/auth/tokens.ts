@@ -4,6 +4,9 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from '../errors.js';
 
 export const ISSUER = 'home-mcp-bridge';
+/** What a principal with scopes may do: read only, or read and control. */
+export const SCOPES = ['read', 'control'] as const;
+export type Scope = (typeof SCOPES)[number];
 export const AUDIENCE = 'home-mcp-bridge';
 const CACHE_MAX = 10_000;
 
@@ -12,15 +15,18 @@ export interface Principal {
   /** Issued-at, seconds since the epoch. */
   iat: number;
   /**
-   * How the caller got in: a bridge user's sign-in (absent: the default), a named bridge token made
-   * for an assistant, or a Home Assistant user vouched for by the ingress proxy.
+   * How the caller got in, the principal's kind: a bridge user's sign-in (absent: the default), a
+   * named bridge token made for an assistant, a Home Assistant user vouched for by the ingress
+   * proxy, an OAuth client's grant, or Home Assistant itself through the link announced to it.
    */
-  via?: 'token' | 'ingress' | 'oauth';
+  via?: 'token' | 'ingress' | 'oauth' | 'discovery';
   /** The named bridge token's id (its jti), when via is 'token'. */
   tokenId?: string;
-  /** An OAuth grant's id, its scopes and the resource its token is for, when via is 'oauth'. */
+  /** An OAuth grant's id, when via is 'oauth'. */
   grantId?: string;
+  /** What the principal may do (read, control) when it is limited: OAuth grants and Home Assistant's link. Absent: not limited by scope. */
   scope?: readonly string[];
+  /** The resource an OAuth access token is for. */
   audience?: string;
   /** The Home Assistant user, when via is 'ingress'. */
   haUser?: { id: string; name: string; displayName: string };
@@ -120,5 +126,5 @@ export function actorName(p: Principal): string {
   return p.sub;
 }
 
-/** Whether the caller may act (OAuth grants without the control scope may only read). */
-export const mayControl = (p: Principal | undefined): boolean => p?.via !== 'oauth' || (p.scope ?? []).includes('control');
+/** A person (a bridge user, or a Home Assistant user through ingress), as opposed to an assistant or Home Assistant itself. */
+export const isPerson = (p: Principal | undefined): p is Principal => p !== undefined && (p.via === undefined || p.via === 'ingress');

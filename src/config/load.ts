@@ -64,6 +64,8 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** Defaults to /data/options.json; tests point it elsewhere. */
   addonOptionsFile?: string;
+  /** DATA_DIR when no source sets it, instead of the table's default (stdio: the per-user data folder). */
+  dataDirDefault?: string;
 }
 
 export function loadConfig(opts: LoadOptions = {}): Config {
@@ -122,7 +124,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const out: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [SettingKey, (typeof SETTINGS)[SettingKey]][]) {
     const given = raw.get(key);
-    const value = given ? given.value : (setting as { default?: unknown }).default;
+    const value = given ? given.value : key === 'dataDir' && opts.dataDirDefault !== undefined ? opts.dataDirDefault : (setting as { default?: unknown }).default;
     if (value === undefined) continue;
     // The window may arrive as a fraction of a minute from security.rateLimitWindow; it is checked there.
     const schema = key === 'rateLimitWindow' && given?.source.startsWith('security.') ? v.number() : setting.schema;

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
+import { LINK_PREFIX } from '../auth/discovery-link.js';
 import type { HeaderSet } from './security-headers.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -62,8 +63,31 @@ function requestId(given: string | undefined): string {
   return given && CLIENT_ID.test(given) ? given : `${BOOT}-${(++sequence).toString(36)}`;
 }
 
-/** A URL fit for a log line: a token in the query (/subscribe_events, WebSockets) never reaches a log. */
-export const loggableUrl = (url: string): string => url.replace(/([?&]token=)[^&]*/gi, '$1***');
+/**
+ * A URL as logs may show it: the value of any query parameter whose name, once decoded, is a token
+ * or another secret is hidden, and so is the key of the link announced to Home Assistant (/mcp/ha/<key>).
+ */
+export function loggableUrl(url: string): string {
+  const path = url.replace(LINK_KEY, '$1…');
+  const q = path.indexOf('?');
+  if (q === -1) return path;
+  const parts = path.slice(q + 1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    if (eq === -1) return part;
+    let name = part.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // A name that does not decode is hidden too: it may be a mangled token.
+      return `${part.slice(0, eq)}=***`;
+    }
+    return SECRET_PARAMS.test(name.trim()) ? `${part.slice(0, eq)}=***` : part;
+  });
+  return `${path.slice(0, q)}?${parts.join('&')}`;
+}
+
+const SECRET_PARAMS = /^(token|access_token|refresh_token|code|code_verifier|password|client_secret)$/i;
+const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`);
 
 /** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
 export function unversioned(url: string): string {
@@ -272,9 +296,13 @@ export class ResponseAdapter {
   }
 
   private send(chunk: string | Buffer | undefined): void {
+    // uWS closes the connection by adding a Connection header; once a streamed body has begun
+    // (its head and chunks sent) that header would land inside the body and break its framing, so
+    // a stream just ends (its last chunk, then the terminating one) and the connection with it later.
+    const streamed = this.headersSent;
     this.flushHead();
     // While the server shuts down, keep-alive connections are closed as their last response goes out.
-    this.res.end(chunk ?? '', this.closeAfter || this.server.closing);
+    this.res.end(chunk ?? '', !streamed && (this.closeAfter || this.server.closing));
   }
 
   /**

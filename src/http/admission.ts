@@ -19,6 +19,12 @@ export interface AdmissionPolicy {
   tokenLater?: boolean;
   /** An OAuth resource (MCP): takes access tokens issued to OAuth clients, and its 401s point at the resource metadata. */
   oauth?: boolean;
+  /**
+   * A capability link: the credential is the path's `key` parameter (the address announced to Home
+   * Assistant), nothing else is looked at, and whatever does not fit is answered 404 like a path
+   * that does not exist, so nothing confirms the link is there.
+   */
+  capability?: boolean;
 }
 
 /** The parts of a request admission reads, whatever the transport. */
@@ -26,6 +32,12 @@ export interface Caller {
   headers: Record<string, string>;
   ip: string;
   query?: Record<string, string | string[] | undefined>;
+  /** The request's URL as sent: the query token is looked for by its literal name there. */
+  originalUrl?: string;
+  /** The route's path parameters (a capability link's key). */
+  params?: Record<string, string>;
+  method?: string;
+  path?: string;
 }
 
 export interface Admitted {
@@ -40,7 +52,9 @@ function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | u
   const header = caller.headers.authorization;
   if (header !== undefined) return bearerToken(header) ?? unauthorized('The Authorization header must be "Bearer <token>"');
   if (policy.queryToken) {
-    const q = caller.query?.token;
+    // Only `token=` as written: a percent-encoded name (%74oken) is another parameter, which the
+    // log's redaction would not know to hide.
+    const q = caller.originalUrl !== undefined ? literalParam(caller.originalUrl, 'token') : caller.query?.token;
     const token = Array.isArray(q) ? q[0] : q;
     if (token) return token;
   }
@@ -49,6 +63,21 @@ function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | u
 
 /** The answer's extra headers when it has none (shared: never written to). */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** The first value of a query parameter whose name is written exactly `name` (not percent-encoded). */
+function literalParam(url: string, name: string): string | undefined {
+  const q = url.indexOf('?');
+  if (q === -1) return undefined;
+  for (const part of url.slice(q + 1).split('&')) {
+    if (!part.startsWith(`${name}=`)) continue;
+    try {
+      return decodeURIComponent(part.slice(name.length + 1).replace(/\+/g, ' '));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
 
 /** RFC 6750: a bare challenge when no token came, `invalid_token` when one did. */
 function challenge(e: AppError, tokenGiven: boolean): Record<string, string> {
@@ -70,19 +99,22 @@ export interface AdmissionOptions {
   ingressCheck?: IngressCheck;
   /** The protected resource metadata URL an OAuth route's 401 names (RFC 9728). */
   resourceMetadata?: (caller: Caller) => string;
+  /** Who a capability link's key and the caller's address make the caller, if anyone. */
+  capability?: (key: string | undefined, ip: string) => Principal | undefined;
 }
 
 export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust, opts: AdmissionOptions = {}): Admit {
   const ingressCheck = opts.ingressCheck ?? (() => undefined);
   const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
     // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
-    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' ? verified : (refusal(verified, caller, policy) ?? verified);
+    // (Ingress and capability principals were checked where they were made.)
+    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' || verified.via === 'discovery' ? verified : (refusal(verified, caller, policy) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
     let headers = NO_HEADERS;
     if (policy.rateLimited !== false && limiter.enabled) {
       headers = {};
       // Each token has its own budget (two assistants of one user do not share one); no token, the address.
-      const d = limiter.hit(principal?.via === 'ingress' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
+      const d = limiter.hit(principal?.via === 'ingress' || principal?.via === 'discovery' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
       headers['X-RateLimit-Limit'] = String(d.limit);
       headers['X-RateLimit-Remaining'] = String(d.remaining);
       headers['X-RateLimit-Reset'] = String(d.reset);
@@ -92,6 +124,8 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
       }
     }
     const required = !policy.public && !(policy.tokenLater && token === undefined);
+    // The same answer as any path that does not exist.
+    if (policy.capability && !principal) throw new AppError('NOT_FOUND', 404, `No route for ${caller.method ?? 'GET'} ${(caller.path ?? '').slice(0, 200)}`);
     if (required && !principal) {
       const e = auth instanceof AppError ? auth : unauthorized();
       const c = challenge(e, token !== undefined);
@@ -105,6 +139,8 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
   };
 
   return (caller, policy) => {
+    // A capability link: the key in the path is the only credential looked at.
+    if (policy.capability) return decide(caller, policy, undefined, opts.capability?.(caller.params?.key, caller.ip));
     // Through ingress, Home Assistant has signed the user in; the proxy's headers are the credential.
     const viaIngress = ingress.principal(caller.ip, caller.headers);
     if (viaIngress) {

@@ -6,6 +6,7 @@ import polka from 'polka';
 import { actorName } from '../auth/tokens.js';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { textTooDeep, tooDeep } from '../json-depth.js';
 import { check } from '../validation.js';
 import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest, type Books } from './adapter.js';
 import type { Admit, Admitted } from './admission.js';
@@ -24,6 +25,8 @@ export interface FrontDeps {
 
 /** What the server tracks of every request; the front reports each start, the response its end. */
 export interface Tracker extends Books {
+  /** A request was refused because the server is closing (it waits until such requests stop). */
+  refused(): void;
   /** A request begins (its response says which, and whether it is a long-lived stream); `finished` follows once. */
   begin(response: ResponseAdapter): void;
   /** Open WebSockets, so a shutdown can close them. */
@@ -74,6 +77,7 @@ async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
   }
   const raw = await readBody(req.body, limit, () => tooLarge(limit));
   if (raw.length === 0) return undefined;
+  if (textTooDeep(raw)) throw tooDeep();
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (err) {
@@ -250,6 +254,41 @@ function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): Br
   return request;
 }
 
+/** A Host header as clients send it: a name or an address, an IPv6 literal in brackets, a port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
+const hostIsMalformed = (host: string) => host !== '' && (!HOST.test(host) || !URL.canParse(`http://${host}/`));
+
+/** A short answer written before a request is taken in (it is not tracked and runs no route). */
+function answerAtDoor(res: HttpResponse, tracker: Tracker, e: AppError, close: boolean): void {
+  const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker);
+  res.onAborted(() => response.abort());
+  response.inHandler = true;
+  if (close) response.closeConnection();
+  for (const k in e.headers) response.setHeader(k, e.headers[k]!);
+  response.writeHead(e.status, { 'Content-Type': JSON_TYPE });
+  response.end(JSON.stringify(errorBody(e, 'core')));
+}
+
+/**
+ * Requests no route sees. While the server shuts down, a request that arrives on a connection kept
+ * alive from before is answered 503 at once and its connection closed: only requests already in
+ * flight are waited for. A malformed Host header is 400 on every path (URLs and OAuth addresses
+ * are built from it).
+ */
+export function refusedAtDoor(res: HttpResponse, req: HttpRequest, tracker: Tracker): boolean {
+  if (tracker.closing) {
+    tracker.refused();
+    answerAtDoor(res, tracker, new AppError('SHUTTING_DOWN', 503, 'The bridge is shutting down; try again when it is back', {}, { 'Retry-After': '5' }), true);
+    return true;
+  }
+  const host = req.getHeader('host');
+  if (hostIsMalformed(host)) {
+    answerAtDoor(res, tracker, new AppError('BAD_REQUEST', 400, 'The Host header is malformed: it must be a host name or address, with an optional port', { header: 'Host' }), true);
+    return true;
+  }
+  return false;
+}
+
 /** The response for a request the server tracks: counted, tagged with its id, ended when the client leaves. */
 export function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, longLived: boolean): ResponseAdapter {
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, request, longLived);
@@ -268,6 +307,7 @@ export function awaitAnswer(res: HttpResponse, response: ResponseAdapter): void 
 
 function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   app.get(pattern, (res, req) => {
+    if (refusedAtDoor(res, req, tracker)) return;
     const request = nativeRequest(res, req, route.path);
     const response = accept(res, request, tracker, route.longLived !== false);
     response.inHandler = true;
@@ -291,6 +331,7 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
     idleTimeout: h.idleTimeout ?? 120,
     maxBackpressure: h.maxBackpressure ?? 1024 * 1024,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
+      if (refusedAtDoor(res, req, tracker)) return;
       const request = nativeRequest(res, req, route.path);
       const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker);
       response.setHeader('X-Request-Id', request.id);
@@ -359,6 +400,7 @@ async function sendResponse(answer: Response, res: ResponseAdapter): Promise<voi
 function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
   const register = { GET: app.get, POST: app.post, PUT: app.put, PATCH: app.patch, DELETE: app.del }[route.method].bind(app);
   register(pattern, (res, req) => {
+    if (refusedAtDoor(res, req, tracker)) return;
     const request = nativeRequest(res, req, route.path);
     // A GET is MCP's notification stream: long-lived, ended rather than awaited at shutdown.
     const response = accept(res, request, tracker, route.method === 'GET');
@@ -368,6 +410,7 @@ function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps:
     try {
       void admitted(route, request, response, deps, async ({ principal }) => {
         const body = request.body ? await readBody(request.body, deps.bodyLimit, () => tooLarge(deps.bodyLimit)) : undefined;
+        if (body && /json/i.test(request.headers['content-type'] ?? '') && textTooDeep(body)) throw tooDeep();
         const headers = new Headers();
         for (const k in request.headers) if (!HOP_BY_HOP.has(k)) headers.set(k, request.headers[k]!);
         const aborted = new AbortController();

@@ -35,6 +35,8 @@ export const DOCS_HEADERS: readonly (readonly [string, string])[] = [
     'Content-Security-Policy',
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'none'",
   ],
+  // The page and its files follow the running version; no cache keeps a copy of them.
+  ['Cache-Control', 'no-store'],
 ];
 
 /** A header as uWS wants it, encoded once: names and values as bytes, the name also in lower case. */

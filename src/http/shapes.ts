@@ -164,3 +164,30 @@ export const oauthGrant = v.object({
 });
 export const bridgeTokenList = v.object({ tokens: v.array(v.union([bridgeToken, oauthGrant])) });
 export const bridgeTokenRevoked = v.object({ success: v.literal(true), revoked: v.union([bridgeToken, oauthGrant]) });
+
+export const discoveryLink = v.object({
+  enabled: v.boolean(),
+  path: text,
+  scope: v.array(v.picklist(['read', 'control'])),
+  created_at: v.nullable(time),
+  last_used_at: v.nullable(time),
+  peers: v.array(text),
+  announcement: v.variant('state', [
+    v.object({ state: v.literal('off'), reason: text }),
+    v.object({ state: v.literal('pending'), attempt: v.number(), error: v.optional(text) }),
+    v.object({ state: v.literal('announced'), uuid: text, at: time, url: text }),
+    v.object({ state: v.literal('failed'), error: text }),
+  ]),
+  home_assistant_api: v.nullable(text),
+});
+
+export const confidentialClient = v.object({
+  client_id: text,
+  client_name: text,
+  redirect_uris: v.array(text),
+  token_endpoint_auth_method: v.literal('client_secret_post'),
+  created_at: time,
+  created_by: text,
+});
+export const confidentialClientMade = v.object({ ...confidentialClient.entries, client_secret: text });
+export const confidentialClientList = v.object({ clients: v.array(confidentialClient) });

@@ -412,8 +412,10 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
 /** The hub's refusal, kept in its own words. */
 export function hubError(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
-  // The library rejects with ERR_CONNECTION_LOST or an error object carrying it.
-  if (err === ERR_CONNECTION_LOST || (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === ERR_CONNECTION_LOST)) {
+  // The library rejects with ERR_CONNECTION_LOST, an error carrying it, or (for a command in flight
+  // when the socket closed) a whole result message `{type: "result", success: false, error: {code}}`.
+  const lost = (x: unknown) => typeof x === 'object' && x !== null && (x as { code?: unknown }).code === ERR_CONNECTION_LOST;
+  if (err === ERR_CONNECTION_LOST || lost(err) || (typeof err === 'object' && err !== null && lost((err as { error?: unknown }).error))) {
     return hubUnavailable(`The hub connection was lost during ${what}`);
   }
   const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: string; message?: string };

@@ -23,6 +23,7 @@ export class Exposure {
   /** False until the hub answered once (or when it refuses: then nothing counts as exposed). */
   private known = false;
   private timer?: NodeJS.Timeout;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly hub: HubClient,
@@ -45,8 +46,24 @@ export class Exposure {
     if (e.event_type === HUB_CONNECTED || e.event_type === 'entity_registry_updated') void this.refresh();
   };
 
+  /** Hears when the hub's choices changed what is exposed; returns how to stop. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private signature(): string {
+    return `${this.known}|${this.exposeNew}|${[...this.explicit].map(([id, on]) => `${id}=${on}`).sort().join(',')}`;
+  }
+
   /** Reads the hub's choices; a hub that refuses (not an admin's token, too old) exposes nothing. */
   async refresh(): Promise<void> {
+    const before = this.signature();
+    await this.load();
+    if (this.signature() !== before) for (const l of [...this.listeners]) l();
+  }
+
+  private async load(): Promise<void> {
     try {
       const [list, fresh] = await Promise.all([
         this.hub.command<{ exposed_entities: Record<string, Record<string, boolean>> }>({ type: MSG.exposedEntitiesList }),

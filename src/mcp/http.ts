@@ -1,17 +1,27 @@
-// MCP over Streamable HTTP at /mcp: one server per session, the session id in MCP-Session-Id,
-// POST for messages, GET for the server's notification stream, DELETE to end a session. Sessions
-// belong to the token's subject that opened them and expire when idle. A request flows:
-// uWS → the route table's admission (bearer token, rate limit) → `handle` (Origin and Host, the
-// session) → the SDK's web-standard transport → the session's server → the tool registry.
+// MCP over Streamable HTTP at /mcp, both eras on one endpoint behind one admission. A request
+// flows: uWS → the route table's admission (bearer token, rate limit) → `handle` (Origin and Host)
+// → by the SDK's own classification (isLegacyRequest):
+//   - 2026-07-28 (a `_meta` envelope, Mcp-Method/Mcp-Name headers): the SDK's createMcpHandler,
+//     a server built per request for the caller; subscriptions/listen streams hear the home's
+//     changes (src/mcp/live.ts);
+//   - 2025-era (initialize, MCP-Session-Id): one server per session, POST for messages, GET for
+//     the notification stream, DELETE to end it; sessions belong to the token's subject that
+//     opened them and expire when idle.
 // Clients of the 2024-11-05 revision use GET /sse and POST /messages instead (src/mcp/legacy-sse.ts).
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { LegacySseTransport } from './legacy-sse.js';
 import { actorName } from '../auth/tokens.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Cors } from '../http/cors.js';
 import type { Logger } from '../log.js';
-import { authInfoOf, createMcpSession, type McpServices, type McpSession } from './server.js';
+import { McpLive, type VisibilitySource } from './live.js';
+import { RequestStateSeal } from './request-state.js';
+import { authInfoOf, buildServer, type McpServices } from './server.js';
+import { createMcpSession, type McpSession } from './session.js';
+
+/** At most this many resources followed by one listen stream. */
+const MAX_LISTEN_URIS = 100;
 
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -22,10 +32,16 @@ interface Entry {
 
 export interface McpHttpOptions {
   idleMs: number;
+  /** Sessions one client may hold (MCP_MAX_SESSIONS); past it the one it used least recently ends. */
+  maxPerClient: number;
+  /** A place under SSE_MAX_CONNECTIONS for a 2024-11-05 stream, given back by calling the answer. */
+  reserveStream?: () => () => void;
   debounceMs: number;
   cors: Cors;
   allowedHosts: readonly string[];
   log: Logger;
+  /** Tells when Home Assistant's exposure settings change what callers see. */
+  visibility?: VisibilitySource;
 }
 
 /** A JSON-RPC error as an HTTP answer (the transport's own errors look the same). */
@@ -34,15 +50,29 @@ const rpcError = (status: number, code: number, message: string) =>
 
 export class McpHttp {
   private readonly sessions = new Map<string, Entry>();
-  private readonly legacy = new Map<string, { transport: LegacySseTransport; session: McpSession; owner: string; lastSeen: number }>();
+  private readonly legacy = new Map<string, { transport: LegacySseTransport; session: McpSession; owner: string; lastSeen: number; release: () => void }>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly hosts: Set<string>;
+  readonly live: McpLive;
+  readonly seal = new RequestStateSeal();
+  private readonly modern: McpHttpHandler;
+  private readonly stopLive: () => void;
 
   constructor(
     private readonly services: McpServices,
     private readonly opts: McpHttpOptions,
   ) {
     this.hosts = new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
+    this.live = new McpLive(services, opts.debounceMs, opts.visibility);
+    this.modern = createMcpHandler(({ authInfo }) => buildServer(services, { seal: this.seal }, authInfo?.extra?.principal as Principal | undefined, 'modern'), {
+      legacy: 'reject',
+      onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
+    });
+    this.stopLive = this.live.on((e) => {
+      if (e.kind === 'resource_updated') this.modern.notify.resourceUpdated(e.uri);
+      else if (e.kind === 'resources_list_changed') this.modern.notify.resourcesChanged();
+      else this.modern.notify.toolsChanged();
+    });
     this.sweeper = setInterval(() => this.expire(), Math.min(60_000, Math.max(250, opts.idleMs / 4)));
     this.sweeper.unref();
   }
@@ -59,16 +89,18 @@ export class McpHttp {
   }
 
   /** A page from an origin the user did not allow must not drive the home (DNS rebinding, CSRF). */
-  private refusal(request: Request): Response | undefined {
+  private refusal(request: Request, principal?: Principal): Response | undefined {
     const origin = request.headers.get('origin');
     if (origin !== null && !this.opts.cors.allows(origin)) return rpcError(403, -32000, `Forbidden: the Origin ${String(origin).slice(0, 100)} is not in ALLOWED_ORIGINS`);
-    if (!this.hostAllowed(request.headers.get('host'))) return rpcError(403, -32000, 'Forbidden: the Host is not in MCP_ALLOWED_HOSTS');
+    // Home Assistant's link names the add-on by its host name on the Supervisor's network, which MCP_ALLOWED_HOSTS (names people use) need not list; no browser holds its key.
+    if (principal?.via !== 'discovery' && !this.hostAllowed(request.headers.get('host'))) return rpcError(403, -32000, 'Forbidden: the Host is not in MCP_ALLOWED_HOSTS');
     return undefined;
   }
 
   async handle(request: Request, principal: Principal): Promise<Response> {
-    const refused = this.refusal(request);
+    const refused = this.refusal(request, principal);
     if (refused) return refused;
+    if (!(await isLegacyRequest(request))) return this.serveModern(request, principal);
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const entry = this.sessions.get(id);
@@ -81,17 +113,44 @@ export class McpHttp {
     return this.open(request, principal);
   }
 
+  /**
+   * A 2026-07-28 request, served by a server built for it. A subscriptions/listen stream follows
+   * the resources it names for as long as it is open.
+   */
+  private async serveModern(request: Request, principal: Principal): Promise<Response> {
+    const uris = request.headers.get('mcp-method') === 'subscriptions/listen' ? await listenedUris(request) : [];
+    const releases = uris.map((uri) => this.live.watch(uri, principal));
+    const release = () => releases.splice(0).forEach((r) => r());
+    let response: Response;
+    try {
+      response = await this.modern.fetch(request, { authInfo: authInfoOf(principal) });
+    } catch (err) {
+      release();
+      throw err;
+    }
+    if (!releases.length) return response;
+    if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) {
+      release();
+      return response;
+    }
+    return new Response(untilEnd(response.body, release), { status: response.status, headers: response.headers });
+  }
+
   /** GET /sse (2024-11-05): a stream whose first event says where to POST messages. */
   async openLegacy(request: Request, principal: Principal, pathPrefix = ''): Promise<Response> {
     const refused = this.refusal(request);
     if (refused) return refused;
-    const session = createMcpSession(this.services, principal, this.opts.debounceMs);
+    // The stream is an event stream like any other: it takes a place under SSE_MAX_CONNECTIONS (503 when none is left).
+    const release = this.opts.reserveStream?.() ?? (() => undefined);
+    this.makeRoom(principal.sub);
+    const session = createMcpSession(this.services, { seal: this.seal, live: this.live }, principal, 'legacy');
     // Through ingress the client only reaches us under Home Assistant's path for the add-on.
     const transport = new LegacySseTransport(`${pathPrefix}/messages`);
-    const entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
+    const entry = { transport, session, owner: principal.sub, lastSeen: Date.now(), release };
     this.legacy.set(transport.sessionId, entry);
     this.opts.log.info({ session: transport.sessionId, user: actorName(principal) }, 'MCP session opened (2024-11-05 HTTP+SSE)');
     transport.onclose = () => {
+      release();
       if (this.legacy.delete(transport.sessionId)) {
         session.close();
         void session.server.close().catch(() => undefined);
@@ -122,11 +181,12 @@ export class McpHttp {
 
   /** A request without a session: the transport accepts only an initialize, which opens one. */
   private async open(request: Request, principal: Principal): Promise<Response> {
-    const session = createMcpSession(this.services, principal, this.opts.debounceMs);
+    const session = createMcpSession(this.services, { seal: this.seal, live: this.live }, principal, 'legacy');
     let entry: Entry | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
+        this.makeRoom(principal.sub);
         entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
         this.sessions.set(sid, entry);
         this.opts.log.info({ session: sid, user: actorName(principal) }, 'MCP session opened');
@@ -140,6 +200,18 @@ export class McpHttp {
       await session.server.close().catch(() => undefined);
     }
     return response;
+  }
+
+  /** Before a client's next session: past MCP_MAX_SESSIONS, the one it used least recently ends. */
+  private makeRoom(owner: string): void {
+    const mine = [...this.sessions.entries(), ...this.legacy.entries()].filter(([, e]) => e.owner === owner);
+    if (mine.length < this.opts.maxPerClient) return;
+    mine.sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
+    for (const [sid, e] of mine.slice(0, mine.length - this.opts.maxPerClient + 1)) {
+      this.opts.log.info({ session: sid, user: owner, limit: this.opts.maxPerClient }, 'MCP session ended: the client opened more than MCP_MAX_SESSIONS');
+      if (this.sessions.has(sid)) this.drop(sid);
+      else void (e.transport as LegacySseTransport).close();
+    }
   }
 
   private drop(sid: string): void {
@@ -162,7 +234,45 @@ export class McpHttp {
 
   close(): void {
     clearInterval(this.sweeper);
+    this.stopLive();
+    this.live.close();
+    void this.modern.close().catch(() => undefined);
     for (const sid of [...this.sessions.keys()]) this.drop(sid);
     for (const entry of [...this.legacy.values()]) void entry.transport.close();
   }
+}
+
+/** The resources a subscriptions/listen request asks to hear about. */
+async function listenedUris(request: Request): Promise<string[]> {
+  try {
+    const body = (await request.clone().json()) as { params?: { notifications?: { resourceSubscriptions?: unknown } } };
+    const list = body.params?.notifications?.resourceSubscriptions;
+    return Array.isArray(list) ? [...new Set(list.filter((u): u is string => typeof u === 'string' && u.length <= 1000))].slice(0, MAX_LISTEN_URIS) : [];
+  } catch {
+    // The SDK answers a body that is not JSON.
+    return [];
+  }
+}
+
+/** The same stream, and `done` once it ends: read to the end, failed, or cancelled by the client. */
+function untilEnd(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done: end } = await reader.read();
+        if (end) {
+          done();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        done();
+        controller.error(err);
+      }
+    },
+    async cancel(reason) {
+      done();
+      await reader.cancel(reason);
+    },
+  });
 }

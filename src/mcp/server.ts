@@ -1,18 +1,21 @@
-// One MCP server per session, over the same registry the REST tool transport serves: tools,
-// prompts and resources from the plugins, resource subscriptions that follow the hub's state, and
-// the client's log level. Transports (stdio, Streamable HTTP) only carry its messages.
-import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
-import type { ClientChannel } from '../plugin/index.js';
+// One MCP server for one caller, over the same registry the REST tool transport serves: tools,
+// prompts and resources from the plugins. The same server serves both eras: built per request for
+// 2026-07-28 traffic (createMcpHandler, serveStdio), and once per session for 2025-era clients
+// (src/mcp/session.ts adds what a session follows). Transports only carry its messages.
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server';
+import type { AskKind, ClientChannel, InputRequest } from '../plugin/index.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
-import type { HubEvent } from '../hub/types.js';
 import type { Bus } from '../bus.js';
 import type { Logger } from '../log.js';
+import { askingChannel, FIRST_ROUND, InputNeeded, type Round } from '../plugins/asking.js';
 import type { PromptCatalog, ResourceCatalog } from '../tools/catalog.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { errorResult } from '../tools/registry.js';
+import type { RequestStateSeal } from './request-state.js';
+import { UI_EXTENSION, UI_MIME } from '../plugin/ui.js';
 
-/** What a session serves: the catalogues, and the bus it follows for resource updates. */
+/** What a server serves: the catalogues, and the bus the live parts follow. */
 export interface McpServices {
   version: string;
   tools: ToolRegistry;
@@ -22,9 +25,27 @@ export interface McpServices {
   log: Logger;
 }
 
+export type Era = 'legacy' | 'modern';
+
 const INSTRUCTIONS =
   'Home MCP Bridge reads and controls a Home Assistant home. Find entities with search_entities or list_areas before acting; ' +
-  'acting tools take dry_run, report whether the device reached the asked state, and need confirm: true to unlock, disarm or open a garage door.';
+  'acting tools take dry_run and report whether the device reached the asked state. Unlocking, disarming and opening a garage door ' +
+  'are confirmed by the person: a client that can ask gets the question, others call again with confirm: true.';
+
+/**
+ * How long a list may be reused (MCP 2026-07-28 caching). Lists that are the same for every caller
+ * are public; the tool list depends on the caller's grant and what the home holds, resources show
+ * the home, so those are private. Each list also announces its changes (subscriptions/listen), and
+ * a resource shows live state, so a read is stale at once.
+ */
+export const CACHE_HINTS: Partial<Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'server/discover', CacheHint>> = {
+  'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'prompts/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'tools/list': { ttlMs: 300_000, cacheScope: 'private' },
+  'resources/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'resources/read': { ttlMs: 0, cacheScope: 'private' },
+};
 
 /** A caller's mistake (unknown prompt, resource, tool) as a JSON-RPC error; anything else stays internal. */
 function protocolError(err: unknown): never {
@@ -40,7 +61,7 @@ export function authInfoOf(principal: Principal, token = ''): AuthInfo {
 /**
  * Who asks, request by request: the credential presented with this request (a session opened with
  * control and continued with a token narrowed to read is a read session from then on), else the
- * one the session was opened with (stdio has no per-request credential).
+ * one the server was built for (stdio has no per-request credential).
  */
 function callerOf(ctx: ServerContext, opened: Principal | undefined): Principal | undefined {
   return (ctx.http?.authInfo?.extra?.principal as Principal | undefined) ?? opened;
@@ -49,42 +70,81 @@ function callerOf(ctx: ServerContext, opened: Principal | undefined): Principal 
 /** MCP allows at most 100 values in one completion answer. */
 const MAX_COMPLETIONS = 100;
 
-/** The client behind one tools/call, as plugins see it. */
-function clientChannel(ctx: ServerContext, progressToken: string | number | undefined): ClientChannel {
-  return {
-    progress: async (progress, total, message) => {
-      // Only a caller that asked for progress (with a token) is sent any.
-      if (progressToken === undefined) return;
-      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
-    },
-    log: (level, data) => ctx.mcpReq.log(level, data),
-    elicit: (params) => ctx.mcpReq.elicitInput(params as never) as never,
-    sample: (params) => ctx.mcpReq.requestSampling(params as never) as never,
-  };
+const byKey = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+/** What the client said it can answer: per request in the 2026 era, at initialize before. */
+function capabilitiesOf(ctx: ServerContext, server: Server): Record<string, unknown> {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
 }
 
-export interface McpSession {
-  server: Server;
-  /** Stops following the hub for this session's subscriptions. */
-  close(): void;
+export interface ServerParts {
+  seal: RequestStateSeal;
 }
 
-/**
- * Builds a server for one client. Resource subscriptions: the entities a subscribed resource shows
- * are watched on the bus; a change to any of them sends `notifications/resources/updated` for it,
- * at most once per `debounceMs`.
- */
-export function createMcpSession(s: McpServices, principal: Principal | undefined, debounceMs: number): McpSession {
+/** Builds a server for one caller (`principal`; undefined for the local stdio user) in one era. */
+export function buildServer(s: McpServices, parts: ServerParts, principal: Principal | undefined, era: Era): Server {
   const server = new Server(
     { name: 'home-mcp-bridge', title: 'Home MCP Bridge', version: s.version },
-    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {}, completions: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        logging: {},
+        completions: {},
+        extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] } },
+      },
+      instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
+    },
   );
+  const subject = (who: Principal | undefined) => who?.sub ?? 'stdio';
 
-  server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: s.tools.listFor(callerOf(ctx, principal)) }) as never);
+  /**
+   * The round this request is: the first (no state), or a retry whose sealed state says what was
+   * asked and answered before. A state that does not open is refused before anything runs.
+   */
+  const roundOf = (ctx: ServerContext, method: string, name: string, args: unknown, who: Principal | undefined): Round => {
+    const state = ctx.mcpReq.requestState<unknown>();
+    if (state === undefined) return { ...FIRST_ROUND, responses: {} };
+    if (typeof state !== 'string') throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid requestState: it must be the string this server sent');
+    const carried = parts.seal.open(state, { caller: subject(who), method, name, args });
+    const responses = ctx.mcpReq.inputResponses;
+    return { ...carried, responses: responses && typeof responses === 'object' ? responses : {} };
+  };
+
+  /** What the tool asked, as MCP's input-required result, with the state for the next round. */
+  const asking = (need: InputNeeded, method: string, name: string, args: unknown, who: Principal | undefined) =>
+    inputRequired({
+      inputRequests: need.questions as Record<string, InputRequest> as never,
+      requestState: parts.seal.mint({ asked: Object.keys(need.questions), answers: need.answers }, { caller: subject(who), method, name, args }),
+    });
+
+  const channel = (ctx: ServerContext, round: Round, progressToken?: string | number): ClientChannel => {
+    const caps = capabilitiesOf(ctx, server);
+    return askingChannel({
+      round,
+      can: (kind: AskKind) => caps[kind] !== undefined && caps[kind] !== null,
+      progress: async (progress, total, message) => {
+        // Only a caller that asked for progress (with a token) is sent any.
+        if (progressToken === undefined) return;
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
+      },
+      log: (level, data) => ctx.mcpReq.log(level, data),
+    });
+  };
+
+  server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: s.tools.listFor(callerOf(ctx, principal)).sort(byKey((t) => t.name)) }) as never);
   server.setRequestHandler('tools/call', async (req, ctx) => {
+    const who = callerOf(ctx, principal);
+    const { name } = req.params;
+    const args = req.params.arguments ?? {};
+    const round = roundOf(ctx, 'tools/call', name, args, who);
     try {
-      return (await s.tools.call(req.params.name, req.params.arguments ?? {}, callerOf(ctx, principal), clientChannel(ctx, req.params._meta?.progressToken))) as never;
+      return (await s.tools.call(name, args, who, channel(ctx, round, req.params._meta?.progressToken))) as never;
     } catch (err) {
+      if (err instanceof InputNeeded) return asking(err, 'tools/call', name, args, who) as never;
       // Arguments that do not fit are the model's to fix: a tool error it can read (MCP 2025-11-25).
       if (err instanceof AppError && err.status === 400) return errorResult(err) as never;
       return protocolError(err);
@@ -100,89 +160,37 @@ export function createMcpSession(s: McpServices, principal: Principal | undefine
       return protocolError(err);
     }
   });
-  server.setRequestHandler('prompts/list', () => ({ prompts: s.prompts.list() }) as never);
+  server.setRequestHandler('prompts/list', () => ({ prompts: s.prompts.list().sort(byKey((p) => p.name)) }) as never);
   server.setRequestHandler('prompts/get', async (req, ctx) => {
+    const who = callerOf(ctx, principal);
+    const { name } = req.params;
+    const args = req.params.arguments ?? {};
+    const round = roundOf(ctx, 'prompts/get', name, args, who);
     try {
-      return (await s.prompts.get(req.params.name, req.params.arguments ?? {}, callerOf(ctx, principal))) as never;
+      return (await s.prompts.get(name, args, who, channel(ctx, round))) as never;
     } catch (err) {
+      if (err instanceof InputNeeded) return asking(err, 'prompts/get', name, args, who) as never;
       return protocolError(err);
     }
   });
-  server.setRequestHandler('resources/list', (_req, ctx) => ({ resources: s.resources.list(callerOf(ctx, principal)) }) as never);
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: s.resources.templates() }) as never);
+  server.setRequestHandler('resources/list', (_req, ctx) => ({ resources: s.resources.list(callerOf(ctx, principal)).sort(byKey((r) => r.uri)) }) as never);
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: s.resources.templates().sort(byKey((r) => r.uriTemplate)) }) as never);
   server.setRequestHandler('resources/read', async (req, ctx) => {
+    const who = callerOf(ctx, principal);
+    const { uri } = req.params;
+    const round = roundOf(ctx, 'resources/read', uri, {}, who);
     try {
-      const { contents } = await s.resources.read(req.params.uri, callerOf(ctx, principal));
+      const { contents } = await s.resources.read(uri, who, channel(ctx, round));
       return { contents } as never;
     } catch (err) {
+      if (err instanceof InputNeeded) return asking(err, 'resources/read', uri, {}, who) as never;
       return protocolError(err);
     }
   });
-
-  // uri → the entities it shows; entity → the uris that show it.
-  const watched = new Map<string, Set<string>>();
-  const byEntity = new Map<string, Set<string>>();
-  const timers = new Map<string, NodeJS.Timeout>();
-  const follow = async (uri: string) => {
-    const { entities } = await s.resources.read(uri, principal);
-    for (const e of watched.get(uri) ?? []) byEntity.get(e)?.delete(uri);
-    watched.set(uri, new Set(entities));
-    for (const e of entities) {
-      let uris = byEntity.get(e);
-      if (!uris) byEntity.set(e, (uris = new Set()));
-      uris.add(uri);
-    }
-  };
-  const updated = (uri: string) => {
-    if (timers.has(uri)) return;
-    timers.set(
-      uri,
-      setTimeout(() => {
-        timers.delete(uri);
-        if (!watched.has(uri)) return;
-        server.sendResourceUpdated({ uri }).catch(() => undefined);
-        // What the resource shows may have changed with the state (an entity joined an area).
-        follow(uri).catch(() => undefined);
-      }, debounceMs),
-    );
-  };
-  let listTimer: NodeJS.Timeout | undefined;
-  const onEvent = (e: HubEvent) => {
-    if (e.event_type !== 'state_changed') return;
-    // An entity that appears or goes away changes the resource list (one per entity, per area...).
-    if ((!e.data.old_state || !e.data.new_state) && !listTimer) {
-      listTimer = setTimeout(() => {
-        listTimer = undefined;
-        server.sendResourceListChanged().catch(() => undefined);
-      }, debounceMs);
-    }
-    if (byEntity.size === 0) return;
-    const uris = byEntity.get(e.data.entity_id as string);
-    if (uris) for (const uri of uris) updated(uri);
-  };
-  s.bus.on('event', onEvent);
-
-  server.setRequestHandler('resources/subscribe', async (req) => {
-    try {
-      await follow(req.params.uri);
-    } catch (err) {
-      return protocolError(err);
-    }
-    return {} as never;
-  });
-  server.setRequestHandler('resources/unsubscribe', (req) => {
-    for (const e of watched.get(req.params.uri) ?? []) byEntity.get(e)?.delete(req.params.uri);
-    watched.delete(req.params.uri);
-    return {} as never;
-  });
-
-  return {
-    server,
-    close: () => {
-      s.bus.off('event', onEvent);
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
-      clearTimeout(listTimer);
-    },
-  };
+  // The 2025 era's own ways to follow a resource; a session (src/mcp/session.ts) answers them.
+  if (era === 'legacy') {
+    server.setRequestHandler('resources/subscribe', () => ({}) as never);
+    server.setRequestHandler('resources/unsubscribe', () => ({}) as never);
+  }
+  return server;
 }

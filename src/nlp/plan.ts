@@ -6,7 +6,7 @@ import { actOf, impliedDomains, serviceFor, type Act } from './act.js';
 import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
 import type { Lexicon } from './lexicon.js';
-import { clauses, frameOf, type Frame, type QuestionKind } from './parse.js';
+import { clauses, frameOf, type Frame, type QuestionKind, type TargetMeaning } from './parse.js';
 import { stateApplies, stateIs } from './states.js';
 import { resolve, scopeOf } from './targets.js';
 import { tokenize } from './text.js';
@@ -14,6 +14,8 @@ import { tokenize } from './text.js';
 export interface PlanInput {
   command: string;
   context?: { area?: string };
+  /** The entity meant where the words name several (one of an ambiguity's candidates). */
+  choose?: string;
 }
 
 export interface PlanDeps {
@@ -45,13 +47,18 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const tokens = tokenize(input.command, lang);
   const lexemes = vocabulary.match(tokens, home.names);
   if (!lexemes.length) return [{ kind: 'not_understood', words: [], reason: 'empty' }];
-  return clauses(lexemes).map((c) => planClause(frameOf(c, lang.determiners), input.context?.area, deps));
+  return clauses(lexemes).map((c) => planClause(frameOf(c, lang.determiners), input.context?.area, deps, input.choose));
 }
 
-function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): Outcome {
+/** An ambiguity the caller settled: the chosen candidate alone. */
+function settled<R extends { kind: string }>(r: R, choose: string | undefined): R | { kind: 'entities'; ids: string[]; singular: true } {
+  return r.kind === 'ambiguous' && choose !== undefined && (r as unknown as { candidates: string[] }).candidates.includes(choose) ? { kind: 'entities', ids: [choose], singular: true } : r;
+}
+
+function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home } = deps;
   const scope = scopeOf(f, home, contextArea);
-  if (f.question) return planQuestion(f, scope, deps);
+  if (f.question) return planQuestion(f, scope, deps, choose);
 
   const act = actOf(f);
   if (!act) return { kind: 'not_understood', words: f.unknown, reason: 'no_action' };
@@ -69,6 +76,7 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps): 
   let r = resolve(f, home, scope, filters);
   // "vacuum the kitchen": a robot from another room cleans it.
   if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters);
+  r = settled(r, choose);
   if (r.kind === 'scene') {
     if (['turn_on', 'start', 'set'].includes(act.verb)) return { kind: 'scene', key: r.key, name: r.name };
     return { kind: 'not_understood', words: [r.name], reason: 'scene_action' };
@@ -118,7 +126,7 @@ function groupAction(act: Act): { action: string; parameters: Record<string, unk
   return undefined;
 }
 
-function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDeps): Outcome {
+function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDeps, choose?: string): Outcome {
   const { home, lang } = deps;
   const q = f.question!;
   const valueQuestion = q === 'value' || q === 'where';
@@ -126,8 +134,10 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
   const fits = words.length || f.bstates.length ? (e: HomeEntity) => words.some((w) => stateApplies(w, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls) : undefined;
   let implied: string[] = [];
   if (q === 'who' || words.includes('home') || words.includes('not_home')) implied = ['person'];
-  const r = resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state });
+  const r = settled(resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state }), choose);
   if (r.kind === 'ambiguous') return r;
+  // "what is the temperature in the living room" where it has no thermometer: say so.
+  if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, scope, home, lang) };
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target' };
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
@@ -143,6 +153,15 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, deps: PlanDep
   const hasTest = Boolean(f.bstates.length || words.length || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
   const matching = hasTest ? entities.filter(test) : entities;
   return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer(q, f, entities, matching, hasTest, deps, lang) };
+}
+
+/** "There is no temperature sensor in Living Room." */
+function absent(said: TargetMeaning, scope: ReturnType<typeof scopeOf>, home: Home, lang: LanguageData): string {
+  const m = lang.messages;
+  const what = said.k === 'domain' ? said.word : said.k === 'bnoun' || said.k === 'snoun' ? m.sensor!.replace('{kind}', said.cls.replace(/_/g, ' ')) : 'thing';
+  const places = [...[...scope.areas].map((id) => home.areas.get(id)?.name ?? id), ...[...scope.floors].map((id) => home.floors.get(id)?.name ?? id)];
+  if (!places.length) return m.no_such_anywhere!.replace('{what}', what);
+  return m.no_such!.replace('{what}', what).replace('{where}', places.join(` ${m.or} `));
 }
 
 function valueOf(e: HomeEntity, st: HubState | undefined): string {

@@ -4,13 +4,15 @@ import * as v from 'valibot';
 
 const text = v.string();
 
-/** {command, context?: {area?}, dry_run?, language?, confirm?}; the length limit is COMMAND_MAX_LENGTH, checked by the service. */
+/** {command, context?: {area?}, dry_run?, language?, confirm?, choose?}; the length limit is COMMAND_MAX_LENGTH, checked by the service. */
 export const commandFields = {
   command: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
   context: v.optional(v.strictObject({ area: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))) }, 'must be an object such as {"area": "Kitchen"}')),
   dry_run: v.optional(v.boolean('must be true or false')),
   language: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2}$/, 'must be a two-letter language code such as en'))),
   confirm: v.optional(v.boolean('must be true or false')),
+  /** Settles an ambiguity: the entity meant, one of the candidates the last answer listed. */
+  choose: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z_]+\.[a-z0-9_]+$/, 'must be an entity id from the candidates, such as light.desk_lamp'))),
 };
 export const commandSchema = v.strictObject(commandFields);
 
@@ -24,6 +26,10 @@ export const commandResult = v.object({
       status: v.picklist(['planned', 'completed', 'failed']),
       needs_confirmation: v.optional(v.boolean()),
       state: v.optional(v.nullable(text)),
+      verified: v.optional(v.boolean()),
+      pending: v.optional(v.boolean()),
+      expected: v.optional(v.record(v.string(), v.unknown())),
+      actual: v.optional(v.record(v.string(), v.unknown())),
       error: v.optional(v.object({ code: text, message: text })),
     }),
   ),

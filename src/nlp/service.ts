@@ -1,7 +1,9 @@
 // The command service: one entrance for natural-language commands (REST, WebSocket, the MCP tool).
 // It keeps the parser's picture of the home current, plans a command, holds it to the guard, and
 // runs it through the action executor, the scene service or the group service, or only plans it.
+import type { ActionResult } from '../actions/batch.js';
 import type { ActionExecutor, PlannedCall } from '../actions/executor.js';
+import type { Verification } from '../actions/verify.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
 import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
@@ -28,6 +30,8 @@ export interface CommandInput {
   language?: string;
   /** The person confirmed an action that needs it (unlock, disarm, open a garage door). */
   confirm?: boolean;
+  /** Settles an ambiguity: the entity meant, one of the candidates an earlier answer listed. */
+  choose?: string;
 }
 
 export interface CommandAction {
@@ -38,6 +42,11 @@ export interface CommandAction {
   status: 'planned' | 'completed' | 'failed';
   needs_confirmation?: boolean;
   state?: string | null;
+  /** Whether the entity shows what was asked (see the action executor); expected and actual when it does not. */
+  verified?: boolean;
+  pending?: boolean;
+  expected?: Record<string, unknown>;
+  actual?: Record<string, unknown>;
   error?: { code: string; message: string };
 }
 
@@ -71,6 +80,8 @@ interface Parser {
 }
 
 const CLOSEST = 5;
+/** Entities acted on at the same time, as scenes do. */
+const PARALLEL = 16;
 
 export class CommandService {
   private pluginWords: Record<string, PluginWords>[] = [];
@@ -220,53 +231,89 @@ export class CommandService {
     const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
       policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
 
+    // Nothing runs against a hub that is away: 503 before anything, as for device control.
+    if (!dry && planned.length && !hub.isConnected) throw hubUnavailable('The hub is not connected, so nothing was done');
+
     const out: CommandAction[] = [];
-    let failed = 0;
-    const parts: string[] = [];
+    const errors: AppError[] = [];
+    // What the message says: the parts done, the parts not done (with why), and what the hub shows.
+    const done: string[] = [];
+    const notDone: string[] = [];
+    const notes: string[] = [];
+    const nameOf = (id: string) => home.entities.get(id)?.name ?? id;
+    const failedRow = (row: CommandAction, err: unknown): CommandAction => {
+      const e = toAppError(err);
+      errors.push(e);
+      return { ...row, status: 'failed', error: { code: e.code, message: e.message } };
+    };
     for (const p of planned) {
       if ('call' in p) {
         const { step, call } = p;
         const row = (entity_id: string): CommandAction => ({ entity_id, action: step.service, parameters: call.data, status: 'planned', ...needs(entity_id, step.service, call.data) });
+        const what = `${step.domain}.${step.service}`;
         if (dry) {
           out.push(...step.entity_ids.map(row));
-        } else {
+          done.push(`${what} ${step.entity_ids.map(nameOf).join(', ')}`);
+          continue;
+        }
+        // Each entity is its own call: one that refuses (a lock that wants a code) fails alone.
+        const rows = await runEach(step.entity_ids, async (id) => {
           try {
-            const done = await actions.runCall(call, caller, { settle: step.entity_ids.length === 1 });
-            for (const e of done.entities) if (step.entity_ids.includes(e.entity_id)) out.push({ ...row(e.entity_id), status: 'completed', state: e.state?.state ?? null });
+            const r = await actions.runCall({ ...call, target: { entity_id: [id] }, entity_ids: [id] }, caller, { settle: step.entity_ids.length === 1 });
+            const e = r.entities.find((x) => x.entity_id === id);
+            return { ...row(id), status: 'completed' as const, state: e?.state?.state ?? null, ...verification(e) };
           } catch (err) {
-            const e = toAppError(err);
-            failed++;
-            out.push(...step.entity_ids.map((id) => ({ ...row(id), status: 'failed' as const, error: { code: e.code, message: e.message } })));
+            return failedRow(row(id), err);
           }
-        }
-        parts.push(`${step.domain}.${step.service} ${step.entity_ids.map((id) => home.entities.get(id)?.name ?? id).join(', ')}`);
-      } else if ('scene' in p) {
-        if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
-        else {
-          const r = await scenes.activate(p.scene, caller);
-          r.results.forEach((x, i) => {
-            const a = p.list[i]!;
-            if (x.status === 'failed') failed++;
-            out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
-          });
-        }
-        parts.push(`scene ${p.name}`);
+        });
+        out.push(...rows);
+        const ok = rows.filter((r) => r.status === 'completed');
+        const bad = rows.filter((r) => r.status === 'failed');
+        if (ok.length) done.push(`${what} ${ok.map((r) => nameOf(r.entity_id)).join(', ')}`);
+        for (const [message, list] of groupBy(bad, (r) => r.error!.message)) notDone.push(`${what} ${list.map((r) => nameOf(r.entity_id)).join(', ')} (${message.replace(/\.$/, '')})`);
+        for (const r of ok) if (r.verified === false) notes.push(unverifiedNote(lang, nameOf(r.entity_id), r));
       } else {
-        if (dry) out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
-        else {
-          const r = await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller);
-          r.results.forEach((x, i) => {
-            const a = p.list[i]!;
-            if (x.status === 'failed') failed++;
-            out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
-          });
+        const label = 'scene' in p ? `scene ${p.name}` : `group ${p.name} ${p.action}`;
+        if (dry) {
+          out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
+          done.push(label);
+          continue;
         }
-        parts.push(`group ${p.name} ${p.action}`);
+        let results: ActionResult[];
+        try {
+          results = ('scene' in p ? await scenes.activate(p.scene, caller) : await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller)).results;
+        } catch (err) {
+          // None of its actions succeeded: each one's result is in the error's details.
+          const e = toAppError(err);
+          const given = (e.details as { results?: ActionResult[] }).results;
+          results = given ?? p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, status: 'failed' as const, error: { code: e.code, message: e.message } }));
+          errors.push(e);
+        }
+        results.forEach((x, i) => {
+          const a = p.list[i]!;
+          out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
+        });
+        const failures = results.filter((x) => x.status === 'failed');
+        if (failures.length < results.length) done.push(failures.length ? `${label} (${results.length - failures.length} of ${results.length})` : label);
+        if (failures.length) notDone.push(`${label}: ${failures.map((x) => nameOf(x.entity_id)).join(', ')} (${failures[0]!.error!.message.replace(/\.$/, '')})`);
       }
     }
+    const failed = out.filter((a) => a.status === 'failed').length;
+    if (failed && failed === out.length) {
+      // Nothing was done: the first failure is the answer, with every action's result.
+      const first = errors[0] ?? new AppError('HUB_ERROR', 400, 'The hub refused every action');
+      throw new AppError(first.code, first.status, lang.messages.nothing_done!.replace('{what}', notDone.join('; ')), { ...first.details, actions: out }, first.headers);
+    }
     const answers = queries.map((q) => q.answer);
-    const what = parts.join('; ');
-    const message = [what ? (dry ? lang.messages.planned! : lang.messages.done!).replace('{what}', what) : '', ...answers].filter(Boolean).join(' ');
+    const m = lang.messages;
+    const message = [
+      done.length ? (dry ? m.planned! : m.done!).replace('{what}', done.join('; ')) : '',
+      notDone.length ? m.not_done!.replace('{what}', notDone.join('; ')) : '',
+      ...notes,
+      ...answers,
+    ]
+      .filter(Boolean)
+      .join(' ');
     const result: CommandResult = { success: failed === 0, actions: out, message, dry_run: dry };
     if (out.length === 1) {
       result.action = out[0]!.action;
@@ -294,4 +341,38 @@ export class CommandService {
       closest_names: closest,
     });
   }
+}
+
+/** Runs `fn` for each id, a few at a time, answering in the order given. */
+async function runEach<T>(ids: string[], fn: (id: string) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < ids.length; i = next++) out[i] = await fn(ids[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, ids.length) }, worker));
+  return out;
+}
+
+function groupBy<T>(list: T[], key: (x: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const x of list) {
+    const k = key(x);
+    groups.set(k, [...(groups.get(k) ?? []), x]);
+  }
+  return groups;
+}
+
+/** The executor's verdict as a command action carries it: expected and actual only when it differs. */
+function verification(e: Partial<Verification> | undefined): Partial<CommandAction> {
+  if (e?.verified === undefined) return {};
+  if (e.verified) return { verified: true };
+  return { verified: false, ...(e.pending ? { pending: true } : {}), expected: e.expected, actual: e.actual };
+}
+
+/** "Garage Side Door is jammed, not locked." / "Living Room Blinds is still opening." */
+function unverifiedNote(lang: LanguageData, name: string, a: CommandAction): string {
+  const shown = (x: Record<string, unknown> | undefined) => Object.entries(x ?? {}).map(([k, v]) => (k === 'state' ? String(v) : `${k.replace(/_/g, ' ')} ${String(v)}`)).join(', ');
+  const template = a.pending ? lang.messages.pending! : lang.messages.unverified!;
+  return template.replace('{name}', name).replace('{actual}', shown(a.actual)).replace('{expected}', shown(a.expected));
 }

@@ -19,7 +19,7 @@ export interface Scope {
 export type Resolution =
   | { kind: 'entities'; ids: string[]; noun?: string; singular: boolean }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
-  | { kind: 'none'; noun?: string; where?: string }
+  | { kind: 'none'; noun?: string; where?: string; /** The kind of thing said, when the words named one the place lacks. */ said?: TargetMeaning }
   | { kind: 'scene'; key: string; name: string }
   | { kind: 'group'; key: string; name: string };
 
@@ -87,6 +87,7 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
   // Commands act on things, not on what sensors measure ("set the temp", "the volume in here").
   if (f.question === undefined) options = options.filter((o) => o.k === 'domain');
   if (f.question === 'who') options = [{ k: 'domain', domain: 'person', word: 'person', plural: true }];
+  const said = options[0];
   if (!options.length && f.bstates.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
   if (!options.length) options = filters.implied.map((domain) => ({ k: 'domain', domain, word: domain, plural: false }) as TargetMeaning);
   if (generic && f.bstates.length) options = [...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning), ...options];
@@ -108,7 +109,7 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters): R
     const score = scoreOf(o, f, filters) + fitting.length / (list.length || 1);
     if (!best || score > best.score) best = { list: fitting, score, meaning: o };
   }
-  if (!best) return { kind: 'none', noun: word, where: [...scope.areas, ...scope.floors].join(', ') || undefined };
+  if (!best) return { kind: 'none', noun: word, where: [...scope.areas, ...scope.floors].join(', ') || undefined, said };
 
   let list = best.list;
   const singular = !plural && !f.all && !f.any && !f.everywhere;

@@ -7,7 +7,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { canonicalAddress } from '../auth/ingress.js';
+import { isPrivateAddress } from '../ip-address.js';
+
+export { isPrivateAddress };
 import type { LookupFunction } from 'node:net';
 
 export const METADATA_MAX_BYTES = 64 * 1024;
@@ -17,16 +19,6 @@ const CACHE_MAX = 500;
 
 export class MetadataError extends Error {
   override name = 'MetadataError';
-}
-
-/** True for addresses no public metadata document lives at. */
-export function isPrivateAddress(ip: string): boolean {
-  const a = canonicalAddress(ip);
-  if (isIP(a) === 4) {
-    const [x, y] = a.split('.').map(Number) as [number, number];
-    return x === 0 || x === 10 || x === 127 || (x === 169 && y === 254) || (x === 172 && y >= 16 && y <= 31) || (x === 192 && y === 168) || (x === 100 && y >= 64 && y <= 127) || x >= 224;
-  }
-  return a === '::' || a === '::1' || /^f[cd]/.test(a) || /^fe[89ab]/.test(a) || /^ff/.test(a) || a.startsWith('::ffff:');
 }
 
 /** A metadata URL as the specification wants it: https, a path, no fragment, no credentials. */
@@ -51,9 +43,16 @@ export class ClientMetadataFetcher {
     const doc = await this.fetch(url);
     if (doc.client_id !== url) throw new MetadataError(`the document's client_id (${JSON.stringify(String(doc.client_id).slice(0, 100))}) is not its own URL`);
     if (!Array.isArray(doc.redirect_uris) || doc.redirect_uris.length === 0 || !doc.redirect_uris.every((u) => typeof u === 'string')) throw new MetadataError('the document lists no redirect_uris');
+    // Only what the bridge uses is kept (anyone can make it fetch a document): a few hundred bytes
+    // a client rather than up to 64 KiB.
+    const kept = {
+      client_id: url,
+      ...(typeof doc.client_name === 'string' ? { client_name: doc.client_name.slice(0, 100) } : {}),
+      redirect_uris: (doc.redirect_uris as string[]).filter((u) => u.length <= 2000).slice(0, 10),
+    };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(url, { doc, until: Date.now() + CACHE_MS });
-    return doc;
+    this.cache.set(url, { doc: kept, until: Date.now() + CACHE_MS });
+    return kept;
   }
 
   private readonly lookup: LookupFunction = (hostname, options, callback) => {

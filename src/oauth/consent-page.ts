@@ -17,6 +17,9 @@ export function consentHeaders(redirectUri?: string): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
+    // Not no-referrer: with it, browsers send `Origin: null` with the form, and the answer through
+    // ingress is taken only with this page's own origin.
+    'Referrer-Policy': 'same-origin',
     'X-Frame-Options': 'DENY',
     'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
   };
@@ -69,7 +72,7 @@ export function consentPage(p: PendingAuthorization, who: Principal | undefined,
     `<section class="card narrow">
   <h2>Allow ${escape(p.client.client_name)} to use your home?</h2>
   <p><strong>${escape(p.client.client_name)}</strong> asks for access to this Home Assistant through Home MCP Bridge. After you answer, you go back to <code>${escape(host)}</code>.</p>
-  <p class="muted">Client: <code>${escape(p.client.client_id.slice(0, 200))}</code>${p.client.kind === 'metadata_document' ? ' (described by its own metadata document)' : ''}</p>
+  <p class="muted">Client: <code>${escape(p.client.client_id.slice(0, 200))}</code>${p.client.kind === 'metadata_document' ? ' (described by its own metadata document)' : p.client.kind === 'confidential' ? ` (a client with a secret, made by ${escape(p.client.created_by ?? 'a person')} in this bridge's panel)` : ''}</p>
   <form method="post" action="authorize" class="stack">
     <input type="hidden" name="request" value="${escape(p.id)}">
     <ul class="items">${scopes}</ul>

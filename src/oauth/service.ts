@@ -1,24 +1,43 @@
 // The bridge as its own OAuth 2.1 authorization server, for hosted assistants reaching /mcp:
 // authorization code with PKCE (S256 only), exact redirect URIs, the resource parameter bound into
 // the token's audience, short-lived access tokens, rotating refresh tokens (a reused one ends the
-// grant), revocation. Clients identify by a client ID metadata document or, when allowed, by
-// dynamic registration. A person approves each grant on the consent page. Nothing here knows HTTP:
-// the routes in src/http/api/oauth.ts adapt it.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+// grant), revocation. Public clients identify by a client ID metadata document or, when allowed,
+// by dynamic registration, and always use PKCE. Confidential clients are made by an admin (the
+// panel, POST /api/oauth/clients), never by registration: they authenticate with their secret
+// (client_secret_post) and may skip PKCE, which is how Home Assistant's own `mcp` integration signs
+// in; a code issued without a challenge is redeemed only with that secret and never with a
+// verifier. A person approves each grant on the consent page. Nothing here knows HTTP: the routes
+// in src/http/api/oauth.ts adapt it.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
-import { actorName, type Principal, type TokenService } from '../auth/tokens.js';
+import { actorName, SCOPES, type Principal, type Scope, type TokenService } from '../auth/tokens.js';
 import type { CredentialEnd } from '../auth/credentials.js';
 import type { UserStore } from '../auth/users.js';
 import { AppError } from '../errors.js';
 import { LastUse } from '../auth/last-use.js';
 import { ClientMetadataFetcher, isMetadataUrl, MetadataError } from './client-metadata.js';
 
-export const SCOPES = ['read', 'control'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../auth/tokens.js';
 const CODE_TTL_MS = 60_000;
 const PENDING_TTL_MS = 10 * 60_000;
+// What unauthenticated authorization requests may leave waiting. Nothing is ever refused for room:
+// the oldest of an address (then of a client, then of all) gives way, so a flood from one place
+// cannot keep anyone else from the consent page.
+const PENDING_PER_ADDRESS = 10;
+const PENDING_PER_CLIENT = 100;
 const PENDING_MAX = 1000;
+const STATE_MAX = 500;
+// Registration is open to anyone, so what it may store is bounded: small metadata, a few clients
+// per address (its oldest unused one gives way), a cap in all, and a day to be granted something.
+export const REGISTRATION_MAX_BYTES = 16 * 1024;
+const REDIRECT_URIS_MAX = 10;
+const REDIRECT_URI_MAX_CHARS = 500;
+const REDIRECT_URIS_MAX_CHARS = 2000;
+const UNUSED_PER_ADDRESS = 10;
+const UNUSED_MAX = 1000;
+const UNUSED_KEEP_MS = 86_400_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
 
 /** An OAuth error as the protocol names it (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707). */
@@ -36,8 +55,20 @@ export interface OAuthClient {
   client_id: string;
   client_name: string;
   redirect_uris: string[];
-  /** Where the client's description came from. */
-  kind: 'registered' | 'metadata_document';
+  /** Where the client's description came from; `confidential`: an admin made it, with a secret. */
+  kind: 'registered' | 'metadata_document' | 'confidential';
+  /** Who made a confidential client. */
+  created_by?: string;
+}
+
+/** A confidential client as listed (never its secret). */
+export interface ConfidentialClientView {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  token_endpoint_auth_method: 'client_secret_post';
+  created_at: string;
+  created_by: string;
 }
 
 /** An authorization request waiting for the person's decision. */
@@ -46,17 +77,21 @@ export interface PendingAuthorization {
   client: OAuthClient;
   redirectUri: string;
   state?: string;
-  challenge: string;
+  /** The PKCE S256 challenge; absent only for a confidential client that sent none. */
+  challenge?: string;
   scope: Scope[];
   resource: string;
   issuer: string;
   expires: number;
+  /** Who asked: the caller's address, or the Home Assistant user through ingress. */
+  from: string;
 }
 
 interface IssuedCode {
   clientId: string;
   redirectUri: string;
-  challenge: string;
+  /** Absent: the code was issued without PKCE (to a confidential client) and only its secret redeems it. */
+  challenge?: string;
   scope: Scope[];
   resource: string;
   approvedBy: string;
@@ -109,6 +144,19 @@ function redirectUriProblem(uri: string): string | undefined {
   return undefined;
 }
 
+/** A confidential client's redirect URI: http(s), no fragment; exact match is what protects it. */
+function confidentialRedirectProblem(uri: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.hash || uri.includes('#')) return 'must not have a fragment';
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'must be an http(s) URL';
+  return undefined;
+}
+
 function withParams(uri: string, params: Record<string, string | undefined>): string {
   const u = new URL(uri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
@@ -121,6 +169,7 @@ export class OAuthService {
   private readonly grants = new Map<string, OAuthGrantRecord>();
   private readonly used: LastUse;
   private readonly metadata: ClientMetadataFetcher;
+  private readonly pruner: NodeJS.Timeout;
 
   constructor(
     private readonly store: OAuthStore,
@@ -134,6 +183,9 @@ export class OAuthService {
     this.metadata = new ClientMetadataFetcher(settings.allowPrivateMetadata);
     for (const g of store.grants()) this.grants.set(g.id, g);
     this.used = new LastUse((batch) => store.touch(batch));
+    this.pruneRegistrations();
+    this.pruner = setInterval(() => this.pruneRegistrations(), PRUNE_EVERY_MS);
+    this.pruner.unref();
   }
 
   // --- addresses and metadata -------------------------------------------------------------
@@ -171,8 +223,8 @@ export class OAuthService {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
-      revocation_endpoint_auth_methods_supported: ['none'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
       scopes_supported: [...SCOPES],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
@@ -182,13 +234,19 @@ export class OAuthService {
   // --- clients --------------------------------------------------------------------------
 
   /** RFC 7591: public clients only (PKCE instead of a secret). */
-  register(body: unknown): Record<string, unknown> {
+  register(body: unknown, from = 'unknown'): Record<string, unknown> {
     if (!this.settings.registration) throw new OAuthError('access_denied', 'Dynamic client registration is turned off on this bridge (OAUTH_REGISTRATION); identify with a client ID metadata document', 403);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object of client metadata');
     const m = body as Record<string, unknown>;
     const uris = m.redirect_uris;
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every((u) => typeof u === 'string' && u.length <= 2000)) {
-      throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a list of 1 to 10 URLs');
+    if (
+      !Array.isArray(uris) ||
+      uris.length === 0 ||
+      uris.length > REDIRECT_URIS_MAX ||
+      !uris.every((u) => typeof u === 'string' && u.length <= REDIRECT_URI_MAX_CHARS) ||
+      (uris as string[]).reduce((n, u) => n + u.length, 0) > REDIRECT_URIS_MAX_CHARS
+    ) {
+      throw new OAuthError('invalid_redirect_uri', `redirect_uris must be a list of 1 to ${REDIRECT_URIS_MAX} URLs, each at most ${REDIRECT_URI_MAX_CHARS} characters and ${REDIRECT_URIS_MAX_CHARS} in all`);
     }
     for (const u of uris as string[]) {
       const problem = redirectUriProblem(u);
@@ -198,6 +256,10 @@ export class OAuthService {
     const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
     if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) throw new OAuthError('invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only');
     if (m.response_types !== undefined && !(Array.isArray(m.response_types) && m.response_types.every((r) => r === 'code'))) throw new OAuthError('invalid_client_metadata', 'response_types may hold code only');
+    // A client with a secret is made by an admin, who sees who it is; registration is open to anyone.
+    if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
+      throw new OAuthError('invalid_client_metadata', 'Registration makes public clients only (token_endpoint_auth_method "none", with PKCE); a client with a secret is made by an admin in the bridge\'s panel (or POST /api/oauth/clients)');
+    }
     const clientId = `hmb_${randomBytes(16).toString('base64url')}`;
     const issuedAt = Math.floor(Date.now() / 1000);
     const info = {
@@ -210,8 +272,10 @@ export class OAuthService {
       token_endpoint_auth_method: 'none',
       ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.slice(0, 500) } : {}),
     };
-    this.store.addClient(clientId, info, new Date().toISOString());
-    this.log.info({ client: clientId, name }, 'OAuth client registered');
+    const now = Date.now();
+    this.store.addRegisteredClient(clientId, info, new Date(now).toISOString(), from);
+    const gone = this.store.pruneRegistrations(new Date(now - UNUSED_KEEP_MS).toISOString(), { address: from, perAddress: UNUSED_PER_ADDRESS }, UNUSED_MAX);
+    this.log.info({ client: clientId, name, ...(gone ? { pruned: gone } : {}) }, 'OAuth client registered');
     return info;
   }
 
@@ -228,13 +292,83 @@ export class OAuthService {
     }
     const stored = this.store.client(clientId);
     if (!stored) throw new OAuthError('invalid_client', `Unknown client ${JSON.stringify(clientId.slice(0, 100))}: register first, or use a client ID metadata document URL`, 401);
-    return { client_id: clientId, client_name: String(stored.client_name), redirect_uris: stored.redirect_uris as string[], kind: 'registered' };
+    const confidential = stored.token_endpoint_auth_method === 'client_secret_post';
+    return {
+      client_id: clientId,
+      client_name: String(stored.client_name),
+      redirect_uris: stored.redirect_uris as string[],
+      kind: confidential ? 'confidential' : 'registered',
+      ...(confidential ? { created_by: String(stored.created_by ?? '') } : {}),
+    };
+  }
+
+  /**
+   * A confidential client for a program that keeps a secret (Home Assistant's `mcp` integration
+   * with application credentials): made by a person, its secret shown in this answer only and kept
+   * as a hash. Its redirect URIs match exactly; plain http is allowed for any host, since its codes
+   * are worth nothing without the secret.
+   */
+  createClient(input: { name: string; redirect_uris: string[] }, by: Principal): ConfidentialClientView & { client_secret: string } {
+    const name = input.name.trim().slice(0, 100);
+    for (const u of input.redirect_uris) {
+      const problem = confidentialRedirectProblem(u);
+      if (problem) throw new AppError('INVALID_PARAMETERS', 400, `The redirect URI ${JSON.stringify(u.slice(0, 200))} ${problem}`, { field: 'redirect_uris' });
+    }
+    const clientId = `hmbc_${randomBytes(16).toString('base64url')}`;
+    const secret = `hmbs_${randomBytes(32).toString('base64url')}`;
+    const createdAt = new Date().toISOString();
+    const createdBy = actorName(by);
+    const metadata = { client_id: clientId, client_name: name, redirect_uris: [...new Set(input.redirect_uris)], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post', created_by: createdBy };
+    this.store.addClient(clientId, metadata, createdAt, { secretHash: sha256(secret), createdBy });
+    this.log.info({ client: clientId, name, user: createdBy }, 'OAuth confidential client made');
+    return { client_id: clientId, client_name: name, redirect_uris: metadata.redirect_uris, token_endpoint_auth_method: 'client_secret_post', created_at: createdAt, created_by: createdBy, client_secret: secret };
+  }
+
+  confidentialClients(): ConfidentialClientView[] {
+    return this.store.confidentialClients().map((c) => ({
+      client_id: c.client_id,
+      client_name: String(c.metadata.client_name),
+      redirect_uris: c.metadata.redirect_uris as string[],
+      token_endpoint_auth_method: 'client_secret_post',
+      created_at: c.registered_at,
+      created_by: c.created_by,
+    }));
+  }
+
+  /** Deletes a confidential client and ends every grant it holds; undefined when there is none. */
+  deleteClient(clientId: string, by: Principal): ConfidentialClientView | undefined {
+    const view = this.confidentialClients().find((c) => c.client_id === clientId);
+    if (!view) return undefined;
+    for (const g of [...this.grants.values()]) if (g.client_id === clientId) this.endGrant(g.id, `its client was deleted by ${actorName(by)}`);
+    this.store.deleteClient(clientId);
+    for (const [code, c] of this.codes) if (c.clientId === clientId) this.codes.delete(code);
+    this.log.info({ client: clientId, name: view.client_name, user: actorName(by) }, 'OAuth confidential client deleted');
+    return view;
+  }
+
+  /**
+   * Client authentication at the token and revocation endpoints: a confidential client proves
+   * itself with its secret in the form (client_secret_post); a public client has none to send.
+   */
+  private authenticate(clientId: string, form: URLSearchParams): { confidential: boolean } {
+    const hash = this.store.secretHash(clientId);
+    const secret = form.get('client_secret');
+    if (hash === undefined) {
+      if (secret) {
+        const known = this.store.client(clientId) !== undefined || isMetadataUrl(clientId, this.settings.allowPrivateMetadata);
+        throw new OAuthError('invalid_client', known ? 'This client is public: it has no secret (it proves itself with PKCE); send no client_secret' : `Unknown client ${JSON.stringify(clientId.slice(0, 100))}`, 401);
+      }
+      return { confidential: false };
+    }
+    if (!secret) throw new OAuthError('invalid_client', 'This client is confidential: send its client_secret in the form body (client_secret_post)', 401);
+    if (!timingSafeEqual(Buffer.from(sha256(secret)), Buffer.from(hash))) throw new OAuthError('invalid_client', 'The client secret is wrong', 401);
+    return { confidential: true };
   }
 
   // --- authorization ----------------------------------------------------------------------
 
   /** GET /oauth/authorize: checks the request; the consent page or an error comes back. */
-  async authorize(q: Record<string, string | undefined>, headers: Record<string, string>): Promise<AuthorizeOutcome> {
+  async authorize(q: Record<string, string | undefined>, headers: Record<string, string>, from = 'unknown'): Promise<AuthorizeOutcome> {
     if (!q.client_id) return { kind: 'error', message: 'The request names no client (client_id).' };
     let client: OAuthClient;
     try {
@@ -247,16 +381,24 @@ export class OAuthService {
       return { kind: 'error', message: `The redirect URI ${JSON.stringify((q.redirect_uri ?? '').slice(0, 200))} is not one ${client.client_name} registered.` };
     }
     const issuer = this.base(headers);
-    const back = (error: string, description: string): AuthorizeOutcome => ({ kind: 'redirect', location: withParams(q.redirect_uri!, { error, error_description: description, state: q.state, iss: issuer }) });
+    const state = q.state !== undefined && q.state.length <= STATE_MAX ? q.state : undefined;
+    const back = (error: string, description: string): AuthorizeOutcome => ({ kind: 'redirect', location: withParams(q.redirect_uri!, { error, error_description: description, state, iss: issuer }) });
+    if (q.state !== undefined && state === undefined) return back('invalid_request', `state is longer than ${STATE_MAX} characters`);
     if (q.response_type !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
-    if (q.code_challenge_method !== 'S256' || !q.code_challenge || !CHALLENGE.test(q.code_challenge)) return back('invalid_request', 'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256');
+    // PKCE: always for public clients; a confidential client proves itself with its secret instead, and may add PKCE.
+    const pkce = q.code_challenge !== undefined || q.code_challenge_method !== undefined;
+    if (pkce || client.kind !== 'confidential') {
+      if (q.code_challenge_method !== 'S256' || !q.code_challenge || !CHALLENGE.test(q.code_challenge)) {
+        return back('invalid_request', client.kind === 'confidential' ? 'PKCE, when used, is code_challenge (S256, 43 characters) with code_challenge_method=S256' : 'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256');
+      }
+    }
     const scope = this.parseScope(q.scope);
     if (!scope) return back('invalid_scope', `Scopes are ${SCOPES.join(' and ')}`);
     const resource = this.resource(headers);
     if (q.resource !== undefined && q.resource.replace(/\/+$/, '') !== resource) return back('invalid_target', `This server's resource is ${resource}`);
     this.sweep();
-    if (this.pending.size >= PENDING_MAX) return back('temporarily_unavailable', 'Too many authorizations are waiting; try again later');
-    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state: q.state, challenge: q.code_challenge, scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS };
+    this.makeRoom(from, client.client_id);
+    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state, ...(pkce ? { challenge: q.code_challenge } : {}), scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS, from };
     this.pending.set(pending.id, pending);
     return { kind: 'consent', pending };
   }
@@ -301,7 +443,7 @@ export class OAuthService {
       clientId: pending.client.client_id,
       clientName: pending.client.client_name,
       redirectUri: pending.redirectUri,
-      challenge: pending.challenge,
+      ...(pending.challenge ? { challenge: pending.challenge } : {}),
       scope: granted,
       resource: pending.resource,
       approvedBy: actorName(who),
@@ -330,7 +472,8 @@ export class OAuthService {
     const code = need('code');
     const clientId = need('client_id');
     const redirectUri = need('redirect_uri');
-    const verifier = need('code_verifier');
+    const verifier = form.get('code_verifier');
+    const { confidential } = this.authenticate(clientId, form);
     const issued = this.codes.get(code);
     if (!issued || issued.clientId !== clientId) throw new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client');
     if (issued.used) {
@@ -341,7 +484,14 @@ export class OAuthService {
     issued.used = true;
     if (issued.expires < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
     if (issued.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request');
-    if (!VERIFIER.test(verifier) || sha256(verifier) !== issued.challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge');
+    if (issued.challenge === undefined) {
+      // Issued without PKCE: the client's secret (checked above) is what redeems it, nothing else.
+      if (!confidential) throw new OAuthError('invalid_grant', 'The authorization code was issued without PKCE; only a confidential client redeems such a code, with its secret');
+      if (verifier !== null) throw new OAuthError('invalid_grant', 'A code_verifier was sent for a code issued without a code_challenge');
+    } else {
+      if (verifier === null) throw new OAuthError('invalid_request', 'code_verifier is required: the code was issued with a PKCE code_challenge');
+      if (!VERIFIER.test(verifier) || sha256(verifier) !== issued.challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge');
+    }
     const resource = form.get('resource');
     if (resource !== null && resource.replace(/\/+$/, '') !== issued.resource) throw new OAuthError('invalid_target', `The code was issued for ${issued.resource}`);
     const now = new Date();
@@ -358,6 +508,7 @@ export class OAuthService {
       last_used_at: null,
     };
     this.store.addGrant(grant, sha256(refresh));
+    this.store.markGranted(grant.client_id, grant.created_at);
     this.grants.set(grant.id, grant);
     issued.grantId = grant.id;
     this.log.info({ grant: grant.id, client: grant.client_id, name: grant.client_name, user: grant.approved_by, scope: grant.scope }, 'OAuth grant made');
@@ -368,6 +519,7 @@ export class OAuthService {
     const token = form.get('refresh_token');
     const clientId = form.get('client_id');
     if (!token || !clientId) throw new OAuthError('invalid_request', 'refresh_token and client_id are required');
+    this.authenticate(clientId, form);
     const hash = sha256(token);
     const row = this.store.refreshToken(hash);
     const grant = row ? this.grants.get(row.grant_id) : undefined;
@@ -421,6 +573,8 @@ export class OAuthService {
     const grant = grantId ? this.grants.get(grantId) : undefined;
     if (!grant) return;
     if (clientId !== null && clientId !== grant.client_id) throw new OAuthError('invalid_client', 'The token was issued to another client', 401);
+    // A confidential client's tokens are revoked by that client, with its secret.
+    if (this.store.secretHash(grant.client_id) !== undefined) this.authenticate(grant.client_id, form);
     this.endGrant(grant.id, 'the client revoked it');
   }
 
@@ -469,13 +623,32 @@ export class OAuthService {
     return SCOPES.filter((s) => asked.includes(s));
   }
 
+  /** Before a new waiting authorization: the oldest of its address, of its client, of all give way. */
+  private makeRoom(from: string, clientId: string): void {
+    const oldestOf = (keep: (p: PendingAuthorization) => boolean, max: number) => {
+      // The map keeps insertion order: the first ones found are the oldest.
+      const mine = [...this.pending.values()].filter(keep);
+      for (const p of mine.slice(0, Math.max(0, mine.length - max + 1))) this.pending.delete(p.id);
+    };
+    oldestOf((p) => p.from === from, PENDING_PER_ADDRESS);
+    oldestOf((p) => p.client.client_id === clientId, PENDING_PER_CLIENT);
+    oldestOf(() => true, PENDING_MAX);
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [id, p] of this.pending) if (p.expires < now) this.pending.delete(id);
     for (const [code, c] of this.codes) if (c.expires < now - CODE_TTL_MS * 10) this.codes.delete(code);
   }
 
+  /** Self-registered clients never granted anything go after a day (admin-made ones never). */
+  private pruneRegistrations(): void {
+    const gone = this.store.pruneRegistrations(new Date(Date.now() - UNUSED_KEEP_MS).toISOString());
+    if (gone) this.log.info({ pruned: gone }, 'OAuth: removed self-registered clients that were never granted anything within a day');
+  }
+
   close(): void {
+    clearInterval(this.pruner);
     this.used.close();
   }
 }

@@ -2,7 +2,7 @@
 // current by its live event stream.
 import { api, ApiError, eventStream, hasToken, setToken, whenSignedOut } from './api.js';
 import { $, ago, bytes, duration, el, field, idList, time, toast } from './dom.js';
-import { renderConnect, renderTokens, initTokens } from './connect.js';
+import { renderConnect, renderTokens, initTokens, renderHomeAssistant, initHomeAssistant } from './connect.js';
 import { drawChart } from './chart.js';
 
 const state = {
@@ -59,7 +59,7 @@ function route() {
   for (const a of document.querySelectorAll('[data-tab]')) a.setAttribute('aria-current', a.dataset.tab === tab ? 'page' : 'false');
   if (tab === 'scenes') loadScenesAndGroups().catch(report);
   if (tab === 'streams') loadStreams().catch(report);
-  if (tab === 'connect') renderTokens().catch(report);
+  if (tab === 'connect') Promise.all([renderHomeAssistant(), renderTokens()]).catch(report);
   if (tab === 'command') $('#command-input').focus();
 }
 addEventListener('hashchange', () => state.me && route());
@@ -97,9 +97,23 @@ async function loadEntities() {
   select.replaceChildren(el('option', { value: '' }, 'All domains'), ...domains.map((d) => el('option', { value: d }, d)));
   select.value = domains.includes(chosen) ? chosen : '';
   $('#entity-ids').replaceChildren(...list.map((s) => el('option', { value: s.entity_id }, nameOf(s))));
+  examples(list);
   $('#st-entities').textContent = String(list.length);
   $('#st-domains').textContent = `${domains.length} domains`;
   renderEntities();
+}
+
+// What a scene captures and a group controls: the examples in their forms are this home's own.
+const CAPTURED = ['light', 'switch', 'cover', 'fan', 'media_player', 'climate'];
+const GROUPED = ['light', 'switch'];
+function examples(list) {
+  const pick = (domains) => {
+    const found = domains.map((d) => list.find((e) => e.entity_id.startsWith(`${d}.`))?.entity_id).filter(Boolean);
+    return (found.length >= 2 ? found : list.map((e) => e.entity_id)).slice(0, 2).join(', ');
+  };
+  const lights = list.filter((e) => e.entity_id.startsWith('light.')).slice(0, 2).map((e) => e.entity_id);
+  $('#scene-form input[name="entities"]').placeholder = pick(CAPTURED);
+  $('#group-form input[name="entities"]').placeholder = lights.length === 2 ? lights.join(', ') : pick(GROUPED);
 }
 
 function entityRow(s) {
@@ -198,7 +212,7 @@ function renderEvents() {
 
 function homeEvents() {
   const latest = state.events.slice(0, 8).map(eventItem);
-  $('#home-events').replaceChildren(...(latest.length ? latest : [el('li', { class: 'muted' }, 'No events since the page opened; they appear here as they happen.')]));
+  $('#home-events').replaceChildren(...(latest.length ? latest : [el('li', { class: 'muted empty' }, 'No events since the page opened; they appear here as they happen.')]));
 }
 
 function onEvent(m) {
@@ -257,7 +271,7 @@ async function loadScenesAndGroups() {
     )) : [el('li', { class: 'muted' }, 'No scenes yet.')]),
   );
   $('#group-list').replaceChildren(
-    ...(groups.length ? groups.map((g) => el('li', {}, el('span', { class: 'name' }, g.name), el('span', { class: 'id' }, g.entities.join(', ')),
+    ...(groups.length ? groups.map((g) => el('li', {}, el('span', { class: 'name' }, g.name), el('span', { class: 'id members' }, ...g.entities.map((m) => el('span', { class: 'member' }, m))),
       el('button', { class: 'small', onclick: () => act(`api/group/${encodeURIComponent(g.id)}/control`, 'POST', `${g.name}: on`, { action: 'turn_on' }) }, 'On'),
       el('button', { class: 'small secondary', onclick: () => act(`api/group/${encodeURIComponent(g.id)}/control`, 'POST', `${g.name}: off`, { action: 'turn_off' }) }, 'Off'),
       el('button', { class: 'small danger', onclick: () => confirm(`Delete the group ${g.name}?`) && act(`api/group/${encodeURIComponent(g.id)}`, 'DELETE', `Group ${g.name} deleted`) }, 'Delete'),
@@ -394,6 +408,7 @@ async function start() {
   showSignIn(false);
   renderConnect(me);
   initTokens(me);
+  initHomeAssistant();
   openStream();
   homeEvents();
   await Promise.all([loadStatus(), loadEntities()]);

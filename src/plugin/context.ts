@@ -212,17 +212,53 @@ export interface Commands {
 /** Log levels a client filters by (MCP's, from syslog). */
 export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
+/** One question for the client to answer: MCP's input requests (elicitation, sampling, roots). */
+export type InputRequest =
+  | { method: 'elicitation/create'; params: { message: string; requestedSchema: Record<string, unknown>; [k: string]: unknown } }
+  | { method: 'sampling/createMessage'; params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown } }
+  | { method: 'roots/list'; params?: Record<string, never> };
+
+/** What a client can be asked, as it declared it. */
+export type AskKind = 'elicitation' | 'sampling' | 'roots';
+
+/** One option of `client.choose`. */
+export interface Choice {
+  value: string;
+  /** What the person reads ("Desk lamp (Office)"). */
+  label: string;
+}
+
 /**
- * The calling client, for what goes beyond answering. A caller that cannot take these (the REST
- * transport) drops progress and logs, and answers `elicit` and `sample` with an error.
+ * The calling client, for what goes beyond answering: progress, logs, and questions to the person
+ * (elicitation) or the client's model (sampling). A question does not hold the call open: the
+ * bridge answers "input required" (MCP 2026-07-28; on a 2025 session it asks the client over the
+ * session), and when the client comes back with the answer the tool runs again from the start, and
+ * this time the same question returns the answer at once. So ask before you act, keep a tool's
+ * steps before a question free of changes, and never swallow what a question throws (it is how the
+ * question leaves the tool). Answers count only for questions the bridge asked in this call; the
+ * request state that carries them is sealed and used once.
+ *
+ * A caller that cannot be asked (the REST transport, a client without the capability) answers
+ * `can()` false; asking it anyway is refused (UNSUPPORTED_BY_CLIENT over REST, MCP's missing-capability
+ * error over MCP).
  */
 export interface ClientChannel {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   log(level: ClientLogLevel, data: unknown): Promise<void>;
-  /** Asks the person through the client (MCP elicitation). */
-  elicit(params: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult>;
+  /** Whether the client declared it can be asked this way. */
+  can(kind: AskKind): boolean;
+  /** Asks several questions at once, each under its own key; resolves with every answer (MCP's bare results). */
+  ask(questions: Record<string, InputRequest>): Promise<Record<string, unknown>>;
+  /** Asks the person through the client (an MCP elicitation form); `key` names the question (default "elicit"). */
+  elicit(params: { message: string; requestedSchema: Record<string, unknown> }, key?: string): Promise<ElicitResult>;
   /** Asks the client's model for a completion (MCP sampling). */
-  sample(params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown }): Promise<Record<string, unknown>>;
+  sample(params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown }, key?: string): Promise<Record<string, unknown>>;
+  /** The client's roots (MCP roots/list). */
+  roots(key?: string): Promise<{ roots: { uri: string; name?: string }[] }>;
+  /** A yes/no question to the person; true only on an explicit yes. */
+  confirm(question: string): Promise<boolean>;
+  /** The person picks one option; undefined when they decline. */
+  choose(question: string, options: readonly Choice[]): Promise<string | undefined>;
 }
 
 /** The plugin's own log lines (the bridge's log, tagged with the plugin's name). */
@@ -235,7 +271,7 @@ export interface PluginLog {
 
 /** Who is calling, as far as a plugin needs to know: for wording and records, never for deciding. */
 export interface CallerInfo {
-  /** A bridge user, an assistant's token, an OAuth client, a Home Assistant user through ingress, or the local stdio user. */
+  /** A bridge user, an assistant's token, an OAuth client, a Home Assistant user through ingress, Home Assistant itself through its link (discovery), or the local stdio user. */
   kind: 'user' | 'token' | 'oauth' | 'ingress' | 'discovery' | 'local';
   name: string;
 }
@@ -257,7 +293,9 @@ export interface PluginContext {
   caller: CallerInfo;
 }
 
-/** What setup() and close() get: the plugin's log, and the home (to read, not to act: no caller is behind it). */
+/** What setup() gets: the plugin's log, and a way to say its tools changed. */
 export interface LifecycleContext {
   log: PluginLog;
+  /** Call when what `available()` answers may have changed for a reason the home does not show: MCP clients are told the tool list changed. */
+  toolsChanged(): void;
 }

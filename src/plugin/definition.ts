@@ -2,10 +2,12 @@
 // declarers and helpers are in ./index.ts.
 import type * as v from 'valibot';
 import type { GetPromptResult, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { LifecycleContext, Need, PluginContext, ToolResult } from './context.js';
+import type { Home, LifecycleContext, Need, PluginContext, ToolResult } from './context.js';
+import type { ResourceUi, ToolUi } from './ui.js';
+import type { JsonInput } from './json-input.js';
 
 /** A tool's arguments: an object schema. Arguments it does not name are refused, never ignored. */
-export type ToolInput = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
+export type ToolInput = JsonInput | v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
 
 export interface ToolDefinition<S extends ToolInput = ToolInput> {
   /** Unique across plugins; at most 64 letters, digits, `_` and `-`. */
@@ -18,6 +20,8 @@ export interface ToolDefinition<S extends ToolInput = ToolInput> {
   /** The shape of `structuredContent`, for tools that return data. */
   output?: v.GenericSchema;
   annotations?: ToolAnnotations;
+  /** The app (MCP Apps) that shows this tool's result: a `ui://` resource of a plugin. */
+  ui?: ToolUi;
   run(args: v.InferOutput<S>, ctx: PluginContext): ToolResult | Promise<ToolResult>;
 }
 
@@ -47,6 +51,8 @@ export interface ResourceDefinition {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** For an app's `ui://` resource: its security declarations (MCP Apps). */
+  ui?: ResourceUi;
   read(params: Record<string, string>, ctx: PluginContext): ResourceContents | Promise<ResourceContents>;
   /** For a template: suggestions for its `{name}` parts, by name. */
   complete?: Record<string, Completer>;
@@ -68,6 +74,12 @@ export interface PluginDefinition {
   needs?: readonly Need[];
   /** The hub domains the plugin serves (light, climate, ...). */
   domains?: readonly string[];
+  /**
+   * Whether the plugin's tools are offered to a caller now. Default: when it names no domains, or
+   * the caller sees an entity of one of them (a home without locks lists no lock tool, and one
+   * whose locks Home Assistant stops exposing loses it; clients hear that the list changed).
+   */
+  available?(home: Home): boolean;
   /** Runs once when the bridge starts, before any call; a throw skips the plugin. */
   setup?(ctx: LifecycleContext): void | Promise<void>;
   /** Runs once when the bridge stops. */

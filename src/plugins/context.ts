@@ -4,7 +4,7 @@
 // the plugin's log; the client. Only the parts the plugin declared in `needs` are there.
 import { actingUserId, actorName, type Principal } from '../auth/tokens.js';
 import type { ActionExecutor } from '../actions/executor.js';
-import { AppError, invalidParameters } from '../errors.js';
+import { AppError, ambiguous, invalidParameters, type Candidate } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
 import type { HubClient } from '../hub/client.js';
 import { isEntityId } from '../hub/entity-id.js';
@@ -54,12 +54,12 @@ export function pluginLog(log: Logger): PluginLog {
 
 export function callerInfo(p: Principal | undefined): CallerInfo {
   if (!p) return { kind: 'local', name: 'local user' };
-  const kind = p.via === 'token' ? 'token' : p.via === 'oauth' ? 'oauth' : p.via === 'ingress' ? 'ingress' : 'user';
+  const kind = p.via === undefined ? 'user' : p.via;
   return { kind, name: p.via === 'ingress' ? actorName(p) : actingUserId(p) };
 }
 
 /** The home for one caller: the view, and acting through the executor with this caller. */
-function homeFor(parts: PluginParts, principal: Principal | undefined): Home {
+function homeFor(parts: PluginParts, principal: Principal | undefined, client: ClientChannel): Home {
   const { home, actions, hub, policy } = parts;
   const visibleOnly = (answer: unknown, type: string): unknown => {
     // Answers that list entities keep only those the caller may see.
@@ -94,9 +94,9 @@ function homeFor(parts: PluginParts, principal: Principal | undefined): Home {
     areaIdFor: (word) => home.areaIdFor(word),
     services: (domain) => home.services(domain),
     supportedActions: (id) => (home.has(id) ? actions.supportedActions(id) : []),
-    act: (req) => act(parts, { principal, confirm: req.confirm }, req),
-    call: async (call, opts = {}) => {
-      const caller: Caller = { principal, confirm: opts.confirm };
+    act: (req) => confirmed(client, req.confirm, (confirm) => act(parts, { principal, confirm }, req)),
+    call: (call, opts = {}) => confirmed(client, opts.confirm, async (confirm) => {
+      const caller: Caller = { principal, confirm };
       const plan = actions.planCall(call);
       if (opts.dry_run) {
         actions.authorize(caller, [plan], { planOnly: true });
@@ -110,7 +110,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined): Home {
         entities: done.entities.map((e) => ({ entity_id: e.entity_id, state: e.state?.state ?? null, ...(e.verified !== undefined ? { verified: e.verified } : {}) })),
         ...('response' in done ? { response: done.response } : {}),
       };
-    },
+    }),
     read: async <T>(question: { type: string; [k: string]: unknown }) => {
       if (!READS.has(question.type)) throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, { field: 'type' });
       for (const field of ENTITY_FIELDS) {
@@ -176,6 +176,45 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
   };
 }
 
+/**
+ * An action the checkpoint holds for the person's confirmation (it says which, src/policy/policy.ts)
+ * is asked of them when the client can ask, and runs only on their explicit yes; a caller that
+ * cannot be asked keeps today's answer (CONFIRMATION_REQUIRED: call again with confirm: true).
+ */
+async function confirmed<T>(client: ClientChannel, given: boolean | undefined, run: (confirm: boolean | undefined) => Promise<T>): Promise<T> {
+  try {
+    return await run(given);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'CONFIRMATION_REQUIRED' || given || !client.can('elicitation')) throw err;
+    const reasons = (err.details.needs_confirmation as string[] | undefined) ?? [];
+    const what = reasons.join(', ') || 'this action';
+    if (!(await client.confirm(`Allow ${what}?`))) throw new AppError('CONFIRMATION_REQUIRED', 409, `The person did not allow ${what}; nothing was done`, { needs_confirmation: reasons, declined: true });
+    return run(true);
+  }
+}
+
+/**
+ * A command whose words name several entities where they mean one: the person picks one of the
+ * candidates when the client can ask, else the answer is AMBIGUOUS with the candidates.
+ */
+async function settled<T extends { success: boolean; message: string; candidates?: Candidate[] }>(client: ClientChannel, run: (choose?: string) => Promise<T>): Promise<T> {
+  const once = async (choose?: string) => {
+    const r = await run(choose);
+    // The planner's answer for an ambiguity, as the shared error (the same code on every transport).
+    if (!r.success && r.candidates?.length) throw ambiguous(r.message, r.candidates);
+    return r;
+  };
+  try {
+    return await once();
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'AMBIGUOUS' || !client.can('elicitation')) throw err;
+    const candidates = (err.details.candidates ?? []) as Candidate[];
+    const pick = await client.choose(err.message, candidates.map((c) => ({ value: c.entity_id, label: c.area ? `${c.name} (${c.area})` : c.name })));
+    if (pick === undefined) throw new AppError('AMBIGUOUS', 409, `No entity was chosen; nothing was done. ${err.message}`, { ...err.details, declined: true });
+    return once(pick);
+  }
+}
+
 const undeclared = (plugin: string, part: Need) => () => {
   throw new Error(`the plugin ${plugin} did not declare "${part}" in needs`);
 };
@@ -184,19 +223,23 @@ const undeclared = (plugin: string, part: Need) => () => {
 export function pluginContext(parts: PluginParts, plugin: { name: string; needs: readonly Need[]; log: PluginLog }, principal: Principal | undefined, client: ClientChannel): PluginContext {
   const caller = (confirm?: boolean): Caller => ({ principal, confirm });
   const made: Record<Need, () => unknown> = {
-    home: () => homeFor(parts, principal),
+    home: () => homeFor(parts, principal, client),
     scenes: () => ({
       list: () => parts.scenes.list(),
       get: (name: string) => parts.scenes.get(name, 'name'),
-      activate: (name: string, opts: { confirm?: boolean } = {}) => parts.scenes.activate(name, caller(opts.confirm), 'name'),
+      activate: (name: string, opts: { confirm?: boolean } = {}) => confirmed(client, opts.confirm, (confirm) => parts.scenes.activate(name, caller(confirm), 'name')),
       capture: (def: { name: string; entities: string[]; description?: string }, opts: { replace?: boolean } = {}) => parts.scenes.capture(def, caller(), opts),
     }),
     groups: () => ({
       list: () => parts.groups.list(),
       view: (name: string) => parts.groups.view(name),
-      control: (name: string, cmd: { action: string; parameters?: Record<string, unknown> }, opts: { confirm?: boolean } = {}) => parts.groups.control(name, cmd, caller(opts.confirm)),
+      control: (name: string, cmd: { action: string; parameters?: Record<string, unknown> }, opts: { confirm?: boolean } = {}) =>
+        confirmed(client, opts.confirm, (confirm) => parts.groups.control(name, cmd, caller(confirm))),
     }),
-    commands: () => ({ run: (input: Parameters<CommandService['runCommand']>[0]) => parts.commands.runCommand(input, principal) }),
+    commands: () => ({
+      run: (input: Parameters<CommandService['runCommand']>[0]) =>
+        settled(client, (choose) => confirmed(client, input.confirm, (confirm) => parts.commands.runCommand({ ...input, confirm, ...(choose !== undefined ? { choose } : {}) }, principal))),
+    }),
   };
   const ctx = { log: plugin.log, client, caller: callerInfo(principal) } as PluginContext;
   for (const part of Object.keys(made) as Need[]) {

@@ -10,8 +10,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
-import { validate } from '../validation.js';
-import type { ClientChannel, Need, PluginContext } from '../plugin/context.js';
+import { jsonSchemaOf, validate } from '../validation.js';
+import { homeAssistantSchemaProblems } from '../tools/ha-schema.js';
+import { jsonSchemaOfInput } from '../plugin/json-input.js';
+import type { ClientChannel, Need, PluginContext, PluginLog } from '../plugin/context.js';
 import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolResult, Words } from '../plugin/index.js';
 import { NO_CLIENT } from './client.js';
 import { pluginContext, pluginLog, type PluginParts } from './context.js';
@@ -45,6 +47,7 @@ const pluginShape = v.object({
   needs: v.optional(v.array(v.string())),
   domains: v.optional(v.array(v.string())),
   setup: v.optional(v.function('must be a function')),
+  available: v.optional(v.function('must be a function')),
   close: v.optional(v.function('must be a function')),
   tools: v.optional(v.array(toolShape)),
   prompts: v.optional(v.array(v.object({ name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')), description: v.string(), get: v.function('must be a function') }))),
@@ -59,6 +62,8 @@ export interface BoundTool {
   definition: ToolDefinition;
   /** Runs the tool on arguments already checked against its input schema. */
   run(args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult>;
+  /** Whether its plugin's tools are offered for the home as it is now; `domains` gives the domains callers see entities of (computed once per list). */
+  available(domains: () => ReadonlySet<string>): boolean;
   /** Its plugin's log. */
   log: Logger;
 }
@@ -102,6 +107,8 @@ export interface LoadOptions {
   /** The bridge's version, matched against each plugin's `bridge` range. */
   version: string;
   log: Logger;
+  /** A plugin said its tools changed (LifecycleContext.toolsChanged). */
+  toolsChanged?: () => void;
 }
 
 /** dist/src/plugins/loader.js -> dist/plugins (and src/plugins/loader.ts -> plugins/ under the test runner). */
@@ -220,7 +227,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     const plog = pluginLog(pluginLogger);
     if (def.setup) {
       try {
-        await def.setup({ log: plog });
+        await def.setup({ log: plog, toolsChanged: () => opts.toolsChanged?.() });
       } catch (err) {
         fail(`its setup failed: ${reasonOf(err)}`, def.name);
         continue;
@@ -233,11 +240,13 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       const ctx = pluginContext(parts, { name: def.name, needs: sdkNeeds, log: plog }, principal, client);
       return legacy ? Object.assign(ctx, { services: legacyServices(parts, needs as LegacyNeed[], principal, ctx.home), log: pluginLogger }) : ctx;
     };
+    const available = availability(def, parts, plog);
     const tools = (def.tools ?? []).map((t): BoundTool => {
       const definition = { ...t, input: strictInput(t.input) } as ToolDefinition;
-      return { plugin: def.name, definition, log: pluginLogger, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
+      return { plugin: def.name, definition, log: pluginLogger, available, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
     });
     claim(def, owners);
+    warnUnconvertible(tools, pluginLogger);
     const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));
     const resources = (def.resources ?? []).map((definition) => ({ plugin: def.name, definition, context }));
     plugins.push({ name: def.name, version: def.version, source, path, definition: def, legacy, words, tools, prompts, resources });
@@ -245,6 +254,37 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
   }
   log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
   return { plugins, report };
+}
+
+/** Whether a plugin's tools are offered now: its own rule, else whether any of its domains has a visible entity. */
+function availability(def: PluginDefinition, parts: PluginParts, log: PluginLog): (seen: () => ReadonlySet<string>) => boolean {
+  if (def.available) {
+    const home = pluginContext(parts, { name: def.name, needs: ['home'], log }, undefined, NO_CLIENT).home;
+    return () => {
+      try {
+        return def.available!(home) === true;
+      } catch (err) {
+        log.warn('available() failed; its tools are offered', { err: reasonOf(err) });
+        return true;
+      }
+    };
+  }
+  const domains = def.domains ?? [];
+  if (!domains.length) return () => true;
+  return (seen) => domains.some((d) => seen().has(d));
+}
+
+/** Home Assistant's `mcp` integration refuses a whole server when one tool's schema does not convert: say which, at once. */
+function warnUnconvertible(tools: BoundTool[], log: Logger): void {
+  for (const t of tools) {
+    let problems: string[];
+    try {
+      problems = homeAssistantSchemaProblems(jsonSchemaOfInput(t.definition.input) ?? jsonSchemaOf(t.definition.input));
+    } catch {
+      continue;
+    }
+    if (problems.length) log.warn({ tool: t.definition.name, problems }, `tool ${t.definition.name}: Home Assistant's mcp integration cannot convert its input schema (${problems[0]}); it will refuse this whole server`);
+  }
 }
 
 /** What an old plugin should change, in words (it keeps loading for this release). */

@@ -2,8 +2,9 @@
 // strict one (published with additionalProperties: false), keeping its entries and messages.
 import * as v from 'valibot';
 import type { ToolInput } from '../plugin/index.js';
+import { jsonSchemaOfInput } from '../plugin/json-input.js';
 
 export function strictInput(input: ToolInput): v.GenericSchema {
-  if (input.type === 'strict_object') return input;
-  return v.strictObject(input.entries, input.message as never);
+  if (input.type === 'strict_object' || jsonSchemaOfInput(input)) return input;
+  return v.strictObject((input as v.ObjectSchema<v.ObjectEntries, undefined>).entries, (input as { message?: unknown }).message as never);
 }

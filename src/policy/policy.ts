@@ -128,6 +128,7 @@ export class Policy {
 
   private scope(caller: Caller, what: string): void {
     if (mayControl(caller.principal)) return;
-    throw new AppError('FORBIDDEN', 403, `This assistant was granted read access only (scope "read"): ${what} changes the home; a person can grant control`, { scope: caller.principal?.scope ?? [] });
+    const who = caller.principal?.via === 'discovery' ? "Home Assistant's link to this bridge may only read (a person sets that in the bridge's panel, Connect an assistant)" : 'This assistant was granted read access only (scope "read")';
+    throw new AppError('FORBIDDEN', 403, `${who}: ${what} changes the home; a person can grant control`, { scope: caller.principal?.scope ?? [] });
   }
 }

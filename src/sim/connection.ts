@@ -128,6 +128,11 @@ export class SimConnection implements CommandConnection {
     this.host.closed(this);
   }
 
+  /** Messages that arrived while the hub was paused, not handled yet. */
+  get heldCount(): number {
+    return this.held.length;
+  }
+
   /** Handles what arrived while the hub was paused, and sends what waited. */
   resume(): void {
     const held = this.held;

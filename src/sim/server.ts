@@ -257,6 +257,13 @@ export class Simulator {
     if (!paused) for (const conn of this.sockets) conn.resume();
   }
 
+  /** Messages the paused hub has received and not handled yet (a test waits for its call to arrive). */
+  get heldMessages(): number {
+    let n = 0;
+    for (const conn of this.sockets) n += conn.heldCount;
+    return n;
+  }
+
   async restart(): Promise<void> {
     await this.stop();
     await this.start();

@@ -75,7 +75,7 @@ function addonInfo(a: Addon): Record<string, unknown> {
   return {
     name: a.name,
     slug: a.slug,
-    hostname: a.slug.replace(/_/g, '-'),
+    hostname: a.hostname,
     dns: [],
     description: '',
     state: a.state,

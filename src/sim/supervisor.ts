@@ -33,6 +33,8 @@ export interface AddonSpec {
   discovery?: string[];
   /** The config's `ingress_entry` (appended to ingress_url). */
   ingressEntry?: string;
+  /** The host name other containers reach it by (info's `hostname`); default the slug with dashes, as the Supervisor makes it. */
+  hostname?: string;
   /** The config's `ingress_stream`: POST bodies are streamed to the add-on instead of read first; default false. */
   ingressStream?: boolean;
   /** The config's `homeassistant_api` (needed for /core/websocket); default true. */
@@ -51,6 +53,7 @@ export interface Addon {
   readonly version: string;
   readonly discovery: string[];
   readonly ingressEntry: string | undefined;
+  readonly hostname: string;
   readonly ingressStream: boolean;
   readonly homeassistantApi: boolean;
   readonly panelTitle: string;
@@ -117,6 +120,7 @@ export class SimSupervisor {
       version: spec.version ?? '1.0.0',
       discovery: [...(spec.discovery ?? [])],
       ingressEntry: spec.ingressEntry,
+      hostname: spec.hostname ?? spec.slug.replace(/_/g, '-'),
       ingressStream: spec.ingressStream ?? false,
       homeassistantApi: spec.homeassistantApi ?? true,
       panelTitle: spec.panelTitle ?? spec.name ?? spec.slug,

@@ -167,6 +167,34 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX oauth_refresh_by_grant ON oauth_refresh_tokens(grant_id);
       `),
   },
+  {
+    // Confidential clients an admin makes (Home Assistant's own OAuth flow sends a client secret
+    // and no PKCE): the secret's SHA-256 only, and who made the client.
+    version: 6,
+    name: 'confidential oauth clients',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE oauth_clients ADD COLUMN secret_hash TEXT;
+        ALTER TABLE oauth_clients ADD COLUMN created_by TEXT;
+        CREATE INDEX oauth_grants_by_client ON oauth_grants(client_id);
+      `),
+  },
+  {
+    // Clients that registered themselves (RFC 7591, open to anyone) are bounded: registered_from
+    // (the caller's address group) is set for them only, first_grant_at once a person granted one
+    // anything. Those from an address beyond a few, and those never granted anything after a day,
+    // are deleted. Clients made any other way (by an admin: created_by, secret_hash) have no
+    // registered_from and stay.
+    version: 7,
+    name: 'oauth client registrations',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE oauth_clients ADD COLUMN registered_from TEXT;
+        ALTER TABLE oauth_clients ADD COLUMN first_grant_at TEXT;
+        UPDATE oauth_clients SET registered_from = 'unknown' WHERE created_by IS NULL AND secret_hash IS NULL AND json_extract(metadata, '$.token_endpoint_auth_method') = 'none';
+        UPDATE oauth_clients SET first_grant_at = (SELECT MIN(g.created_at) FROM oauth_grants g WHERE g.client_id = oauth_clients.client_id);
+      `),
+  },
 ];
 
 export class MigrationError extends Error {

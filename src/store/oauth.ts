@@ -1,5 +1,6 @@
-// OAuth clients that registered themselves, the grants people approved, and the grants' refresh
-// tokens (only their SHA-256 hashes). Deleting a grant deletes its refresh tokens.
+// OAuth clients (public ones that registered themselves; confidential ones an admin made, with
+// only their secret's SHA-256), the grants people approved, and the grants' refresh tokens (only
+// their SHA-256 hashes). Deleting a grant deletes its refresh tokens; deleting a client, its grants.
 import type { Db } from './db.js';
 
 export interface OAuthGrantRecord {
@@ -29,8 +30,59 @@ export class OAuthStore {
     return row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined;
   }
 
-  addClient(clientId: string, metadata: Record<string, unknown>, at: string): void {
-    this.db.prepare('INSERT INTO oauth_clients (client_id, metadata, registered_at) VALUES (?, ?, ?)').run(clientId, JSON.stringify(metadata), at);
+  addClient(clientId: string, metadata: Record<string, unknown>, at: string, confidential?: { secretHash: string; createdBy: string }): void {
+    this.db
+      .prepare('INSERT INTO oauth_clients (client_id, metadata, registered_at, secret_hash, created_by) VALUES (?, ?, ?, ?, ?)')
+      .run(clientId, JSON.stringify(metadata), at, confidential?.secretHash ?? null, confidential?.createdBy ?? null);
+  }
+
+  /** The SHA-256 of a confidential client's secret; undefined for a public client or none. */
+  secretHash(clientId: string): string | undefined {
+    const row = this.db.prepare('SELECT secret_hash FROM oauth_clients WHERE client_id = ?').get(clientId) as { secret_hash: string | null } | undefined;
+    return row?.secret_hash ?? undefined;
+  }
+
+  /** The confidential clients, oldest first, with who made them (never their secrets). */
+  confidentialClients(): { client_id: string; metadata: Record<string, unknown>; registered_at: string; created_by: string }[] {
+    const rows = this.db.prepare('SELECT client_id, metadata, registered_at, created_by FROM oauth_clients WHERE secret_hash IS NOT NULL ORDER BY registered_at, client_id').all() as { client_id: string; metadata: string; registered_at: string; created_by: string }[];
+    return rows.map((r) => ({ ...r, metadata: JSON.parse(r.metadata) as Record<string, unknown> }));
+  }
+
+  /** Deletes a client and every grant it holds; false when there was none. */
+  deleteClient(clientId: string): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM oauth_grants WHERE client_id = ?').run(clientId);
+      return this.db.prepare('DELETE FROM oauth_clients WHERE client_id = ?').run(clientId).changes > 0;
+    })();
+  }
+
+  /** A client that registered itself, noted with the address group it came from (see pruneRegistrations). */
+  addRegisteredClient(clientId: string, metadata: Record<string, unknown>, at: string, from: string): void {
+    this.db.prepare('INSERT INTO oauth_clients (client_id, metadata, registered_at, registered_from) VALUES (?, ?, ?, ?)').run(clientId, JSON.stringify(metadata), at, from);
+  }
+
+  /** A person granted the client something: from now on it is kept. */
+  markGranted(clientId: string, at: string): void {
+    this.db.prepare('UPDATE oauth_clients SET first_grant_at = ? WHERE client_id = ? AND first_grant_at IS NULL').run(at, clientId);
+  }
+
+  /**
+   * Bounds self-registered clients never granted anything: those registered before `before` go,
+   * and beyond `perAddress` from one address group, or `overall` in all, the oldest go. Clients
+   * with no registered_from (made by an admin) are never touched. Answers how many went.
+   */
+  pruneRegistrations(before: string, from?: { address: string; perAddress: number }, overall = Infinity): number {
+    const unused = 'registered_from IS NOT NULL AND created_by IS NULL AND first_grant_at IS NULL';
+    let n = this.db.prepare(`DELETE FROM oauth_clients WHERE ${unused} AND registered_at < ?`).run(before).changes;
+    if (from) {
+      n += this.db
+        .prepare(`DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} AND registered_from = ? ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
+        .run(from.address, from.perAddress).changes;
+    }
+    if (Number.isFinite(overall)) {
+      n += this.db.prepare(`DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`).run(overall).changes;
+    }
+    return n;
   }
 
   grants(): OAuthGrantRecord[] {

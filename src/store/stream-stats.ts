@@ -30,17 +30,31 @@ export interface Sample {
 }
 
 export class StreamStatsStore {
+  /** Most ended connections kept (STREAM_HISTORY_MAX_ROWS): clients that come and go cannot grow the file without bound. */
+  maxConnections = 10_000;
+  private sinceTrim = 0;
+
   constructor(private readonly db: Db) {}
 
-  /** Records connections that ended, in one transaction. */
+  /** Records connections that ended, in one transaction; past maxConnections (by a tenth) the oldest go. */
   recordConnections(list: readonly PastConnection[]): void {
     if (!this.db.open || list.length === 0) return;
+    this.sinceTrim += list.length;
+    const trim = this.sinceTrim >= Math.max(1, Math.ceil(this.maxConnections / 10));
+    if (trim) this.sinceTrim = 0;
     const insert = this.db.prepare(
       'INSERT OR REPLACE INTO stream_connections (id, transport, client_id, ip_address, user_agent, connected_at, disconnected_at, events_sent, events_dropped, close_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.db.transaction(() => {
       for (const c of list) insert.run(c.id, c.transport, c.client_id, c.ip_address, c.user_agent, c.connected_at, c.disconnected_at, c.events_sent, c.events_dropped, c.close_reason);
+      if (trim) this.trimConnections();
     })();
+  }
+
+  private trimConnections(): void {
+    this.db
+      .prepare('DELETE FROM stream_connections WHERE rowid IN (SELECT rowid FROM stream_connections ORDER BY disconnected_at DESC, id DESC LIMIT -1 OFFSET ?)')
+      .run(this.maxConnections);
   }
 
   /** Newest first; `before` is the (disconnected_at, id) of the last row of the previous page. */
@@ -66,5 +80,6 @@ export class StreamStatsStore {
     if (!this.db.open) return;
     this.db.prepare('DELETE FROM stream_samples WHERE at < ?').run(beforeMs);
     this.db.prepare('DELETE FROM stream_connections WHERE disconnected_at < ?').run(new Date(beforeMs).toISOString());
+    this.trimConnections();
   }
 }

@@ -404,7 +404,7 @@ export class FanOut implements ConnectionOwner {
    * Takes one of the SSE_MAX_CONNECTIONS slots for an event stream, or refuses with 503; returns
    * the function that gives it back. Every long-lived stream of the bridge counts here.
    */
-  takeStreamSlot(): () => void {
+  reserveSse(): () => void {
     if (this.stopped) throw new AppError('OVERLOADED', 503, 'The bridge is shutting down');
     const max = this.deps.limits.maxSseConnections;
     if (this.sseCount >= max) throw new AppError('OVERLOADED', 503, `The bridge serves at most ${max} event streams at once; try again later`, { limit: max });
@@ -422,7 +422,7 @@ export class FanOut implements ConnectionOwner {
 
   /** Opens an event stream on a sink: the head, the replay from `lastEventId`, then live events. */
   openSse(sink: Sink, o: SseOptions): SseConnection {
-    this.takeStreamSlot();
+    this.reserveSse();
     try {
       const filter = o.filter && !isEmptyFilter(o.filter) ? normalFilter(o.filter) : undefined;
       const channel = filter ? this.filterChannel(filter) : this.followChannel(o.client);

@@ -2,6 +2,7 @@
 // optional `id` that the reply echoes. Each type is one entry of a table, reaching the same
 // services as the REST routes; other parts add their own types (natural language adds `command`).
 // It speaks to connections, not sockets: the transport (src/http/stream-sinks.ts) adapts uWS.
+import { textTooDeep, tooDeep } from '../json-depth.js';
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import { AppError, toAppError, unauthorized } from '../errors.js';
@@ -127,6 +128,7 @@ export class SocketChannel {
     try {
       if (text === undefined) throw new AppError('BAD_REQUEST', 400, 'Messages must be JSON text, not binary');
       let msg: unknown;
+      if (textTooDeep(text)) throw tooDeep('The message');
       try {
         msg = JSON.parse(text);
       } catch {

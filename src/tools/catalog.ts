@@ -2,7 +2,7 @@
 // transport and the MCP server both use these.
 import type { Principal } from '../auth/tokens.js';
 import { invalidParameters, notFound } from '../errors.js';
-import type { PromptMessage, ResourceContents } from '../plugin/index.js';
+import type { ClientChannel, PromptMessage, ResourceContents } from '../plugin/index.js';
 import type { LoadedPlugin } from '../plugins/loader.js';
 
 type Bound<K extends 'prompts' | 'resources'> = LoadedPlugin[K][number];
@@ -30,13 +30,13 @@ export class PromptCatalog {
     }));
   }
 
-  async get(name: string, args: Record<string, string>, principal?: Principal): Promise<{ description?: string; messages: PromptMessage[] }> {
+  async get(name: string, args: Record<string, string>, principal?: Principal, client?: ClientChannel): Promise<{ description?: string; messages: PromptMessage[] }> {
     const b = this.prompts.get(name);
     if (!b) throw notFound(`No prompt ${name.slice(0, 64)}; GET /api/prompts lists them`, { prompt: name.slice(0, 64) });
     for (const a of b.definition.arguments ?? []) {
       if (a.required && !args[a.name]) throw invalidParameters(`arguments.${a.name}: is required by the prompt ${name}`, { field: `arguments.${a.name}` });
     }
-    return b.definition.get(args, b.context(principal));
+    return b.definition.get(args, b.context(principal, client));
   }
 
   /** Suggestions for one argument of a prompt from what has been typed (empty when it offers none). */
@@ -94,10 +94,14 @@ export class ResourceCatalog {
       .map(({ bound: { definition: d } }) => ({ uriTemplate: d.uri, name: d.name, ...(d.description ? { description: d.description } : {}), ...(d.mimeType ? { mimeType: d.mimeType } : {}) }));
   }
 
-  async read(uri: string, principal?: Principal): Promise<ResourceContents> {
+  async read(uri: string, principal?: Principal, client?: ClientChannel): Promise<ResourceContents> {
     for (const { bound, match } of this.resources) {
       const params = match ? match(uri) : bound.definition.uri === uri ? {} : undefined;
-      if (params) return bound.definition.read(params, bound.context(principal));
+      if (!params) continue;
+      const read = await bound.definition.read(params, bound.context(principal, client));
+      const ui = bound.definition.ui;
+      // An app's declarations travel with its content (MCP Apps: the host reads them there).
+      return ui ? { ...read, contents: read.contents.map((c) => ({ ...c, _meta: { ui } })) } : read;
     }
     throw notFound(`No resource ${uri.slice(0, 200)}; GET /api/resources/list lists them`, { uri: uri.slice(0, 200) });
   }

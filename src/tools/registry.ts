@@ -4,9 +4,11 @@
 import type { Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
 import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin/index.js';
+import { InputNeeded } from '../plugins/asking.js';
 import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
 import { mayControl } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
+import { jsonSchemaOfInput } from '../plugin/json-input.js';
 
 /** A tool as a client sees it (MCP `tools/list`). */
 export interface ToolInfo {
@@ -16,10 +18,14 @@ export interface ToolInfo {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** MCP Apps: the `ui://` resource that shows the tool's result. */
+  _meta?: { ui: { resourceUri: string; visibility?: ('model' | 'app')[] } };
 }
 
 /** JSON Schema of a tool's object, without the dialect key (MCP tools carry 2020-12 by default). */
 function objectSchema(schema: Parameters<typeof jsonSchemaOf>[0]): Record<string, unknown> {
+  const written = jsonSchemaOfInput(schema);
+  if (written) return written;
   const { $schema: _, ...rest } = jsonSchemaOf(schema) as Record<string, unknown>;
   return rest;
 }
@@ -37,7 +43,11 @@ export class ToolRegistry {
   private readonly tools = new Map<string, BoundTool>();
   private infos?: ToolInfo[];
 
-  constructor(plugins: readonly LoadedPlugin[]) {
+  /** `visibleIds`: the entities callers see now (the policy's view of the home). */
+  constructor(
+    plugins: readonly LoadedPlugin[],
+    private readonly visibleIds: () => Iterable<string> = () => [],
+  ) {
     for (const p of plugins) for (const t of p.tools) this.tools.set(t.definition.name, t);
   }
 
@@ -45,9 +55,22 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  /** The tools this caller may use: an OAuth grant without control sees only those that read. */
+  /**
+   * The tools this caller may use, by name: those of plugins available for the home as it is now
+   * (see PluginDefinition.available), and for an OAuth grant without control only those that read.
+   */
   listFor(principal?: Principal): ToolInfo[] {
-    return mayControl(principal) ? this.list() : this.list().filter((t) => t.annotations?.readOnlyHint === true);
+    const control = mayControl(principal);
+    let domains: Set<string> | undefined;
+    const seen = () => (domains ??= new Set([...this.visibleIds()].map((id) => id.slice(0, id.indexOf('.')))));
+    const offered = new Set<string>();
+    const byPlugin = new Map<string, boolean>();
+    for (const t of this.tools.values()) {
+      let ok = byPlugin.get(t.plugin);
+      if (ok === undefined) byPlugin.set(t.plugin, (ok = t.available(seen)));
+      if (ok) offered.add(t.definition.name);
+    }
+    return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true));
   }
 
   /** Every tool's description, made once. */
@@ -59,7 +82,8 @@ export class ToolRegistry {
       inputSchema: objectSchema(d.input),
       ...(d.output ? { outputSchema: objectSchema(d.output) } : {}),
       ...(d.annotations ? { annotations: d.annotations } : {}),
-    })));
+      ...(d.ui ? { _meta: { ui: { resourceUri: d.ui.resourceUri, ...(d.ui.visibility ? { visibility: d.ui.visibility } : {}) } } } : {}),
+    })).sort((a, b) => (a.name < b.name ? -1 : 1)));
   }
 
   /**
@@ -73,6 +97,8 @@ export class ToolRegistry {
     try {
       return await tool.run(checked, principal, client);
     } catch (err) {
+      // A question to the caller leaves the tool this way; its transport asks it.
+      if (err instanceof InputNeeded) throw err;
       if (err instanceof AppError) return errorResult(err);
       // A tool that throws still answers (MCP: errors of a tool are results the model can read);
       // the plugin's own message is its author's words, the stack stays in the log.
@@ -94,7 +120,7 @@ function checkArguments(tool: BoundTool, args: unknown): unknown {
     const issues = (err.details.issues ?? []) as { field: string | null; message: string }[];
     const unknown = issues.filter((i) => i.message === 'unknown field').map((i) => i.field);
     if (!unknown.length) throw err;
-    const accepted = Object.keys((tool.definition.input as { entries?: Record<string, unknown> }).entries ?? {});
+    const accepted = Object.keys((tool.definition.input as { entries?: Record<string, unknown> }).entries ?? (jsonSchemaOfInput(tool.definition.input)?.properties as Record<string, unknown> | undefined) ?? {});
     throw new AppError('INVALID_PARAMETERS', 400, `${unknown.join(', ')}: ${unknown.length > 1 ? 'are not arguments' : 'is not an argument'} of ${tool.definition.name}; it takes ${accepted.join(', ')}`, {
       ...err.details,
       field: unknown[0],

@@ -1,16 +1,18 @@
 // The panel in a real browser (Debian's chromium through playwright-core), opened as Home
 // Assistant opens it: through the simulator's ingress proxy, under a path prefix, framed by a page
 // of the same origin. Also on the add-on's own port with a sign-in. Screenshots (desktop and phone
-// width) go to tests/browser/screenshots, which README shows.
-import { existsSync, mkdirSync } from 'node:fs';
+// width) go to tests/browser/screenshots, which README shows, with UPDATE_SCREENSHOTS=1.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { screenshotDir } from '../helpers/screenshots.js';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = process.env.SCREENSHOT_DIR ?? join(import.meta.dirname, 'screenshots');
+const shots = screenshotDir();
+const SHOTS = shots.dir;
 const PROXY = '127.0.0.2';
 // CI installs chromium (.ci/run); a developer's machine without it skips rather than fails.
 const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -24,8 +26,9 @@ let session: string;
 beforeAll(async () => {
   if (!available) return;
   sim = await startSimulator({ supervisor: { ingressSourceAddress: PROXY } });
-  server = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY });
-  sim.supervisor!.installAddon({ slug: 'home_mcp_bridge', name: 'Home MCP Bridge', url: server.url });
+  // As an add-on: the Supervisor is the simulator's (HASS_URL still names the hub), so the link to Home Assistant is announced.
+  server = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY, SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url });
+  sim.supervisor!.installAddon({ slug: 'home_mcp_bridge', name: 'Home MCP Bridge', url: server.url, discovery: ['mcp'] });
   ingressUrl = sim.supervisor!.ingressUrl('home_mcp_bridge');
   // What Home Assistant's frontend does for a signed-in administrator before it opens the panel.
   session = sim.supervisor!.createSession(sim.hub.user.id);
@@ -33,13 +36,13 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
   await sim?.stop();
+  shots.done();
 });
 
 /** A page of Home Assistant's origin that frames the panel, as its sidebar does. */
@@ -100,6 +103,29 @@ describe.skipIf(!available)('the panel through ingress', () => {
     await expect.poll(() => panel.locator('#command-result').getAttribute('data-kind')).toBe('ok');
   });
 
+  it("puts Home Assistant's own path first: its link (scope, new key) and a client for its OAuth flow", async () => {
+    await panel.locator('a[data-tab="connect"]').click();
+    const first = panel.locator('section[data-panel="connect"] .card').first();
+    await expect.poll(() => first.locator('h2').textContent()).toBe("Home Assistant's own assistants");
+    await expect.poll(() => panel.locator('#ha-link-status').textContent(), { timeout: 15_000 }).toMatch(/^announced to Home Assistant/);
+    expect(await panel.locator('#ha-mcp-url').textContent()).toBe(`${sim.url}/api/mcp/mcp-home_mcp_bridge`);
+    await panel.locator('#ha-link-control').uncheck();
+    await expect.poll(async () => (await server.call('/api/discovery')).body.scope).toEqual(['read']);
+    await panel.locator('#ha-link-control').check();
+    await expect.poll(async () => (await server.call('/api/discovery')).body.scope).toEqual(['read', 'control']);
+    const before = sim.supervisor!.discoveries()[0]!.config.url;
+    page.once('dialog', (d) => d.accept());
+    await panel.locator('#ha-link-rotate').click();
+    await expect.poll(() => sim.supervisor!.discoveries()[0]!.config.url).not.toBe(before);
+    await panel.locator('#client-form button').click();
+    await expect.poll(() => panel.locator('#client-value').textContent()).toMatch(/Client secret: hmbs_/);
+    const listed = (await server.call('/api/oauth/clients')).body.clients;
+    expect(listed).toEqual([expect.objectContaining({ client_name: 'Home Assistant', redirect_uris: ['https://my.home-assistant.io/redirect/oauth'] })]);
+    await expect.poll(() => panel.locator('#client-rows').textContent()).toContain(listed[0].client_id);
+    await panel.locator('#ha-card h2').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'panel-home-assistant.png') });
+  });
+
   it('makes a token, which then works on the API and shows in the configurations', async () => {
     await panel.locator('a[data-tab="connect"]').click();
     await panel.locator('#token-form input[name="name"]').fill('Browser test');
@@ -130,6 +156,73 @@ describe.skipIf(!available)('the panel through ingress', () => {
     const overflow = await phone.page.frameLocator('#panel').locator('body').evaluate((b) => b.scrollWidth - b.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await phone.page.screenshot({ path: join(SHOTS, 'panel-phone.png') });
+  });
+});
+
+describe.skipIf(!available)('the panel at desktop and phone width', () => {
+  const WIDTHS = [
+    { width: 1280, height: 860 },
+    { width: 390, height: 844 },
+  ];
+
+  it.each(WIDTHS)('$width px: every tab in sight, the empty event list one readable line, real entity ids as examples, group members whole', async (viewport) => {
+    const { page, panel } = await framedPanel(viewport);
+    await expect.poll(() => panel.locator('#st-entities').textContent()).toBe(String(sim.states().length));
+    // Every tab can be seen and reached without scrolling a bar that gives no sign it scrolls.
+    const frame = panel.locator('body');
+    const width = await frame.evaluate((b) => b.ownerDocument.documentElement.clientWidth);
+    const tabs = panel.locator('.tabs a');
+    expect(await tabs.count()).toBe(7);
+    for (const box of await tabs.evaluateAll((links) => links.map((a) => ({ left: a.getBoundingClientRect().left, right: a.getBoundingClientRect().right })))) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(width);
+    }
+    expect(await panel.locator('.tabs').evaluate((t) => t.scrollWidth - t.clientWidth)).toBeLessThanOrEqual(0);
+
+    // The empty list of latest events is a sentence across the card, not a word per line.
+    await panel.locator('a[data-tab="events"]').click();
+    await panel.locator('#event-clear').click();
+    await panel.locator('a[data-tab="home"]').click();
+    const empty = panel.locator('#home-events li');
+    await expect.poll(() => empty.count()).toBe(1);
+    const [item, list] = await Promise.all([empty.evaluate((li) => li.getBoundingClientRect().width), panel.locator('#home-events').evaluate((ol) => ol.getBoundingClientRect().width)]);
+    expect(item).toBeGreaterThanOrEqual(list * 0.9);
+    // Lines of text: the line boxes its words fall into.
+    const lines = await empty.evaluate((node) => {
+      const range = node.ownerDocument.createRange();
+      range.selectNodeContents(node);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    expect(lines).toBeLessThanOrEqual(viewport.width < 640 ? 3 : 1);
+
+    // Examples name entities this home has; a group's members each stay whole.
+    const group = await server.call('/api/group?replace=true', 'POST', { name: `Layout ${viewport.width}`, entities: ['light.living_room_ceiling', 'light.kitchen_ceiling', 'binary_sensor.front_door_contact', 'sensor.bathroom_humidity'] });
+    expect(group.status).toBeLessThan(300);
+    await panel.locator('a[data-tab="scenes"]').click();
+    const ids = new Set(sim.states().map((e) => e.entity_id));
+    for (const input of ['#scene-form input[name="entities"]', '#group-form input[name="entities"]']) {
+      const examples = ((await panel.locator(input).getAttribute('placeholder')) ?? '').split(/,\s*/).filter(Boolean);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const id of examples) expect(ids.has(id), `${input} names ${id}`).toBe(true);
+    }
+    const members = panel.locator(`#group-list li:has-text("Layout ${viewport.width}") .member`);
+    await expect.poll(() => members.count()).toBe(4);
+    for (const [text, n] of await members.evaluateAll((spans) => spans.map((m) => [m.textContent, new Set([...m.getClientRects()].map((r) => Math.round(r.top))).size] as const))) expect(n, text!).toBe(1);
+    expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(WIDTHS)('$width px: the sign-in page says how to sign in whether the bridge is an add-on or not', async (viewport) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await expect.poll(() => page.locator('#sign-in').isVisible()).toBe(true);
+    const text = (await page.locator('#sign-in').textContent())!.replace(/\s+/g, ' ');
+    // Running on its own there are no add-on options: the settings and the first-start password are named.
+    expect(text).toMatch(/AUTH_USERNAME/);
+    expect(text).toMatch(/first start/);
+    expect(text).toMatch(/in the add-on/i);
+    await context.close();
   });
 });
 

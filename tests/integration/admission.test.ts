@@ -94,7 +94,7 @@ describe('the table walk', () => {
   });
 
   test('every protected route of every kind refuses a missing and a bad token with 401 in its own shape, at its path and its /api/v1 alias', async () => {
-    const protectedRoutes = s.app.routes.routes().filter((r) => !r.public);
+    const protectedRoutes = s.app.routes.routes().filter((r) => !r.public && !r.capability);
     expect(protectedRoutes.length).toBeGreaterThan(10);
     for (const route of protectedRoutes) {
       const paths = [concrete(route.path), ...(versioned(route.path) ? [concrete(versioned(route.path)!)] : [])];
@@ -105,6 +105,17 @@ describe('the table walk', () => {
           expect(a.status, `${route.method} ${path} with ${auth ?? 'no token'}`).toBe(401);
           expect(a.body, `${route.method} ${path}`).toEqual(shapeOf(route, a.body));
         }
+      }
+    }
+  });
+
+  test('a capability link (Home Assistant\'s) answers 404 to any token and to none: its key is its only credential', async () => {
+    const links = s.app.routes.routes().filter((r) => r.capability);
+    expect(links.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['DELETE /mcp/ha/:key', 'GET /mcp/ha/:key', 'POST /mcp/ha/:key']);
+    for (const route of links) {
+      for (const auth of [undefined, 'Bearer not-a-token', `Bearer ${s.token}`]) {
+        const a = await request(route, concrete(route.path), auth);
+        expect(a.status, `${route.method} ${route.path} with ${auth ?? 'no token'}`).toBe(404);
       }
     }
   });

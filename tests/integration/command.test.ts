@@ -22,8 +22,8 @@ describe('POST /api/command', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, dry_run: false, message: expect.stringContaining('light.turn_off') });
     expect(r.body.actions).toEqual([
-      { entity_id: 'light.living_room_ceiling', action: 'turn_off', parameters: {}, status: 'completed', state: 'off' },
-      { entity_id: 'light.living_room_lamp', action: 'turn_off', parameters: {}, status: 'completed', state: 'off' },
+      { entity_id: 'light.living_room_ceiling', action: 'turn_off', parameters: {}, status: 'completed', state: 'off', verified: true },
+      { entity_id: 'light.living_room_lamp', action: 'turn_off', parameters: {}, status: 'completed', state: 'off', verified: true },
     ]);
     expect(r.body.action).toBeUndefined();
     expect(hubState('light.living_room_ceiling').state).toBe('off');
@@ -151,6 +151,8 @@ describe('the same planner elsewhere', () => {
     expect(r.body.structuredContent).toMatchObject({ success: true, query: { entities: ['sensor.hallway_temperature'] } });
     expect(r.body.content[0].text).toContain('°C');
     const ambiguous = await s.call('/api/tools/call', 'POST', { name: 'command', arguments: { command: 'turn on the lamp' } });
-    expect(ambiguous.body).toMatchObject({ isError: true, structuredContent: { success: false, candidates: expect.any(Array) } });
+    // The tool has no client that can be asked which lamp: the shared AMBIGUOUS answer, lamps only.
+    expect(ambiguous.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'AMBIGUOUS', details: { candidates: expect.any(Array) } } } });
+    expect(ambiguous.body.structuredContent.error.details.candidates.every((c: { entity_id: string }) => c.entity_id.startsWith('light.'))).toBe(true);
   });
 });

@@ -98,6 +98,28 @@ describe('connect --home-assistant', () => {
   });
 });
 
+describe('connect --home-assistant, 2026-07-28', () => {
+  it('relays a stateless client through ingress: the era, a confirmation asked and answered, the unlock in the hub', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', '--home-assistant', sim.url], env: { PATH: process.env.PATH ?? '', HASS_TOKEN: sim.token }, stderr: 'pipe' });
+    const client = new Client({ name: 'ingress-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (req) => {
+      asked.push((req.params as { message: string }).message);
+      return { action: 'accept', content: { confirm: true } } as never;
+    });
+    try {
+      await client.connect(transport);
+      expect(client.getProtocolEra()).toBe('modern');
+      const r = await client.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      expect(asked).toEqual([expect.stringContaining('lock.back_door')]);
+      expect(sim.getState('lock.back_door')?.state).toBe('unlocked');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('what the user must fix, said plainly', () => {
   it('a token that is not an administrator’s', async () => {
     expect(await refusal(sim.url, 'user-token')).toMatch(/not a Home Assistant administrator/);

@@ -1,5 +1,6 @@
 // TOOLS_EXPOSED_ONLY: tools see and act on only what Home Assistant exposes to Assist, by its
 // explicit choices and its default rule; the simulator answers Home Assistant's exposure commands.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { serviceEvent } from '../../src/bus.js';
@@ -97,4 +98,35 @@ test('events of an entity callers may not see reach no stream, no socket, no sub
   stream.close();
   resumed.close();
   ws.close();
+});
+
+test('MCP clients of both eras hear that the tool list changed when no lock is exposed any more, and again when one is', async () => {
+  const connect = async (modern: boolean) => {
+    const c = new Client({ name: 'exposure-test', version: '1' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+    let heard = 0;
+    c.setNotificationHandler('notifications/tools/list_changed', () => void heard++);
+    return { c, heard: () => heard };
+  };
+  const modern = await connect(true);
+  const legacy = await connect(false);
+  const sub = await modern.c.listen({ toolsListChanged: true });
+  const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name);
+  expect(await names(modern.c)).toContain('control_locks');
+  const locks = ['lock.front_door', 'lock.back_door', 'lock.garage_side_door', 'lock.garden_gate'];
+
+  await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: locks, should_expose: false });
+  await s.app.services.exposure!.refresh();
+  await expect.poll(() => modern.heard() > 0 && legacy.heard() > 0).toBe(true);
+  expect(await names(modern.c)).not.toContain('control_locks');
+  expect(await names(legacy.c)).not.toContain('control_locks');
+
+  const [m, l] = [modern.heard(), legacy.heard()];
+  await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['lock.back_door'], should_expose: true });
+  await s.app.services.exposure!.refresh();
+  await expect.poll(() => modern.heard() > m && legacy.heard() > l).toBe(true);
+  expect(await names(modern.c)).toContain('control_locks');
+  await sub.close();
+  await modern.c.close();
+  await legacy.c.close();
 });

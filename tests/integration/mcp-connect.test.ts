@@ -39,6 +39,28 @@ test('connect bridges stdio to /mcp and survives a restart of the bridge', async
   }
 });
 
+test('connect relays a 2026-07-28 client too: stateless requests, a question and its answer, a listen stream', async () => {
+  const s = await startTestServer({ MCP_RESOURCE_DEBOUNCE: '20' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', `${s.url}/mcp`], env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: s.token }, stderr: 'pipe' });
+  const client = new Client({ name: 'connect-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }) as never);
+  try {
+    await client.connect(transport);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('control_locks');
+    const unlocked = await client.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
+    expect(unlocked.isError).toBeFalsy();
+    const heard = new Promise<string>((resolve) => client.setNotificationHandler('notifications/resources/updated', (n) => resolve(n.params.uri)));
+    const sub = await client.listen({ resourceSubscriptions: ['home://entity/lock.back_door'] });
+    await client.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'lock' } });
+    expect(await heard).toBe('home://entity/lock.back_door');
+    await sub.close();
+  } finally {
+    await client.close();
+    await s.close();
+  }
+});
+
 test('connect refuses to start without a URL or a token, saying why', async () => {
   const { spawnSync } = await import('node:child_process');
   const noUrl = spawnSync(process.execPath, ['dist/src/main.js', 'connect'], { env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: 'x' }, encoding: 'utf8' });

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 /** POST routes that take no body by design. */
-const BODYLESS = new Set(['POST /api/scene/:scene_name/activate']);
+const BODYLESS = new Set(['POST /api/scene/:scene_name/activate', 'POST /api/discovery/rotate']);
 
 describe('every route declares its schemas', () => {
   test('each has responses with its success status, and each route that reads a body declares it', () => {
@@ -47,7 +47,12 @@ describe('the document', () => {
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Error', 'RateLimited', 'SseError']);
     const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, m]) => Object.entries(m).map(([method, op]) => ({ path, method, op })));
     expect(ops.length).toBe(s.app.routes.routes().filter((r) => kindOf(r) !== 'websocket' && kindOf(r) !== 'fetch').length);
-    expect(doc['x-mcp']).toEqual([...['POST', 'GET', 'DELETE'].map((method) => ({ method, path: '/mcp', summary: expect.any(String) })), { method: 'GET', path: '/sse', summary: expect.any(String) }, { method: 'POST', path: '/messages', summary: expect.any(String) }]);
+    expect(doc['x-mcp']).toEqual([
+      ...['POST', 'GET', 'DELETE'].map((method) => ({ method, path: '/mcp', summary: expect.any(String) })),
+      ...['POST', 'GET', 'DELETE'].map((method) => ({ method, path: '/mcp/ha/:key', summary: expect.any(String) })),
+      { method: 'GET', path: '/sse', summary: expect.any(String) },
+      { method: 'POST', path: '/messages', summary: expect.any(String) },
+    ]);
     const control = doc.paths['/api/device/control'].post;
     expect(control.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(control.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']);

@@ -92,6 +92,7 @@ describe('the built service with a folder of user plugins', () => {
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as Record<string, any>;
     expect(health.plugins.loaded.map((p: any) => [p.name, p.source, p.tools])).toEqual([
       ['alarm', 'builtin', ['control_alarm']],
+      ['app', 'builtin', ['app_home_state']],
       ['automation', 'builtin', ['run_automation']],
       ['bridge_scenes', 'builtin', ['bridge_scenes']],
       ['climate', 'builtin', ['control_climate']],
@@ -114,7 +115,7 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(23);
+    expect(health.tools).toBe(24);
   });
 });
 

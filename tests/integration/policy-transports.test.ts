@@ -37,9 +37,13 @@ async function tool(s: TestServer, name: string, args: Record<string, unknown>):
   return { code: error.code, entity_ids: error.details?.entity_ids };
 }
 
-/** A tool over MCP (Streamable HTTP, the official client). */
-async function mcp(s: TestServer, name: string, args: Record<string, unknown>): Promise<Refusal> {
-  const client = new Client({ name: 'policy-test', version: '1.0.0' });
+/**
+ * A tool over MCP (Streamable HTTP, the official client): a 2025-era session, or a 2026-07-28
+ * client that could be asked (it declares elicitation and would say yes): a refusal is not a question.
+ */
+async function mcp(s: TestServer, name: string, args: Record<string, unknown>, era: 'legacy' | 'modern' = 'legacy'): Promise<Refusal> {
+  const client = new Client({ name: 'policy-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {});
+  if (era === 'modern') client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }) as never);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
   try {
     const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: { error?: { code: string; details?: { entity_ids?: string[] } } } };
@@ -98,6 +102,8 @@ const touchDesk: [string, (s: TestServer) => Promise<Refusal>][] = [
   ['tool command', (s) => tool(s, 'command', { command: 'turn on the office desk lamp' })],
   ['MCP control_lights', (s) => mcp(s, 'control_lights', { entity_id: DESK, command: 'on' })],
   ['MCP command', (s) => mcp(s, 'command', { command: 'turn on the office desk lamp' })],
+  ['MCP 2026-07-28 control_lights', (s) => mcp(s, 'control_lights', { entity_id: DESK, command: 'on' }, 'modern')],
+  ['MCP 2026-07-28 command', (s) => mcp(s, 'command', { command: 'turn on the office desk lamp' }, 'modern')],
   ['WebSocket command', (s) => socketCommand(s, 'turn on the office desk lamp')],
 ];
 

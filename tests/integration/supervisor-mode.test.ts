@@ -48,7 +48,8 @@ describe('Supervisor mode', () => {
 
   it('announces the MCP endpoint through discovery, by the add-on’s host name', async () => {
     const [message] = await until('the discovery message', () => (sim.supervisor!.discoveries().length ? sim.supervisor!.discoveries() : undefined));
-    expect(message).toMatchObject({ addon: 'home_mcp_bridge', service: 'mcp', config: { url: `http://home-mcp-bridge:${port}/mcp`, port, path: '/mcp' } });
+    // Home Assistant's link: the add-on's host name, then the key (tests/integration/discovery-link.test.ts has the rest).
+    expect(message).toMatchObject({ addon: 'home_mcp_bridge', service: 'mcp', config: { url: expect.stringMatching(new RegExp(`^http://home-mcp-bridge:${port}/mcp/ha/[A-Za-z0-9_-]{43}$`)), host: 'home-mcp-bridge', port } });
     expect(sim.supervisor!.discoveries()).toHaveLength(1);
   });
 
@@ -58,7 +59,7 @@ describe('Supervisor mode', () => {
     await server.close();
     server = await start();
     const [again] = await until('a new discovery message', () => (sim.supervisor!.discoveries().length ? sim.supervisor!.discoveries() : undefined));
-    expect(again).toMatchObject({ service: 'mcp', config: { url: `http://home-mcp-bridge:${port}/mcp` } });
+    expect(again).toMatchObject({ service: 'mcp', config: { url: expect.stringMatching(new RegExp(`^http://home-mcp-bridge:${port}/mcp/ha/`)) } });
     expect(again!.uuid).not.toBe(before);
   });
 });

@@ -17,7 +17,7 @@ describe('GET /api/tools', () => {
     const r = await s.call('/api/tools');
     expect(r.status).toBe(200);
     const byName = Object.fromEntries((r.body.tools as { name: string }[]).map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['bridge_scenes', 'command', 'control_alarm', 'control_climate', 'control_covers', 'control_fans', 'control_lights', 'control_locks', 'control_media', 'control_vacuums', 'describe_entity', 'get_history', 'get_logbook', 'get_statistics', 'list_areas', 'list_devices', 'run_automation', 'search_entities', 'send_notification']);
+    expect(Object.keys(byName).sort()).toEqual(['app_home_state', 'bridge_scenes', 'command', 'control_alarm', 'control_climate', 'control_covers', 'control_fans', 'control_lights', 'control_locks', 'control_media', 'control_vacuums', 'describe_entity', 'get_history', 'get_logbook', 'get_statistics', 'list_areas', 'list_devices', 'run_automation', 'search_entities', 'send_notification']);
     expect(byName.control_lights).toMatchObject({
       title: 'Control lights',
       inputSchema: { type: 'object', properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, command: { enum: ['on', 'off', 'toggle'] } }, required: ['command'], additionalProperties: false },

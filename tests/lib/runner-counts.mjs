@@ -15,20 +15,28 @@ export function countCases(output, code) {
 
 /**
  * The suite's summary lines ("✓ tools-list: 3 passed, 0 failed"), scenario by scenario. The
- * scenarios it lists under "Not scored" (pending, added after the release) decide nothing: their
- * checks are counted apart. A failed run with no failing check counts as one failure.
+ * scenarios it lists under "Not scored" (extensions, pending, added after the release) decide
+ * nothing, unless named in `mustPass`: their checks are counted apart (the suite's exit code
+ * counts their failures too, so it decides only when nothing was counted). A failed run with no
+ * counted check at all counts as one failure.
  */
-export function countChecks(output, code) {
+export function countChecks(output, code, mustPass = new Set()) {
   const unscoredNames = new Set([...output.matchAll(/^\s+[✓✗] (\S+) \(/gmu)].map((m) => m[1]));
   let passed = 0;
   let failed = 0;
   let unscored = 0;
   for (const [, name, ok, bad] of output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)) {
-    if (unscoredNames.has(name)) unscored += Number(ok) + Number(bad);
+    if (unscoredNames.has(name) && !mustPass.has(name)) unscored += Number(ok) + Number(bad);
     else {
       passed += Number(ok);
       failed += Number(bad);
     }
   }
-  return { passed, failed: failed === 0 && code !== 0 ? 1 : failed, unscored };
+  // One scenario run on its own prints only "Passed: 2/2, 0 failed, 0 warnings".
+  const single = passed + failed + unscored === 0 ? /^Passed: (\d+)\/\d+, (\d+) failed/m.exec(output) : null;
+  if (single) {
+    passed = Number(single[1]);
+    failed = Number(single[2]);
+  }
+  return { passed, failed: failed === 0 && passed === 0 && code !== 0 ? 1 : failed, unscored };
 }

@@ -86,5 +86,9 @@ describe('what each runner says it ran', () => {
     ].join('\n');
     expect(countChecks(out, 1)).toEqual({ passed: 4, failed: 1, unscored: 2 });
     expect(countChecks('', 1)).toEqual({ passed: 0, failed: 1, unscored: 0 });
+    // A scenario run on its own has no summary, only its own line.
+    expect(countChecks('Checks:\n  SUCCESS ...\n\nTest Results:\nPassed: 2/2, 0 failed, 0 warnings', 0)).toEqual({ passed: 2, failed: 0, unscored: 0 });
+    // A scenario the revision does not score but the bridge must keep passing counts like the others.
+    expect(countChecks(out, 1, new Set(['json-schema-2020-12']))).toEqual({ passed: 5, failed: 2, unscored: 0 });
   });
 });

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { commandFields, commandResult, commandSchema } from '../../nlp/schema.js';
 import type { Services } from '../../services.js';
 import { socketMessage } from '../../stream/socket-channel.js';
-import { jsonRoute, type RouteTable } from '../routes.js';
+import { jsonRoute, reply, type RouteTable } from '../routes.js';
 
 export function registerCommandRoutes(routes: RouteTable, { commands, sockets }: Services): void {
   routes.add(
@@ -15,13 +15,17 @@ export function registerCommandRoutes(routes: RouteTable, { commands, sockets }:
       body: v.pipe(commandSchema, v.examples([{ command: 'turn off the kitchen lights' }, { command: 'is the front door locked?' }, { command: 'turn on the lights', context: { area: 'Living Room' }, dry_run: true }])),
       responses: {
         200: { description: 'Done, planned (dry_run), answered (a question: query), or ambiguous (success false, no actions, candidates)', schema: commandResult },
-        400: { description: 'INVALID_PARAMETERS: an empty command, one over COMMAND_MAX_LENGTH, an unknown language, or a value the service refuses' },
+        207: { description: 'Some actions were done and some not: success false, each failed action with its error, the message saying which', schema: commandResult },
+        400: { description: 'INVALID_PARAMETERS: an empty command, one over COMMAND_MAX_LENGTH, an unknown language, or a value the service refuses; or no action was done (the first failure, e.g. HUB_ERROR, with details.actions)' },
         403: { description: 'FORBIDDEN: read-only mode, or an entity kept out by TOOLS_ALLOW / TOOLS_DENY / TOOLS_EXPOSED_ONLY' },
         409: { description: 'CONFIRMATION_REQUIRED: unlocking, disarming or opening a garage door without confirm: true' },
         422: { description: 'NOT_UNDERSTOOD: the command names nothing known or no action; details.closest_names lists known names close to it' },
-        503: { description: 'CONNECTION_ERROR: the hub is not connected' },
+        503: { description: 'CONNECTION_ERROR: the hub is not connected (nothing was run) or was lost under every action' },
       },
-      handler: (req) => commands.runCommand(req.body, req.principal),
+      handler: async (req) => {
+        const result = await commands.runCommand(req.body, req.principal);
+        return reply(result.actions.some((a) => a.status === 'failed') ? 207 : 200, result);
+      },
     }),
   );
 

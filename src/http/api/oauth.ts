@@ -3,8 +3,9 @@
 // the token endpoint and revocation (RFC 7009). The token and revocation endpoints speak form
 // bodies and OAuth's own error shape, so they are `fetch` routes.
 import * as v from 'valibot';
+import { addressGroup } from '../../ip-address.js';
 import { consentHeaders, consentPage, errorPage } from '../../oauth/consent-page.js';
-import { OAuthError } from '../../oauth/service.js';
+import { OAuthError, REGISTRATION_MAX_BYTES } from '../../oauth/service.js';
 import type { Principal } from '../../auth/tokens.js';
 import type { Services } from '../../services.js';
 import type { ApiRequest, RouteTable } from '../routes.js';
@@ -31,7 +32,7 @@ const caught = (run: () => Promise<Response>) =>
     throw err;
   });
 
-export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): void {
+export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Services): void {
   const meta = { 200: { description: 'The metadata', schema: v.record(v.string(), v.unknown()) } };
 
   for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
@@ -45,15 +46,17 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): vo
     path: '/oauth/register',
     summary: 'OAuth dynamic client registration (RFC 7591): public clients with PKCE; 403 when OAUTH_REGISTRATION is off',
     public: true,
-    handle: (request) =>
+    handle: (request, req) =>
       caught(async () => {
+        const text = await request.text();
+        if (Buffer.byteLength(text) > REGISTRATION_MAX_BYTES) throw new OAuthError('invalid_client_metadata', `The registration is larger than ${REGISTRATION_MAX_BYTES / 1024} KiB`);
         let body: unknown;
         try {
-          body = JSON.parse(await request.text());
+          body = JSON.parse(text);
         } catch {
           throw new OAuthError('invalid_client_metadata', 'The body must be JSON client metadata');
         }
-        return json(201, oauth.register(body));
+        return json(201, oauth.register(body, addressGroup(req.ip)));
       }),
   });
 
@@ -65,7 +68,8 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): vo
     public: true,
     handle: async (request, req) => {
       const q = Object.fromEntries(new URL(request.url).searchParams);
-      const outcome = await oauth.authorize(q, req.headers);
+      const by = viaIngress(req);
+      const outcome = await oauth.authorize(q, req.headers, by ? `user:${by.sub}` : addressGroup(req.ip));
       if (outcome.kind === 'error') return html(400, errorPage(outcome.message));
       if (outcome.kind === 'redirect') return new Response(null, { status: 302, headers: { Location: outcome.location, ...NO_STORE } });
       return html(200, consentPage(outcome.pending, viaIngress(req)), outcome.pending.redirectUri);
@@ -84,6 +88,11 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): vo
         form = await formOf(request);
       } catch (err) {
         return html(400, errorPage((err as Error).message));
+      }
+      // Through ingress the person is signed in and no password is asked, so the answer must come
+      // from the consent page itself: a page elsewhere cannot make the browser approve for them.
+      if (viaIngress(req) && !fromConsentPage(req, ingress)) {
+        return html(403, errorPage(`This answer did not come from the consent page itself (Origin ${JSON.stringify((req.headers.origin ?? 'none').slice(0, 100))}), so nothing was granted. Start again from the assistant.`));
       }
       const outcome = await oauth.answer(form, viaIngress(req), req.ip);
       if (outcome.kind === 'error') return html(400, errorPage(outcome.message));
@@ -118,4 +127,13 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth }: Services): vo
 /** A Home Assistant user who came through ingress has signed in already. */
 function viaIngress(req: ApiRequest<undefined, any, any>): Principal | undefined {
   return req.principal?.via === 'ingress' ? req.principal : undefined;
+}
+
+/** The Origin of a form sent through ingress is the address the browser shows: Home Assistant's, as its proxy forwards it. */
+function fromConsentPage(req: ApiRequest<undefined, any, any>, ingress: Services['ingress']): boolean {
+  const origin = req.headers.origin;
+  if (!origin || !ingress.fromProxy(req.ip)) return false;
+  const host = req.headers['x-forwarded-host']?.split(',')[0]?.trim();
+  const proto = req.headers['x-forwarded-proto']?.split(',')[0]?.trim() || 'http';
+  return host !== undefined && origin.toLowerCase() === `${proto}://${host}`.toLowerCase();
 }

@@ -1,4 +1,5 @@
 // Health, configuration and the token endpoint.
+import { relative, resolve, sep } from 'node:path';
 import * as v from 'valibot';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
@@ -20,6 +21,21 @@ export function healthBody(s: Pick<Services, 'hub' | 'version' | 'startedAt'>) {
   };
 }
 
+/**
+ * The plugin report as /api/health shows it: each plugin by its place in its own folder
+ * (`lights/index.js`, `counter.mjs`) and reasons without absolute paths, so the answer does not
+ * tell where the bridge is installed or where the user keeps files.
+ */
+function pluginReportView(report: Services['plugins']['report'], userDir: string | undefined) {
+  const place = (path: string) => (userDir && path.startsWith(userDir + sep) ? relative(userDir, path) : path.split(sep).slice(-2).join('/')).split(sep).join('/');
+  const noDirs = (text: string) => text.replace(/(?:file:\/\/)?(?:\/[^\s/'"`:]+)+\/([^\s/'"`:]+)/g, '$1');
+  return {
+    loaded: report.loaded.map((p) => ({ ...p, path: place(p.path) })),
+    failed: report.failed.map((f) => ({ ...f, path: place(f.path), reason: noDirs(f.reason) })),
+    disabled: report.disabled,
+  };
+}
+
 export function registerSystemRoutes(routes: RouteTable, s: Services): void {
   const { config } = s;
 
@@ -38,7 +54,7 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     path: '/api/health',
     summary: 'Health check for tool transports: the /health body, plus the plugins loaded, skipped (with reasons) and disabled, and the tool count',
     responses: { 200: { description: 'Health, plugins and tool count', schema: shape.toolHealth } },
-    handler: () => ({ ...healthBody(s), plugins: s.plugins.report, tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0), mcp: { sessions: s.mcp.size } }),
+    handler: () => ({ ...healthBody(s), plugins: pluginReportView(s.plugins.report, s.config.pluginsDir && resolve(s.config.pluginsDir)), tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0), mcp: { sessions: s.mcp.size } }),
   });
 
   routes.add({

@@ -2,7 +2,7 @@
 // user, or a Home Assistant user through ingress). A bridge token cannot make more tokens.
 import * as v from 'valibot';
 import { tokenRequestSchema } from '../../auth/bridge-tokens.js';
-import { actorName, type Principal } from '../../auth/tokens.js';
+import { actorName, isPerson, type Principal } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { jsonRoute, reply, type RouteTable } from '../routes.js';
@@ -10,8 +10,8 @@ import * as shape from '../shapes.js';
 
 const forbidden = { 403: { description: 'FORBIDDEN: an assistant token cannot manage tokens' } };
 
-function person(p: Principal | undefined): Principal {
-  if (!p || p.via === 'token') throw new AppError('FORBIDDEN', 403, 'Tokens are managed by a signed-in person (a bridge user, or a Home Assistant user through the panel), not with an assistant token');
+export function person(p: Principal | undefined): Principal {
+  if (!isPerson(p)) throw new AppError('FORBIDDEN', 403, 'Tokens are managed by a signed-in person (a bridge user, or a Home Assistant user through the panel), not with an assistant token');
   return p;
 }
 
