@@ -256,7 +256,15 @@ function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): Br
 
 /** A Host header as clients send it: a name or an address, an IPv6 literal in brackets, a port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
-const hostIsMalformed = (host: string) => host !== '' && (!HOST.test(host) || !URL.canParse(`http://${host}/`));
+// Clients send the same few Host values again and again: the ones found good are remembered.
+const goodHosts = new Set<string>();
+function hostIsMalformed(host: string): boolean {
+  if (host === '' || goodHosts.has(host)) return false;
+  if (!HOST.test(host) || !URL.canParse(`http://${host}/`)) return true;
+  if (goodHosts.size >= 256) goodHosts.clear();
+  goodHosts.add(host);
+  return false;
+}
 
 /** A short answer written before a request is taken in (it is not tracked and runs no route). */
 function answerAtDoor(res: HttpResponse, tracker: Tracker, e: AppError, close: boolean): void {
