@@ -216,11 +216,19 @@ export function jsonRouter(table: RouteTable, deps: FrontDeps): Router {
     else if (kind === 'websocket') app.add('GET', route.path, (req, res) => admitted(route, req, res, deps, () => Promise.reject(upgradeRequired(req.path))));
   }
   const fail = (req: BridgeRequest, res: ResponseAdapter) => (err: unknown) => sendError(res, req, err, 'core', deps.log);
+  // The handler of paths without parameters, once found: polka's table is scanned once per path.
+  const fixed = new Map<string, Handler>();
   return {
     handler(req, res) {
       const q = req.url.indexOf('?');
       req.path = q === -1 ? req.url : req.url.slice(0, q);
       req.query = q === -1 ? {} : (parseQueryString(req.url.slice(q + 1)) as Query);
+      const key = `${req.method} ${req.path}`;
+      const known = fixed.get(key);
+      if (known) {
+        req.params = {};
+        return run(known, req, res);
+      }
       const { params, handlers } = app.find(req.method, req.path);
       if (req.path.indexOf('%', 1) !== -1) {
         for (const k in params) {
@@ -234,14 +242,20 @@ export function jsonRouter(table: RouteTable, deps: FrontDeps): Router {
       req.params = params;
       const handler = handlers[0];
       if (!handler) return noMatch(table, req, res, deps.cors);
-      try {
-        const out = handler(req, res);
-        if (out instanceof Promise) out.catch(fail(req, res));
-      } catch (err) {
-        fail(req, res)(err);
-      }
+      // Only found paths are kept (a client picks the paths), and only so many.
+      if (Object.keys(params).length === 0 && fixed.size < 1024) fixed.set(key, handler);
+      run(handler, req, res);
     },
   };
+
+  function run(handler: Handler, req: BridgeRequest, res: ResponseAdapter): void {
+    try {
+      const out = handler(req, res);
+      if (out instanceof Promise) out.catch(fail(req, res));
+    } catch (err) {
+      fail(req, res)(err);
+    }
+  }
 }
 
 /** A native request gets what polka would have given it: path, query and params. */
