@@ -33,6 +33,7 @@ while (connected < streams) await new Promise((r) => setTimeout(r, 50));
 const { store, bus } = app.services;
 const before = store.events.count();
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 let sent = 0;
 await new Promise((resolve) => {
   const step = () => {
@@ -44,6 +45,7 @@ await new Promise((resolve) => {
 });
 while (store.events.backlog > 0) await new Promise((r) => setImmediate(r));
 const elapsed = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 const stored = store.events.count() - before;
 let delivered = 0;
 const take = () => new Promise((resolve) => {
@@ -58,5 +60,5 @@ while (delivered < total * streams && Date.now() < end) {
 clients.kill('SIGKILL');
 await app.close();
 rmSync(dir, { recursive: true, force: true });
-process.send({ events: total, streams, stored, perSecond: total / elapsed, delivered });
+process.send({ events: total, streams, stored, perSecond: total / elapsed, cpuPerEvent: (cpu.user + cpu.system) / total, delivered });
 process.exit(0);

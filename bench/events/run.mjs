@@ -383,8 +383,8 @@ if (!opt['skip-history']) {
     }
   }
   console.log('\n### History\n');
-  console.log('| build | events | streams reading | stored | lost | events persisted / s | deliveries |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const h of rows) console.log(`| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${h.delivered.toLocaleString('en-US')} |`);
+  console.log('| build | events | streams reading | stored | lost | events persisted / s | process CPU µs / event | deliveries |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const h of rows) console.log(`| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} |`);
 }
 process.exit(0);
