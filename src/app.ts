@@ -56,9 +56,11 @@ import { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
 import { ToolRegistry } from './tools/registry.js';
 import { openStore, storeFile } from './store/index.js';
 import { takeBackupCopy } from './store/backup.js';
-import { EventHub } from './stream/event-hub.js';
+import { LiveEvents } from './stream/live-events.js';
+import { Credentials } from './auth/credentials.js';
 import { StreamMetrics } from './stream/metrics.js';
 import { SocketChannel } from './stream/socket-channel.js';
+import { messageAuthenticator, topicPublisher } from './http/stream-sinks.js';
 import { VERSION } from './version.js';
 
 export interface StartOptions {
@@ -129,7 +131,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     secret = generated.secret;
     if (generated.created) log.info(`generated a JWT signing secret in ${config.dataDir}/jwt-secret`);
   }
-  const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir);
+  // Open streams and sockets by credential; auth tells it when one ends.
+  const credentials = new Credentials();
+  const changed = () => credentials.changed();
+  const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir, { changed });
   if (generatedPassword) {
     log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
     // Also plainly, beside the log, where a person reads it (not when a caller brought its own logger).
@@ -149,7 +154,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
-  const bridgeTokens = new BridgeTokens(store.tokens, tokens);
+  const bridgeTokens = new BridgeTokens(store.tokens, tokens, { creatorGone: (by) => !users.has(by), changed });
   const ingress = new IngressTrust(config.ingressProxy);
   const ingressAccess = new IngressAccess(parseIngressRule(config.ingressUsers), hub);
   const oauth = new OAuthService(
@@ -158,7 +163,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     users,
     { publicUrl: config.publicUrl, registration: config.oauthRegistration, allowPrivateMetadata: config.oauthMetadataPrivate, accessTtl: config.oauthAccessTtl, refreshDays: config.oauthRefreshDays },
     log.child({ part: 'oauth' }),
+    changed,
   );
+  // The same rule as admission's: a credential ends when its refusal would say so.
+  // (Ingress and Home Assistant's link are vouched for where they come in; the link's MCP sessions are MCP's to end.)
+  credentials.useCheck((p) => (p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' || p.via === 'discovery' ? undefined : users.ended(p)));
   const refusal: Refusal = (p, caller, policy) => {
     if (p.via === 'oauth') return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
     return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
@@ -171,10 +180,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     capability: (key, ip) => discoveryLink.principal(key, ip),
   });
   const startedAt = Date.now();
-  const events = new EventHub({
+  const events = new LiveEvents({
     bus,
     store,
     log: log.child({ part: 'events' }),
+    visible: (entityId) => policy.maySee(entityId),
+    credentials,
     limits: {
       maxSubscriptions: config.eventSubMaxSubscriptions,
       rateLimit: config.eventSubRateLimit,
@@ -185,8 +196,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       historyMaxRows: config.eventHistoryMaxRows,
     },
   });
-  const streamMetrics = new StreamMetrics(events, store.streamStats, startedAt, config.streamSampleInterval * 1000);
-  const sockets = new SocketChannel({ hub: events, metrics: streamMetrics, admit, log: log.child({ part: 'ws' }) });
+  const streamMetrics = new StreamMetrics(events.fanOut, store.streamStats, startedAt, config.streamSampleInterval * 1000);
+  const sockets = new SocketChannel({ fanOut: events.fanOut, metrics: streamMetrics, authenticate: messageAuthenticator(admit), log: log.child({ part: 'ws' }) });
   const scenes = new SceneService({ hub, actions, policy, store, bus });
   const who: Who = (p) => {
     if (!p) return { kind: 'local', name: 'the local user (stdio)' };
@@ -226,6 +237,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     admit,
     exposure,
     events,
+    credentials,
     streamMetrics,
     sockets,
     policy,
@@ -255,7 +267,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,
-    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.reserveSse(), debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
+    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.fanOut.reserveSse(), debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
   };
 
   toolsChanged = () => services.mcp.live.recheckTools();
@@ -274,6 +286,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log,
   });
   const port = server.port;
+  events.fanOut.usePublisher(topicPublisher(server.app));
   discoveryLink.port = () => port;
   void discoveryLink.announce();
 
@@ -298,6 +311,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         streamMetrics.stop();
         await server!.close(config.shutdownTimeoutMs);
         await closePlugins(plugins, log);
+        credentials.close();
         bridgeTokens.close();
         oauth.close();
         store.close();

@@ -24,7 +24,8 @@ import type { Logger } from './log.js';
 import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
 import type { SceneService } from './scenes/service.js';
 import type { Store } from './store/index.js';
-import type { EventHub } from './stream/event-hub.js';
+import type { LiveEvents } from './stream/live-events.js';
+import type { Credentials } from './auth/credentials.js';
 import type { StreamMetrics } from './stream/metrics.js';
 import type { SocketChannel } from './stream/socket-channel.js';
 import type { McpHttp } from './mcp/http.js';
@@ -63,8 +64,14 @@ export interface Services {
   limits: RateLimiter;
   /** The one admission function, for transports that authenticate after their start (a WebSocket's first message). */
   admit: Admit;
-  /** Live events: history, stored subscriptions, SSE and WebSocket delivery. */
-  events: EventHub;
+  /** Live events: the history, stored subscriptions, and the SSE and WebSocket fan-out. */
+  events: LiveEvents;
+  /**
+   * Open connections by credential: each registers with `credentials.onEnd(principal, close)` and
+   * is closed, with the reason, when its token is revoked, its password changes, its user is
+   * removed, its OAuth grant ends, or it expires.
+   */
+  credentials: Credentials;
   /** Statistics and metrics of the live streams. */
   streamMetrics: StreamMetrics;
   /** The WebSocket channel's message types (parts add theirs, e.g. `command`). */

@@ -2,7 +2,7 @@
 // uWebSockets.js broadcast (SSE responses written in a loop, WebSocket through publish), `peer` is
 // what peer bridges write (node:http SSE and the `ws` package). Both take every hub event, turn it
 // into JSON once and send it to every client; no history, no filters, no limits.
-// usage: node baseline-server.mjs uws|peer PORT HUB_URL HUB_TOKEN
+// usage: node baseline-server.mjs uws|peer PORT [HUB_URL HUB_TOKEN]
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -58,12 +58,13 @@ if (kind === 'uws') {
   };
 }
 
-// The hub: Home Assistant's WebSocket API, all events.
-const hub = new WebSocket(`${hubUrl.replace(/^http/, 'ws')}/api/websocket`);
-hub.on('message', (raw) => {
+// The hub: Home Assistant's WebSocket API, all events (none for an idle run).
+if (!hubUrl) setTimeout(() => process.send?.({ ready: true }), 200);
+const hub = hubUrl ? new WebSocket(`${hubUrl.replace(/^http/, 'ws')}/api/websocket`) : undefined;
+hub?.on('message', (raw) => {
   const m = JSON.parse(raw.toString());
-  if (m.type === 'auth_required') hub.send(JSON.stringify({ type: 'auth', access_token: hubToken }));
-  else if (m.type === 'auth_ok') hub.send(JSON.stringify({ id: 1, type: 'subscribe_events' }));
+  if (m.type === 'auth_required') hub?.send(JSON.stringify({ type: 'auth', access_token: hubToken }));
+  else if (m.type === 'auth_ok') hub?.send(JSON.stringify({ id: 1, type: 'subscribe_events' }));
   else if (m.type === 'result' && m.id === 1) process.send?.({ ready: true });
   else if (m.type === 'event') broadcast(JSON.stringify(m.event));
 });

@@ -41,6 +41,7 @@ function open(o, index) {
       if (end === -1) return;
       const status = chunk.subarray(0, 16).toString();
       if (!/^HTTP\/1\.1 (200|101)\b/.test(status)) {
+        s.refusedCounted = true;
         failed++;
         s.destroy();
         return report();
@@ -66,7 +67,15 @@ function open(o, index) {
     }
     carry = buf.length >= KEEP ? Buffer.from(buf.subarray(Math.max(from, buf.length - KEEP))) : Buffer.from(buf);
   });
-  s.on('error', () => {});
+  // Refused or cut before its answer (the server out of descriptors, say): counted, once.
+  const refused = () => {
+    if (headDone || s.refusedCounted) return;
+    s.refusedCounted = true;
+    failed++;
+    report();
+  };
+  s.on('error', refused);
+  s.on('close', refused);
 }
 
 let reportTimer;

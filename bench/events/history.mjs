@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const ownRoot = fileURLToPath(new URL('../..', import.meta.url));
+// The build to measure (another checkout for a before and after); the load clients are this one's.
+const root = process.argv[4] ?? ownRoot;
 const { loadConfig } = await import(join(root, 'dist', 'src', 'config', 'load.js'));
 const { startApp } = await import(join(root, 'dist', 'src', 'app.js'));
 const { serviceEvent } = await import(join(root, 'dist', 'src', 'bus.js'));
@@ -20,7 +22,7 @@ const config = loadConfig({
 });
 const app = await startApp(config);
 const token = (await (await fetch(`${app.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) })).json()).access_token;
-const clients = fork(join(root, 'bench', 'events', 'clients.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const clients = fork(join(ownRoot, 'bench', 'events', 'clients.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 let connected = 0;
 clients.on('message', (m) => {
   if (m.connected !== undefined) connected = m.connected;
@@ -31,6 +33,7 @@ while (connected < streams) await new Promise((r) => setTimeout(r, 50));
 const { store, bus } = app.services;
 const before = store.events.count();
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 let sent = 0;
 await new Promise((resolve) => {
   const step = () => {
@@ -42,6 +45,7 @@ await new Promise((resolve) => {
 });
 while (store.events.backlog > 0) await new Promise((r) => setImmediate(r));
 const elapsed = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 const stored = store.events.count() - before;
 let delivered = 0;
 const take = () => new Promise((resolve) => {
@@ -56,5 +60,5 @@ while (delivered < total * streams && Date.now() < end) {
 clients.kill('SIGKILL');
 await app.close();
 rmSync(dir, { recursive: true, force: true });
-process.send({ events: total, streams, stored, perSecond: total / elapsed, delivered });
+process.send({ events: total, streams, stored, perSecond: total / elapsed, cpuPerEvent: (cpu.user + cpu.system) / total, delivered });
 process.exit(0);

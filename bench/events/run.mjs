@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // bench/events: fan-out of hub events to many SSE and WebSocket clients, the bridge beside a bare
 // uWebSockets.js broadcast and a node:http + `ws` baseline (what peer bridges write), fed by the
-// same simulated hub, with the same load clients (separate processes). Then the history's write
-// rate with fan-out running. Prints markdown tables. `npm run bench:events -- --help`.
+// same simulated hub, with the same load clients (separate processes); optionally another build
+// of the bridge (--baseline) in the same run, for a before and after. Then idle connections (the
+// memory each costs, up to what the open-files limit allows), and the history's write rate with
+// fan-out running. Prints markdown tables. `npm run bench:events -- --help`.
 import { fork, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownedChildren } from '../lib/processes.mjs';
@@ -22,9 +24,16 @@ const { values: opt } = parseArgs({
     rate: { type: 'string', default: '100' },
     'burst-rate': { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '8' },
-    servers: { type: 'string', default: 'bridge,uws,peer' },
+    servers: { type: 'string' },
     transports: { type: 'string', default: 'sse,ws' },
     procs: { type: 'string', default: '4' },
+    repeat: { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+    'node-options': { type: 'string' },
+    idle: { type: 'string', default: '20000' },
+    settle: { type: 'string', default: '20' },
+    'skip-idle': { type: 'boolean', default: false },
+    'skip-fanout': { type: 'boolean', default: false },
     'history-events': { type: 'string', default: '200000' },
     'skip-history': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
@@ -37,9 +46,17 @@ if (opt.help) {
   --rate N            hub events per second (default 100)
   --burst-rate N      events per second of the burst run, at the first client count (default 1000)
   --seconds S         measured seconds per run (default 8)
-  --servers LIST      bridge,uws,peer (default all)
+  --servers LIST      bridge,before,uws,peer (default all; before needs --baseline)
   --transports LIST   sse,ws (default both)
   --procs N           load client processes (default 4)
+  --repeat N          runs of each bridge build at the first client count and rate; the table shows
+                      each figure's median (default 3)
+  --baseline DIR      another checkout of the bridge, built (DIR/dist/src/main.js), run as "before"
+  --node-options STR  Node flags for the bridge processes (default: those of the add-on's run script)
+  --idle N            idle connections per server and transport (default 20000, or what the
+                      open-files limit allows); --settle S seconds before each idle RSS reading
+                      (default 20); --skip-idle skips this part
+  --skip-fanout       skip the fan-out runs
   --history-events N  events of the history run (default 200000); --skip-history skips it
   --cpu-prof DIR      write a CPU profile of each bridge run into DIR
 `);
@@ -49,11 +66,31 @@ if (!existsSync(join(root, 'dist', 'src', 'main.js'))) {
   console.error('bench:events: dist/ is missing: run `npm run bench:events` (it builds first)');
   process.exit(2);
 }
+const baseline = opt.baseline ? resolve(opt.baseline) : undefined;
+if (baseline && !existsSync(join(baseline, 'dist', 'src', 'main.js'))) {
+  console.error(`bench:events: --baseline ${baseline} has no dist/src/main.js (build it first)`);
+  process.exit(2);
+}
 
 const { children, work } = ownedChildren({ scratchPrefix: 'bench-events-' });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (m) => process.stderr.write(`bench:events: ${m}\n`);
 const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const median = (xs) => quantile(xs, 0.5);
+
+/** The Node flags the add-on starts the bridge with (its run script's `exec node ... dist/src/main.js`). */
+function addonNodeFlags() {
+  const run = readFileSync(join(root, 'rootfs', 'etc', 's6-overlay', 's6-rc.d', 'home-mcp-bridge', 'run'), 'utf8');
+  const m = /^exec node (.*?)\s*dist\/src\/main\.js/m.exec(run);
+  return m ? m[1].split(/\s+/).filter(Boolean) : [];
+}
+const nodeFlags = opt['node-options'] !== undefined ? opt['node-options'].split(/\s+/).filter(Boolean) : addonNodeFlags();
+
+/** The open-files limit of this process (children inherit it). */
+function openFilesLimit(pid = 'self') {
+  const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+  return m && m[1] !== 'unlimited' ? Number(m[1]) : Infinity;
+}
 
 /** Resident memory (bytes) and CPU time (µs) of a process, from /proc. */
 function proc(pid) {
@@ -102,16 +139,18 @@ async function waitHttp(url, ms = 30_000) {
   throw new Error(`${url} did not answer`);
 }
 
+const BUILD = { bridge: root, before: baseline };
+
 async function startServer(kind, sim, maxClients) {
   const port = await freePort();
-  if (kind === 'bridge') {
+  if (kind === 'bridge' || kind === 'before') {
     const env = {
       PATH: process.env.PATH,
       PORT: String(port),
       HOST,
       DATA_DIR: join(work, `data-${port}`),
-      HASS_URL: sim.url,
-      HASS_TOKEN: sim.token,
+      // No hub given (idle runs): the bridge runs its embedded simulator.
+      ...(sim ? { HASS_URL: sim.url, HASS_TOKEN: sim.token } : {}),
       AUTH_USERNAME: 'bench',
       AUTH_PASSWORD: 'bench-password',
       LOG_LEVEL: 'warn',
@@ -119,17 +158,19 @@ async function startServer(kind, sim, maxClients) {
       EVENT_SUB_RATE_LIMIT: '0',
       EVENT_SUB_MAX_SUBSCRIPTIONS: String(maxClients + 100),
       SSE_MAX_CONNECTIONS: String(maxClients + 100),
+      // As the add-on runs it.
+      MALLOC_TRIM_THRESHOLD_: '131072',
     };
     const prof = opt['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${opt['cpu-prof']}`] : [];
-    const child = spawn(process.execPath, [...prof, 'dist/src/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeFlags, ...prof, 'dist/src/main.js'], { cwd: BUILD[kind], env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.add(child);
     await waitHttp(`http://${HOST}:${port}/health`);
     const res = await fetch(`http://${HOST}:${port}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) });
     const { access_token: token } = await res.json();
-    for (let i = 0; i < 100 && !(await (await fetch(`http://${HOST}:${port}/health`)).json()).hub.connected; i++) await sleep(100);
+    for (let i = 0; i < 100 && sim && !(await (await fetch(`http://${HOST}:${port}/health`)).json()).hub.connected; i++) await sleep(100);
     return { child, port, token, sse: '/api/events/stream', ws: '/api/ws', subscribe: JSON.stringify({ type: 'subscribe_events' }) };
   }
-  const child = fork(join(here, 'baseline-server.mjs'), [kind, String(port), sim.url, sim.token], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(here, 'baseline-server.mjs'), [kind, String(port), sim?.url ?? '', sim?.token ?? ''], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   children.add(child);
   await new Promise((resolve) => child.once('message', resolve));
   return { child, port, sse: '/sse', ws: '/ws' };
@@ -179,7 +220,6 @@ async function closeClients(workers) {
   }
 }
 
-
 /** One run: clients connect (idle memory measured), events flow at `rate` for `seconds`, then drain. */
 async function run(sim, kind, transport, n, rate, seconds) {
   const server = await startServer(kind, sim, n);
@@ -209,7 +249,7 @@ async function run(sim, kind, transport, n, rate, seconds) {
   const elapsed = (performance.now() - t0) / 1000;
   const after = proc(server.child.pid);
   // The bridge's own view: from an event's arrival on its bus to the write to the socket.
-  const inside = kind === 'bridge' ? (await (await fetch(`http://${HOST}:${server.port}/api/sse/metrics`, { headers: { authorization: `Bearer ${server.token}` } })).json()).data.metrics.latency : undefined;
+  const inside = kind === 'bridge' || kind === 'before' ? (await (await fetch(`http://${HOST}:${server.port}/api/sse/metrics`, { headers: { authorization: `Bearer ${server.token}` } })).json()).data.metrics.latency : undefined;
   await closeClients(workers);
   await stopServer(server);
   const cpuUs = after.cpuUs - before.cpuUs;
@@ -233,54 +273,118 @@ async function run(sim, kind, transport, n, rate, seconds) {
   };
 }
 
-const LABEL = { bridge: 'bridge', uws: 'bare uWS', peer: 'node:http + ws' };
-const f = (x, d = 1) => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a');
+/** Several runs of one configuration as one row: each figure's median, and the p99s of every run. */
+function medianRow(rows) {
+  if (rows.length === 1) return rows[0];
+  const m = (k) => median(rows.map((r) => r[k]).filter((x) => x !== undefined));
+  return { ...rows[0], connected: Math.min(...rows.map((r) => r.connected)), failed: Math.max(...rows.map((r) => r.failed)), delivered: m('delivered'), lost: m('lost'), perSecond: m('perSecond'), usPerDelivery: m('usPerDelivery'), usPerEvent: m('usPerEvent'), p50: m('p50'), p99: m('p99'), insideP99: m('insideP99'), rssPerConn: m('rssPerConn'), p99s: rows.map((r) => r.p99) };
+}
 
-const sim = await startSim();
-const results = [];
-const clientCounts = list(opt.clients).map(Number);
-for (const transport of list(opt.transports)) {
-  for (const n of clientCounts) {
-    for (const kind of list(opt.servers)) {
-      log(`${LABEL[kind]} ${transport}: ${n} clients, ${opt.rate} events/s for ${opt.seconds} s`);
-      results.push(await run(sim, kind, transport, n, Number(opt.rate), Number(opt.seconds)));
+/** RSS of a process once it stops moving (at most `seconds`), sampled every second. */
+async function settledRss(pid, seconds) {
+  let last = proc(pid).rss;
+  for (let s = 0; s < seconds; s++) {
+    await sleep(1000);
+    last = proc(pid).rss;
+  }
+  return last;
+}
+
+/** Idle connections: RSS per connection 1.5 s after they connected, and after `settle` s. */
+async function idleRun(kind, transport, n) {
+  const server = await startServer(kind, undefined, n);
+  const limit = openFilesLimit(server.child.pid);
+  const settle = Number(opt.settle);
+  const rss0 = await settledRss(server.child.pid, settle);
+  const { workers, connected, failed } = await openClients(server, transport, n, Number(opt.procs));
+  await sleep(1500);
+  const early = proc(server.child.pid).rss;
+  const late = await settledRss(server.child.pid, settle);
+  await closeClients(workers);
+  await stopServer(server);
+  return { kind, transport, n, connected, failed, limit, early: (early - rss0) / connected, late: (late - rss0) / connected };
+}
+
+const LABEL = { bridge: 'bridge', before: 'bridge before', uws: 'bare uWS', peer: 'node:http + ws' };
+const f = (x, d = 1) => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a');
+const servers = list(opt.servers ?? (baseline ? 'bridge,before,uws,peer' : 'bridge,uws,peer'));
+if (servers.includes('before') && !baseline) {
+  console.error('bench:events: the server "before" needs --baseline DIR');
+  process.exit(2);
+}
+const isBridge = (kind) => kind === 'bridge' || kind === 'before';
+
+console.log(`Node ${process.version}; bridge flags: ${nodeFlags.length ? nodeFlags.join(' ') : '(none)'}; open-files limit ${openFilesLimit()}`);
+
+if (!opt['skip-fanout']) {
+  const sim = await startSim();
+  const results = [];
+  const clientCounts = list(opt.clients).map(Number);
+  const repeat = Number(opt.repeat);
+  for (const transport of list(opt.transports)) {
+    const configs = [...clientCounts.map((n) => ({ n, rate: Number(opt.rate), burst: false })), { n: clientCounts[0], rate: Number(opt['burst-rate']), burst: true }];
+    for (const c of configs) {
+      for (const kind of servers) {
+        // The repeats go to the figure whose median the goal names: the first client count at the base rate.
+        const times = isBridge(kind) && c.n === clientCounts[0] && !c.burst ? repeat : 1;
+        const rows = [];
+        for (let i = 0; i < times; i++) {
+          log(`${LABEL[kind]} ${transport}: ${c.n} clients, ${c.rate} events/s${c.burst ? ' (burst)' : ''}${times > 1 ? `, run ${i + 1} of ${times}` : ''}`);
+          rows.push(await run(sim, kind, transport, c.n, c.rate, c.burst ? Math.max(3, Number(opt.seconds) / 2) : Number(opt.seconds)));
+        }
+        results.push({ ...medianRow(rows), burst: c.burst });
+      }
     }
   }
-  const n = clientCounts[0];
-  for (const kind of list(opt.servers)) {
-    log(`${LABEL[kind]} ${transport}: burst, ${n} clients, ${opt['burst-rate']} events/s`);
-    results.push({ ...(await run(sim, kind, transport, n, Number(opt['burst-rate']), Math.max(3, Number(opt.seconds) / 2))), burst: true });
+  await sim.call({ cmd: 'stop' });
+
+  console.log('\n### Fan-out\n');
+  console.log('| server | transport | clients | events/s | connected | deliveries/s | undelivered 15 s after | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | p99 inside the bridge ms | RSS / connection 1.5 s after connecting |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const p99 = r.p99s ? `${f(r.p99)} (${r.p99s.map((x) => f(x)).join(', ')})` : f(r.p99);
+    console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')} | ${r.rate}${r.burst ? ' (burst)' : ''} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.perSecond, 0)} | ${Math.round(r.lost).toLocaleString('en-US')} | ${f(r.usPerDelivery, 2)} | ${f(r.usPerEvent, 0)} | ${f(r.p50)} | ${p99} | ${r.insideP99 === undefined ? '' : f(r.insideP99, 2)} | ${f(r.rssPerConn / 1024, 2)} KiB |`);
+  }
+  const ratio = results.filter((r) => isBridge(r.kind)).map((r) => {
+    const bare = results.find((b) => b.kind === 'uws' && b.transport === r.transport && b.n === r.n && !!b.burst === !!r.burst);
+    return bare ? `| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')}${r.burst ? ' (burst)' : ''} | ${f(r.usPerDelivery / bare.usPerDelivery, 2)} |` : undefined;
+  }).filter(Boolean);
+  if (ratio.length) {
+    console.log('\n| server | transport | clients | CPU per delivery ÷ bare uWS |');
+    console.log('|---|---|---|---|');
+    for (const line of ratio) console.log(line);
   }
 }
 
-console.log('\n### Fan-out\n');
-console.log('| server | transport | clients | events/s | connected | deliveries/s | undelivered 15 s after | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | p99 inside the bridge ms | idle RSS / connection |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of results) {
-  console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')} | ${r.rate}${r.burst ? ' (burst)' : ''} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.perSecond, 0)} | ${r.lost.toLocaleString('en-US')} | ${f(r.usPerDelivery, 2)} | ${f(r.usPerEvent, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${r.insideP99 === undefined ? '' : f(r.insideP99, 2)} | ${f(r.rssPerConn / 1024, 2)} KiB |`);
-}
-const ratio = results.filter((r) => r.kind === 'bridge').map((r) => {
-  const bare = results.find((b) => b.kind === 'uws' && b.transport === r.transport && b.n === r.n && !!b.burst === !!r.burst);
-  return bare ? `| ${r.transport} | ${r.n.toLocaleString('en-US')}${r.burst ? ' (burst)' : ''} | ${f(r.usPerDelivery / bare.usPerDelivery, 2)} |` : undefined;
-}).filter(Boolean);
-if (ratio.length) {
-  console.log('\n| transport | clients | bridge CPU per delivery ÷ bare uWS |');
-  console.log('|---|---|---|');
-  for (const line of ratio) console.log(line);
+if (!opt['skip-idle']) {
+  // The server needs a descriptor per connection and a few of its own.
+  const n = Math.min(Number(opt.idle), openFilesLimit() - 128);
+  const rows = [];
+  for (const transport of list(opt.transports)) {
+    for (const kind of servers) {
+      log(`idle: ${LABEL[kind]} ${transport}, ${n} connections`);
+      rows.push(await idleRun(kind, transport, n));
+    }
+  }
+  console.log(`\n### Idle connections (${Number(opt.idle).toLocaleString('en-US')} asked; the open-files limit is ${openFilesLimit().toLocaleString('en-US')} per process)\n`);
+  console.log(`| server | transport | connections | RSS / connection 1.5 s after | RSS / connection ${opt.settle} s after | open-files limit |`);
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.early / 1024, 2)} KiB | ${f(r.late / 1024, 2)} KiB | ${r.limit.toLocaleString('en-US')} |`);
 }
 
-await sim.call({ cmd: 'stop' });
 if (!opt['skip-history']) {
   const rows = [];
-  for (const streams of [0, 100]) {
-    log(`history: ${opt['history-events']} events through the bridge's event hub, ${streams} SSE clients reading`);
-    const child = fork(join(here, 'history.mjs'), [opt['history-events'], String(streams)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    children.add(child);
-    rows.push(await new Promise((resolve) => child.once('message', resolve)));
+  for (const kind of servers.filter(isBridge)) {
+    for (const streams of [0, 100]) {
+      log(`history (${LABEL[kind]}): ${opt['history-events']} events through the bridge's bus, ${streams} SSE clients reading`);
+      const child = fork(join(here, 'history.mjs'), [opt['history-events'], String(streams), BUILD[kind]], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: nodeFlags });
+      children.add(child);
+      rows.push({ kind, ...(await new Promise((resolve) => child.once('message', resolve))) });
+    }
   }
   console.log('\n### History\n');
-  console.log('| events | streams reading | stored | lost | events persisted / s | deliveries |');
-  console.log('|---|---|---|---|---|---|');
-  for (const h of rows) console.log(`| ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${h.delivered.toLocaleString('en-US')} |`);
+  console.log('| build | events | streams reading | stored | lost | events persisted / s | process CPU µs / event | deliveries |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const h of rows) console.log(`| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} |`);
 }
 process.exit(0);

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { AppError, conflict, notFound } from '../errors.js';
 import type { BridgeTokenRecord, TokenStore } from '../store/tokens.js';
+import type { CredentialEnd } from './credentials.js';
 import { LastUse } from './last-use.js';
 import { actorName, type Principal, type TokenService } from './tokens.js';
 
@@ -32,7 +33,16 @@ export class BridgeTokens {
   private readonly live = new Map<string, BridgeTokenRecord>();
   private readonly used: LastUse;
 
-  constructor(private readonly store: TokenStore, private readonly tokens: TokenService) {
+  constructor(
+    private readonly store: TokenStore,
+    private readonly tokens: TokenService,
+    private readonly opts: {
+      /** Whether the bridge user a token was made by is gone (tokens end with the user who made them). */
+      creatorGone?: (createdBy: string) => boolean;
+      /** Told when a token is revoked (credentials may have ended). */
+      changed?: () => void;
+    } = {},
+  ) {
     for (const r of store.all()) this.live.set(r.id, r);
     this.used = new LastUse((batch) => store.touch(batch));
   }
@@ -74,13 +84,27 @@ export class BridgeTokens {
     this.store.delete(id);
     this.live.delete(id);
     this.used.forget(id);
+    this.opts.changed?.();
     return { kind: 'bridge_token', ...record };
   }
 
-  /** Why a verified bridge token is refused (revoked), or undefined; notes its use. */
-  refusal(p: Principal): AppError | undefined {
+  /** Whether a bridge token has ended: revoked, or the bridge user who made it is gone. */
+  ended(p: Principal): CredentialEnd | undefined {
     const record = p.tokenId === undefined ? undefined : this.live.get(p.tokenId);
-    if (!record) return new AppError('AUTHENTICATION_ERROR', 401, 'The access token has been revoked', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    if (!record) return { reason: 'token_revoked', message: 'The access token has been revoked' };
+    // Made through ingress (ha:<name>), by another token or an OAuth client: no bridge user to outlive.
+    const by = record.created_by;
+    if (!/^(ha|token|oauth):/.test(by) && this.opts.creatorGone?.(by)) {
+      return { reason: 'user_removed', message: `The user who made this token (${JSON.stringify(by.slice(0, 64))}) no longer exists` };
+    }
+    return undefined;
+  }
+
+  /** Why a verified bridge token is refused (revoked, its maker gone), or undefined; notes its use. */
+  refusal(p: Principal): AppError | undefined {
+    const end = this.ended(p);
+    if (end) return new AppError('AUTHENTICATION_ERROR', 401, end.message, {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    const record = this.live.get(p.tokenId!)!;
     record.last_used_at = this.used.note(record.id);
     return undefined;
   }

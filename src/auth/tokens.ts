@@ -30,6 +30,8 @@ export interface Principal {
   audience?: string;
   /** The Home Assistant user, when via is 'ingress'. */
   haUser?: { id: string; name: string; displayName: string };
+  /** When the token expires (epoch ms); absent where nothing expires (ingress). */
+  expMs?: number;
 }
 
 /** The claim that marks a named bridge token (revocable, checked against the store on every use). */
@@ -40,6 +42,8 @@ const OAUTH_KIND = 'oauth';
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly cache = new Map<string, Principal & { expMs: number }>();
+  private lastToken?: string;
+  private lastHit?: Principal & { expMs: number };
 
   constructor(secret: string, readonly ttlSeconds: number) {
     this.key = new TextEncoder().encode(secret);
@@ -75,10 +79,16 @@ export class TokenService {
 
   /** Returns the principal from a cached verification, or undefined when the token must be verified. */
   cached(token: string): Principal | undefined {
-    const hit = this.cache.get(token);
+    // The same token as the last request's (an assistant's calls come in runs): compared, not hashed again.
+    const hit = token === this.lastToken ? this.lastHit : this.cache.get(token);
     if (!hit) return undefined;
-    if (hit.expMs > Date.now()) return hit;
+    if (hit.expMs > Date.now()) {
+      this.lastToken = token;
+      this.lastHit = hit;
+      return hit;
+    }
     this.cache.delete(token);
+    this.lastToken = undefined;
     return undefined;
   }
 

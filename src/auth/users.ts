@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { User } from '../config/load.js';
 import { AppError } from '../errors.js';
+import type { CredentialEnd } from './credentials.js';
 import { writePrivateFile } from './files.js';
 import type { Principal } from './tokens.js';
 
@@ -60,9 +61,12 @@ export class UserStore {
   /** A made-up user, so an unknown name costs as much time as a wrong password. */
   private decoy?: StoredUser;
   private watcher?: FSWatcher;
+  /** Told when users or passwords change while running (credentials may have ended). */
+  private changed: () => void = () => undefined;
 
-  static async create(configured: User[], dataDir: string): Promise<{ store: UserStore; generatedPassword?: string }> {
+  static async create(configured: User[], dataDir: string, opts: { changed?: () => void } = {}): Promise<{ store: UserStore; generatedPassword?: string }> {
     const store = new UserStore();
+    if (opts.changed) store.changed = opts.changed;
     let generatedPassword: string | undefined;
     if (configured.length) {
       const path = join(dataDir, CONFIGURED_FILE);
@@ -105,6 +109,7 @@ export class UserStore {
         this.users.clear();
         this.cutoffs.clear();
         this.set(admin);
+        this.changed();
       });
       this.watcher.unref();
     } catch {
@@ -117,12 +122,22 @@ export class UserStore {
     return (await matches(known ?? this.decoy!, password)) && known !== undefined;
   }
 
+  has(username: string): boolean {
+    return this.users.has(username);
+  }
+
+  /** Whether a signed-in user's token has ended: its user is gone, or the password changed since it was issued. */
+  ended(p: Principal): CredentialEnd | undefined {
+    const cutoff = this.cutoffs.get(p.sub);
+    if (cutoff === undefined) return { reason: 'user_removed', message: `The access token's user ${JSON.stringify(p.sub.slice(0, 64))} no longer exists` };
+    if (p.iat < cutoff) return { reason: 'password_changed', message: 'The access token was issued before the password last changed; get a new one' };
+    return undefined;
+  }
+
   /** Why a verified token's principal is no longer welcome, or undefined when it is. */
   refusal(p: Principal): AppError | undefined {
-    const cutoff = this.cutoffs.get(p.sub);
-    if (cutoff === undefined) return invalidToken(`The access token's user ${JSON.stringify(p.sub.slice(0, 64))} no longer exists`);
-    if (p.iat < cutoff) return invalidToken('The access token was issued before the password last changed; get a new one');
-    return undefined;
+    const end = this.ended(p);
+    return end && invalidToken(end.message);
   }
 
   close(): void {

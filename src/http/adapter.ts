@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import { LINK_PREFIX } from '../auth/discovery-link.js';
-import type { EncodedHeader } from './security-headers.js';
+import type { HeaderSet } from './security-headers.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export type HeaderValue = string | number | readonly string[];
@@ -23,6 +23,8 @@ export interface BridgeRequest {
   aborted: boolean;
   /** Who was admitted (for the access log): a bridge user, a token's subject, or ha:<name> through ingress. */
   user?: string;
+  /** performance.now() at arrival, when the access log is on. */
+  started?: number;
   // Filled in by polka:
   path: string;
   query: Record<string, string | string[] | undefined>;
@@ -92,15 +94,23 @@ export function unversioned(url: string): string {
   return url.startsWith('/api/v1') && (url.length === 7 || url[7] === '/' || url[7] === '?') ? `/api${url.slice(7)}` : url;
 }
 
+// The usual methods as one shared string each, instead of a new upper-cased copy per request.
+const METHODS = new Map(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].flatMap((m) => [[m, m], [m.toLowerCase(), m]] as [string, string][]));
+const methodName = (m: string): string => METHODS.get(m) ?? m.toUpperCase();
+
+// uWS calls this once per header; it fills the object of the request being read (no closure per request).
+let reading: Record<string, string> = {};
+const addHeader = (k: string, v: string) => {
+  reading[k] = reading[k] === undefined ? v : `${reading[k]}, ${v}`;
+};
+
 export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest {
-  const headers: Record<string, string> = {};
-  req.forEach((k, v) => {
-    headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
-  });
+  const headers: Record<string, string> = (reading = {});
+  req.forEach(addHeader);
   const query = req.getQuery();
   const rawUrl = req.getUrl() + (query ? `?${query}` : '');
   const out: BridgeRequest = {
-    method: req.getCaseSensitiveMethod().toUpperCase(),
+    method: methodName(req.getCaseSensitiveMethod()),
     url: unversioned(rawUrl),
     originalUrl: rawUrl,
     headers,
@@ -154,8 +164,16 @@ function statusLine(code: number): string {
 /** uWS computes these itself; writing them as well would send them twice. */
 const MANAGED = new Set(['content-length', 'transfer-encoding', 'connection', 'date']);
 
+/** What the server keeps of the requests in flight: told once when each response it began is over. */
+export interface Books {
+  readonly closing: boolean;
+  finished?(response: ResponseAdapter): void;
+}
+
 export class ResponseAdapter {
   statusCode = 200;
+  /** Counted by the server's books (set when it began this response). */
+  tracked = false;
   finished = false;
   headersSent = false;
   aborted = false;
@@ -163,30 +181,48 @@ export class ResponseAdapter {
   inHandler = false;
   /** The answer to a HEAD request: its head, with the length the body would have had, and no body. */
   headOnly = false;
-  private readonly headers = new Map<string, [string, HeaderValue]>();
+  /** Headers set so far, three slots each: lower-case name, name, value (few per answer: a list beats a map). */
+  private headers: (string | HeaderValue)[] = [];
   private closeAfter = false;
   private closers?: (() => void)[];
 
   constructor(
     private readonly res: HttpResponse,
     /** The security headers of the route's policy; set before the head is written. */
-    public baseHeaders: readonly EncodedHeader[],
-    private readonly server: { readonly closing: boolean },
-    private readonly onFinish: () => void,
+    public baseHeaders: HeaderSet,
+    private readonly server: Books,
+    /** The request it answers, for the books (absent for answers no request is tracked for). */
+    readonly request?: BridgeRequest,
+    /** A stream that stays open until the client leaves: a shutdown ends it rather than waiting. */
+    readonly longLived = false,
   ) {}
 
+  private find(lower: string): number {
+    const h = this.headers;
+    for (let i = 0; i < h.length; i += 3) if (h[i] === lower) return i;
+    return -1;
+  }
+
   setHeader(name: string, value: HeaderValue): this {
-    this.headers.set(name.toLowerCase(), [name, value]);
+    const lower = name.toLowerCase();
+    const i = this.find(lower);
+    if (i === -1) this.headers.push(lower, name, value);
+    else {
+      this.headers[i + 1] = name;
+      this.headers[i + 2] = value;
+    }
     return this;
   }
   getHeader(name: string): HeaderValue | undefined {
-    return this.headers.get(name.toLowerCase())?.[1];
+    const i = this.find(name.toLowerCase());
+    return i === -1 ? undefined : (this.headers[i + 2] as HeaderValue);
   }
   hasHeader(name: string): boolean {
-    return this.headers.has(name.toLowerCase());
+    return this.find(name.toLowerCase()) !== -1;
   }
   removeHeader(name: string): void {
-    this.headers.delete(name.toLowerCase());
+    const i = this.find(name.toLowerCase());
+    if (i !== -1) this.headers.splice(i, 3);
   }
   /** Ask uWS to close the connection after this response (used when a body was refused unread). */
   closeConnection(): void {
@@ -204,14 +240,22 @@ export class ResponseAdapter {
     this.headersSent = true;
     const res = this.res;
     res.writeStatus(statusLine(this.statusCode));
-    for (const h of this.baseHeaders) if (!this.headers.has(h.lower)) res.writeHeader(h.name, h.value);
-    for (const [lower, [name, value]] of this.headers) {
-      if (MANAGED.has(lower)) continue;
+    const base = this.baseHeaders;
+    const h = this.headers;
+    let replaced = false;
+    for (let i = 0; i < h.length; i += 3) if (base.names.has(h[i] as string)) replaced = true;
+    // The policy's headers in one call, unless this answer replaces one of them.
+    if (!replaced) res.writeHeader(base.blockName, base.blockValue);
+    else for (const b of base.headers) if (this.find(b.lower) === -1) res.writeHeader(b.name, b.value);
+    for (let i = 0; i < h.length; i += 3) {
+      if (MANAGED.has(h[i] as string)) continue;
+      const name = h[i + 1] as string;
+      const value = h[i + 2] as HeaderValue;
       if (Array.isArray(value)) for (const one of value) res.writeHeader(name, one);
       else res.writeHeader(name, String(value));
     }
     // Sent: a long-lived response (an event stream) need not keep them.
-    this.headers.clear();
+    h.length = 0;
   }
 
   /** Streams a chunk; false means the client is behind and `onDrain` will say when to go on. */
@@ -249,7 +293,7 @@ export class ResponseAdapter {
   }
 
   private finish(): void {
-    this.onFinish();
+    if (this.tracked) this.server.finished?.(this);
     for (const cb of this.closers?.splice(0) ?? []) cb();
   }
 
@@ -270,6 +314,29 @@ export class ResponseAdapter {
     }
     this.flushHead();
     this.res.end(chunk ?? '', close);
+  }
+
+  /**
+   * A long-lived stream leaves the adapter once its head is out: the caller writes to uWS itself
+   * from here on, with `aborted` as uWS's abort handler (replacing the adapter's, and with it the
+   * request). The request is over for the server's books; the stream's owner ends it at shutdown.
+   */
+  handOff(aborted: () => void): HttpResponse {
+    if (this.aborted) throw new Error('the response is aborted');
+    this.res.onAborted(aborted);
+    this.finished = true;
+    this.finish();
+    return this.res;
+  }
+
+  /** uWS's abort handler for a tracked request (bound once per response: no closure over the request). */
+  clientLeft(): void {
+    const r = this.request;
+    if (r) {
+      r.aborted = true;
+      r.body?.destroy();
+    }
+    this.abort();
   }
 
   /** Called from onAborted: the uWS response must not be used any more. */

@@ -61,6 +61,9 @@ function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | u
   return undefined;
 }
 
+/** The answer's extra headers when it has none (shared: never written to). */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** The first value of a query parameter whose name is written exactly `name` (not percent-encoded). */
 function literalParam(url: string, name: string): string | undefined {
   const q = url.indexOf('?');
@@ -107,8 +110,9 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
     // (Ingress and capability principals were checked where they were made.)
     const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' || verified.via === 'discovery' ? verified : (refusal(verified, caller, policy) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
-    const headers: Record<string, string> = {};
+    let headers = NO_HEADERS;
     if (policy.rateLimited !== false && limiter.enabled) {
+      headers = {};
       // Each token has its own budget (two assistants of one user do not share one); no token, the address.
       const d = limiter.hit(principal?.via === 'ingress' || principal?.via === 'discovery' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
       headers['X-RateLimit-Limit'] = String(d.limit);

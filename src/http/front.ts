@@ -8,7 +8,7 @@ import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { textTooDeep, tooDeep } from '../json-depth.js';
 import { check } from '../validation.js';
-import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest } from './adapter.js';
+import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest, type Books } from './adapter.js';
 import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
@@ -23,20 +23,26 @@ export interface FrontDeps {
   log: Logger;
 }
 
-/** What the server tracks of every request; the front reports each start and end. */
-export interface Tracker {
-  readonly closing: boolean;
+/** What the server tracks of every request; the front reports each start, the response its end. */
+export interface Tracker extends Books {
   /** A request was refused because the server is closing (it waits until such requests stop). */
   refused(): void;
-  /** A request begins; the returned function is called once when it ends. */
-  begin(request: BridgeRequest, response: ResponseAdapter, longLived: boolean): () => void;
+  /** A request begins (its response says which, and whether it is a long-lived stream); `finished` follows once. */
+  begin(response: ResponseAdapter): void;
   /** Open WebSockets, so a shutdown can close them. */
   sockets: Set<WebSocket<SocketData>>;
 }
 
-/** The part of polka we use, typed for our request and response objects. */
-interface Router {
-  add(method: string, path: string, handler: (req: BridgeRequest, res: ResponseAdapter) => unknown): unknown;
+type Handler = (req: BridgeRequest, res: ResponseAdapter) => unknown;
+
+/** The part of polka we use, typed for our request and response objects: its route table and its match. */
+interface Polka {
+  add(method: string, path: string, handler: Handler): unknown;
+  find(method: string, path: string): { params: Record<string, string>; handlers: Handler[] };
+}
+
+/** Serves one request of the catch-all. */
+export interface Router {
   handler(req: BridgeRequest, res: ResponseAdapter): void;
 }
 
@@ -46,7 +52,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function sendJson(req: BridgeRequest, res: ResponseAdapter, status: number, body: unknown): void {
   // A body we did not read to its end cannot be skipped over reliably: close after answering.
   if (req.body && !req.body.readableEnded) res.closeConnection();
-  res.writeHead(status, { 'Content-Type': JSON_TYPE });
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_TYPE);
   res.end(JSON.stringify(body));
 }
 
@@ -83,55 +90,80 @@ const upgradeRequired = (path: string) => new AppError('BAD_REQUEST', 426, `${pa
 const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `The request body is larger than ${limit} bytes`, { limit });
 
 /** The request as a handler sees it, its declared inputs checked by the one validator. */
-function apiRequest<B>(route: Route, req: BridgeRequest, principal: Admitted['principal'], body: B): ApiRequest<B, any, any> {
-  const json = kindOf(route) === 'json' ? (route as JsonRoute) : undefined;
-  return {
-    id: req.id,
-    method: req.method as Method,
-    path: req.path,
-    params: route.params ? check(route.params, req.params, { what: 'path' }) : req.params,
-    query: route.query ? check(route.query, req.query, { what: 'query' }) : req.query,
-    headers: req.headers,
-    ip: req.ip,
-    principal,
+class CheckedRequest<B> implements ApiRequest<B, any, any> {
+  readonly id: string;
+  readonly method: Method;
+  readonly path: string;
+  readonly params: any;
+  readonly query: any;
+  readonly headers: Record<string, string>;
+  readonly ip: string;
+  readonly body: B;
+
+  constructor(
+    route: Route,
+    private readonly req: BridgeRequest,
+    readonly principal: Admitted['principal'],
+    body: B,
+  ) {
+    const json = kindOf(route) === 'json' ? (route as JsonRoute) : undefined;
+    this.id = req.id;
+    this.method = req.method as Method;
+    this.path = req.path;
+    this.params = route.params ? check(route.params, req.params, { what: 'path' }) : req.params;
+    this.query = route.query ? check(route.query, req.query, { what: 'query' }) : req.query;
+    this.headers = req.headers;
+    this.ip = req.ip;
     // A route that declares a body schema checks an absent body as {}, so missing fields are named;
     // a body that is there (JSON null included) is checked as it came.
-    body: json?.body ? (check(json.body, body === undefined ? {} : body) as B) : body,
-    get aborted() {
-      return req.aborted;
-    },
-  };
+    this.body = json?.body ? (check(json.body, body === undefined ? {} : body) as B) : body;
+  }
+
+  get aborted(): boolean {
+    return this.req.aborted;
+  }
 }
 
-/** Admission, then `next`; synchronous while nothing waits. Errors end in the route's shape. */
-function admitted(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps, next: (a: Admitted) => void | Promise<void>): void | Promise<void> {
+function apiRequest<B>(route: Route, req: BridgeRequest, principal: Admitted['principal'], body: B): ApiRequest<B, any, any> {
+  return new CheckedRequest(route, req, principal, body);
+}
+
+type Next<R extends Route> = (a: Admitted, route: R, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps) => void | Promise<void>;
+
+/**
+ * Admission, then `next`; synchronous while nothing waits. Errors end in the route's shape.
+ * (`next` gets everything it needs as arguments: the JSON path makes no closure per request.)
+ */
+function admitted<R extends Route>(route: R, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps, next: Next<R>): void | Promise<void> {
   res.baseHeaders = HEADER_POLICIES[route.headers ?? 'api'];
   if (deps.cors.enabled) {
     const cors = deps.cors.answer(req.headers.origin);
     for (const k in cors) res.setHeader(k, cors[k]!);
   }
-  const fail = (err: unknown) => sendError(res, req, err, route.errorShape ?? 'core', deps.log);
-  const go = (a: Admitted) => {
-    if (a.principal) req.user = actorName(a.principal);
-    for (const k in a.headers) res.setHeader(k, a.headers[k]!);
-    return next(a);
-  };
   try {
     const a = deps.admit(req, route);
-    const done = a instanceof Promise ? a.then(go) : go(a);
-    if (done instanceof Promise) return done.catch(fail);
+    const done = a instanceof Promise ? a.then((x) => proceed(x, route, req, res, deps, next)) : proceed(a, route, req, res, deps, next);
+    if (done instanceof Promise) return done.catch((err: unknown) => sendError(res, req, err, route.errorShape ?? 'core', deps.log));
   } catch (err) {
-    fail(err);
+    sendError(res, req, err, route.errorShape ?? 'core', deps.log);
   }
 }
 
+function proceed<R extends Route>(a: Admitted, route: R, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps, next: Next<R>): void | Promise<void> {
+  if (a.principal) req.user = actorName(a.principal);
+  for (const k in a.headers) res.setHeader(k, a.headers[k]!);
+  return next(a, route, req, res, deps);
+}
+
+const jsonNext: Next<JsonRoute> = ({ principal }, route, req, res, deps) => {
+  if (req.body && BODY_METHODS.has(req.method)) {
+    return parseBody(req, deps.bodyLimit).then((body) => answer(route, req, res, principal, body));
+  }
+  return answer(route, req, res, principal, undefined);
+};
+
 function serveJson(route: JsonRoute, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps): void | Promise<void> {
-  return admitted(route, req, res, deps, ({ principal }) => {
-    if (req.body && BODY_METHODS.has(req.method)) {
-      return parseBody(req, deps.bodyLimit).then((body) => answer(route, req, res, principal, body));
-    }
-    return answer(route, req, res, principal, undefined);
-  });
+  return admitted(route, req, res, deps, jsonNext);
 }
 
 function answer(route: JsonRoute, req: BridgeRequest, res: ResponseAdapter, principal: Admitted['principal'], body: unknown): void | Promise<void> {
@@ -170,19 +202,61 @@ function noMatch(table: RouteTable, req: BridgeRequest, res: ResponseAdapter, co
   sendJson(req, res, 404, errorBody(new AppError('NOT_FOUND', 404, `No route for ${req.method} ${req.path.slice(0, 200)}`), 'core'));
 }
 
-/** Builds the polka app that serves every JSON route of the table, and the 404/405 of all. */
+/**
+ * Builds the polka app that holds every JSON route of the table, and serves the 404/405 of all.
+ * Each request is matched by polka's own route table; the one handler a route has is called
+ * directly (polka's generic handler chain would add a promise, a copied list and closures to
+ * every request, for middleware no route uses).
+ */
 export function jsonRouter(table: RouteTable, deps: FrontDeps): Router {
-  const app = polka({
-    onNoMatch: (req: BridgeRequest, res: ResponseAdapter) => noMatch(table, req, res, deps.cors),
-    onError: (err: unknown, req: BridgeRequest, res: ResponseAdapter) => sendError(res, req, err, 'core', deps.log),
-  } as never) as unknown as Router;
+  const app = polka() as unknown as Polka;
   for (const route of table.routes()) {
     const kind = kindOf(route);
     if (kind === 'json') app.add(route.method, route.path, (req, res) => serveJson(route as JsonRoute, req, res, deps));
     // uWS hands a WebSocket route only its upgrades; a plain GET arrives here.
     else if (kind === 'websocket') app.add('GET', route.path, (req, res) => admitted(route, req, res, deps, () => Promise.reject(upgradeRequired(req.path))));
   }
-  return app;
+  const fail = (req: BridgeRequest, res: ResponseAdapter) => (err: unknown) => sendError(res, req, err, 'core', deps.log);
+  // The handler of paths without parameters, once found: polka's table is scanned once per path.
+  const fixed = new Map<string, Handler>();
+  return {
+    handler(req, res) {
+      const q = req.url.indexOf('?');
+      req.path = q === -1 ? req.url : req.url.slice(0, q);
+      req.query = q === -1 ? {} : (parseQueryString(req.url.slice(q + 1)) as Query);
+      const key = `${req.method} ${req.path}`;
+      const known = fixed.get(key);
+      if (known) {
+        req.params = {};
+        return run(known, req, res);
+      }
+      const { params, handlers } = app.find(req.method, req.path);
+      if (req.path.indexOf('%', 1) !== -1) {
+        for (const k in params) {
+          try {
+            params[k] = decodeURIComponent(params[k]!);
+          } catch {
+            // a malformed segment stays as it came
+          }
+        }
+      }
+      req.params = params;
+      const handler = handlers[0];
+      if (!handler) return noMatch(table, req, res, deps.cors);
+      // Only found paths are kept (a client picks the paths), and only so many.
+      if (Object.keys(params).length === 0 && fixed.size < 1024) fixed.set(key, handler);
+      run(handler, req, res);
+    },
+  };
+
+  function run(handler: Handler, req: BridgeRequest, res: ResponseAdapter): void {
+    try {
+      const out = handler(req, res);
+      if (out instanceof Promise) out.catch(fail(req, res));
+    } catch (err) {
+      fail(req, res)(err);
+    }
+  }
 }
 
 /** A native request gets what polka would have given it: path, query and params. */
@@ -197,11 +271,19 @@ function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): Br
 
 /** A Host header as clients send it: a name or an address, an IPv6 literal in brackets, a port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
-const hostIsMalformed = (host: string) => host !== '' && (!HOST.test(host) || !URL.canParse(`http://${host}/`));
+// Clients send the same few Host values again and again: the ones found good are remembered.
+const goodHosts = new Set<string>();
+function hostIsMalformed(host: string): boolean {
+  if (host === '' || goodHosts.has(host)) return false;
+  if (!HOST.test(host) || !URL.canParse(`http://${host}/`)) return true;
+  if (goodHosts.size >= 256) goodHosts.clear();
+  goodHosts.add(host);
+  return false;
+}
 
 /** A short answer written before a request is taken in (it is not tracked and runs no route). */
 function answerAtDoor(res: HttpResponse, tracker: Tracker, e: AppError, close: boolean): void {
-  const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => undefined);
+  const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker);
   res.onAborted(() => response.abort());
   response.inHandler = true;
   if (close) response.closeConnection();
@@ -232,17 +314,19 @@ export function refusedAtDoor(res: HttpResponse, req: HttpRequest, tracker: Trac
 
 /** The response for a request the server tracks: counted, tagged with its id, ended when the client leaves. */
 export function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, longLived: boolean): ResponseAdapter {
-  let end!: () => void;
-  const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => end());
-  end = tracker.begin(request, response, longLived);
+  const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, request, longLived);
   response.headOnly = request.method === 'HEAD';
+  tracker.begin(response);
   response.setHeader('X-Request-Id', request.id);
-  res.onAborted(() => {
-    request.aborted = true;
-    request.body?.destroy();
-    response.abort();
-  });
   return response;
+}
+
+/**
+ * Called when uWS's handler returns: an answer still to come needs uWS's abort handler (one
+ * answered at once does not: the client cannot leave while the handler runs).
+ */
+export function awaitAnswer(res: HttpResponse, response: ResponseAdapter): void {
+  if (!response.finished) res.onAborted(response.clientLeft.bind(response));
 }
 
 function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
@@ -259,6 +343,7 @@ function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, dep
       });
     } finally {
       response.inHandler = false;
+      awaitAnswer(res, response);
     }
   });
 }
@@ -272,7 +357,7 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       if (refusedAtDoor(res, req, tracker)) return;
       const request = nativeRequest(res, req, route.path);
-      const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, () => undefined);
+      const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker);
       response.setHeader('X-Request-Id', request.id);
       res.onAborted(() => {
         request.aborted = true;
@@ -301,6 +386,7 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
     },
     message: h.message,
     drain: h.drain,
+    ...(h.dropped ? { dropped: h.dropped } : {}),
     close: (ws, code, reason) => {
       tracker.sockets.delete(ws);
       h.close?.(ws, code, reason);
@@ -342,6 +428,8 @@ function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps:
     const request = nativeRequest(res, req, route.path);
     // A GET is MCP's notification stream: long-lived, ended rather than awaited at shutdown.
     const response = accept(res, request, tracker, route.method === 'GET');
+    // A fetch handler always answers later.
+    awaitAnswer(res, response);
     response.inHandler = true;
     try {
       void admitted(route, request, response, deps, async ({ principal }) => {

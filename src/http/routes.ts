@@ -93,7 +93,8 @@ export interface StreamRoute extends RouteCommon {
 /** What each WebSocket carries from its upgrade. */
 export interface SocketData {
   principal?: Principal;
-  request: Omit<ApiRequest<undefined>, 'aborted'>;
+  /** The upgrade request; a route may let it go once open (its headers carry the token). */
+  request?: Omit<ApiRequest<undefined>, 'aborted'>;
   /** Free for the route's own per-connection state. */
   state?: unknown;
 }
@@ -102,6 +103,8 @@ export interface SocketHandlers {
   open?: (ws: WebSocket<SocketData>) => void;
   message: (ws: WebSocket<SocketData>, data: ArrayBuffer, isBinary: boolean) => void;
   drain?: (ws: WebSocket<SocketData>) => void;
+  /** uWS dropped a message: the socket holds more than maxBackpressure. */
+  dropped?: (ws: WebSocket<SocketData>) => void;
   close?: (ws: WebSocket<SocketData>, code: number, reason: ArrayBuffer) => void;
   /** Largest message accepted (bytes); larger ones close the socket. */
   maxPayloadLength?: number;

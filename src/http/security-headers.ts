@@ -46,13 +46,28 @@ export interface EncodedHeader {
   readonly value: Buffer;
 }
 
-export const encodeHeaders = (headers: readonly (readonly [string, string])[]): readonly EncodedHeader[] =>
-  headers.map(([name, value]) => ({ lower: name.toLowerCase(), name: Buffer.from(name), value: Buffer.from(value) }));
+/**
+ * A policy's headers, encoded once, also as one block: uWS writes `name: value\r\n`, so the first
+ * name with a value that carries the other lines puts every header on the wire in one call
+ * instead of one call each. The block is made from the constants above only, never from input.
+ */
+export interface HeaderSet {
+  readonly headers: readonly EncodedHeader[];
+  readonly names: ReadonlySet<string>;
+  readonly blockName: Buffer;
+  readonly blockValue: Buffer;
+}
+
+export function encodeHeaders(headers: readonly (readonly [string, string])[]): HeaderSet {
+  const encoded = headers.map(([name, value]) => ({ lower: name.toLowerCase(), name: Buffer.from(name), value: Buffer.from(value) }));
+  const rest = headers.slice(1).map(([name, value]) => `\r\n${name}: ${value}`).join('');
+  return { headers: encoded, names: new Set(encoded.map((h) => h.lower)), blockName: Buffer.from(headers[0]![0]), blockValue: Buffer.from(`${headers[0]![1]}${rest}`) };
+}
 
 /** Which set a route's answers carry: the API refuses framing, the panel allows its own origin. */
 export type HeaderPolicy = 'api' | 'panel' | 'docs';
 
-export const HEADER_POLICIES: Readonly<Record<HeaderPolicy, readonly EncodedHeader[]>> = {
+export const HEADER_POLICIES: Readonly<Record<HeaderPolicy, HeaderSet>> = {
   api: encodeHeaders(API_HEADERS),
   panel: encodeHeaders(PANEL_HEADERS),
   docs: encodeHeaders(DOCS_HEADERS),

@@ -2,7 +2,7 @@
 // native handlers for streams and WebSockets, polka behind the catch-all for everything else.
 import type { Logger } from '../log.js';
 import { loggableUrl, readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
-import { accept, jsonRouter, mountNative, refusedAtDoor, type FrontDeps, type Tracker } from './front.js';
+import { accept, awaitAnswer, jsonRouter, mountNative, refusedAtDoor, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
 import { createServer } from 'node:net';
 import { App, engine, listenExclusive, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
@@ -45,24 +45,25 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
       lastActivity = Date.now();
     },
     sockets: new Set<WebSocket<SocketData>>(),
-    begin(request: BridgeRequest, response: ResponseAdapter, longLived: boolean) {
+    begin(response: ResponseAdapter) {
       lastActivity = Date.now();
-      const started = accessLog ? performance.now() : 0;
+      response.tracked = true;
+      if (accessLog) response.request!.started = performance.now();
       // Streams stay open until the client leaves; a shutdown ends them rather than waiting.
-      if (longLived) streams.add(response);
+      if (response.longLived) streams.add(response);
       else inFlight++;
-      return () => {
-        const res = response;
-        // A body still arriving after the answer is dropped, not fed to a finished response.
-        if (request.body && !request.body.readableEnded) request.body.destroy();
-        if (accessLog) {
-          const ms = Math.round((performance.now() - started) * 100) / 100;
-          opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: res.statusCode, ms, aborted: res.aborted || undefined, ip: request.ip, user: request.user }, 'request');
-        }
-        lastActivity = Date.now();
-        if (longLived) streams.delete(res);
-        else if (--inFlight === 0 && drained) drained();
-      };
+    },
+    finished(response: ResponseAdapter) {
+      const request = response.request!;
+      // A body still arriving after the answer is dropped, not fed to a finished response.
+      if (request.body && !request.body.readableEnded) request.body.destroy();
+      if (accessLog) {
+        const ms = Math.round((performance.now() - request.started!) * 100) / 100;
+        opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: response.statusCode, ms, aborted: response.aborted || undefined, ip: request.ip, user: request.user }, 'request');
+      }
+      lastActivity = Date.now();
+      if (response.longLived) streams.delete(response);
+      else if (--inFlight === 0 && drained) drained();
     },
   };
 
@@ -78,6 +79,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
       router.handler(request, response);
     } finally {
       response.inHandler = false;
+      awaitAnswer(res, response);
     }
   });
 

@@ -12,6 +12,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { Logger } from '../log.js';
 import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
 import { actorName, SCOPES, type Principal, type Scope, type TokenService } from '../auth/tokens.js';
+import type { CredentialEnd } from '../auth/credentials.js';
 import type { UserStore } from '../auth/users.js';
 import { AppError } from '../errors.js';
 import { LastUse } from '../auth/last-use.js';
@@ -176,6 +177,8 @@ export class OAuthService {
     private readonly users: Pick<UserStore, 'verify'>,
     private readonly settings: OAuthSettings,
     private readonly log: Logger,
+    /** Told when a grant ends (credentials may have ended). */
+    private readonly changed: () => void = () => undefined,
   ) {
     this.metadata = new ClientMetadataFetcher(settings.allowPrivateMetadata);
     for (const g of store.grants()) this.grants.set(g.id, g);
@@ -594,13 +597,20 @@ export class OAuthService {
     this.used.forget(id);
     this.store.deleteGrant(id);
     if (grant) this.log.info({ grant: id, client: grant.client_id, name: grant.client_name }, `OAuth grant ended: ${why}`);
+    this.changed();
+  }
+
+  /** Whether an OAuth access token has ended: its grant was revoked or ended. */
+  ended(p: Principal): CredentialEnd | undefined {
+    return p.grantId && this.grants.has(p.grantId) ? undefined : { reason: 'token_revoked', message: 'The access token has been revoked' };
   }
 
   /** Why an OAuth access token is refused for this request, or undefined; notes the grant's use. */
   refusal(p: Principal, headers: Record<string, string>): AppError | undefined {
     const invalid = (message: string) => new AppError('AUTHENTICATION_ERROR', 401, message, {}, { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${this.resourceMetadataUrl(headers)}"` });
-    const grant = p.grantId ? this.grants.get(p.grantId) : undefined;
-    if (!grant) return invalid('The access token has been revoked');
+    const end = this.ended(p);
+    if (end) return invalid(end.message);
+    const grant = this.grants.get(p.grantId!)!;
     if (p.audience?.replace(/\/+$/, '') !== this.resource(headers)) return invalid(`The access token is for another resource (${String(p.audience).slice(0, 200)})`);
     grant.last_used_at = this.used.note(grant.id);
     return undefined;

@@ -1,14 +1,29 @@
 // The event history: every event the bridge sees, numbered in order of arrival. The number (seq)
 // is the SSE event id a client resumes from. Appends are queued and written in one transaction per
 // tick; pruning deletes in small steps so delivery never waits on it.
-import type { EventFilter, EventKeys } from '../stream/filters.js';
-import { filtersWhere } from '../stream/filters.js';
+import { isEmptyFilter, type EventFilter, type EventKeys } from '../events/filter.js';
 import type { Db } from './db.js';
 
 export interface StoredEvent {
   seq: number;
+  /** The entity the event is about (null for none), so a reader can leave out what it may not see. */
+  entity_id: string | null;
   /** The event message as JSON, exactly as it was sent. */
   message: string;
+}
+
+/** SQL for "matches any of these filters" over the events table, with its parameters. */
+export function filtersWhere(filters: readonly EventFilter[]): { sql: string; params: string[] } {
+  if (filters.length === 0 || filters.some(isEmptyFilter)) return { sql: '1', params: [] };
+  const params: string[] = [];
+  const parts = filters.map((f) => {
+    const c: string[] = [];
+    if (f.event_type) c.push('event_type = ?'), params.push(f.event_type);
+    if (f.entity_id) c.push('entity_id = ?'), params.push(f.entity_id);
+    if (f.domain) c.push('domain = ?'), params.push(f.domain);
+    return `(${c.join(' AND ')})`;
+  });
+  return { sql: `(${parts.join(' OR ')})`, params };
 }
 
 export interface HistoryQuery {
@@ -77,7 +92,7 @@ export class EventLog {
   after(seq: number, filters: EventFilter[], limit: number): StoredEvent[] {
     this.flush();
     const w = filtersWhere(filters);
-    return this.db.prepare(`SELECT seq, message FROM events WHERE seq > ? AND ${w.sql} ORDER BY seq LIMIT ?`).all(seq, ...w.params, limit) as StoredEvent[];
+    return this.db.prepare(`SELECT seq, entity_id, message FROM events WHERE seq > ? AND ${w.sql} ORDER BY seq LIMIT ?`).all(seq, ...w.params, limit) as StoredEvent[];
   }
 
   query(q: HistoryQuery): StoredEvent[] {
@@ -88,7 +103,7 @@ export class EventLog {
     if (q.since !== undefined) cond.push('fired_at >= ?'), params.push(q.since);
     if (q.until !== undefined) cond.push('fired_at < ?'), params.push(q.until);
     if (q.after !== undefined) cond.push(q.order === 'asc' ? 'seq > ?' : 'seq < ?'), params.push(q.after);
-    const sql = `SELECT seq, message FROM events WHERE ${cond.join(' AND ')} ORDER BY seq ${q.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
+    const sql = `SELECT seq, entity_id, message FROM events WHERE ${cond.join(' AND ')} ORDER BY seq ${q.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
     return this.db.prepare(sql).all(...params, q.limit) as StoredEvent[];
   }
 

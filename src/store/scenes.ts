@@ -1,9 +1,11 @@
 // Scenes in SQLite: one row each, the normalised actions as a JSON list (always read whole).
-import type { DeviceCommand } from '../actions/executor.js';
 import { conflict } from '../errors.js';
 import type { Db } from './db.js';
 
-export interface SceneAction extends DeviceCommand {
+/** One stored action: the executor's DeviceCommand with its parameters always present. */
+export interface SceneAction {
+  entity_id: string;
+  action: string;
   parameters: Record<string, unknown>;
 }
 

@@ -2,7 +2,7 @@
 // its connections and the process. `last_event` is kept in memory by the stream and written here
 // in the same batch as the history.
 import type { Db } from './db.js';
-import type { EventFilter } from '../stream/filters.js';
+import type { EventFilter } from '../events/filter.js';
 
 export interface Subscription extends EventFilter {
   id: string;

@@ -41,6 +41,12 @@ export class ClientBudgets {
     return { limit: this.limit, window_seconds: this.windowMs / 1000, reset: Math.ceil((b.windowStart + this.windowMs) / 1000) };
   }
 
+  /** When the client's current window ends (epoch ms). */
+  windowEnd(client: string, now = Date.now()): number {
+    const b = this.budgets.get(client);
+    return b ? b.windowStart + this.windowMs : now;
+  }
+
   /** Forgets clients whose window is over (called now and then, so the map stays small). */
   sweep(now: number): void {
     for (const [k, b] of this.budgets) if (now - b.windowStart >= this.windowMs) this.budgets.delete(k);

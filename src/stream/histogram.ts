@@ -35,3 +35,8 @@ export function quantile(h: readonly number[], q: number): number {
   }
   return Math.round(upper(BUCKETS - 1) * 1000) / 1000;
 }
+
+/** Records `n` samples of the same latency at once (one write reached n clients). */
+export function recordMany(h: number[], ms: number, n: number): void {
+  h[bucketOf(ms)]! += n;
+}

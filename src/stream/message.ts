@@ -1,8 +1,8 @@
-// The event message every client receives (interface part 2), made once per event from what the
+// The event message every client receives, made once per event from what the
 // bus carries, whatever the transport.
 import { domainOf, isEntityId } from '../hub/entity-id.js';
 import type { HubContext, HubEvent, HubState } from '../hub/types.js';
-import type { EventKeys } from './filters.js';
+import type { EventKeys } from '../events/filter.js';
 
 export interface StateView {
   entity_id: string;

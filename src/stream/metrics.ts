@@ -1,10 +1,10 @@
-// The statistics of the live streams (interface part 2, "SSE statistics"): a live view from the
-// event hub, and samples written every interval so a period's metrics survive a restart.
+// The statistics of the live streams: a live view from the fan-out, and samples written every
+// interval so a period's metrics survive a restart.
 import { fromCursor, toCursor } from '../cursor.js';
 import { notFound } from '../errors.js';
 import type { StreamStatsStore, Sample } from '../store/stream-stats.js';
 import type { ConnectionInfo } from './connection.js';
-import type { EventHub } from './event-hub.js';
+import type { FanOut } from './fan-out.js';
 import { merge, newHistogram, quantile } from './histogram.js';
 
 export const PERIODS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
@@ -43,7 +43,7 @@ export class StreamMetrics {
   private lastStatsCpu = { at: performance.now(), usage: process.cpuUsage() };
 
   constructor(
-    private readonly hub: EventHub,
+    private readonly fanOut: FanOut,
     private readonly store: StreamStatsStore,
     private readonly startedAt: number,
     private readonly intervalMs: number,
@@ -66,9 +66,9 @@ export class StreamMetrics {
     this.lastCpu = process.cpuUsage();
     this.cpuNow = round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100);
     const memory = process.memoryUsage.rss();
-    const s: Sample = { at: now, connections: this.hub.connections.size, events: this.hub.deliveredSinceSample, seconds, cpu: this.cpuNow, memory, latency: this.hub.latency };
-    this.hub.latency = newHistogram();
-    this.hub.deliveredSinceSample = 0;
+    const s: Sample = { at: now, connections: this.fanOut.size, events: this.fanOut.deliveredSinceSample, seconds, cpu: this.cpuNow, memory, latency: this.fanOut.latency };
+    this.fanOut.latency = newHistogram();
+    this.fanOut.deliveredSinceSample = 0;
     this.lastSampleAt = now;
     this.store.addSample(s);
     return s;
@@ -87,30 +87,30 @@ export class StreamMetrics {
 
   stats(): StreamStats {
     return {
-      active_connections: this.hub.connections.size,
-      total_events_sent: this.hub.delivered,
-      events_per_second: this.hub.ratePerSecond(),
+      active_connections: this.fanOut.size,
+      total_events_sent: this.fanOut.delivered,
+      events_per_second: this.fanOut.ratePerSecond(),
       memory_usage: process.memoryUsage.rss(),
       cpu_usage: this.cpuSinceLastCall(),
       uptime: isoDuration(Date.now() - this.startedAt),
-      event_backlog: this.hub.backlog(),
+      event_backlog: this.fanOut.backlog(),
     };
   }
 
   connections(): ConnectionInfo[] {
-    return [...this.hub.connections.values()].map((c) => c.info(this.hub.subscriptionsOf(c)));
+    return this.fanOut.list().map((c) => this.fanOut.info(c));
   }
 
   connection(id: string): ConnectionInfo {
-    const c = this.hub.connections.get(id);
+    const c = this.fanOut.find(id);
     if (!c) throw notFound(`No open connection ${id.slice(0, 64)}`, { connection_id: id.slice(0, 64) });
-    return c.info(this.hub.subscriptionsOf(c));
+    return this.fanOut.info(c);
   }
 
   metrics(period: Period, now = Date.now()) {
     const samples = this.store.samplesSince(now - PERIODS[period]);
     // The interval still open counts too, so a fresh start has figures at once.
-    const live: Sample = { at: now, connections: this.hub.connections.size, events: this.hub.deliveredSinceSample, seconds: Math.max(0.001, (now - this.lastSampleAt) / 1000), cpu: this.cpuSinceLastCall(), memory: process.memoryUsage.rss(), latency: this.hub.latency };
+    const live: Sample = { at: now, connections: this.fanOut.size, events: this.fanOut.deliveredSinceSample, seconds: Math.max(0.001, (now - this.lastSampleAt) / 1000), cpu: this.cpuSinceLastCall(), memory: process.memoryUsage.rss(), latency: this.fanOut.latency };
     const all = [...samples, live];
     const latency = newHistogram();
     let events = 0;
@@ -127,7 +127,7 @@ export class StreamMetrics {
     return {
       metrics: {
         connections: { current: live.connections, max: max((s) => s.connections), average: avg((s) => s.connections) },
-        events: { total: events, rate: { current: this.hub.ratePerSecond(), max: round(rateMax), average: round(events / seconds) } },
+        events: { total: events, rate: { current: this.fanOut.ratePerSecond(), max: round(rateMax), average: round(events / seconds) } },
         latency: { p50: quantile(latency, 0.5), p95: quantile(latency, 0.95), p99: quantile(latency, 0.99) },
         resources: { memory: { current: live.memory, max: max((s) => s.memory) }, cpu: { current: live.cpu, max: max((s) => s.cpu), average: avg((s) => s.cpu) } },
       },

@@ -1,19 +1,18 @@
 // The general-purpose WebSocket channel (/api/ws and /ws): JSON messages with a `type` and an
 // optional `id` that the reply echoes. Each type is one entry of a table, reaching the same
 // services as the REST routes; other parts add their own types (natural language adds `command`).
+// It speaks to connections, not sockets: the transport (src/http/stream-sinks.ts) adapts uWS.
 import { textTooDeep, tooDeep } from '../json-depth.js';
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import { AppError, toAppError, unauthorized } from '../errors.js';
-import type { Admit } from '../http/admission.js';
-import type { SocketData } from '../http/routes.js';
-import type { WebSocket } from '../http/uws.js';
 import type { Logger } from '../log.js';
 import { check } from '../validation.js';
 import type { WsConnection } from './connection.js';
-import type { EventHub } from './event-hub.js';
+import type { FanOut, SocketOptions } from './fan-out.js';
 import { filterFields } from './filters.js';
 import { PERIODS, type Period, type StreamMetrics } from './metrics.js';
+import type { Sink } from './sink.js';
 
 export const AUTH_TIMEOUT_MS = 10_000;
 
@@ -23,6 +22,8 @@ export interface SocketRequest<T> {
   connection: WsConnection;
   /** The token's subject (the client). */
   client: string;
+  /** Who is calling, as admission saw them. */
+  principal: Principal;
   fields: T;
 }
 
@@ -37,6 +38,9 @@ export interface SocketMessage<S extends v.GenericSchema = v.GenericSchema> {
 /** Declares a message type with its fields typed by their schema. */
 export const socketMessage = <S extends v.GenericSchema>(m: SocketMessage<S>): SocketMessage => m as unknown as SocketMessage;
 
+/** Checks a token sent as a message, through the one admission: the principal, or undefined when refused. */
+export type Authenticate = (token: string, ip: string) => Principal | undefined | Promise<Principal | undefined>;
+
 const envelope = v.object({
   type: v.pipe(v.string('type must be a string'), v.nonEmpty('type must not be empty'), v.maxLength(64, 'type is too long')),
   id: v.optional(v.union([v.pipe(v.string(), v.maxLength(128)), v.number()], 'id must be a string or a number (at most 128 characters)')),
@@ -44,16 +48,13 @@ const envelope = v.object({
 
 const periodList = Object.keys(PERIODS).join(', ');
 
-interface State {
-  connection: WsConnection;
-  timer?: NodeJS.Timeout;
-}
-
 export class SocketChannel {
   private readonly table = new Map<string, SocketMessage>();
+  /** Sockets that have not sent their token yet, with the time they have left. */
+  private readonly waiting = new Map<WsConnection, NodeJS.Timeout>();
 
-  constructor(private readonly deps: { hub: EventHub; metrics: StreamMetrics; admit: Admit; log: Logger }) {
-    const { hub, metrics } = deps;
+  constructor(private readonly deps: { fanOut: FanOut; metrics: StreamMetrics; authenticate: Authenticate; log: Logger }) {
+    const { fanOut, metrics } = deps;
     this.add('get_sse_stats', socketMessage({ fields: v.strictObject({}), run: () => metrics.stats() }));
     this.add(
       'get_sse_connection',
@@ -69,12 +70,12 @@ export class SocketChannel {
         run: ({ fields }) => metrics.metrics(fields.period),
       }),
     );
-    this.add('subscribe_events', socketMessage({ fields: v.strictObject(filterFields, 'only event_type, entity_id and domain may be given'), run: ({ connection, fields }) => hub.subscribeSocket(connection, fields) }));
+    this.add('subscribe_events', socketMessage({ fields: v.strictObject(filterFields, 'only event_type, entity_id and domain may be given'), run: ({ connection, fields }) => fanOut.subscribeSocket(connection, fields) }));
     this.add(
       'unsubscribe_events',
       socketMessage({
         fields: v.strictObject({ subscription_id: v.pipe(v.string('subscription_id must be a string'), v.nonEmpty('subscription_id is required'), v.maxLength(128)) }),
-        run: ({ connection, fields }) => hub.unsubscribeSocket(connection, fields.subscription_id),
+        run: ({ connection, fields }) => fanOut.unsubscribeSocket(connection, fields.subscription_id),
       }),
     );
   }
@@ -89,49 +90,47 @@ export class SocketChannel {
     return ['auth', ...this.table.keys()];
   }
 
-  open(ws: WebSocket<SocketData>): void {
-    const data = ws.getUserData();
-    const client = data.principal?.sub ?? null;
-    const connection = this.deps.hub.openSocket(ws as WebSocket<unknown>, { client, ip: data.request.ip, userAgent: data.request.headers['user-agent'] ?? '' });
-    const state: State = { connection };
-    data.state = state;
-    // The socket lives on; the upgrade's headers (a token among them) need not.
-    data.request.headers = {};
-    if (client) {
-      connection.sendNow(JSON.stringify({ type: 'connected', data: { connection_id: connection.id, client_id: client, types: this.types } }));
-      return;
+  /** A socket opened; with a principal when its upgrade carried a token, else it has 10 s to send one. */
+  open(sink: Sink, o: SocketOptions): WsConnection {
+    const c = this.deps.fanOut.openSocket(sink, o);
+    if (c.client) {
+      c.send(JSON.stringify({ type: 'connected', data: { connection_id: c.id, client_id: c.client, types: this.types } }));
+      return c;
     }
-    connection.sendNow(JSON.stringify({ type: 'auth_required', message: 'send {"type": "auth", "token": "<access token>"} within 10 seconds' }));
-    state.timer = setTimeout(() => connection.close('auth_timeout'), AUTH_TIMEOUT_MS);
-    state.timer.unref();
+    c.send(JSON.stringify({ type: 'auth_required', message: 'send {"type": "auth", "token": "<access token>"} within 10 seconds' }));
+    const timer = setTimeout(() => {
+      this.waiting.delete(c);
+      c.close('auth_timeout');
+    }, AUTH_TIMEOUT_MS);
+    timer.unref();
+    this.waiting.set(c, timer);
+    return c;
   }
 
-  drain(ws: WebSocket<SocketData>): void {
-    (ws.getUserData().state as State | undefined)?.connection.onDrain();
+  /** The transport dropped a message for this socket: it holds more than the limit. */
+  overLimit(c: WsConnection): void {
+    this.deps.fanOut.checkBuffer(c);
   }
 
-  close(ws: WebSocket<SocketData>): void {
-    const state = ws.getUserData().state as State | undefined;
-    if (!state) return;
-    clearTimeout(state.timer);
-    state.connection.onClosed();
+  closed(c: WsConnection): void {
+    clearTimeout(this.waiting.get(c));
+    this.waiting.delete(c);
   }
 
-  message(ws: WebSocket<SocketData>, raw: ArrayBuffer, isBinary: boolean): void {
-    const state = ws.getUserData().state as State;
-    const c = state.connection;
+  /** One message from the client: `text`, or undefined when it came as binary. */
+  message(c: WsConnection, text: string | undefined): void {
     let id: MessageId = null;
     const fail = (err: unknown) => {
       const e = toAppError(err);
       if (e.status >= 500 && !(err instanceof AppError)) this.deps.log.error({ err }, 'WebSocket message failed');
-      c.sendNow(JSON.stringify({ type: 'error', id, error: { code: e.code, message: e.message, ...(Object.keys(e.details).length ? { details: e.details } : {}) } }));
+      c.send(JSON.stringify({ type: 'error', id, error: { code: e.code, message: e.message, ...(Object.keys(e.details).length ? { details: e.details } : {}) } }));
     };
     try {
-      if (isBinary) throw new AppError('BAD_REQUEST', 400, 'Messages must be JSON text, not binary');
+      if (text === undefined) throw new AppError('BAD_REQUEST', 400, 'Messages must be JSON text, not binary');
       let msg: unknown;
-      if (textTooDeep(Buffer.from(raw))) throw tooDeep('The message');
+      if (textTooDeep(text)) throw tooDeep('The message');
       try {
-        msg = JSON.parse(Buffer.from(raw).toString('utf8'));
+        msg = JSON.parse(text);
       } catch {
         throw new AppError('BAD_REQUEST', 400, 'The message is not valid JSON');
       }
@@ -140,13 +139,13 @@ export class SocketChannel {
       if (typeof rawId === 'string' || typeof rawId === 'number') id = rawId;
       const { type } = check(envelope, msg, { what: 'message' });
       const { type: _t, id: _i, ...fields } = msg as Record<string, unknown>;
-      if (type === 'auth') return this.auth(state, id, fields, ws);
+      if (type === 'auth') return this.auth(c, id, fields);
       const handler = this.table.get(type);
       if (!handler) throw new AppError('BAD_REQUEST', 400, `Unknown message type ${type.slice(0, 64)}; known types: ${this.types.join(', ')}`, { known_types: this.types });
-      if (c.client === null) throw unauthorized('Authenticate first: send {"type": "auth", "token": "<access token>"}');
+      if (c.client === null || !c.principal) throw unauthorized('Authenticate first: send {"type": "auth", "token": "<access token>"}');
       const input = check(handler.fields, fields, { what: 'message' });
-      const out = handler.run({ connection: c, client: c.client, fields: input });
-      const reply = (data: unknown) => c.sendNow(JSON.stringify(handler.spread ? { type: `${type}_result`, id, ...(data as object) } : { type: `${type}_result`, id, success: true, data }));
+      const out = handler.run({ connection: c, client: c.client, principal: c.principal, fields: input });
+      const reply = (data: unknown) => c.send(JSON.stringify(handler.spread ? { type: `${type}_result`, id, ...(data as object) } : { type: `${type}_result`, id, success: true, data }));
       if (out instanceof Promise) out.then(reply, fail);
       else reply(out);
     } catch (err) {
@@ -154,29 +153,30 @@ export class SocketChannel {
     }
   }
 
-  private auth(state: State, id: MessageId, fields: Record<string, unknown>, ws: WebSocket<SocketData>): void {
-    const c = state.connection;
+  private auth(c: WsConnection, id: MessageId, fields: Record<string, unknown>): void {
     if (c.client !== null) throw new AppError('BAD_REQUEST', 400, 'This connection is authenticated already');
     const token = typeof fields.token === 'string' ? fields.token : '';
+    const done = () => {
+      clearTimeout(this.waiting.get(c));
+      this.waiting.delete(c);
+    };
     const refuse = () => {
-      c.sendNow(JSON.stringify({ type: 'error', id, error: { code: 'AUTHENTICATION_ERROR', message: 'The token is missing, invalid or expired' } }));
-      clearTimeout(state.timer);
+      c.send(JSON.stringify({ type: 'error', id, error: { code: 'AUTHENTICATION_ERROR', message: 'The token is missing, invalid or expired' } }));
+      done();
       c.close('auth_invalid');
     };
-    const accept = (p: Principal) => {
-      if (c.closed) return;
-      clearTimeout(state.timer);
-      this.deps.hub.authenticate(c, p.sub);
-      ws.getUserData().principal = p;
-      c.sendNow(JSON.stringify({ type: 'auth_result', id, success: true, data: { connection_id: c.id, client_id: p.sub, types: this.types } }));
+    const accept = (p: Principal | undefined) => {
+      if (c.ended) return;
+      if (!p) return refuse();
+      done();
+      this.deps.fanOut.authenticate(c, p);
+      c.send(JSON.stringify({ type: 'auth_result', id, success: true, data: { connection_id: c.id, client_id: p.sub, types: this.types } }));
     };
     if (!token) return refuse();
-    const request = ws.getUserData().request;
     try {
-      const admitted = this.deps.admit({ headers: { authorization: `Bearer ${token}` }, ip: request.ip }, { rateLimited: false });
-      if (admitted instanceof Promise) admitted.then((a) => (a.principal ? accept(a.principal) : refuse()), refuse);
-      else if (admitted.principal) accept(admitted.principal);
-      else refuse();
+      const p = this.deps.authenticate(token, c.ip);
+      if (p instanceof Promise) p.then(accept, refuse);
+      else accept(p);
     } catch {
       refuse();
     }

@@ -1,13 +1,11 @@
 // Finds the listeners an event is for without looking at every subscription: each entry is filed
 // under its most selective filter (entity id, else domain, else event type, else "everything"),
 // so an event looks in four buckets and checks only the entries there.
-import { matches, type EventFilter, type EventKeys } from './filters.js';
+import { matches, type EventFilter, type EventKeys } from '../events/filter.js';
 
 export interface IndexEntry<T> {
   filter: EventFilter;
   target: T;
-  /** The subscription this entry stands for; null for a stream's own query filter or "everything". */
-  subscriptionId: string | null;
 }
 
 export class SubscriptionIndex<T> {

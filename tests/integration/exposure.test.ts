@@ -3,9 +3,12 @@
 // as 2026.11 (its list names only what is exposed) and as 2024.3.3 (its list names every choice).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { serviceEvent } from '../../src/bus.js';
 import { RawClient } from '../../src/sim/raw-client.js';
 import { type Simulator, startSimulator } from '../../src/sim/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openSse } from '../helpers/sse.js';
 
 let s: TestServer;
 let sim: RawClient;
@@ -59,6 +62,48 @@ test('an entity Home Assistant stops exposing disappears from every tool and can
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'weather' })).toEqual(['weather.home']);
   expect((await tool('control_lights', { entity_id: 'light.office_desk', command: 'on', dry_run: true })).isError).toBeFalsy();
+});
+
+test('events of an entity callers may not see reach no stream, no socket, no subscription and no history read', async () => {
+  const marker = `exposure_${Date.now()}`;
+  const changed = (entity_id: string, n: number) => serviceEvent(marker, { entity_id, n });
+  const sub = await s.call('/api/events/subscribe', 'POST', { event_type: marker, entity_id: 'input_boolean.guest_mode' });
+  const stream = await openSse(`${s.url}/api/events/stream?event_type=${marker}`, { authorization: `Bearer ${s.token}` });
+  await stream.until((f) => f.some((x) => x.event === 'connected'));
+  const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${s.token}` } });
+  const got: any[] = [];
+  ws.on('message', (d) => got.push(JSON.parse(d.toString())));
+  await new Promise((r) => ws.once('open', r));
+  ws.send(JSON.stringify({ type: 'subscribe_events', id: 1, event_type: marker }));
+  while (!got.some((m) => m.type === 'subscribe_events_result')) await new Promise((r) => setTimeout(r, 10));
+  // input_boolean.guest_mode is not exposed by the default rule; light.office_desk is.
+  s.app.bus.emit('event', changed('input_boolean.guest_mode', 1));
+  s.app.bus.emit('event', changed('light.office_desk', 2));
+  s.app.bus.emit('event', changed('input_boolean.guest_mode', 3));
+  s.app.bus.emit('event', changed('light.office_desk', 4));
+  const frames = await stream.until((f) => f.filter((x) => x.event === 'message').length >= 2);
+  while (got.filter((m) => m.type === 'event').length < 2) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+  expect(stream.events().map((e) => e.data.n)).toEqual([2, 4]);
+  expect(got.filter((m) => m.type === 'event').map((m) => m.event.data.n)).toEqual([2, 4]);
+  const history = await s.call(`/api/events/history?event_type=${marker}&limit=1`);
+  expect(history.body.data.events.map((e: any) => e.data.n)).toEqual([4]);
+  const next = await s.call(`/api/events/history?event_type=${marker}&limit=1&cursor=${history.body.data.next_cursor}`);
+  expect(next.body.data.events.map((e: any) => e.data.n)).toEqual([2]);
+  expect(next.body.data.next_cursor).toBeNull();
+  expect((await s.call(`/api/events/history?entity_id=input_boolean.guest_mode&event_type=${marker}`)).body.data.events).toEqual([]);
+  // A stream that resumes is not replayed them either.
+  const first = frames.find((f) => f.event === 'message')!;
+  const resumed = await openSse(`${s.url}/api/events/stream?event_type=${marker}`, { authorization: `Bearer ${s.token}`, 'last-event-id': String(Number(first.id) - 2) });
+  await resumed.until((f) => f.filter((x) => x.event === 'message').length >= 2);
+  await new Promise((r) => setTimeout(r, 50));
+  expect(resumed.events().map((e) => e.data.n)).toEqual([2, 4]);
+  // The stored subscription to the hidden entity never saw an event.
+  const subs = (await s.call('/api/events/subscriptions')).body.data.subscriptions;
+  expect(subs.find((x: any) => x.id === sub.body.data.subscription_id).last_event).toBeNull();
+  stream.close();
+  resumed.close();
+  ws.close();
 });
 
 test('MCP clients of both eras hear that the tool list changed when locks are exposed, when none is any more, and again when one is', async () => {

@@ -93,6 +93,17 @@ describe('layers', () => {
     expect(forbidden).toEqual([]);
   });
 
+  test('the store imports nothing above it: only itself, what an event filter is, and the error values', () => {
+    const above = [...graph].filter(([f]) => f.startsWith('store/')).flatMap(([f, deps]) => deps.filter((d) => !/^(store|events)\/|^errors\.ts$/.test(d)).map((d) => `${f} -> ${d}`));
+    expect(above).toEqual([]);
+  });
+
+  test('live events know no transport: stream/ imports nothing of src/http and never uWS', () => {
+    const stream = [...graph].filter(([f]) => f.startsWith('stream/'));
+    expect(stream.flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http/')).map((d) => `${f} -> ${d}`))).toEqual([]);
+    expect(stream.filter(([f]) => /uWebSockets/.test(readFileSync(join(SRC, f), 'utf8'))).map(([f]) => f)).toEqual([]);
+  });
+
   test('no transport starts the app: only the command line composes it', () => {
     const starters = [...graph].filter(([, deps]) => deps.includes('app.ts')).map(([f]) => f);
     expect(starters).toEqual(['main.ts']);

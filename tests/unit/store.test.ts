@@ -204,3 +204,24 @@ describe('scenes and groups tables', () => {
     expect(store.groups.get('g')).toMatchObject({ name: 'G', entities: ['light.a'] });
   });
 });
+
+describe('event history table', () => {
+  test('one flush of many events keeps every event, in order, with its keys', () => {
+    const store = openStore(join(dir, 'bridge.db'));
+    try {
+      const n = 64 * 3 + 17;
+      for (let i = 0; i < n; i++) {
+        const entity = i % 2 ? `light.l${i}` : null;
+        store.events.append({ event_type: `e${i % 3}`, entity_id: entity, domain: entity ? 'light' : null }, 1000 + i, JSON.stringify({ i }), 2000 + i);
+      }
+      expect(store.events.flush()).toBe(n);
+      const rows = store.events.query({ filters: [], order: 'asc', limit: 1000 });
+      expect(rows.map((r) => JSON.parse(r.message).i)).toEqual([...Array(n).keys()]);
+      expect(rows.map((r) => r.seq)).toEqual([...Array(n).keys()].map((i) => i + 1));
+      expect(rows[3]).toMatchObject({ entity_id: 'light.l3' });
+      expect(store.events.query({ filters: [{ event_type: 'e1', domain: 'light' }], order: 'asc', limit: 1000 }).map((r) => JSON.parse(r.message).i)).toEqual([...Array(n).keys()].filter((i) => i % 3 === 1 && i % 2 === 1));
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ClientBudgets } from '../../src/stream/client-budget.js';
-import { filtersWhere, matches, normalFilter } from '../../src/stream/filters.js';
+import { matches, normalFilter } from '../../src/events/filter.js';
+import { filtersWhere } from '../../src/store/events.js';
 import { bucketOf, merge, newHistogram, quantile, record } from '../../src/stream/histogram.js';
 import { isoDuration } from '../../src/stream/metrics.js';
 import { SubscriptionIndex, type IndexEntry } from '../../src/stream/subscription-index.js';
@@ -10,7 +11,7 @@ const keys = (event_type: string, entity_id: string | null) => ({ event_type, en
 describe('subscription index', () => {
   test('finds exactly the entries whose filters match, each filed once under its most selective key', () => {
     const index = new SubscriptionIndex<string>();
-    const e = (target: string, filter: object): IndexEntry<string> => ({ target, filter, subscriptionId: target });
+    const e = (target: string, filter: object): IndexEntry<string> => ({ target, filter });
     const entries = [e('all', {}), e('type', { event_type: 'state_changed' }), e('domain', { domain: 'light' }), e('entity', { entity_id: 'light.a' }), e('entity+type', { entity_id: 'light.a', event_type: 'call_service' }), e('domain+type', { domain: 'light', event_type: 'state_changed' }), e('other', { entity_id: 'switch.b' })];
     for (const x of entries) index.add(x);
     expect(index.size).toBe(entries.length);

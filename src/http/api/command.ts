@@ -36,7 +36,7 @@ export function registerCommandRoutes(routes: RouteTable, { commands, sockets }:
       socketMessage({
         fields: v.strictObject({ payload: v.strictObject(commandFields, 'payload: must be {command, context?, dry_run?, language?, confirm?, choose?}') }, 'only payload may be given'),
         spread: true,
-        run: ({ fields, client }) => commands.runCommand(fields.payload, { sub: client, iat: 0 }),
+        run: ({ fields, principal }) => commands.runCommand(fields.payload, principal),
       }),
     );
   }

@@ -1,13 +1,16 @@
-// Live events over HTTP: stored subscriptions and the history as JSON
-// routes, the two SSE streams and the two WebSocket addresses as native uWS routes. All of them are
-// thin adapters over the event hub and the WebSocket channel.
+// Live events over HTTP: stored subscriptions and the history as JSON routes, the two SSE streams
+// and the two WebSocket addresses as native uWS routes. All of them are thin adapters over the
+// live events' parts (history, stored subscriptions, fan-out) and the WebSocket channel.
 import * as v from 'valibot';
 import { fromCursor, toCursor } from '../../cursor.js';
 import { badRequest } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { filterQuery, filterSchema, type EventFilter } from '../../stream/filters.js';
+import type { EventFilter } from '../../events/filter.js';
+import { filterQuery, filterSchema } from '../../stream/filters.js';
+import type { ResponseAdapter } from '../adapter.js';
 import { choice, text, wholeNumber } from '../query.js';
-import { jsonRoute, reply, type ApiRequest, type RouteTable, type SocketHandlers } from '../routes.js';
+import { jsonRoute, reply, type ApiRequest, type RouteTable } from '../routes.js';
+import { socketHandlers, SseSink } from '../stream-sinks.js';
 import * as shape from '../shapes.js';
 
 const subscriptionId = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(128, 'is too long: at most 128 characters'));
@@ -36,7 +39,7 @@ const streamResponses = {
   503: { description: 'OVERLOADED: SSE_MAX_CONNECTIONS streams are open', schema: shape.sseError },
 };
 
-export function registerEventRoutes(routes: RouteTable, { events, sockets }: Services): void {
+export function registerEventRoutes(routes: RouteTable, { events, sockets, config }: Services): void {
   routes.add(
     jsonRoute({
       method: 'POST',
@@ -48,7 +51,7 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets }: Ser
         409: { description: 'CONFLICT: this client has a subscription with these filters' },
         429: { description: 'SUBSCRIPTION_LIMIT: EVENT_SUB_MAX_SUBSCRIPTIONS reached' },
       },
-      handler: (req) => reply(201, { success: true, data: events.subscribe(req.principal!.sub, req.body as EventFilter) }),
+      handler: (req) => reply(201, { success: true, data: events.subscriptions.subscribe(req.principal!.sub, req.body as EventFilter) }),
     }),
   );
 
@@ -63,7 +66,7 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets }: Ser
       handler: (req) => {
         const id = req.body?.subscription_id ?? req.query.subscription_id;
         if (!id) throw badRequest('subscription_id is required, in the JSON body or the query', { field: 'subscription_id' });
-        return { success: true, data: events.unsubscribe(req.principal!.sub, id) };
+        return { success: true, data: events.subscriptions.unsubscribe(req.principal!.sub, id) };
       },
     }),
   );
@@ -73,7 +76,7 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets }: Ser
     path: '/api/events/subscriptions',
     summary: 'This client’s stored subscriptions, each with the time of its latest matching event',
     responses: { 200: { description: 'The subscriptions', schema: shape.subscriptionList } },
-    handler: (req) => ({ success: true, data: { subscriptions: events.subscriptions(req.principal!.sub) } }),
+    handler: (req) => ({ success: true, data: { subscriptions: events.subscriptions.list(req.principal!.sub) } }),
   });
 
   routes.add(
@@ -89,7 +92,7 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets }: Ser
         const position = q.cursor ? fromCursor(q.cursor, ['number', 'string']) : undefined;
         if (position && position[1] !== order) throw badRequest('cursor belongs to the other order: keep order the same across pages', { field: 'cursor' });
         const filter: EventFilter = { event_type: q.event_type, entity_id: q.entity_id, domain: q.domain };
-        const rows = events.history({ filters: [filter], since: q.since, until: q.until, after: position?.[0] as number | undefined, order, limit: q.limit + 1 });
+        const rows = events.history.read({ filters: [filter], since: q.since, until: q.until, after: position?.[0] as number | undefined, order, limit: q.limit + 1 });
         const page = rows.slice(0, q.limit);
         const next = rows.length > q.limit ? toCursor([page.at(-1)!.seq, order]) : null;
         // Stored messages are JSON already; each is parsed once to add its sequence number.
@@ -98,14 +101,18 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets }: Ser
     }),
   );
 
-  const openStream = (req: ApiRequest<undefined, EventFilter & { last_event_id?: string }>, res: Parameters<typeof events.openSse>[0]) =>
-    events.openSse(res, {
+  const openStream = (req: ApiRequest<undefined, EventFilter & { last_event_id?: string }>, res: ResponseAdapter) => {
+    // Checked before the response is touched, so a refusal still answers in the SSE error shape.
+    const lastId = lastEventId(req);
+    events.fanOut.openSse(new SseSink(res), {
       client: req.principal!.sub,
+      principal: req.principal,
       ip: req.ip,
       userAgent: req.headers['user-agent'] ?? '',
       filter: { event_type: req.query.event_type, entity_id: req.query.entity_id, domain: req.query.domain },
-      lastEventId: lastEventId(req),
+      lastEventId: lastId,
     });
+  };
 
   routes.add({
     kind: 'stream',
@@ -130,16 +137,8 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets }: Ser
     open: openStream,
   });
 
-  const socket: SocketHandlers = {
-    open: (ws) => sockets.open(ws),
-    message: (ws, data, isBinary) => sockets.message(ws, data, isBinary),
-    drain: (ws) => sockets.drain(ws),
-    close: (ws) => sockets.close(ws),
-    maxPayloadLength: 64 * 1024,
-    idleTimeout: 120,
-    // Above the stream buffer limit, so the channel (not uWS) decides when a slow client is closed.
-    maxBackpressure: 64 * 1024 * 1024,
-  };
+  // uWS holds at most the stream buffer limit for one socket: a client that never reads cannot grow memory past it.
+  const socket = socketHandlers(sockets, config.streamBufferLimit);
   for (const path of ['/api/ws', '/ws']) {
     routes.add({
       kind: 'websocket',

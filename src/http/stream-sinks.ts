@@ -1,0 +1,199 @@
+// The transport side of live events: an SSE response and a uWS WebSocket as the fan-out's sinks,
+// uWS's own publish for its topics, and the WebSocket route's handlers. stream/ sees none of this.
+import type { Sink, SinkListener, TopicPublisher } from '../stream/sink.js';
+import type { Authenticate, SocketChannel } from '../stream/socket-channel.js';
+import type { WsConnection } from '../stream/connection.js';
+import type { ResponseAdapter } from './adapter.js';
+import type { Admit } from './admission.js';
+import type { SocketData, SocketHandlers } from './routes.js';
+import type { HttpResponse, TemplatedApp, WebSocket } from './uws.js';
+
+const SSE_HEAD = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' };
+
+// One write or end at a time runs inside uWS's cork; these carry its arguments, so a write makes no closure.
+let corkRes: HttpResponse;
+let corkBytes: Buffer | string;
+let corkOk = false;
+const corkedWrite = () => {
+  corkOk = corkRes.write(corkBytes);
+};
+const corkedEnd = () => {
+  corkRes.end(corkBytes);
+};
+
+/**
+ * Server-Sent Events on a native response. The first write goes through the adapter (head,
+ * security and rate-limit headers); then the response is handed off and the sink writes to uWS
+ * itself, keeping nothing of the request.
+ */
+export class SseSink implements Sink {
+  listener?: SinkListener;
+  private res?: HttpResponse;
+  private gone = false;
+  private onWritable?: () => boolean;
+
+  constructor(private adapter: ResponseAdapter | undefined) {}
+
+  write(bytes: Buffer | string): boolean {
+    if (this.gone) return false;
+    const res = this.res;
+    if (!res) return this.first(bytes);
+    corkRes = res;
+    corkBytes = bytes;
+    res.cork(corkedWrite);
+    corkBytes = '';
+    if (corkOk) return true;
+    res.onWritable((this.onWritable ??= () => {
+      this.listener?.drained();
+      return true;
+    }));
+    return false;
+  }
+
+  private first(bytes: Buffer | string): boolean {
+    const adapter = this.adapter!;
+    adapter.writeHead(200, SSE_HEAD);
+    const ok = adapter.write(bytes);
+    if (adapter.aborted) {
+      this.gone = true;
+      return false;
+    }
+    // A bound method, not a closure: no context object per stream.
+    this.res = adapter.handOff(this.aborted.bind(this));
+    this.adapter = undefined;
+    if (!ok) this.res.onWritable((this.onWritable ??= () => (this.listener?.drained(), true)));
+    return ok;
+  }
+
+  private aborted(): void {
+    this.gone = true;
+    this.listener?.gone();
+  }
+
+  cork(fn: () => void): void {
+    if (this.res && !this.gone) this.res.cork(fn);
+    else fn();
+  }
+
+  buffered(): number {
+    return 0;
+  }
+
+  close(last: string): boolean {
+    if (this.gone) return true;
+    this.gone = true;
+    // A plain end: the last frame and the chunked body's end, behind anything unsent. (Asking uWS
+    // to close the connection here writes a "Connection: close" header into the body, which
+    // breaks the chunked framing, and clients drop the last frame.)
+    if (this.res) {
+      corkRes = this.res;
+      corkBytes = last;
+      this.res.cork(corkedEnd);
+      corkBytes = '';
+    } else this.adapter!.end(last);
+    this.listener?.gone();
+    return true;
+  }
+}
+
+const SENT = 1;
+
+/** A uWS WebSocket. `max` is the route's maxBackpressure: beyond it uWS drops what is sent. */
+export class WsSink implements Sink {
+  listener?: SinkListener;
+  open = true;
+
+  constructor(
+    private readonly ws: WebSocket<SocketData>,
+    private readonly max: number,
+  ) {}
+
+  write(bytes: Buffer | string): boolean {
+    return this.open && this.ws.send(bytes, false, false) === SENT;
+  }
+
+  cork(fn: () => void): void {
+    if (this.open) this.ws.cork(fn);
+  }
+
+  buffered(): number {
+    return this.open ? this.ws.getBufferedAmount() : 0;
+  }
+
+  close(last: string, code: number, reason: string): boolean {
+    if (!this.open) return true;
+    // Past the maximum uWS would drop the last frame too: wait until the client takes some.
+    if (this.ws.getBufferedAmount() > this.max) return false;
+    this.ws.cork(() => {
+      this.ws.send(last, false, false);
+      this.ws.end(code, reason);
+    });
+    return true;
+  }
+
+  subscribe(topic: string): void {
+    if (this.open) this.ws.subscribe(topic);
+  }
+
+  unsubscribe(topic: string): void {
+    if (this.open) this.ws.unsubscribe(topic);
+  }
+}
+
+/** uWS's publish: the same bytes to every socket on the topic, written in uWS's own loop. */
+export const topicPublisher = (app: TemplatedApp): TopicPublisher => ({
+  publish: (topic, message) => {
+    app.publish(topic, message, false, false);
+  },
+});
+
+/** A token sent as a WebSocket message, through the one admission. */
+export const messageAuthenticator =
+  (admit: Admit): Authenticate =>
+  (token, ip) => {
+    const admitted = admit({ headers: { authorization: `Bearer ${token}` }, ip }, { rateLimited: false });
+    return admitted instanceof Promise ? admitted.then((a) => a.principal) : admitted.principal;
+  };
+
+const connectionOf = (ws: WebSocket<SocketData>) => (ws.getUserData().state as WsSink | undefined)?.listener as WsConnection | undefined;
+
+/**
+ * The WebSocket route's handlers over the channel. `maxBackpressure` is what uWS may hold for one
+ * socket: the stream buffer limit, so a client that never reads cannot grow memory past it.
+ */
+export function socketHandlers(sockets: SocketChannel, maxBackpressure: number): SocketHandlers {
+  return {
+    open: (ws) => {
+      const data = ws.getUserData();
+      const sink = new WsSink(ws, maxBackpressure);
+      const request = data.request!;
+      const principal = data.principal;
+      // The socket lives on; its upgrade's headers (a token among them) need not.
+      data.request = undefined;
+      data.principal = undefined;
+      data.state = sink;
+      sockets.open(sink, { principal, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
+    },
+    message: (ws, raw, isBinary) => {
+      const c = connectionOf(ws);
+      if (c) sockets.message(c, isBinary ? undefined : Buffer.from(raw).toString('utf8'));
+    },
+    drain: (ws) => connectionOf(ws)?.drained(),
+    dropped: (ws) => {
+      const c = connectionOf(ws);
+      if (c) sockets.overLimit(c);
+    },
+    close: (ws) => {
+      const sink = ws.getUserData().state as WsSink | undefined;
+      if (!sink) return;
+      sink.open = false;
+      const c = sink.listener as WsConnection | undefined;
+      if (!c) return;
+      sockets.closed(c);
+      c.gone();
+    },
+    maxPayloadLength: 64 * 1024,
+    idleTimeout: 120,
+    maxBackpressure,
+  };
+}
