@@ -371,9 +371,10 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
           if (request.aborted) return;
           const data: SocketData = { principal, request: apiRequest(route, request, principal, undefined) };
           const upgrade = () => res.upgrade(data, key, request.headers['sec-websocket-protocol'] ?? '', request.headers['sec-websocket-extensions'] ?? '', context);
-          // The upgrade happens inside uWS's handler call (already corked) or, after a wait, in a cork of its own.
-          if (response.inHandler) upgrade();
-          else res.cork(upgrade);
+          // The upgrade happens inside uWS's handler call (already corked) or, after a wait, uncorked:
+          // uWS 20.57 may close a socket upgraded inside a cork of its own as the cork ends
+          // (uNetworking/uWebSockets#1928, fixed by #1929 after this build); it warns instead.
+          upgrade();
           response.finished = true;
         });
       } finally {

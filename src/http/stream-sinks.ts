@@ -155,6 +155,8 @@ export const messageAuthenticator =
     return admitted instanceof Promise ? admitted.then((a) => a.principal) : admitted.principal;
   };
 
+const overLimit = (sockets: SocketChannel, c: WsConnection) => sockets.overLimit(c);
+
 const connectionOf = (ws: WebSocket<SocketData>) => (ws.getUserData().state as WsSink | undefined)?.listener as WsConnection | undefined;
 
 /**
@@ -179,9 +181,11 @@ export function socketHandlers(sockets: SocketChannel, maxBackpressure: number):
       if (c) sockets.message(c, isBinary ? undefined : Buffer.from(raw).toString('utf8'));
     },
     drain: (ws) => connectionOf(ws)?.drained(),
+    // uWS calls this from inside a send or a publish, walking the topic's sockets: closing here would
+    // leave topics under that walk (a crash), so the socket is closed once the walk is over.
     dropped: (ws) => {
       const c = connectionOf(ws);
-      if (c) sockets.overLimit(c);
+      if (c) setImmediate(overLimit, sockets, c);
     },
     close: (ws) => {
       const sink = ws.getUserData().state as WsSink | undefined;
