@@ -64,9 +64,10 @@ describe('commands on Home Assistant', () => {
     expect(startable).toContain(DEMO_VACUUM);
     expect(startable.length).toBe(3);
     const before = await haStateOf(DEMO_VACUUM);
-    const r = await command({ command: 'start the vacuum' });
-    expect(r).toMatchObject({ success: false, actions: [] });
-    expect((r.candidates as { entity_id: string }[]).map((c) => c.entity_id).sort()).toEqual(startable.sort());
+    const asked = await s.call('/api/command', 'POST', { command: 'start the vacuum' });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(409);
+    expect(asked.body).toMatchObject({ code: 'AMBIGUOUS', message: expect.stringMatching(/^Which vacuum do you mean: .*\? I did nothing yet\.$/), details: { noun: 'vacuum' } });
+    expect((asked.body.details.candidates as { entity_id: string }[]).map((c) => c.entity_id).sort()).toEqual(startable.sort());
     expect((await haStateOf(DEMO_VACUUM)).last_updated).toBe(before.last_updated);
     // Named (2024.3.3 calls it "0_Ground_floor", 2026.11.0 "Demo vacuum 0 ground floor"), it acts.
     const named = await command({ command: `start ${OLDEST ? '0_Ground_floor' : 'demo vacuum 0 ground floor'}`, dry_run: true });
