@@ -1,13 +1,14 @@
 // Ending a credential ends the MCP it opened, over real HTTP with the SDK's client: a 2025-11-25
-// session (its GET notification stream) and a 2026-07-28 subscriptions/listen stream end when the
-// bridge token is revoked, the user's password is reset, or the OAuth grant is revoked; each says
-// why before it closes, and the session is gone (its id answers 404). A session or stream that
+// session (its GET notification stream), a 2024-11-05 /sse session and a 2026-07-28
+// subscriptions/listen stream end when the bridge token is revoked, the user's password is reset,
+// or the OAuth grant is revoked; each says why before it closes, and the session is gone (its id
+// answers 404). A session or stream that
 // ends first leaves nothing in the registry of open connections by credential; one client's
 // listen streams are bounded by MCP_MAX_SESSIONS, and all of them by SSE_MAX_CONNECTIONS.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { Client, StreamableHTTPClientTransport, type McpSubscription } from '@modelcontextprotocol/client';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport, type McpSubscription } from '@modelcontextprotocol/client';
 import pino from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
 import { authorizedClient, HostedAssistant } from '../helpers/oauth-client.js';
@@ -133,11 +134,17 @@ const onSession = (s: TestServer, token: string, sid: string) =>
   });
 
 describe('an MCP session and listen stream end with their credential', () => {
-  test('a revoked bridge token: its 2025 session (GET stream) and 2026 listen stream end saying so; the user’s own go on', async () => {
+  test('a revoked bridge token: its 2025 session (GET stream), 2024-11-05 /sse session and 2026 listen stream end saying so; the user’s own go on', async () => {
     const s = await startTestServer();
     cleanup.push(() => s.close());
     const made = await bridgeToken(s, s.token, 'assistant');
     const theirs = await openBoth(s, made.token);
+    // And a session of the 2024-11-05 revision (GET /sse, POST /messages).
+    const seen2024: Seen[] = [];
+    const rec = recording(seen2024);
+    const withToken = (url: string | URL, init?: RequestInit) => rec(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${made.token}` } });
+    const old = new Client({ name: 'cred-2024', version: '1.0.0' });
+    await old.connect(new SSEClientTransport(new URL(`${s.url}/sse`), { fetch: withToken, eventSourceInit: { fetch: withToken } }));
     const mine = await openBoth(s, s.token);
     const sid = theirs.session.transport.sessionId!;
     expect((await s.call(`/api/tokens/${made.id}`, 'DELETE')).status).toBe(200);
@@ -147,6 +154,9 @@ describe('an MCP session and listen stream end with their credential', () => {
     expect(get.text).toContain('"reason":"token_revoked"');
     expect(await theirs.listen.sub.closed).toBe('remote');
     expect(theirs.listen.seen.find((x) => x.mcpMethod === 'subscriptions/listen')!.text).toContain('"reason":"token_revoked"');
+    const sse = seen2024.find((x) => x.method === 'GET')!;
+    await until(() => sse.ended);
+    expect(sse.text).toContain('"reason":"token_revoked"');
     // The revoked token is refused at the door; the session it held is gone for everyone.
     expect((await onSession(s, made.token, sid)).status).toBe(401);
     await until(() => s.app.services.mcp.size === 1 && s.app.services.mcp.listenStreamCount === 1);
@@ -155,6 +165,7 @@ describe('an MCP session and listen stream end with their credential', () => {
     expect((await mine.session.c.listTools()).tools.length).toBeGreaterThan(0);
     expect(mine.session.seen.find((x) => x.method === 'GET')!.ended).toBe(false);
     expect(mine.listen.seen.find((x) => x.mcpMethod === 'subscriptions/listen')!.ended).toBe(false);
+    await old.close();
     await close(theirs);
     await close(mine);
   });
