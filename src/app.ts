@@ -267,7 +267,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,
-    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.fanOut.reserveSse(), debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
+    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.fanOut.reserveSse(), credentials, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
   };
 
   toolsChanged = () => services.mcp.live.recheckTools();

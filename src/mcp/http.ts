@@ -7,11 +7,15 @@
 //   - 2025-era (initialize, MCP-Session-Id): one server per session, POST for messages, GET for
 //     the notification stream, DELETE to end it; sessions belong to the token's subject that
 //     opened them and expire when idle.
+// Every session and every listen stream is held by its credential (src/auth/credentials.ts): when
+// the token is revoked, its password changes, its user goes or it expires, they end at once.
 // Clients of the 2024-11-05 revision use GET /sse and POST /messages instead (src/mcp/legacy-sse.ts).
 import { randomUUID } from 'node:crypto';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { LegacySseTransport } from './legacy-sse.js';
+import type { CredentialEnd, Credentials } from '../auth/credentials.js';
 import { actorName } from '../auth/tokens.js';
+import { AppError } from '../errors.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Cors } from '../http/cors.js';
 import type { Logger } from '../log.js';
@@ -19,6 +23,8 @@ import { McpLive, type VisibilitySource } from './live.js';
 import { RequestStateSeal } from './request-state.js';
 import { authInfoOf, buildServer, type McpServices } from './server.js';
 import { createMcpSession, type McpSession } from './session.js';
+import { HeldBy } from './held-by.js';
+import { endable } from './endable-stream.js';
 
 /** At most this many resources followed by one listen stream. */
 const MAX_LISTEN_URIS = 100;
@@ -28,14 +34,29 @@ interface Entry {
   session: McpSession;
   owner: string;
   lastSeen: number;
+  held: HeldBy;
+}
+
+interface LegacyEntry {
+  transport: LegacySseTransport;
+  session: McpSession;
+  owner: string;
+  lastSeen: number;
+  release: () => void;
+  held: HeldBy;
 }
 
 export interface McpHttpOptions {
   idleMs: number;
-  /** Sessions one client may hold (MCP_MAX_SESSIONS); past it the one it used least recently ends. */
+  /**
+   * Sessions one client may hold (MCP_MAX_SESSIONS); past it the one it used least recently ends.
+   * Also the subscriptions/listen streams one client may hold open; past it a new one gets 429.
+   */
   maxPerClient: number;
-  /** A place under SSE_MAX_CONNECTIONS for a 2024-11-05 stream, given back by calling the answer. */
+  /** A place under SSE_MAX_CONNECTIONS for a 2024-11-05 stream or a listen stream, given back by calling the answer; throws a 503 AppError when none is left. */
   reserveStream?: () => () => void;
+  /** Open connections by credential: sessions and listen streams end with the credential that holds them. */
+  credentials?: Credentials;
   debounceMs: number;
   cors: Cors;
   allowedHosts: readonly string[];
@@ -50,7 +71,11 @@ const rpcError = (status: number, code: number, message: string) =>
 
 export class McpHttp {
   private readonly sessions = new Map<string, Entry>();
-  private readonly legacy = new Map<string, { transport: LegacySseTransport; session: McpSession; owner: string; lastSeen: number; release: () => void }>();
+  private readonly legacy = new Map<string, LegacyEntry>();
+  /** Open subscriptions/listen streams by client (token subject). */
+  private readonly listening = new Map<string, number>();
+  /** Each open listen stream's way to end it, saying why. */
+  private readonly listenStreams = new Set<(end: CredentialEnd) => void>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly hosts: Set<string>;
   readonly live: McpLive;
@@ -66,6 +91,8 @@ export class McpHttp {
     this.live = new McpLive(services, opts.debounceMs, opts.visibility);
     this.modern = createMcpHandler(({ authInfo }) => buildServer(services, { seal: this.seal }, authInfo?.extra?.principal as Principal | undefined, 'modern'), {
       legacy: 'reject',
+      // Listen streams are bounded here, per client and under SSE_MAX_CONNECTIONS, with an HTTP status.
+      maxSubscriptions: Number.MAX_SAFE_INTEGER,
       onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
     });
     this.stopLive = this.live.on((e) => {
@@ -107,20 +134,52 @@ export class McpHttp {
       // Another client's session is answered like one that does not exist.
       if (!entry || entry.owner !== principal.sub) return rpcError(404, -32001, 'Session not found: initialize a new session');
       entry.lastSeen = Date.now();
+      entry.held.use(principal);
       return entry.transport.handleRequest(request, { authInfo: authInfoOf(principal) });
     }
     if (request.method !== 'POST') return rpcError(400, -32000, 'Bad Request: MCP-Session-Id header is required');
     return this.open(request, principal);
   }
 
+  /** A 2026-07-28 request, served by a server built for it. */
+  private serveModern(request: Request, principal: Principal): Promise<Response> {
+    if (request.method === 'POST' && request.headers.get('mcp-method')?.trim() === 'subscriptions/listen') return this.listen(request, principal);
+    return this.modern.fetch(request, { authInfo: authInfoOf(principal) });
+  }
+
   /**
-   * A 2026-07-28 request, served by a server built for it. A subscriptions/listen stream follows
-   * the resources it names for as long as it is open.
+   * A subscriptions/listen stream: it follows the resources it names for as long as it is open,
+   * takes a place under SSE_MAX_CONNECTIONS and one of the client's MCP_MAX_SESSIONS listen
+   * streams, and ends with its credential, with a JSON-RPC error for the listen request saying why.
    */
-  private async serveModern(request: Request, principal: Principal): Promise<Response> {
-    const uris = request.headers.get('mcp-method') === 'subscriptions/listen' ? await listenedUris(request) : [];
-    const releases = uris.map((uri) => this.live.watch(uri, principal));
-    const release = () => releases.splice(0).forEach((r) => r());
+  private async listen(request: Request, principal: Principal): Promise<Response> {
+    const max = this.opts.maxPerClient;
+    const mine = this.listening.get(principal.sub) ?? 0;
+    if (mine >= max) return rpcError(429, -32000, `Too many listen streams: one client may hold ${max} subscriptions/listen streams open at once (MCP_MAX_SESSIONS); close one first`);
+    let giveBack: () => void;
+    try {
+      giveBack = this.opts.reserveStream?.() ?? (() => undefined);
+    } catch (err) {
+      if (err instanceof AppError) return rpcError(err.status, -32000, err.message);
+      throw err;
+    }
+    this.listening.set(principal.sub, mine + 1);
+    const { id, uris } = await listenRequest(request);
+    const watches = uris.map((uri) => this.live.watch(uri, principal));
+    let ender: ((end: CredentialEnd) => void) | undefined;
+    const close = (end: CredentialEnd) => ender?.(end);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      watches.forEach((w) => w());
+      giveBack();
+      const left = (this.listening.get(principal.sub) ?? 1) - 1;
+      if (left > 0) this.listening.set(principal.sub, left);
+      else this.listening.delete(principal.sub);
+      this.opts.credentials?.forget(principal, close);
+      if (ender) this.listenStreams.delete(ender);
+    };
     let response: Response;
     try {
       response = await this.modern.fetch(request, { authInfo: authInfoOf(principal) });
@@ -128,12 +187,18 @@ export class McpHttp {
       release();
       throw err;
     }
-    if (!releases.length) return response;
     if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) {
       release();
       return response;
     }
-    return new Response(untilEnd(response.body, release), { status: response.status, headers: response.headers });
+    const stream = endable(response.body, release);
+    ender = (end: CredentialEnd) => {
+      this.opts.log.info({ user: actorName(principal), reason: end.reason }, 'MCP listen stream ended with its credential');
+      stream.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: end.message, data: { reason: end.reason } } })}\n\n`);
+    };
+    this.listenStreams.add(ender);
+    this.opts.credentials?.add(principal, close);
+    return new Response(stream.body, { status: response.status, headers: response.headers });
   }
 
   /** GET /sse (2024-11-05): a stream whose first event says where to POST messages. */
@@ -146,11 +211,21 @@ export class McpHttp {
     const session = createMcpSession(this.services, { seal: this.seal, live: this.live }, principal, 'legacy');
     // Through ingress the client only reaches us under Home Assistant's path for the add-on.
     const transport = new LegacySseTransport(`${pathPrefix}/messages`);
-    const entry = { transport, session, owner: principal.sub, lastSeen: Date.now(), release };
+    const held = new HeldBy(this.opts.credentials, principal, (end) => {
+      // Gone from the table at once (its messages are answered 404), the stream closed once told why.
+      this.legacy.delete(transport.sessionId);
+      this.endWith(session, end, () => {
+        void transport.close();
+        session.close();
+        void session.server.close().catch(() => undefined);
+      });
+    });
+    const entry: LegacyEntry = { transport, session, owner: principal.sub, lastSeen: Date.now(), release, held };
     this.legacy.set(transport.sessionId, entry);
     this.opts.log.info({ session: transport.sessionId, user: actorName(principal) }, 'MCP session opened (2024-11-05 HTTP+SSE)');
     transport.onclose = () => {
       release();
+      held.release();
       if (this.legacy.delete(transport.sessionId)) {
         session.close();
         void session.server.close().catch(() => undefined);
@@ -168,6 +243,7 @@ export class McpHttp {
     const entry = this.legacy.get(id);
     if (!entry || entry.owner !== principal.sub) return rpcError(404, -32001, 'Session not found: open GET /sse again');
     entry.lastSeen = Date.now();
+    entry.held.use(principal);
     let message: unknown;
     try {
       message = await request.json();
@@ -187,7 +263,14 @@ export class McpHttp {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         this.makeRoom(principal.sub);
-        entry = { transport, session, owner: principal.sub, lastSeen: Date.now() };
+        // Ended with its credential: gone from the table at once (its id is answered 404), its streams closed once told why.
+        const held = new HeldBy(this.opts.credentials, principal, (end) => {
+          const e = this.sessions.get(sid);
+          if (!e) return;
+          this.sessions.delete(sid);
+          this.endWith(session, end, () => this.closeEntry(e));
+        });
+        entry = { transport, session, owner: principal.sub, lastSeen: Date.now(), held };
         this.sessions.set(sid, entry);
         this.opts.log.info({ session: sid, user: actorName(principal) }, 'MCP session opened');
       },
@@ -218,8 +301,22 @@ export class McpHttp {
     const entry = this.sessions.get(sid);
     if (!entry) return;
     this.sessions.delete(sid);
+    this.closeEntry(entry);
+  }
+
+  private closeEntry(entry: Entry): void {
+    entry.held.release();
     entry.session.close();
     void entry.session.server.close().catch(() => undefined);
+  }
+
+  /** A session's credential ended: it says why on its stream (a log message at error level), then closes. */
+  private endWith(session: McpSession, end: CredentialEnd, close: () => unknown): void {
+    this.opts.log.info({ reason: end.reason }, 'MCP session ended with its credential');
+    session.server
+      .sendLoggingMessage({ level: 'error', logger: 'home-mcp-bridge', data: { reason: end.reason, message: `${end.message}; this session has ended` } })
+      .catch(() => undefined)
+      .finally(() => void close());
   }
 
   private expire(now = Date.now()): void {
@@ -239,40 +336,24 @@ export class McpHttp {
     void this.modern.close().catch(() => undefined);
     for (const sid of [...this.sessions.keys()]) this.drop(sid);
     for (const entry of [...this.legacy.values()]) void entry.transport.close();
+    // Listen streams were ended by the handler's close, each with the graceful empty result.
+  }
+
+  /** Open subscriptions/listen streams. */
+  get listenStreamCount(): number {
+    return this.listenStreams.size;
   }
 }
 
-/** The resources a subscriptions/listen request asks to hear about. */
-async function listenedUris(request: Request): Promise<string[]> {
+/** A subscriptions/listen request's id and the resources it asks to hear about. */
+async function listenRequest(request: Request): Promise<{ id: unknown; uris: string[] }> {
   try {
-    const body = (await request.clone().json()) as { params?: { notifications?: { resourceSubscriptions?: unknown } } };
+    const body = (await request.clone().json()) as { id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
     const list = body.params?.notifications?.resourceSubscriptions;
-    return Array.isArray(list) ? [...new Set(list.filter((u): u is string => typeof u === 'string' && u.length <= 1000))].slice(0, MAX_LISTEN_URIS) : [];
+    const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
+    return { id, uris: Array.isArray(list) ? [...new Set(list.filter((u): u is string => typeof u === 'string' && u.length <= 1000))].slice(0, MAX_LISTEN_URIS) : [] };
   } catch {
     // The SDK answers a body that is not JSON.
-    return [];
+    return { id: null, uris: [] };
   }
-}
-
-/** The same stream, and `done` once it ends: read to the end, failed, or cancelled by the client. */
-function untilEnd(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done: end } = await reader.read();
-        if (end) {
-          done();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (err) {
-        done();
-        controller.error(err);
-      }
-    },
-    async cancel(reason) {
-      done();
-      await reader.cancel(reason);
-    },
-  });
 }
