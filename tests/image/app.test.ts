@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Container } from '../../scripts/image/container.mjs';
-import type { Simulator } from '../../src/sim/server.js';
+import type { Simulator } from '@home-mcp-bridge/sim/testing';
 import { APP, appUrl, config, dataFolder, rehearsal, removeData, startApp, startHomeAssistant, SUPERVISOR } from './setup.js';
 
 const APP_DIR = '/opt/home-mcp-bridge';
