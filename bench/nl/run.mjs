@@ -16,7 +16,7 @@ import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { offlinePlanner } = await import(`${root}dist/src/nlp/offline.js`);
-const { loadHome } = await import(`${root}dist/src/sim/home.js`);
+const { loadHome } = await import('@home-mcp-bridge/sim');
 const { values: opt } = parseArgs({ options: { entities: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '500' }, warmup: { type: 'string', default: '100' } } });
 const ENTITIES = Number(opt.entities);
 const ROUNDS = Number(opt.rounds);

@@ -1,19 +1,16 @@
 // The planner over an in-process simulated hub (no network, no bridge): the home's states,
 // registries, services and units as the hub client would hold them. For the benchmark and the
 // parser's unit tests; the service itself plans against the live hub client.
-import { Registries, type RegistrySnapshot } from '../hub/registries.js';
+import { type Home, snapshotHome } from '@home-mcp-bridge/sim';
+import { Registries } from '../hub/registries.js';
 import { serviceAccepts } from '../hub/service-fields.js';
 import type { HubServices, HubState } from '../hub/types.js';
-import type { Home as SimHome } from '../sim/home.js';
-import { Hub } from '../sim/hub.js';
-import { CURRENT_VERSION } from '../sim/version.js';
 import { buildHome } from './home.js';
 import { BUILT_IN_LANGUAGES, languageWith, readLanguages, type PluginWords } from './language.js';
 import { languageLexicon } from './lexicon.js';
 import { plan, type Outcome, type PlanDeps } from './plan.js';
 
 export interface OfflinePlanner {
-  hub: Hub;
   deps: PlanDeps;
   plan(command: string, area?: string): Outcome[];
 }
@@ -21,20 +18,14 @@ export interface OfflinePlanner {
 /** Plugins' words by language, as the loader reads them ({en: {...}, de: {...}} per plugin). */
 export type WordsByLanguage = Record<string, PluginWords>;
 
-export function offlinePlanner(home: SimHome, words: readonly WordsByLanguage[], language = 'en', languageDirs: readonly string[] = [BUILT_IN_LANGUAGES]): OfflinePlanner {
-  const hub = new Hub({ home, version: CURRENT_VERSION, legacy: false });
+export function offlinePlanner(home: Home, words: readonly WordsByLanguage[], language = 'en', languageDirs: readonly string[] = [BUILT_IN_LANGUAGES]): OfflinePlanner {
+  // The home as the hub client would hold it, read from the simulator's answers.
+  const snapshot = snapshotHome(home);
   const registries = new Registries();
-  const snapshot = {
-    areas: hub.registries.listAreas(),
-    floors: hub.registries.listFloors(),
-    devices: hub.registries.listDevices(),
-    entities: hub.registries.listEntities(),
-    labels: hub.registries.listLabels(),
-    floorsSupported: true,
-  } as unknown as RegistrySnapshot;
-  registries.replace(snapshot);
-  const states = hub.states.all().map((s) => s.toJSON() as unknown as HubState);
-  const services = hub.services.describe() as unknown as HubServices;
+  const { areas, floors, devices, entities, labels } = snapshot;
+  registries.replace({ areas, floors, devices, entities, labels, floorsSupported: true });
+  const states: HubState[] = snapshot.states;
+  const services: HubServices = snapshot.services;
   const base = readLanguages(languageDirs).get(language);
   if (!base) throw new Error(`no language ${language}`);
   const lang = languageWith(base, words.map((w) => w[language] ?? {}));
@@ -50,7 +41,7 @@ export function offlinePlanner(home: SimHome, words: readonly WordsByLanguage[],
       const desc = services[domain]?.[service];
       return desc !== undefined && serviceAccepts(desc, domain, byId.get(id));
     },
-    units: { temperature: hub.temperatureUnit },
+    units: { temperature: snapshot.temperatureUnit },
   };
-  return { hub, deps, plan: (command, area) => plan({ command, ...(area ? { context: { area } } : {}) }, deps) };
+  return { deps, plan: (command, area) => plan({ command, ...(area ? { context: { area } } : {}) }, deps) };
 }

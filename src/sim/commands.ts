@@ -1,7 +1,7 @@
 // The WebSocket commands the simulator answers, each with the message schema the hub checks
 // (so a malformed command fails as it does there) and a handler. Hubs older than 2024.3 know
 // no floor or label registry: those commands are then unknown.
-import { HA_ERROR, MSG } from '../hub/protocol.js';
+import { HA_ERROR, MSG } from './names.js';
 import { type HubEvent, MATCH_ALL } from './bus.js';
 import { Context } from './context.js';
 import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, UnauthorizedError, type Translation } from './errors.js';

@@ -4,7 +4,7 @@
 import type { WebSocket } from 'ws';
 import type { Command, CommandConnection, SimUser } from './commands.js';
 import { HomeAssistantError, type Translation, UnauthorizedError } from './errors.js';
-import { HA_ERROR, MSG } from '../hub/protocol.js';
+import { HA_ERROR, MSG } from './names.js';
 import type { Hub } from './hub.js';
 import { authInvalid, authOk, authRequired, errorMessage, resultMessage } from './protocol.js';
 import { Invalid, dict, humanizeError, isPlainObject, isType, literal } from './schema.js';

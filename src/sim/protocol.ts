@@ -1,6 +1,6 @@
 // Pure builders for the hub's WebSocket messages, including the compressed entity format of
 // subscribe_entities: {a: adds}, {c: changes with '+' and '-'}, {r: removals}.
-import { MSG } from '../hub/protocol.js';
+import { MSG } from './names.js';
 import type { HubEvent } from './bus.js';
 import type { Translation } from './errors.js';
 import { type State, type StateChangedData, deepEqual } from './states.js';

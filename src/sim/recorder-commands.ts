@@ -1,7 +1,7 @@
 // The WebSocket commands of the history, logbook and recorder integrations, with their schemas
 // and checks as in Home Assistant 2024.3 (history/websocket_api.py, logbook/websocket_api.py,
 // recorder/websocket_api.py and statistics.py); the answers come from the hub's Recorder.
-import { MSG } from '../hub/protocol.js';
+import { MSG } from './names.js';
 import type { Command, CommandConnection } from './commands.js';
 import { HomeAssistantError } from './errors.js';
 import type { Period, StatisticMeta, StatisticRow, StatType } from './recorder.js';

@@ -5,6 +5,7 @@
 import type { Home, HomeEntity } from './home.js';
 import { splitEntityId } from './states.js';
 import { hexId, nowMicros, secondsFromMicros } from './time.js';
+import type { WireArea, WireDevice, WireEntity, WireFloor, WireLabel } from './wire.js';
 
 export interface FloorEntry {
   floor_id: string;
@@ -178,7 +179,7 @@ export class Registries {
 
   // --- listings, shaped per hub version -----------------------------------------------------
 
-  listFloors(): unknown[] {
+  listFloors(): WireFloor[] {
     // 2024.3 lists floors without aliases or timestamps.
     if (this.legacy) return [...this.floors.values()].map((f) => ({ floor_id: f.floor_id, icon: f.icon, level: f.level, name: f.name }));
     return [...this.floors.values()].map((f) => ({
@@ -192,7 +193,7 @@ export class Registries {
     }));
   }
 
-  listLabels(): unknown[] {
+  listLabels(): WireLabel[] {
     if (this.legacy) {
       return [...this.labels.values()].map((l) => ({ color: l.color, description: l.description, icon: l.icon, label_id: l.label_id, name: l.name }));
     }
@@ -207,7 +208,7 @@ export class Registries {
     }));
   }
 
-  listAreas(): unknown[] {
+  listAreas(): WireArea[] {
     return [...this.areas.values()].map((a) =>
       this.legacy
         ? { aliases: a.aliases, area_id: a.area_id, icon: a.icon, name: a.name, picture: a.picture }
@@ -227,9 +228,9 @@ export class Registries {
     );
   }
 
-  listDevices(): unknown[] {
-    return [...this.devices.values()].map((d) => {
-      const base: Record<string, unknown> = {
+  listDevices(): WireDevice[] {
+    return [...this.devices.values()].map((d): WireDevice => {
+      const base: WireDevice = {
         area_id: d.area_id,
         configuration_url: null,
         config_entries: [d.config_entry_id],
@@ -268,9 +269,9 @@ export class Registries {
     });
   }
 
-  listEntities(): unknown[] {
-    return [...this.entities.values()].map((e) => {
-      const base: Record<string, unknown> = {
+  listEntities(): WireEntity[] {
+    return [...this.entities.values()].map((e): WireEntity => {
+      const base: WireEntity = {
         area_id: e.area_id,
         config_entry_id: e.config_entry_id,
         device_id: e.device_id,
@@ -289,7 +290,7 @@ export class Registries {
         unique_id: e.unique_id,
       };
       if (this.legacy) return this.withFloors ? { ...base, labels: e.labels } : base;
-      const modern: Record<string, unknown> = { ...base, categories: {}, created_at: this.createdAt, labels: e.labels, modified_at: this.createdAt };
+      const modern: WireEntity = { ...base, categories: {}, created_at: this.createdAt, labels: e.labels, modified_at: this.createdAt };
       if (!this.current) return modern;
       delete modern.has_entity_name;
       return { ...modern, config_subentry_id: null, next_name_part: null };

@@ -1,7 +1,8 @@
 // The simulator as a server: node:http for REST, `ws` on /api/websocket for the WebSocket API.
 // The hub lives in the Simulator object, so stop() and start() (or restart()) bring the server
-// down and up on the same port with the home's states as they were.
-import { type Server, createServer } from 'node:http';
+// down and up on the same port with the home's states as they were. Another part may share the
+// server (a SimulatorRole): the Supervisor does, in tests (supervised.ts).
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -11,13 +12,9 @@ import { Context } from './context.js';
 import { demoHome } from './demo-home.js';
 import { type Home, loadHome } from './home.js';
 import { Hub, type Logger, type Timing, type PersistentNotification, type NotifyMessage } from './hub.js';
-import { INGRESS_PREFIX, firstProtocol, handleIngressRequest, handleIngressUpgrade } from './ingress-proxy.js';
 import { type LoadHandle, type LoadOptions, startLoad } from './load.js';
 import { createRestHandler } from './rest.js';
 import { configCommands, startConfig } from './config/index.js';
-import { isPlainObject } from './schema.js';
-import { SimSupervisor, type SupervisorOptions } from './supervisor.js';
-import { SUPERVISOR_PATH, handleSupervisorHttp, supervisorApiCommand } from './supervisor-api.js';
 import { hexId } from './time.js';
 import { CURRENT_VERSION, SINCE, atLeast } from './version.js';
 
@@ -40,12 +37,39 @@ export interface SimulatorOptions {
   legacy?: boolean;
   timing?: Partial<Timing>;
   logger?: Logger;
-  /**
-   * Also act as the Supervisor for an add-on: /core/websocket, the Supervisor's REST paths
-   * (/discovery, /addons/..., /ingress/...), the `supervisor/api` command and the ingress proxy.
-   */
-  supervisor?: SupervisorOptions;
 }
+
+/** How a client of a WebSocket path logs in: a user, a refusal's message, or undefined for a malformed message. */
+export type Authenticate = (msg: unknown) => { user: SimUser } | { invalid: string } | undefined;
+
+/**
+ * A part that answers on the simulator's server beside Home Assistant (the Supervisor, in tests).
+ * Made with the simulator; it outlives restarts.
+ */
+export interface SimulatorRole {
+  /** A user Home Assistant knows besides the simulator's own. */
+  readonly user?: SimUser;
+  /** WebSocket commands it adds. */
+  readonly commands?: ReadonlyMap<string, Command>;
+  /** Answers an HTTP request it owns (true), or leaves it to the hub's REST API (false). */
+  request?(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Takes an upgrade it owns (true), or leaves it to the hub (false). */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** A second path serving the WebSocket API, and how its clients log in. */
+  readonly websocket?: { path: string; authenticate: Authenticate };
+  /** The server started listening. */
+  started?(): void;
+  /** The server is stopping: end the sockets the role holds. */
+  stopping?(): void;
+}
+
+/** What a role may know of the simulator that holds it. */
+export interface RoleHost {
+  readonly url: string;
+  userById(id: string): SimUser | undefined;
+}
+
+export type MakeRole = (host: RoleHost) => SimulatorRole;
 
 /** A state as get_states returns it. */
 export type StateObject = Record<string, unknown> & {
@@ -73,20 +97,16 @@ export class Simulator {
   private readonly commands: Map<string, Command>;
   private readonly admin: SimUser;
   private readonly nonAdmin: SimUser = { id: hexId(), name: 'Simulator user', isAdmin: false, username: 'user' };
-  /** Home Assistant's system user the Supervisor's /core/websocket proxy logs in as. */
-  private readonly supervisorUser: SimUser = { id: hexId(), name: 'Supervisor', isAdmin: true, username: null };
-  /** The Supervisor's state (add-ons, ingress sessions, discovery) when `supervisor` is given; it outlives restarts. */
-  readonly supervisor: SimSupervisor | undefined;
+  private readonly role: SimulatorRole | undefined;
   private readonly sockets = new Set<SimConnection>();
   private readonly loads = new Set<LoadHandle>();
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
-  private ingressWss: WebSocketServer | undefined;
   private boundPort: number;
   private stopping: Promise<void> | undefined;
   private paused = false;
 
-  constructor(opts: SimulatorOptions = {}) {
+  constructor(opts: SimulatorOptions = {}, makeRole?: MakeRole) {
     const version = opts.version ?? (opts.legacy ? '2024.3.3' : CURRENT_VERSION);
     this.legacy = opts.legacy ?? !atLeast(version, SINCE.modern);
     this.version = version;
@@ -105,20 +125,17 @@ export class Simulator {
     this.commands = buildCommands(this.legacy, this.hub.hasFloors);
     for (const [type, cmd] of configCommands()) this.commands.set(type, cmd);
     startConfig(this.hub, this.hub.home.dashboards ?? []);
-    const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : []), ...(opts.supervisor ? [this.supervisorUser] : [])];
+    const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : [])];
     this.commands.set('config/auth/list', userListCommand(() => users));
-    if (opts.supervisor) {
-      this.supervisor = new SimSupervisor(
-        opts.supervisor,
-        (id) => {
-          const u = users.find((x) => x.id === id);
-          return u ? { id: u.id, username: u.username ?? null, displayName: u.name } : undefined;
-        },
-        () => this.url,
-      );
-      // Registered by the hassio integration, which only loads under a Supervisor.
-      this.commands.set('supervisor/api', supervisorApiCommand(this.supervisor));
-    }
+    const sim = this;
+    this.role = makeRole?.({
+      get url() {
+        return sim.url;
+      },
+      userById: (id) => users.find((u) => u.id === id),
+    });
+    if (this.role?.user) users.push(this.role.user);
+    for (const [type, cmd] of this.role?.commands ?? []) this.commands.set(type, cmd);
   }
 
   get port(): number {
@@ -151,43 +168,25 @@ export class Simulator {
     return undefined;
   };
 
-  /**
-   * The Supervisor's /core/websocket handshake (supervisor/api/proxy.py): the add-on's token in
-   * access_token or api_password, "Invalid access" otherwise; then Home Assistant sees the
-   * Supervisor's own user.
-   */
-  private supervisorAuth = (msg: unknown): { user: SimUser } | { invalid: string } | undefined => {
-    if (!isPlainObject(msg)) return undefined;
-    const token = msg.api_password || msg.access_token;
-    const addon = typeof token === 'string' ? this.supervisor?.addonForToken(token) : undefined;
-    if (!addon || !addon.homeassistantApi) return { invalid: 'Invalid access' };
-    return { user: this.supervisorUser };
-  };
-
   async start(): Promise<void> {
     if (this.stopping) await this.stopping;
     if (this.server) return;
     const rest = createRestHandler({ hub: this.hub, userForToken: this.userForToken });
-    const sup = this.supervisor;
+    const role = this.role;
     const server = createServer((req, res) => {
-      if (sup && (req.url ?? '').startsWith(INGRESS_PREFIX)) return handleIngressRequest(sup, req, res);
-      if (sup && SUPERVISOR_PATH.test(new URL(req.url ?? '/', 'http://sim').pathname)) {
-        handleSupervisorHttp(sup, req, res).catch(() => res.destroy());
-        return;
-      }
+      if (role?.request?.(req, res)) return;
       rest(req, res);
     });
     const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 16 * 1024 * 1024 });
-    const ingressWss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 16 * 1024 * 1024, handleProtocols: firstProtocol });
     server.on('upgrade', (req, socket: Duplex, head) => {
       if (this.server !== server) {
         socket.destroy();
         return;
       }
-      if (sup && (req.url ?? '').startsWith(INGRESS_PREFIX)) return handleIngressUpgrade(sup, ingressWss, req, socket, head);
+      if (role?.upgrade?.(req, socket, head)) return;
       const path = new URL(req.url ?? '/', 'http://sim').pathname;
-      const asSupervisor = sup !== undefined && path === '/core/websocket';
-      if (path !== '/api/websocket' && !asSupervisor) {
+      const second = role?.websocket && path === role.websocket.path ? role.websocket : undefined;
+      if (path !== '/api/websocket' && !second) {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return;
       }
@@ -196,7 +195,7 @@ export class Simulator {
           hub: this.hub,
           commands: this.commands,
           userForToken: this.userForToken,
-          ...(asSupervisor ? { authenticate: this.supervisorAuth } : {}),
+          ...(second ? { authenticate: second.authenticate } : {}),
           isPaused: () => this.paused,
           closed: (c) => this.sockets.delete(c),
         });
@@ -214,7 +213,7 @@ export class Simulator {
     this.boundPort = (server.address() as AddressInfo).port;
     this.server = server;
     this.wss = wss;
-    this.ingressWss = ingressWss;
+    role?.started?.();
     this.hub.log.info(`hub simulator listening on ${this.url} (ha_version ${this.version}${this.legacy ? ', legacy' : ''})`);
   }
 
@@ -223,10 +222,9 @@ export class Simulator {
     if (!this.server) return this.stopping ?? Promise.resolve();
     const server = this.server;
     const wss = this.wss;
-    const ingressWss = this.ingressWss;
+    const role = this.role;
     this.server = undefined;
     this.wss = undefined;
-    this.ingressWss = undefined;
     for (const load of this.loads) load.stop();
     this.loads.clear();
     this.stopping = (async () => {
@@ -242,8 +240,7 @@ export class Simulator {
       ]);
       for (const ws of wss?.clients ?? []) ws.terminate();
       wss?.close();
-      for (const ws of ingressWss?.clients ?? []) ws.terminate();
-      ingressWss?.close();
+      role?.stopping?.();
       server.closeAllConnections();
       await closed;
       this.stopping = undefined;

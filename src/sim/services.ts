@@ -9,6 +9,7 @@ import type { ResolvedTarget, TargetFields } from './registries.js';
 import { type KeySpec, type Validator, Invalid, all, dict, hasAtLeastOneKey } from './schema.js';
 import { type State, validEntityId } from './states.js';
 import { SINCE } from './version.js';
+import type { WireField, WireService, WireServices } from './wire.js';
 
 export interface FieldDef extends KeySpec {
   name?: string;
@@ -278,10 +279,10 @@ export class ServiceRegistry {
   }
 
   /** get_services: {domain: {service: {name, description, fields, target?, response?}}} */
-  describe(): Record<string, Record<string, unknown>> {
-    const out: Record<string, Record<string, unknown>> = {};
+  describe(): WireServices {
+    const out: WireServices = {};
     for (const [domain, byService] of this.services) {
-      const services: Record<string, unknown> = {};
+      const services: Record<string, WireService> = {};
       for (const [service, reg] of byService) services[service] = describeService(reg, this.hub.legacy, this.hub.since(SINCE.translatedServices));
       out[domain] = services;
     }
@@ -304,18 +305,18 @@ function withDefaults(selector: Record<string, unknown>): Record<string, unknown
   return { [kind]: { ...(defaults[kind] ?? {}), ...options } };
 }
 
-function describeService(reg: Registered, legacy: boolean, translated: boolean): Record<string, unknown> {
+function describeService(reg: Registered, legacy: boolean, translated: boolean): WireService {
   const { def } = reg;
-  const fields: Record<string, unknown> = {};
+  const fields: Record<string, WireField> = {};
   // Collapsible sections arrived in 2024.6; older hubs list those fields flat, marked advanced.
-  const sections: Record<string, Record<string, unknown>> = {};
+  const sections: Record<string, Record<string, WireField>> = {};
   for (const [name, f] of Object.entries(def.fields ?? {})) {
     if (f.hidden || !f.selector || (translated && f.currentDescription?.hidden)) continue;
     if (f.describedBy && f.describedBy !== (legacy ? 'legacy' : 'modern')) continue;
     const inSection = f.section !== undefined && !legacy;
     const old = legacy ? f.legacyDescription : undefined;
     const example = old && 'example' in old ? old.example : f.example;
-    const d: Record<string, unknown> = {};
+    const d: WireField = {};
     if (old?.required ?? (translated ? (f.currentDescription?.required ?? f.required) : f.required)) d.required = true;
     if (example !== undefined && example !== null) d.example = example;
     d.selector = translated ? (f.currentSelector ?? withDefaults(f.selector)) : (old?.selector ?? f.selector);
@@ -333,7 +334,7 @@ function describeService(reg: Registered, legacy: boolean, translated: boolean):
     if (name === 'advanced_fields') fields[translated ? 'additional_fields' : name] = { collapsed: true, fields: section };
     else fields[name] = { fields: section };
   }
-  const out: Record<string, unknown> = translated ? { fields } : { name: def.name, description: def.description, fields };
+  const out: WireService = translated ? { fields } : { name: def.name, description: def.description, fields };
   if ((def.kind ?? 'entity') === 'entity') {
     const filter: Record<string, unknown> = { domain: [reg.domain] };
     if (def.requiredFeatures) filter.supported_features = def.requiredFeatures;

@@ -4,7 +4,7 @@
 // (supervisor/api/middleware/security.py), and the same for routes and methods it lacks.
 // One dispatcher serves both callers: add-ons over HTTP and Home Assistant's `supervisor/api`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HA_ERROR } from '../hub/protocol.js';
+import { HA_ERROR } from './names.js';
 import { type Command, schema } from './commands.js';
 import { UnauthorizedError } from './errors.js';
 import { type Addon, type SimSupervisor, ingressPath } from './supervisor.js';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { DEMO_VACUUM, HA_VERSION, haLogTail, per, startHa, stopHa } from './ha-control.js';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { eventually, ha, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 type Body = Record<string, any>;

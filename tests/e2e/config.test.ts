@@ -8,7 +8,7 @@
 // keys of before 2024.10, and the issue asks for 2026.11.)
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { HA_VERSION } from './ha-control.js';
 import { eventually, haCall, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';

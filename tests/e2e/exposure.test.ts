@@ -3,7 +3,7 @@
 // choice): an entity it stops exposing drops out of its list, and must not stay visible (a privacy
 // failure the bridge once had).
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { per } from './ha-control.js';
 import { HASS_TOKEN, HASS_URL } from './ha-rest.js';

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
 import { addDiscovered, bridgeResultOf, ensureMcpServer, entriesOf, flowStep, haCommand, haMcp, haRequest, handToHomeAssistant, removeEntry } from '../lib/home-assistant-mcp.mjs';
 import { consent } from '../lib/oauth-consent.mjs';

@@ -4,7 +4,7 @@
 // is whose. Runs under tests/e2e/run.sh, which exports HASS_URL, HASS_TOKEN and HA_E2E_STATE.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ENTITIES, HA_VERSION, haLogTail, haState, listeningSockets, restartHa, startHa, stopHa } from './ha-control.js';
-import { RawClient, type EventMessage as HubEvent } from '../../src/sim/raw-client.js';
+import { RawClient, type EventMessage as HubEvent } from '@home-mcp-bridge/sim/testing';
 
 const URL_ = process.env.HASS_URL ?? '';
 const TOKEN = process.env.HASS_TOKEN ?? '';

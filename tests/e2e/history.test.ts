@@ -1,8 +1,8 @@
 // The history tools against the real Home Assistant with its recorder, history and logbook: a
 // change made through the bridge comes back from what Home Assistant recorded; its raw answers
-// have the shapes the simulator's recorder gives (tests/integration/sim-recorder.test.ts).
+// have the shapes the simulator's recorder gives (src/sim/tests/recorder.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { callToolOk } from '../helpers/tool-call.js';
 import { eventually, HASS_TOKEN, HASS_URL } from './ha-rest.js';

@@ -2,7 +2,7 @@
 // commands that name an entity, an area and a bridge scene change Home Assistant, read back from it;
 // a question answers with Home Assistant's own states; an ambiguous one asks.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { DEMO_VACUUM, OLDEST } from './ha-control.js';
 import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';

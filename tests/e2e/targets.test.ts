@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActionExecutor } from '../../src/actions/executor.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { HA_VERSION, OLDEST } from './ha-control.js';
 import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 

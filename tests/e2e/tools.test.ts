@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { callToolOk } from '../helpers/tool-call.js';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { DEMO_VACUUM, per } from './ha-control.js';
 import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 

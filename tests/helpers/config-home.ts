@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { Home } from '../../src/sim/home.js';
+import type { Home } from '@home-mcp-bridge/sim/testing';
 
 export const CONFIG_HOME: Home = {
   name: 'Config home',

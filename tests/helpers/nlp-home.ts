@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { offlinePlanner, type OfflinePlanner, type WordsByLanguage } from '../../src/nlp/offline.js';
-import type { Home } from '../../src/sim/home.js';
+import type { Home } from '@home-mcp-bridge/sim/testing';
 
 const PLUGINS = fileURLToPath(new URL('../../plugins/', import.meta.url));
 

@@ -2,13 +2,13 @@
 // /data/options.json, SUPERVISOR_TOKEN and http://supervisor pointing at the simulator's
 // Supervisor, the panel and MCP through the simulator's ingress proxy (from 172.30.32.2), /data
 // kept across a restart, SIGTERM as `docker stop` sends it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Container } from '../../scripts/image/container.mjs';
-import type { Simulator } from '../../src/sim/server.js';
+import type { Simulator } from '@home-mcp-bridge/sim/testing';
 import { APP, appUrl, config, dataFolder, rehearsal, removeData, startApp, startHomeAssistant, SUPERVISOR } from './setup.js';
 
 const APP_DIR = '/opt/home-mcp-bridge';
@@ -169,9 +169,26 @@ describe('the image\u2019s contents', () => {
   test('holds the built service and panel, not the sources or tests', () => {
     const top = readdirSync(join(rehearsal.root, APP_DIR)).sort();
     expect(top).toEqual(['dist', 'node_modules', 'package.json', 'src']);
-    expect(readdirSync(join(rehearsal.root, APP_DIR, 'src'))).toEqual(['panel']);
+    expect(readdirSync(join(rehearsal.root, APP_DIR, 'src')).sort()).toEqual(['panel', 'sim']);
     expect(existsSync(join(rehearsal.root, APP_DIR, 'dist/src/main.js'))).toBe(true);
     expect(execFileSync('chroot', [rehearsal.root, '/usr/local/bin/node', '--version'], { encoding: 'utf8' }).trim()).toBe('v24.21.0');
     expect(APP).toBe(new URL(appUrl).hostname);
+  });
+
+  test("carries of the simulator its demo bundle only: not the Supervisor, its API, the ingress proxy or the raw client", () => {
+    const sim = join(rehearsal.root, APP_DIR, 'src/sim');
+    expect(readdirSync(sim).sort()).toEqual(['dist', 'package.json']);
+    expect(readdirSync(join(sim, 'dist'))).toEqual(['index.js']);
+    expect(existsSync(join(rehearsal.root, APP_DIR, 'dist/src/sim'))).toBe(false);
+    expect(readlinkSync(join(rehearsal.root, APP_DIR, 'node_modules/@home-mcp-bridge/sim'))).toBe('../../src/sim');
+    // The bundle names each module it holds (// dist/src/sim/<name>.js); the test-only ones are not there, nor what marks them.
+    const bundle = readFileSync(join(sim, 'dist/index.js'), 'utf8');
+    const modules = [...bundle.matchAll(/^\/\/ dist\/src\/sim\/(\S+)\.js$/gm)].map((m) => m[1]!);
+    expect(modules).toContain('server');
+    expect(modules.filter((m) => /^(raw-client|supervised|supervisor|supervisor-api|ingress-proxy|testing)$/.test(m))).toEqual([]);
+    expect(bundle).not.toMatch(/class (RawClient|SimSupervisor)\b|hassio_ingress|supervisor\/api/);
+    // The image runs the simulator from it: the `sim` command answers its usage.
+    const help = spawnSync('chroot', [rehearsal.root, '/usr/local/bin/node', `${APP_DIR}/dist/src/main.js`, 'sim', '--help'], { encoding: 'utf8' });
+    expect({ status: help.status, usage: help.stderr.split('\n')[0] }).toEqual({ status: 0, usage: 'usage: home-mcp-bridge sim [options]' });
   });
 });

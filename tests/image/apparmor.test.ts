@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Container } from '../../scripts/image/container.mjs';
-import type { Simulator } from '../../src/sim/server.js';
+import type { Simulator } from '@home-mcp-bridge/sim/testing';
 import { appUrl, dataFolder, rehearsal, removeData, startApp, startHomeAssistant } from './setup.js';
 
 const profileText = readFileSync(new URL('../../apparmor.txt', import.meta.url), 'utf8');

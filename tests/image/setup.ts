@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startContainer, type Container } from '../../scripts/image/container.mjs';
 import type { Rehearsal } from '../../scripts/image/rehearse.mjs';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 
 const file = process.env.IMAGE_REHEARSAL;
 if (!file) throw new Error('run the image tests with `npm run test:image`: it rehearses the image first');

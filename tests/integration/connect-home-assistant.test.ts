@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 import { requestFrom } from '../helpers/request-from.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

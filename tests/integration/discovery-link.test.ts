@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 import { requestFrom } from '../helpers/request-from.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 // @ts-expect-error: a plain .mjs helper shared with the process runners

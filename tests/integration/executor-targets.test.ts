@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serviceCallSchema, serviceTargetSchema, type ActionExecutor, type CallOutcome } from '../../src/actions/executor.js';
 import type { HubEvent } from '../../src/hub/types.js';
-import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 import { jsonSchemaOf } from '../../src/validation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

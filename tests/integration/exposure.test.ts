@@ -5,8 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { serviceEvent } from '../../src/bus.js';
-import { RawClient } from '../../src/sim/raw-client.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { RawClient, type Simulator, startSimulator } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 

@@ -3,7 +3,7 @@
 // restored to its first version and deleted; Home Assistant's refusals in plain words with nothing
 // half-applied; a reload that fails undone; what is written held to the same rules as an action.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { configOf } from '../../src/sim/config/index.js';
+import { configOf } from '@home-mcp-bridge/sim/testing';
 import { configHomeFile } from '../helpers/config-home.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -1,7 +1,7 @@
 // The history plugin through POST /api/tools/call against the simulator's recorder: state
 // history, the logbook with causes, long-term statistics; pages, bad input, hidden entities.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

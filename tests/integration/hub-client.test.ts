@@ -6,7 +6,7 @@ import { createBus, HUB_CONNECTED, HUB_DISCONNECTED } from '../../src/bus.js';
 import { HubClient, type HubClientOptions } from '../../src/hub/client.js';
 import { websocketUrl } from '../../src/hub/socket.js';
 import type { HubEvent, StateChangedData } from '../../src/hub/types.js';
-import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

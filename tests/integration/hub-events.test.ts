@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
 import { HUB_CONNECTED, HUB_DISCONNECTED } from '../../src/bus.js';
 import type { HubEvent, StateChangedData } from '../../src/hub/types.js';
-import { startSimulator } from '../../src/sim/index.js';
+import { startSimulator } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];

@@ -4,8 +4,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { loadHome } from '../../src/sim/home.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { loadHome, type Simulator, startSimulator } from '@home-mcp-bridge/sim/testing';
 import { CONFIG_CASES } from '../parity/config-cases.js';
 import { runCase } from '../parity/runner.js';
 

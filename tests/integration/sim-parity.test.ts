@@ -4,7 +4,7 @@
 // cases against the real Home Assistant of each release, so a case that passes on all of them says
 // the simulator answers as the real hub does.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { type Simulator, startSimulator } from '@home-mcp-bridge/sim/testing';
 import { fixtureOf, PARITY_RELEASES, parityCases, type Release } from '../parity/cases.js';
 import { runCase } from '../parity/runner.js';
 

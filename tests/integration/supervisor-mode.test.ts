@@ -2,7 +2,7 @@
 // bridge announces its MCP endpoint through the Supervisor's discovery API. The simulator plays the
 // Supervisor here (the real one cannot run on this machine).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 // @ts-expect-error: a plain .mjs helper shared with the process runners
 import { freePort } from '../lib/bridge-process.mjs';

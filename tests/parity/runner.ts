@@ -2,7 +2,7 @@
 // expectations. A case's steps share one authenticated WebSocket connection; replies and events
 // are compared with vitest's toEqual after placeholders (ref) are filled in from earlier steps.
 import { expect } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { type Expected, type ParityCase, Ref, type Step, TOKEN, type Vars } from './cases.js';
 
 export interface ParityTarget {

@@ -1,18 +1,28 @@
 // The layers point one way, read from the source's own import lines: no import cycle outside the
 // simulator (type imports included: a cycle of types is a cycle of ideas), the public plugin SDK
-// reaches nothing that holds secrets, and transports do not start the app.
+// reaches nothing that holds secrets, transports do not start the app, and the simulator is a
+// package of its own: the product reaches it only through its public entry, tests also through its
+// testing entry, and it imports nothing of the product.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
+const SIM = join(SRC, 'sim');
+const SIM_PACKAGE = JSON.parse(readFileSync(join(SIM, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
     const p = join(dir, e);
     return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
   });
+}
+
+/** Every module a file names: static imports and re-exports, and dynamic import()s. */
+function specifiers(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
 /** Each source file's relative imports (and re-exports), as paths relative to src/. */
@@ -102,6 +112,49 @@ describe('layers', () => {
     const stream = [...graph].filter(([f]) => f.startsWith('stream/'));
     expect(stream.flatMap(([f, deps]) => deps.filter((d) => d.startsWith('http/')).map((d) => `${f} -> ${d}`))).toEqual([]);
     expect(stream.filter(([f]) => /uWebSockets/.test(readFileSync(join(SRC, f), 'utf8'))).map(([f]) => f)).toEqual([]);
+  });
+
+  test('the simulator is reached from the product only through its public entry, never by a path into it', () => {
+    const product = [...tsFiles(SRC).filter((f) => !f.startsWith(`${SIM}/`)), ...tsFiles(join(ROOT, 'plugins'))];
+    const wrong = product.flatMap((f) =>
+      specifiers(f)
+        .filter((s) => (s.startsWith('.') ? resolve(dirname(f), s).startsWith(`${SIM}/`) : s.startsWith(`${SIM_PACKAGE.name}/`)))
+        .map((s) => `${relative(ROOT, f)} -> ${s}`),
+    );
+    expect(wrong).toEqual([]);
+    // The check sees the entry it allows.
+    expect(specifiers(join(SRC, 'app.ts'))).toContain(SIM_PACKAGE.name);
+  });
+
+  test('tests reach the simulator through its package: the public or the testing entry, never a path into it', () => {
+    const wrong = tsFiles(join(ROOT, 'tests')).flatMap((f) =>
+      specifiers(f)
+        .filter((s) => (s.startsWith('.') ? resolve(dirname(f), s).startsWith(`${SIM}/`) : s.startsWith(SIM_PACKAGE.name) && ![SIM_PACKAGE.name, `${SIM_PACKAGE.name}/testing`].includes(s)))
+        .map((s) => `${relative(ROOT, f)} -> ${s}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  test("the simulator imports nothing of the product: only itself, node: and its package's dependencies (its tests also its dev dependencies)", () => {
+    const wrong = tsFiles(SIM).flatMap((f) =>
+      specifiers(f)
+        .filter((s) => {
+          if (s.startsWith('.')) return !resolve(dirname(f), s).startsWith(`${SIM}/`);
+          const declared = f.startsWith(`${SIM}/tests/`) ? { ...SIM_PACKAGE.dependencies, ...SIM_PACKAGE.devDependencies } : SIM_PACKAGE.dependencies;
+          return !s.startsWith('node:') && !(s in declared);
+        })
+        .map((s) => `${relative(ROOT, f)} -> ${s}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  test("demo mode reaches none of the simulator's test-only parts: the Supervisor, its API, the ingress proxy, the raw client", () => {
+    const demo = reach(graph, 'sim/index.ts');
+    const testOnly = ['sim/supervised.ts', 'sim/supervisor.ts', 'sim/supervisor-api.ts', 'sim/ingress-proxy.ts', 'sim/raw-client.ts', 'sim/testing.ts'];
+    expect(testOnly.filter((f) => demo.has(f))).toEqual([]);
+    // ...which the testing entry does reach.
+    const testing = reach(graph, 'sim/testing.ts');
+    expect(testOnly.filter((f) => f !== 'sim/testing.ts' && !testing.has(f))).toEqual([]);
   });
 
   test('no transport starts the app: only the command line composes it', () => {

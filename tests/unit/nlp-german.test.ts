@@ -6,7 +6,7 @@ import { readLanguages } from '../../src/nlp/language.js';
 import { Recoverer } from '../../src/nlp/recover.js';
 import type { Outcome } from '../../src/nlp/plan.js';
 import { tokenize } from '../../src/nlp/text.js';
-import { loadHome } from '../../src/sim/home.js';
+import { loadHome } from '@home-mcp-bridge/sim/testing';
 import { fixture } from '../helpers/nl-cases.js';
 import { plannerFor } from '../helpers/nlp-home.js';
 

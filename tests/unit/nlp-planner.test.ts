@@ -2,7 +2,7 @@
 // each sentence plans (entity, service, data), asks, finds ambiguous or does not understand.
 import { describe, expect, test } from 'vitest';
 import type { Outcome } from '../../src/nlp/plan.js';
-import { demoHome } from '../../src/sim/demo-home.js';
+import { demoHome } from '@home-mcp-bridge/sim/testing';
 import { plannerFor } from '../helpers/nlp-home.js';
 
 const p = plannerFor(demoHome());

@@ -3,7 +3,7 @@
 // an "except" or a left-out verb means, relative and partial changes, typos, and where a thing is.
 import { describe, expect, test } from 'vitest';
 import type { Outcome } from '../../src/nlp/plan.js';
-import { loadHome } from '../../src/sim/home.js';
+import { loadHome } from '@home-mcp-bridge/sim/testing';
 import { fixture } from '../helpers/nl-cases.js';
 import { plannerFor } from '../helpers/nlp-home.js';
 

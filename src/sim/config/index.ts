@@ -1,7 +1,7 @@
 // What Home Assistant's config integration adds to the simulated hub: automations and scripts
 // edited through the config API and reloaded, their traces, helper collections and Lovelace
 // dashboards. One per hub, made when the simulator starts (startConfig) and found by configOf.
-import { HA_ERROR } from '../../hub/protocol.js';
+import { HA_ERROR } from '../names.js';
 import type { Command, CommandConnection } from '../commands.js';
 import type { Hub } from '../hub.js';
 import { all, coerceInt, dict, isPlainObject, isType, literal, oneOf, range, string, type KeySpec } from '../schema.js';

@@ -2,8 +2,7 @@
 // the compressed state format, logbook entries with what caused them, statistics imported and
 // read back per hour and per day.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { RawClient, type Simulator, startSimulator } from '../testing.js';
 
 let sim: Simulator;
 let c: RawClient;

@@ -1,6 +1,6 @@
 // The simulator's REST endpoints, with and without a token, answered as the hub answers them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { type Simulator, startSimulator } from '../testing.js';
 
 let sim: Simulator;
 const auth = { Authorization: 'Bearer sim-token' };

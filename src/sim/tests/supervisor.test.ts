@@ -5,8 +5,7 @@ import { type IncomingHttpHeaders, type IncomingMessage, type Server, type Serve
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { RawClient } from '../../src/sim/raw-client.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { RawClient, type Simulator, startSimulator } from '../testing.js';
 
 interface Seen {
   method: string;

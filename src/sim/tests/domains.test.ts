@@ -1,8 +1,7 @@
 // Each domain's services, called over the simulator's WebSocket as the bridge calls them, change
 // states the way the hub's integrations do (and fail the way they fail).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { RawClient, type Simulator, startSimulator } from '../testing.js';
 
 let sim: Simulator;
 let c: RawClient;

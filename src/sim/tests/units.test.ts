@@ -2,13 +2,13 @@
 // values from the hub's own tests), the compressed state diff, times, and home loading.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { Bus } from '../../src/sim/bus.js';
-import { hsToXy, kelvinToMired, miredToKelvin, pyRound, rgbToHs, rgbToXy, xyToHs } from '../../src/sim/color.js';
-import { Context } from '../../src/sim/context.js';
-import { getCloseMatches, ratio } from '../../src/sim/difflib.js';
-import { HomeError, loadHome, parseHome } from '../../src/sim/home.js';
-import { Hub } from '../../src/sim/hub.js';
-import { stateDiff } from '../../src/sim/protocol.js';
+import { Bus } from '../bus.js';
+import { hsToXy, kelvinToMired, miredToKelvin, pyRound, rgbToHs, rgbToXy, xyToHs } from '../color.js';
+import { Context } from '../context.js';
+import { getCloseMatches, ratio } from '../difflib.js';
+import { HomeError, loadHome, parseHome } from '../home.js';
+import { Hub } from '../hub.js';
+import { stateDiff } from '../protocol.js';
 import {
   Invalid,
   all,
@@ -23,12 +23,12 @@ import {
   pyRepr,
   range,
   string,
-} from '../../src/sim/schema.js';
-import { StateMachine } from '../../src/sim/states.js';
-import { isoFromMicros } from '../../src/sim/time.js';
+} from '../schema.js';
+import { StateMachine } from '../states.js';
+import { isoFromMicros } from '../time.js';
 
-const NL_HOME = fileURLToPath(new URL('../fixtures/nl/home.yaml', import.meta.url));
-const FIXTURE = fileURLToPath(new URL('../fixtures/sim-home.yaml', import.meta.url));
+const NL_HOME = fileURLToPath(new URL('../../../tests/fixtures/nl/home.yaml', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/home.yaml', import.meta.url));
 
 function error(fn: () => unknown): Invalid {
   try {

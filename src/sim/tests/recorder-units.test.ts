@@ -2,11 +2,11 @@
 // zone: states at chosen times go through the hub's bus as state_changed, and compiling is asked
 // for at a chosen "now".
 import { describe, expect, test } from 'vitest';
-import { Context } from '../../src/sim/context.js';
-import { parseHome } from '../../src/sim/home.js';
-import { Hub } from '../../src/sim/hub.js';
-import { State } from '../../src/sim/states.js';
-import { localDayStart, localWeekStart, parseHubDatetime } from '../../src/sim/zone.js';
+import { Context } from '../context.js';
+import { parseHome } from '../home.js';
+import { Hub } from '../hub.js';
+import { State } from '../states.js';
+import { localDayStart, localWeekStart, parseHubDatetime } from '../zone.js';
 
 const MIN = 60_000_000;
 const HOUR = 60 * MIN;

@@ -2,8 +2,7 @@
 // subscriptions, registries and the error shapes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { RawClient } from '../../src/sim/raw-client.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { RawClient, type Simulator, startSimulator } from '../testing.js';
 
 let sim: Simulator;
 let legacy: Simulator;

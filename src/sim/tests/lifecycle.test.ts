@@ -16,11 +16,10 @@ import {
 } from 'home-assistant-js-websocket';
 import { describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { runSimCli } from '../../src/sim/cli.js';
-import { RawClient } from '../../src/sim/raw-client.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
+import { runSimCli } from '../cli.js';
+import { RawClient, type Simulator, startSimulator } from '../testing.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/sim-home.yaml', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/home.yaml', import.meta.url));
 
 async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;

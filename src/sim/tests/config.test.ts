@@ -2,9 +2,8 @@
 // the config API (REST), reloaded into entities that run; their traces; helper collections over
 // the WebSocket API; Lovelace dashboards in storage and YAML mode.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RawClient } from '../../src/sim/raw-client.js';
-import { type Simulator, startSimulator } from '../../src/sim/index.js';
-import { configOf } from '../../src/sim/config/index.js';
+import { RawClient, type Simulator, startSimulator } from '../testing.js';
+import { configOf } from '../config/index.js';
 
 let sim: Simulator;
 let ws: RawClient;

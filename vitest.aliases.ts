@@ -1,0 +1,10 @@
+import { fileURLToPath } from 'node:url';
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Package names the repository's own code imports, read from source under the test runner (exact names: one is a prefix of another). */
+export const SOURCE_ALIASES = [
+  { find: /^home-mcp-bridge\/plugin$/, replacement: source('./src/plugin/index.ts') },
+  { find: /^@home-mcp-bridge\/sim$/, replacement: source('./src/sim/index.ts') },
+  { find: /^@home-mcp-bridge\/sim\/testing$/, replacement: source('./src/sim/testing.ts') },
+];
