@@ -87,7 +87,8 @@ export function loggableUrl(url: string): string {
 }
 
 const SECRET_PARAMS = /^(token|access_token|refresh_token|code|code_verifier|password|client_secret)$/i;
-const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`);
+// The router matches paths whatever their case, so the key is hidden whatever the prefix's case.
+const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`, 'i');
 
 // The usual methods as one shared string each, instead of a new upper-cased copy per request.
 const METHODS = new Map(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].flatMap((m) => [[m, m], [m.toLowerCase(), m]] as [string, string][]));

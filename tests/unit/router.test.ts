@@ -1,7 +1,7 @@
 // The one router: polka's table holds every kind of route; the /api/v1 alias is taken off before
 // matching; 405's Allow comes from the same table; HEAD is answered only where a head alone can be.
 import { describe, expect, test } from 'vitest';
-import type { BridgeRequest } from '../../src/http/adapter.js';
+import { loggableUrl, type BridgeRequest } from '../../src/http/adapter.js';
 import { Router } from '../../src/http/router.js';
 import { RouteTable, unversioned, versioned, type Route } from '../../src/http/routes.js';
 
@@ -94,4 +94,12 @@ describe('the router', () => {
     // The same path by another method is another entry.
     expect(router.route(request('POST', '/api/things'))).toBeUndefined();
   });
+});
+
+test('the key of the Home Assistant link stays out of logs whatever the case of a path the router matched', () => {
+  const table = new RouteTable().add({ kind: 'fetch', method: 'POST', path: '/mcp/ha/:key', summary: 'link', handle: () => Promise.resolve(new Response()) });
+  for (const url of ['/mcp/ha/SeCrEt-key_1', '/MCP/HA/SeCrEt-key_1', '/Mcp/Ha/SeCrEt-key_1/']) {
+    expect(new Router(table).route(request('POST', url))).toBeDefined();
+    expect(loggableUrl(`${url}?a=1`)).not.toContain('SeCrEt');
+  }
 });
