@@ -1,4 +1,4 @@
-// Colour temperature in mireds, as the seed's `color_temp` parameter and older hubs have it. Home
+// Colour temperature in mireds, as the API's `color_temp` parameter and older hubs have it. Home
 // Assistant 2026.11's lights know only kelvin: light.turn_on has no `color_temp` (nor `kelvin`)
 // field any more and refuses them as unknown options. So a light service that does not list the
 // mired field gets the value as `color_temp_kelvin`; one that does (2024.3.3) gets it as given.

@@ -1,4 +1,4 @@
-// Turns a uWS request into the request/response pair polka expects. uWS invalidates its request
+// Turns a uWS request into the request/response pair the router and the routes see. uWS invalidates its request
 // object when the handler returns, so everything needed later is copied first; the response is only
 // touched while valid (never after onAborted) and always inside cork().
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,7 @@ import type { HttpRequest, HttpResponse } from './uws.js';
 
 export type HeaderValue = string | number | readonly string[];
 
-/** The request as polka and our route wrapper see it. */
+/** The request as the router and the routes see it. */
 export interface BridgeRequest {
   method: string;
   url: string;
@@ -25,7 +25,7 @@ export interface BridgeRequest {
   user?: string;
   /** performance.now() at arrival, when the access log is on. */
   started?: number;
-  // Filled in by polka:
+  // Filled in by the router (router.ts), which also takes the /api/v1 alias off `url`:
   path: string;
   query: Record<string, string | string[] | undefined>;
   params: Record<string, string>;
@@ -87,12 +87,8 @@ export function loggableUrl(url: string): string {
 }
 
 const SECRET_PARAMS = /^(token|access_token|refresh_token|code|code_verifier|password|client_secret)$/i;
-const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`);
-
-/** The one rewrite for API versions: /api/v1/... is served by the route for /api/... */
-export function unversioned(url: string): string {
-  return url.startsWith('/api/v1') && (url.length === 7 || url[7] === '/' || url[7] === '?') ? `/api${url.slice(7)}` : url;
-}
+// The router matches paths whatever their case, so the key is hidden whatever the prefix's case.
+const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`, 'i');
 
 // The usual methods as one shared string each, instead of a new upper-cased copy per request.
 const METHODS = new Map(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].flatMap((m) => [[m, m], [m.toLowerCase(), m]] as [string, string][]));
@@ -111,7 +107,7 @@ export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest 
   const rawUrl = req.getUrl() + (query ? `?${query}` : '');
   const out: BridgeRequest = {
     method: methodName(req.getCaseSensitiveMethod()),
-    url: unversioned(rawUrl),
+    url: rawUrl,
     originalUrl: rawUrl,
     headers,
     ip: Buffer.from(res.getRemoteAddressAsText()).toString(),

@@ -1,8 +1,7 @@
-// Serves the route table on the uWS app: native handlers for streams and WebSocket upgrades, and
-// polka behind the catch-all for JSON. Every kind passes the same admission, the same input
-// validation and the same error mapping; 404 and 405 come from the whole table.
-import { parse as parseQueryString } from 'node:querystring';
-import polka from 'polka';
+// Serves the route table on the uWS app. uWS is the transport: it hands every request to the front,
+// and WebSocket upgrades too (where a socket route is). The router (router.ts) matches every kind
+// of route through polka's one table; every kind passes the same admission, the same input
+// validation and the same error mapping, and 404 and 405 come from that table.
 import { actorName } from '../auth/tokens.js';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -12,9 +11,10 @@ import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest
 import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
-import { kindOf, paramsOf, versioned, type ApiRequest, type JsonRoute, type Method, type Query, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, type FetchRoute, RawReply, Reply } from './routes.js';
+import { Router } from './router.js';
+import { kindOf, versioned, type ApiRequest, type JsonRoute, type Method, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, type FetchRoute, RawReply, Reply } from './routes.js';
 import { HEADER_POLICIES } from './security-headers.js';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from './uws.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket, WebSocketBehavior } from './uws.js';
 
 export interface FrontDeps {
   admit: Admit;
@@ -31,19 +31,6 @@ export interface Tracker extends Books {
   begin(response: ResponseAdapter): void;
   /** Open WebSockets, so a shutdown can close them. */
   sockets: Set<WebSocket<SocketData>>;
-}
-
-type Handler = (req: BridgeRequest, res: ResponseAdapter) => unknown;
-
-/** The part of polka we use, typed for our request and response objects: its route table and its match. */
-interface Polka {
-  add(method: string, path: string, handler: Handler): unknown;
-  find(method: string, path: string): { params: Record<string, string>; handlers: Handler[] };
-}
-
-/** Serves one request of the catch-all. */
-export interface Router {
-  handler(req: BridgeRequest, res: ResponseAdapter): void;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -185,8 +172,8 @@ function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
   }
 }
 
-function noMatch(table: RouteTable, req: BridgeRequest, res: ResponseAdapter, cors: Cors): void {
-  const allowed = table.allowed(req.path);
+function noMatch(router: Router, req: BridgeRequest, res: ResponseAdapter, cors: Cors): void {
+  const allowed = router.allowed(req.path);
   const preflight = req.method === 'OPTIONS' && allowed.length ? cors.preflight(req.headers.origin, allowed) : undefined;
   if (preflight) {
     for (const k in preflight) res.setHeader(k, preflight[k]!);
@@ -202,72 +189,24 @@ function noMatch(table: RouteTable, req: BridgeRequest, res: ResponseAdapter, co
   sendJson(req, res, 404, errorBody(new AppError('NOT_FOUND', 404, `No route for ${req.method} ${req.path.slice(0, 200)}`), 'core'));
 }
 
-/**
- * Builds the polka app that holds every JSON route of the table, and serves the 404/405 of all.
- * Each request is matched by polka's own route table; the one handler a route has is called
- * directly (polka's generic handler chain would add a promise, a copied list and closures to
- * every request, for middleware no route uses).
- */
-export function jsonRouter(table: RouteTable, deps: FrontDeps): Router {
-  const app = polka() as unknown as Polka;
-  for (const route of table.routes()) {
-    const kind = kindOf(route);
-    if (kind === 'json') app.add(route.method, route.path, (req, res) => serveJson(route as JsonRoute, req, res, deps));
-    // uWS hands a WebSocket route only its upgrades; a plain GET arrives here.
-    else if (kind === 'websocket') app.add('GET', route.path, (req, res) => admitted(route, req, res, deps, () => Promise.reject(upgradeRequired(req.path))));
-  }
-  const fail = (req: BridgeRequest, res: ResponseAdapter) => (err: unknown) => sendError(res, req, err, 'core', deps.log);
-  // The handler of paths without parameters, once found: polka's table is scanned once per path.
-  const fixed = new Map<string, Handler>();
-  return {
-    handler(req, res) {
-      const q = req.url.indexOf('?');
-      req.path = q === -1 ? req.url : req.url.slice(0, q);
-      req.query = q === -1 ? {} : (parseQueryString(req.url.slice(q + 1)) as Query);
-      const key = `${req.method} ${req.path}`;
-      const known = fixed.get(key);
-      if (known) {
-        req.params = {};
-        return run(known, req, res);
-      }
-      const { params, handlers } = app.find(req.method, req.path);
-      if (req.path.indexOf('%', 1) !== -1) {
-        for (const k in params) {
-          try {
-            params[k] = decodeURIComponent(params[k]!);
-          } catch {
-            // a malformed segment stays as it came
-          }
-        }
-      }
-      req.params = params;
-      const handler = handlers[0];
-      if (!handler) return noMatch(table, req, res, deps.cors);
-      // Only found paths are kept (a client picks the paths), and only so many.
-      if (Object.keys(params).length === 0 && fixed.size < 1024) fixed.set(key, handler);
-      run(handler, req, res);
-    },
-  };
-
-  function run(handler: Handler, req: BridgeRequest, res: ResponseAdapter): void {
-    try {
-      const out = handler(req, res);
-      if (out instanceof Promise) out.catch(fail(req, res));
-    } catch (err) {
-      fail(req, res)(err);
-    }
+/** Serves a request its route was found for, by the route's kind. */
+function serve(route: Route, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps): void | Promise<void> {
+  switch (route.kind) {
+    case undefined:
+    case 'json':
+      return serveJson(route, req, res, deps);
+    case 'stream':
+      return openStream(route, req, res, deps);
+    case 'fetch':
+      return exchange(route, req, res, deps);
+    case 'websocket':
+      // uWS hands a WebSocket route its upgrades; a plain GET arrives here.
+      return admitted(route, req, res, deps, () => Promise.reject(upgradeRequired(req.path)));
   }
 }
 
-/** A native request gets what polka would have given it: path, query and params. */
-function nativeRequest(res: HttpResponse, req: HttpRequest, pattern: string): BridgeRequest {
-  const request = readRequest(res, req);
-  const q = request.url.indexOf('?');
-  request.path = q === -1 ? request.url : request.url.slice(0, q);
-  request.query = q === -1 ? {} : (parseQueryString(request.url.slice(q + 1)) as Query);
-  request.params = paramsOf(pattern, request.path);
-  return request;
-}
+/** A GET to an MCP fetch route is its notification stream, and a stream route's answer stays open unless it says otherwise. */
+const longLived = (route: Route): boolean => (route.kind === 'stream' ? route.longLived !== false : route.kind === 'fetch' && route.method === 'GET');
 
 /** A Host header as clients send it: a name or an address, an IPv6 literal in brackets, a port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
@@ -298,7 +237,7 @@ function answerAtDoor(res: HttpResponse, tracker: Tracker, e: AppError, close: b
  * flight are waited for. A malformed Host header is 400 on every path (URLs and OAuth addresses
  * are built from it).
  */
-export function refusedAtDoor(res: HttpResponse, req: HttpRequest, tracker: Tracker): boolean {
+function refusedAtDoor(res: HttpResponse, req: HttpRequest, tracker: Tracker): boolean {
   if (tracker.closing) {
     tracker.refused();
     answerAtDoor(res, tracker, new AppError('SHUTTING_DOWN', 503, 'The bridge is shutting down; try again when it is back', {}, { 'Retry-After': '5' }), true);
@@ -313,7 +252,7 @@ export function refusedAtDoor(res: HttpResponse, req: HttpRequest, tracker: Trac
 }
 
 /** The response for a request the server tracks: counted, tagged with its id, ended when the client leaves. */
-export function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, longLived: boolean): ResponseAdapter {
+function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, longLived: boolean): ResponseAdapter {
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, request, longLived);
   response.headOnly = request.method === 'HEAD';
   tracker.begin(response);
@@ -325,38 +264,34 @@ export function accept(res: HttpResponse, request: BridgeRequest, tracker: Track
  * Called when uWS's handler returns: an answer still to come needs uWS's abort handler (one
  * answered at once does not: the client cannot leave while the handler runs).
  */
-export function awaitAnswer(res: HttpResponse, response: ResponseAdapter): void {
+function awaitAnswer(res: HttpResponse, response: ResponseAdapter): void {
   if (!response.finished) res.onAborted(response.clientLeft.bind(response));
 }
 
-function mountStream(app: TemplatedApp, route: StreamRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
-  app.get(pattern, (res, req) => {
-    if (refusedAtDoor(res, req, tracker)) return;
-    const request = nativeRequest(res, req, route.path);
-    const response = accept(res, request, tracker, route.longLived !== false);
-    response.inHandler = true;
-    try {
-      void admitted(route, request, response, deps, ({ principal }) => {
-        route.open(apiRequest(route, request, principal, undefined), response);
-        // The stream lives on; its request's headers (the token among them) need not.
-        request.headers = {};
-      });
-    } finally {
-      response.inHandler = false;
-      awaitAnswer(res, response);
-    }
+/** A stream route: admitted, then the route writes natively. */
+function openStream(route: StreamRoute, request: BridgeRequest, response: ResponseAdapter, deps: FrontDeps): void | Promise<void> {
+  return admitted(route, request, response, deps, ({ principal }) => {
+    route.open(apiRequest(route, request, principal, undefined), response);
+    // The stream lives on; its request's headers (the token among them) need not.
+    request.headers = {};
   });
 }
 
-function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
+/**
+ * uWS takes WebSocket upgrades by pattern (each socket route has its own limits), at the route's
+ * path and its /api/v1 alias; the request is then matched by the router like any other.
+ */
+function mountSocket(app: TemplatedApp, route: SocketRoute, router: Router, deps: FrontDeps, tracker: Tracker): void {
   const h = route.socket;
-  app.ws<SocketData>(pattern, {
+  const behavior: WebSocketBehavior<SocketData> = {
     maxPayloadLength: h.maxPayloadLength ?? 64 * 1024,
     idleTimeout: h.idleTimeout ?? 120,
     maxBackpressure: h.maxBackpressure ?? 1024 * 1024,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       if (refusedAtDoor(res, req, tracker)) return;
-      const request = nativeRequest(res, req, route.path);
+      const request = readRequest(res, req);
+      // The route is the one uWS mounted; the router fills its path, query and params.
+      router.route(request);
       const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker);
       response.setHeader('X-Request-Id', request.id);
       res.onAborted(() => {
@@ -392,7 +327,8 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, pattern: string, dep
       tracker.sockets.delete(ws);
       h.close?.(ws, code, reason);
     },
-  });
+  };
+  for (const pattern of [route.path, versioned(route.path)]) if (pattern) app.ws<SocketData>(pattern, behavior);
 }
 
 /** Headers that belong to one hop of HTTP and are not handed on to a Fetch handler. */
@@ -422,44 +358,46 @@ async function sendResponse(answer: Response, res: ResponseAdapter): Promise<voi
   res.end();
 }
 
-function mountFetch(app: TemplatedApp, route: FetchRoute, pattern: string, deps: FrontDeps, tracker: Tracker): void {
-  const register = { GET: app.get, POST: app.post, PUT: app.put, PATCH: app.patch, DELETE: app.del }[route.method].bind(app);
-  register(pattern, (res, req) => {
-    if (refusedAtDoor(res, req, tracker)) return;
-    const request = nativeRequest(res, req, route.path);
-    // A GET is MCP's notification stream: long-lived, ended rather than awaited at shutdown.
-    const response = accept(res, request, tracker, route.method === 'GET');
-    // A fetch handler always answers later.
-    awaitAnswer(res, response);
-    response.inHandler = true;
-    try {
-      void admitted(route, request, response, deps, async ({ principal }) => {
-        const body = request.body ? await readBody(request.body, deps.bodyLimit, () => tooLarge(deps.bodyLimit)) : undefined;
-        if (body && /json/i.test(request.headers['content-type'] ?? '') && textTooDeep(body)) throw tooDeep();
-        const headers = new Headers();
-        for (const k in request.headers) if (!HOP_BY_HOP.has(k)) headers.set(k, request.headers[k]!);
-        const aborted = new AbortController();
-        response.onClose(() => aborted.abort());
-        const fetchRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.originalUrl}`, { method: request.method, headers, body, signal: aborted.signal });
-        const answer = await route.handle(fetchRequest, apiRequest(route, request, principal, undefined));
-        if (!response.finished) await sendResponse(answer, response);
-      });
-    } finally {
-      response.inHandler = false;
-    }
+/** A fetch route (MCP's Streamable HTTP): admitted, then the whole request handed over and its Response written as it comes. */
+function exchange(route: FetchRoute, request: BridgeRequest, response: ResponseAdapter, deps: FrontDeps): void | Promise<void> {
+  return admitted(route, request, response, deps, async ({ principal }) => {
+    const body = request.body ? await readBody(request.body, deps.bodyLimit, () => tooLarge(deps.bodyLimit)) : undefined;
+    if (body && /json/i.test(request.headers['content-type'] ?? '') && textTooDeep(body)) throw tooDeep();
+    const headers = new Headers();
+    for (const k in request.headers) if (!HOP_BY_HOP.has(k)) headers.set(k, request.headers[k]!);
+    const aborted = new AbortController();
+    response.onClose(() => aborted.abort());
+    const fetchRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.originalUrl}`, { method: request.method, headers, body, signal: aborted.signal });
+    const answer = await route.handle(fetchRequest, apiRequest(route, request, principal, undefined));
+    if (!response.finished) await sendResponse(answer, response);
   });
 }
 
-/** Registers the native routes (and their /api/v1 forms); JSON routes go through `jsonRouter`. */
-export function mountNative(app: TemplatedApp, table: RouteTable, deps: FrontDeps, tracker: Tracker): void {
-  for (const route of table.routes()) {
-    const kind = kindOf(route);
-    if (kind === 'json') continue;
-    for (const pattern of [route.path, versioned(route.path)]) {
-      if (!pattern) continue;
-      if (kind === 'stream') mountStream(app, route as StreamRoute, pattern, deps, tracker);
-      else if (kind === 'fetch') mountFetch(app, route as FetchRoute, pattern, deps, tracker);
-      else mountSocket(app, route as SocketRoute, pattern, deps, tracker);
+/**
+ * Mounts the route table on the uWS app: every request goes to the one catch-all, where the router
+ * finds its route (or its 404/405); WebSocket upgrades go to their socket routes.
+ */
+export function mountFront(app: TemplatedApp, table: RouteTable, deps: FrontDeps, tracker: Tracker): void {
+  const router = new Router(table);
+  for (const route of table.routes()) if (kindOf(route) === 'websocket') mountSocket(app, route as SocketRoute, router, deps, tracker);
+  const fail = (req: BridgeRequest, res: ResponseAdapter) => (err: unknown) => sendError(res, req, err, 'core', deps.log);
+  app.any('/*', (res, req) => {
+    if (refusedAtDoor(res, req, tracker)) return;
+    const request = readRequest(res, req);
+    const route = router.route(request);
+    const response = accept(res, request, tracker, route !== undefined && longLived(route));
+    response.inHandler = true;
+    try {
+      if (!route) noMatch(router, request, response, deps.cors);
+      else {
+        const out = serve(route, request, response, deps);
+        if (out instanceof Promise) out.catch(fail(request, response));
+      }
+    } catch (err) {
+      fail(request, response)(err);
+    } finally {
+      response.inHandler = false;
+      awaitAnswer(res, response);
     }
-  }
+  });
 }

@@ -1,6 +1,6 @@
 // The route table: every endpoint of every kind (JSON through polka, native SSE streams, native
 // WebSocket upgrades) is declared here once, with its admission policy, error shape, header policy
-// and the schemas of its input. 404, 405 and the /api/v1 alias come from the table for all kinds.
+// and the schemas of its input. The router (router.ts) matches every kind through this one table.
 import type * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { AdmissionPolicy } from './admission.js';
@@ -143,35 +143,22 @@ export function jsonRoute<B extends Schema | undefined = undefined, Q extends Sc
   return r as JsonRoute;
 }
 
-const API_PREFIX = '/api/';
+/**
+ * The one alias rule: /api/v1/... is the current version of /api/..., served by the same route.
+ * The router takes the alias off every request before matching; `versioned` says where uWS must
+ * also hand over WebSocket upgrades and what the OpenAPI document lists.
+ */
+const API = '/api';
+const API_V1 = '/api/v1';
 
-/** The /api/v1 form of a path, for routes under /api. */
-export const versioned = (path: string): string | undefined => (path.startsWith(API_PREFIX) ? `/api/v1/${path.slice(API_PREFIX.length)}` : undefined);
-
-/** True when a concrete path fits a pattern (`:name` segments match anything but empty). */
-export function matches(pattern: string, path: string): boolean {
-  const a = pattern.split('/');
-  const b = path.split('/');
-  return a.length === b.length && a.every((seg, i) => (seg.startsWith(':') ? b[i] !== '' : seg === b[i]));
+/** A request's URL with its /api/v1 alias taken off (/api/v10/... is not an alias). */
+export function unversioned(url: string): string {
+  const n = API_V1.length;
+  return url.startsWith(API_V1) && (url.length === n || url[n] === '/' || url[n] === '?') ? API + url.slice(n) : url;
 }
 
-/** The `:name` segments of a pattern, filled from a concrete path. */
-export function paramsOf(pattern: string, path: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const b = path.split('/');
-  pattern.split('/').forEach((seg, i) => {
-    if (seg.startsWith(':')) out[seg.slice(1)] = safeDecode(b[i] ?? '');
-  });
-  return out;
-}
-
-const safeDecode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
+/** The /api/v1 form of a route's path, for routes under /api. */
+export const versioned = (path: string): string | undefined => (path.startsWith(`${API}/`) ? API_V1 + path.slice(API.length) : undefined);
 
 export class RouteTable {
   private readonly list: Route[] = [];
@@ -186,11 +173,6 @@ export class RouteTable {
 
   routes(): readonly Route[] {
     return this.list;
-  }
-
-  /** The methods a path has, across every kind of route. */
-  allowed(path: string): Method[] {
-    return this.list.filter((r) => matches(r.path, path)).map((r) => r.method);
   }
 }
 

@@ -1,8 +1,8 @@
 // One listening socket, owned by uWS. The front (src/http/front.ts) mounts the route table on it:
-// native handlers for streams and WebSockets, polka behind the catch-all for everything else.
+// one catch-all that hands every request to the router (polka's table), and the WebSocket upgrades.
 import type { Logger } from '../log.js';
-import { loggableUrl, readRequest, type ResponseAdapter, type BridgeRequest } from './adapter.js';
-import { accept, awaitAnswer, jsonRouter, mountNative, refusedAtDoor, type FrontDeps, type Tracker } from './front.js';
+import { loggableUrl, type ResponseAdapter } from './adapter.js';
+import { mountFront, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
 import { createServer } from 'node:net';
 import { App, engine, listenExclusive, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket, type WebSocket } from './uws.js';
@@ -67,21 +67,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
     },
   };
 
-  mountNative(app, opts.routes, opts, tracker);
-  const router = jsonRouter(opts.routes, opts);
-
-  app.any('/*', (res, req) => {
-    if (refusedAtDoor(res, req, tracker)) return;
-    const request = readRequest(res, req);
-    const response = accept(res, request, tracker, false);
-    response.inHandler = true;
-    try {
-      router.handler(request, response);
-    } finally {
-      response.inHandler = false;
-      awaitAnswer(res, response);
-    }
-  });
+  mountFront(app, opts.routes, opts, tracker);
 
   return new Promise((resolve, reject) => {
     listenExclusive(app, opts.host, opts.port, (listenSocket: us_listen_socket | false) => {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RecognizedString, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 
-export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket, us_socket_context_t } from 'uWebSockets.js';
+export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket, WebSocketBehavior, us_socket_context_t } from 'uWebSockets.js';
 type Uws = typeof import('uWebSockets.js');
 
 // The binary has these (uWS_WebSocket_sendFirstFragment, ...); the package's typings leave them out.

@@ -57,7 +57,7 @@ export interface CommandResult {
   actions: CommandAction[];
   message: string;
   dry_run: boolean;
-  /** With exactly one action: its service and entity (the seed's single-action form). */
+  /** With exactly one action: its service and entity (README: the command answer). */
   action?: string;
   device?: string;
   query?: { entities: string[]; matching: string[]; answer: string; question: string };

@@ -32,7 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `),
   },
   {
-    // Scenes get the seed's optional description. Group members move from a JSON list into rows,
+    // Scenes get an optional description. Group members move from a JSON list into rows,
     // so a nested group is a foreign key: it cannot be deleted while another group holds it, and
     // "which groups hold this one" is an index lookup instead of a scan of every list.
     version: 2,

@@ -79,7 +79,7 @@ describe('control, applied by Home Assistant', () => {
     await ok('light.bed_light', 'turn_on', { color_temp_kelvin: 3000 });
     // The 2024.3 demo light keeps mireds: 3000 K comes back as 333 mireds, 3003 K (2026.11: 3000 K).
     await eventually(() => haStateOf('light.bed_light'), (x) => x.attributes.color_mode === 'color_temp' && Math.abs(x.attributes.color_temp_kelvin - 3000) <= 10, 'colour temperature');
-    // The seed's color_temp is in mireds: 2024.3.3 takes it as it is, 2026.11.0 (no mireds) gets it as kelvin; both verified in kelvin.
+    // The API's color_temp is in mireds: 2024.3.3 takes it as it is, 2026.11.0 (no mireds) gets it as kelvin; both verified in kelvin.
     const mireds = await ok('light.bed_light', 'turn_on', { color_temp: 300 });
     expect(mireds).toMatchObject({ verified: true, parameters: per({ '2024.3.3': { color_temp: 300 }, '2026.11.0': { color_temp_kelvin: 3333 } }), expected: { color_temp_kelvin: 3333 } });
     await eventually(() => haStateOf('light.bed_light'), (x) => x.attributes.color_temp_kelvin === 3333, '300 mireds');

@@ -370,7 +370,7 @@ describe('call_service', () => {
           [{ brightness_pct: 150 }, "expected a percentage between 0 and 100 at 'brightness_pct'"],
           [{ brightness: 'abc' }, "expected int at 'brightness'"],
           [{ foo: 1 }, "not a valid option at 'foo'"],
-          // No mireds any more: the seed's color_temp is an unknown option (the bridge sends kelvin).
+          // No mireds any more: the API's color_temp is an unknown option (the bridge sends kelvin).
           [{ color_temp: 300 }, "not a valid option, did you mean 'color_temp_kelvin' or 'color_name'? at 'color_temp'"],
         ];
     for (const [data, message] of cases) {

@@ -16,7 +16,7 @@ const command = (body: Record<string, unknown>, path = '/api/command') => s.call
 const hubState = (id: string) => s.app.simulator!.getState(id)!;
 
 describe('POST /api/command', () => {
-  test('turns lights off for real (read back from the hub), with the seed’s result shape', async () => {
+  test('turns lights off for real (read back from the hub), with the documented result shape', async () => {
     expect(hubState('light.living_room_ceiling').state).toBe('on');
     const r = await command({ command: 'turn off the lights in the living room' });
     expect(r.status).toBe(200);

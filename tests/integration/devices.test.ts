@@ -117,7 +117,7 @@ describe('control, domain by domain', () => {
     expect(r.body.message).toContain("'Target temperature' parameter but the entity does not support it");
   });
 
-  test("light: the seed's color_temp (mireds) goes to a hub without mireds as kelvin, and is verified in kelvin", async () => {
+  test("light: the API's color_temp (mireds) goes to a hub without mireds as kelvin, and is verified in kelvin", async () => {
     const r = await control('light.bedroom_lamp', 'turn_on', { color_temp: 300 });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ parameters: { color_temp_kelvin: 3333 }, verified: true, expected: { state: 'on', color_temp_kelvin: 3333 }, actual: { color_temp_kelvin: 3333 } });

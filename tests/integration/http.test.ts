@@ -2,7 +2,8 @@ import { request as rawRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { App, MAX_HEADERS_SIZE, engine, engineOf } from '../../src/http/uws.js';
-import { reply } from '../../src/http/routes.js';
+import { reply, versioned } from '../../src/http/routes.js';
+import { Router } from '../../src/http/router.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -229,6 +230,31 @@ describe('routing and errors', () => {
     const v1 = await (await s.api('/api/v1/health')).json();
     expect(v1).toMatchObject({ version: s.app.services.version });
     expect((await s.api('/api/v10/health')).status).toBe(404);
+  });
+
+  test('a path with parameters: its /api/v1 alias is the same route, and a method it lacks gets 405 with Allow there too', async () => {
+    const [entity] = (await (await s.api('/api/state')).json()) as { entity_id: string }[];
+    const [a, b] = await Promise.all([s.api(`/api/state/${entity!.entity_id}`), s.api(`/api/v1/state/${entity!.entity_id}`)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await b.json()).toMatchObject({ entity_id: entity!.entity_id });
+    for (const path of ['/api/scene/some-scene', '/api/v1/scene/some-scene']) {
+      const res = await s.api(path, { method: 'POST' });
+      expect(res.status, path).toBe(405);
+      expect(String(res.headers.get('allow')).split(', ').sort()).toEqual(['DELETE', 'GET', 'PUT']);
+      expect(await res.json()).toEqual({ error: true, code: 'METHOD_NOT_ALLOWED', message: 'POST is not allowed on /api/scene/some-scene', details: { allowed: ['GET', 'PUT', 'DELETE'] } });
+    }
+  });
+
+  test('every route of the table is the one the router finds at its path and its /api/v1 alias (none is shadowed by another)', () => {
+    const router = new Router(s.app.routes);
+    for (const route of s.app.routes.routes()) {
+      for (const path of [route.path, versioned(route.path)]) {
+        if (!path) continue;
+        const url = path.replace(/:(\w+)/g, 'x');
+        const req = { method: route.method, url, originalUrl: url, headers: {}, ip: '', id: '', aborted: false, path: '', query: {}, params: {} };
+        expect([route.method, path, router.route(req) === route]).toEqual([route.method, path, true]);
+      }
+    }
   });
 
   test('request ids: given ones are echoed, others generated', async () => {

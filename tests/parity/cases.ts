@@ -362,7 +362,7 @@ const CALL_SERVICE: ParityCase[] = [
       '2026.11.0': "not a valid option, did you mean 'brightness', 'brightness_pct' or 'brightness_step'? at 'brightnes'",
     }),
   ),
-  // The seed's color_temp is in mireds: 2024.3.3 takes it; 2026.11.0's lights have no mireds.
+  // The API's color_temp is in mireds: 2024.3.3 takes it; 2026.11.0's lights have no mireds.
   old
     ? {
         name: 'call_service: color_temp in mireds is taken (2024.3.3; not an option in 2026.11.0)',
