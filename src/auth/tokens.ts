@@ -1,7 +1,8 @@
 // HS256 access tokens. Verified tokens are cached until they expire, so the hot path is one Map lookup.
 import { randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { unauthorized } from '../errors.js';
+import { JwtInvalid, verifyHs256 } from './hs256.js';
 
 export const ISSUER = 'home-mcp-bridge';
 /** What a principal with scopes may do: read; control devices; change Home Assistant's config (config). */
@@ -93,13 +94,18 @@ export class TokenService {
   }
 
   async verify(token: string): Promise<Principal> {
+    return this.verifyNow(token);
+  }
+
+  /** Verifies at once (no promise): a cache hit, or the token checked here and cached. Throws 401s. */
+  verifyNow(token: string): Principal {
     const hit = this.cached(token);
     if (hit) return hit;
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['sub', 'exp', 'iat', 'aud'] }));
+      payload = verifyHs256(token, this.key, ISSUER);
     } catch (err) {
-      throw unauthorized(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is invalid');
+      throw unauthorized(err instanceof JwtInvalid && err.expired ? 'The access token has expired' : 'The access token is invalid');
     }
     // OAuth tokens are for the resource they were asked for (checked against the request by
     // admission); every other token is for the bridge itself.
@@ -109,9 +115,9 @@ export class TokenService {
     const extra: Partial<Principal> = oauth
       ? { via: 'oauth', grantId: payload.gid as string, scope: String(payload.scope ?? '').split(' ').filter(Boolean), audience: payload.aud as string }
       : bridge
-        ? { via: 'token', tokenId: payload.jti }
+        ? { via: 'token', tokenId: payload.jti as string }
         : {};
-    const entry: Principal & { expMs: number } = { sub: payload.sub!, iat: payload.iat!, expMs: payload.exp! * 1000, ...extra };
+    const entry: Principal & { expMs: number } = { sub: payload.sub, iat: payload.iat, expMs: payload.exp * 1000, ...extra };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(token, entry);
     return entry;

@@ -150,11 +150,13 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
     }
     const token = tokenOf(caller, policy);
     if (token === undefined || token instanceof AppError) return decide(caller, policy, token, token);
-    const hit = tokens.cached(token);
-    if (hit) return decide(caller, policy, token, hit);
-    return tokens.verify(token).then(
-      (p) => decide(caller, policy, token, p),
-      (err: unknown) => decide(caller, policy, token, toAppError(err)),
-    );
+    // Checked on this turn, cache or not: admission by token never waits.
+    let verified: Principal | AppError;
+    try {
+      verified = tokens.verifyNow(token);
+    } catch (err) {
+      verified = toAppError(err);
+    }
+    return decide(caller, policy, token, verified);
   };
 }

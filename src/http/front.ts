@@ -306,10 +306,12 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, router: Router, deps
           if (request.aborted) return;
           const data: SocketData = { principal, request: apiRequest(route, request, principal, undefined) };
           const upgrade = () => res.upgrade(data, key, request.headers['sec-websocket-protocol'] ?? '', request.headers['sec-websocket-extensions'] ?? '', context);
-          // The upgrade happens inside uWS's handler call (already corked) or, after a wait, uncorked:
-          // uWS 20.57 may close a socket upgraded inside a cork of its own as the cork ends
-          // (uNetworking/uWebSockets#1928, fixed by #1929 after this build); it warns instead.
-          upgrade();
+          // The upgrade happens inside uWS's handler call (already corked), as admission by token
+          // never waits. Only a wait (an ingress user's check) upgrades later, in a cork of its own,
+          // where uWS 20.57 may close the new socket as that cork ends (uNetworking/uWebSockets#1929);
+          // uncorked, some upgrades never got their answer at all, which is worse.
+          if (response.inHandler) upgrade();
+          else res.cork(upgrade);
           response.finished = true;
         });
       } finally {
