@@ -1,10 +1,10 @@
 // Finds and loads plugins at start: the built-in ones compiled beside this build (dist/plugins/),
-// then the user's own from PLUGINS_DIR (plain .js/.mjs). Each is checked; a plugin that throws on
-// import or in setup, has a bad definition, asks for a bridge version this is not, asks for what
-// plugins may not have, or repeats a plugin's name is logged with the reason and skipped; the rest
-// load. A tool or prompt name an earlier plugin holds is offered as `<plugin>__<name>` (a copy of a
-// built-in loads beside it, and neither hides the other); a resource URI an earlier plugin serves
-// stays with it. Both are said in the log and in the report.
+// then the user's own from PLUGINS_DIR (.js/.mjs files, folders with an index.js/.mjs/.ts). Each is
+// checked; a plugin that throws on import or in setup, has a bad definition, asks for a bridge
+// version this is not, asks for what plugins may not have, or repeats a plugin's name is logged with
+// the reason and skipped; the rest load. A tool or prompt name an earlier plugin holds is offered as
+// `<plugin>__<name>` (a copy of a built-in loads beside it, and neither hides the other); a resource
+// URI an earlier plugin serves stays with it. Both are said in the log and in the report.
 // Plugins written before the SDK (no `bridge` range) still load, with a deprecation warning.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { register } from 'node:module';
