@@ -170,7 +170,8 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     ...(opts.userDir ? entries(opts.userDir, true).map((path) => ({ path, source: 'user' as const })) : []),
   ];
   if (opts.userDir) {
-    if (!existsSync(opts.userDir)) log.warn({ dir: opts.userDir }, `PLUGINS_DIR ${opts.userDir} does not exist; no user plugins loaded`);
+    // Said, not warned: the add-on's default folder is there only once its user makes it for a plugin.
+    if (!existsSync(opts.userDir)) log.info({ dir: opts.userDir }, `PLUGINS_DIR ${opts.userDir} does not exist; no user plugins loaded`);
     registerApiHook();
   }
 
