@@ -2,10 +2,9 @@
 // control tool's result, or an area, with their live state and the controls that fit. The page
 // reads state with app_home_state (a tool for the page, not the model) and acts through the same
 // control tools the model uses, so the checkpoint holds for every press.
-import { definePlugin, resource, tool, UI_MIME, v, type EntityState, type Home } from 'home-mcp-bridge/plugin';
+import { definePlugin, HOME_APP_URI, resource, tool, UI_MIME, v, type EntityState, type Home } from 'home-mcp-bridge/plugin';
 import { VIEW_HTML } from './view.js';
 
-import { APP_URI } from './uri.js';
 const MAX = 50;
 
 const pct = (x: unknown) => (typeof x === 'number' ? Math.round((x / 255) * 100) : 0);
@@ -39,7 +38,7 @@ const appHomeState = tool({
     area: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
-  ui: { resourceUri: APP_URI, visibility: ['app'] },
+  ui: { resourceUri: HOME_APP_URI, visibility: ['app'] },
   run: (args, { home }) => {
     const row = (s: EntityState) => {
       const c = controls(home, s);
@@ -73,14 +72,14 @@ export default definePlugin({
   tools: [appHomeState],
   resources: [
     resource({
-      uri: APP_URI,
+      uri: HOME_APP_URI,
       name: 'Home app',
       title: 'Home',
       description: 'An interactive view of the entities a tool answered with, or of an area: live state, switches, brightness, cover positions, thermostat targets.',
       mimeType: UI_MIME,
       // No origin at all: the page loads nothing and connects nowhere; it talks only to its host.
       ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
-      read: () => ({ contents: [{ uri: APP_URI, mimeType: UI_MIME, text: VIEW_HTML }], entities: [] }),
+      read: () => ({ contents: [{ uri: HOME_APP_URI, mimeType: UI_MIME, text: VIEW_HTML }], entities: [] }),
     }),
   ],
 });

@@ -1,6 +1,5 @@
 // Climate: target temperature or range, hvac, fan, preset and swing modes, humidity.
-import { actOutput, definePlugin, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
-import { homeApp } from '../app/uri.js';
+import { actOutput, definePlugin, homeApp, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
 const temp = v.pipe(v.number(), v.minValue(-50), v.maxValue(150));
 const mode = v.pipe(v.string(), v.maxLength(64));

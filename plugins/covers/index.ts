@@ -1,6 +1,5 @@
 // Covers (blinds, shades, curtains, garage doors, gates): open, close, stop, position, tilt.
-import { actOutput, confirmField, definePlugin, misplaced, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
-import { homeApp } from '../app/uri.js';
+import { actOutput, confirmField, definePlugin, homeApp, misplaced, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
 const pct = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
 const SERVICE = { open: 'open_cover', close: 'close_cover', stop: 'stop_cover', set_position: 'set_cover_position', set_tilt: 'set_cover_tilt_position' } as const;

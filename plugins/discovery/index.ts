@@ -1,7 +1,6 @@
 // Discovery: find entities by what a person calls them, by domain and by area. Names and areas
 // come from the hub; nothing about a home is written here.
-import { definePlugin, PluginError, resource, text, tool, v, type Home, type ResourceContents } from 'home-mcp-bridge/plugin';
-import { homeApp } from '../app/uri.js';
+import { definePlugin, type Home, homeApp, PluginError, resource, type ResourceContents, text, tool, v } from 'home-mcp-bridge/plugin';
 
 const nameOf = (home: Home, id: string) => {
   const s = home.state(id);

@@ -1,7 +1,6 @@
 // Lights: on, off and toggle by entity or area, with brightness (absolute or a step), colour
 // temperature in kelvin, colours by name or RGB, effects and transitions.
-import { actOutput, definePlugin, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
-import { homeApp } from '../app/uri.js';
+import { actOutput, definePlugin, homeApp, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
 const byte = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255));
 const COLOUR_KEYS = ['brightness_pct', 'brightness_step_pct', 'color_temp_kelvin', 'color_name', 'rgb_color', 'effect'] as const;

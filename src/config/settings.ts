@@ -19,6 +19,8 @@ export interface Setting {
   secret?: boolean;
   /** The Supervisor's option schema, when the add-on offers this setting (`int(1,10)?`, `str?`, `list(a|b)`, `password?`; a list: ["str"]). */
   addon?: string | [string];
+  /** The add-on's own default, where it differs from the service's (a folder the add-on maps): config.yaml's options hold it. */
+  addonDefault?: unknown;
 }
 
 const toInt = (raw: string): unknown => (/^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw);
@@ -59,7 +61,7 @@ export const SETTINGS = {
   rateLimitWindow: { env: 'RATE_LIMIT_WINDOW', file: 'rate_limit_window', default: 1, unit: 'minutes', description: 'Rate-limit window (in a config file, `security.rateLimitWindow` gives it in milliseconds)', schema: int(1, 24 * 60), fromEnv: toInt, addon: 'int(1,1440)?' },
   rateLimitMax: { env: 'RATE_LIMIT_MAX', file: 'rate_limit_max', default: 100, unit: 'requests per window', description: 'Requests a client (a token, else an address) may make per window (in a config file also `security.rateLimit`); 0 turns rate limiting off', schema: int(0, 10_000_000), fromEnv: toInt, addon: 'int(0,10000000)?' },
   allowedOrigins: { env: 'ALLOWED_ORIGINS', file: 'allowed_origins', default: [], description: 'Browser origins allowed to call the API across origins (CORS), e.g. `https://inspector.example`; comma-separated in the environment; `*` allows any. Default: none', schema: names(origin), fromEnv: toList, addon: ['str'] },
-  pluginsDir: { env: 'PLUGINS_DIR', file: 'plugins_dir', description: "Folder of the user's own plugins (`.js`/`.mjs` files or folders with an index), loaded after the built-in ones", schema: v.pipe(text, v.nonEmpty('must not be empty')) },
+  pluginsDir: { env: 'PLUGINS_DIR', file: 'plugins_dir', description: "Folder of the user's own plugins (`.js`/`.mjs` files or folders with an index), loaded after the built-in ones; in the add-on `/config/plugins`, the `plugins` folder in its own config folder", schema: v.pipe(text, v.nonEmpty('must not be empty')), addon: 'str?', addonDefault: '/config/plugins' },
   pluginsDisabled: { env: 'PLUGINS_DISABLED', file: 'plugins_disabled', default: [], description: 'Plugins to turn off, by name (comma-separated in the environment)', schema: names(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, 'each must be a plugin name in lower snake case'))), fromEnv: toList, addon: ['str'] },
   toolsReadOnly: { env: 'TOOLS_READ_ONLY', file: 'tools_read_only', default: false, description: 'Nothing may change the home or what the bridge keeps of it, on any transport (REST, tools, MCP, WebSocket, commands, the panel): every action, notification and scene or group write is refused; reading goes on', schema: v.boolean('must be true or false'), fromEnv: toBool, addon: 'bool?' },
   toolsExposedOnly: { env: 'TOOLS_EXPOSED_ONLY', file: 'tools_exposed_only', default: false, description: "Every caller sees and acts on only the entities Home Assistant exposes to its own assistant (Assist; Settings → Voice assistants → Expose), by Home Assistant's own choices and default rule", schema: v.boolean('must be true or false'), fromEnv: toBool, addon: 'bool?' },

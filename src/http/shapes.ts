@@ -73,7 +73,7 @@ export const health = v.object({
 });
 
 const pluginReport = v.object({
-  loaded: v.array(v.object({ name: text, version: text, source: v.picklist(['builtin', 'user']), path: text, tools: v.array(text) })),
+  loaded: v.array(v.object({ name: text, version: text, source: v.picklist(['builtin', 'user']), path: text, tools: v.array(text), deprecated: v.optional(text), renamed: v.optional(v.record(v.string(), text)), withheld: v.optional(v.array(text)) })),
   failed: v.array(v.object({ path: text, name: v.optional(text), reason: text })),
   disabled: v.array(text),
 });

@@ -11,7 +11,7 @@ import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefini
 export type * from './context.js';
 export type * from './definition.js';
 export { jsonInput } from './json-input.js';
-export { UI_EXTENSION, UI_MIME, type ResourceUi, type ToolUi } from './ui.js';
+export { HOME_APP_URI, homeApp, UI_EXTENSION, UI_MIME, type ResourceUi, type ToolUi } from './ui.js';
 export type { ToolAnnotations };
 
 /** Declares a plugin (a typed identity: the bridge checks it when it loads it). */

@@ -7,6 +7,11 @@ export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 /** The MIME type of an app's HTML. */
 export const UI_MIME = 'text/html;profile=mcp-app';
 
+/** The home app's address (the built-in `app` plugin serves it): the page that shows a tool's entities with their controls. */
+export const HOME_APP_URI = 'ui://home/app';
+/** What a tool says to show its result in the home app (`ui: homeApp`). */
+export const homeApp = { resourceUri: HOME_APP_URI } as const;
+
 /** What a tool says of its app (published as the tool's `_meta.ui`). */
 export interface ToolUi {
   /** A `ui://` resource of a plugin. */

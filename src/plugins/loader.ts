@@ -1,7 +1,10 @@
 // Finds and loads plugins at start: the built-in ones compiled beside this build (dist/plugins/),
-// then the user's own from PLUGINS_DIR (plain .js/.mjs). Each is checked; a plugin that throws on
-// import or in setup, has a bad definition, asks for a bridge version this is not, asks for what
-// plugins may not have, or repeats a name is logged with the reason and skipped; the rest load.
+// then the user's own from PLUGINS_DIR (.js/.mjs files, folders with an index.js/.mjs/.ts). Each is
+// checked; a plugin that throws on import or in setup, has a bad definition, asks for a bridge
+// version this is not, asks for what plugins may not have, or repeats a plugin's name is logged with
+// the reason and skipped; the rest load. A tool or prompt name an earlier plugin holds is offered as
+// `<plugin>__<name>` (a copy of a built-in loads beside it, and neither hides the other); a resource
+// URI an earlier plugin serves stays with it. Both are said in the log and in the report.
 // Plugins written before the SDK (no `bridge` range) still load, with a deprecation warning.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { register } from 'node:module';
@@ -92,7 +95,7 @@ export interface LoadedPlugin {
 }
 
 export interface PluginReport {
-  loaded: { name: string; version: string; source: 'builtin' | 'user'; path: string; tools: string[]; deprecated?: string }[];
+  loaded: { name: string; version: string; source: 'builtin' | 'user'; path: string; tools: string[]; deprecated?: string; renamed?: Record<string, string>; withheld?: string[] }[];
   failed: { path: string; name?: string; reason: string }[];
   disabled: string[];
 }
@@ -167,7 +170,8 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     ...(opts.userDir ? entries(opts.userDir, true).map((path) => ({ path, source: 'user' as const })) : []),
   ];
   if (opts.userDir) {
-    if (!existsSync(opts.userDir)) log.warn({ dir: opts.userDir }, `PLUGINS_DIR ${opts.userDir} does not exist; no user plugins loaded`);
+    // Said, not warned: the add-on's default folder is there only once its user makes it for a plugin.
+    if (!existsSync(opts.userDir)) log.info({ dir: opts.userDir }, `PLUGINS_DIR ${opts.userDir} does not exist; no user plugins loaded`);
     registerApiHook();
   }
 
@@ -212,11 +216,12 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       fail(`another plugin is named ${def.name}`, def.name);
       continue;
     }
-    const clash = firstClash(def, owners);
-    if (clash) {
-      fail(clash, def.name);
+    const naming = nameAgainst(def, owners);
+    if (typeof naming === 'string') {
+      fail(naming, def.name);
       continue;
     }
+    const { renamed, withheld } = naming;
     let words: Words;
     try {
       words = readWords(def.words ?? def.vocabulary);
@@ -244,16 +249,30 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       return legacy ? Object.assign(ctx, { services: legacyServices(parts, needs as LegacyNeed[], principal, ctx.home), log: pluginLogger }) : ctx;
     };
     const available = availability(def, parts, plog);
+    const prompts = (def.prompts ?? []).map((p) => ({ plugin: def.name, definition: renamed.prompt.has(p.name) ? { ...p, name: renamed.prompt.get(p.name)! } : p, context }));
+    const resources = (def.resources ?? []).filter((r) => !withheld.includes(r.uri)).map((definition) => ({ plugin: def.name, definition, context }));
     const tools = (def.tools ?? []).map((t): BoundTool => {
-      const definition = { ...t, input: strictInput(t.input) } as ToolDefinition;
+      const definition = { ...t, name: renamed.tool.get(t.name) ?? t.name, input: strictInput(t.input) } as ToolDefinition;
       return { plugin: def.name, definition, log: pluginLogger, available, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
     });
-    claim(def, owners);
+    claim(def.name, tools.map((t) => t.definition.name), prompts.map((p) => p.definition.name), resources.map((r) => r.definition.uri), owners);
     warnUnconvertible(tools, pluginLogger);
-    const prompts = (def.prompts ?? []).map((definition) => ({ plugin: def.name, definition, context }));
-    const resources = (def.resources ?? []).map((definition) => ({ plugin: def.name, definition, context }));
+    const renames = Object.fromEntries([...renamed.tool, ...renamed.prompt]);
+    for (const kind of ['tool', 'prompt'] as const) {
+      for (const [was, now] of renamed[kind]) log.warn({ plugin: def.name, [kind]: was, offered_as: now }, `plugin ${def.name}: the ${kind} name ${was} is taken by the plugin ${owners[kind].get(was)}, so it is offered as ${now}`);
+    }
+    for (const uri of withheld) log.warn({ plugin: def.name, uri }, `plugin ${def.name}: the resource ${uri} is served by the plugin ${owners.resource.get(uri)}, so this plugin's is not offered`);
     plugins.push({ name: def.name, version: def.version, source, path, definition: def, legacy, words, tools, prompts, resources });
-    report.loaded.push({ name: def.name, version: def.version, source, path, tools: tools.map((t) => t.definition.name), ...(deprecated ? { deprecated } : {}) });
+    report.loaded.push({
+      name: def.name,
+      version: def.version,
+      source,
+      path,
+      tools: tools.map((t) => t.definition.name),
+      ...(deprecated ? { deprecated } : {}),
+      ...(Object.keys(renames).length ? { renamed: renames } : {}),
+      ...(withheld.length ? { withheld } : {}),
+    });
   }
   log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
   return { plugins, report };
@@ -317,16 +336,34 @@ const namesOf = (def: PluginDefinition) => ({
   resource: (def.resources ?? []).map((r) => r.uri),
 });
 
-function firstClash(def: PluginDefinition, owners: Owners): string | undefined {
+/**
+ * The names a plugin's offers get beside those loaded before it: a name repeated inside the plugin
+ * is a fault (its reason returned); a tool or prompt name another plugin holds becomes
+ * `<plugin>__<name>` (a fault when that too is taken or longer than a tool name may be); a resource
+ * URI another plugin serves is withheld, since the plugin's own tools and pages link to it by that URI.
+ */
+function nameAgainst(def: PluginDefinition, owners: Owners): string | { renamed: Record<'tool' | 'prompt', Map<string, string>>; withheld: string[] } {
+  const renamed = { tool: new Map<string, string>(), prompt: new Map<string, string>() };
+  const withheld: string[] = [];
   for (const [kind, names] of Object.entries(namesOf(def)) as [keyof Owners, string[]][]) {
     for (const [i, name] of names.entries()) {
-      if (owners[kind].has(name)) return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}`;
       if (names.indexOf(name) !== i) return `the ${kind} name ${name} is taken twice in this plugin`;
+      if (!owners[kind].has(name)) continue;
+      if (kind === 'resource') {
+        withheld.push(name);
+        continue;
+      }
+      const offered = `${def.name}__${name}`;
+      if (!TOOL_NAME.test(offered)) return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}, and ${offered} is longer than 64 characters`;
+      if (owners[kind].has(offered) || names.includes(offered)) return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}, and so is ${offered}`;
+      renamed[kind].set(name, offered);
     }
   }
-  return undefined;
+  return { renamed, withheld };
 }
 
-function claim(def: PluginDefinition, owners: Owners): void {
-  for (const [kind, names] of Object.entries(namesOf(def)) as [keyof Owners, string[]][]) for (const name of names) owners[kind].set(name, def.name);
+function claim(plugin: string, tools: string[], prompts: string[], resources: string[], owners: Owners): void {
+  for (const name of tools) owners.tool.set(name, plugin);
+  for (const name of prompts) owners.prompt.set(name, plugin);
+  for (const uri of resources) owners.resource.set(uri, plugin);
 }

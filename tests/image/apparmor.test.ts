@@ -163,6 +163,9 @@ describe('apparmor.txt', () => {
     for (const p of ['/opt/home-mcp-bridge/dist/src/main.js', '/usr/local/bin/node', '/etc/passwd', '/data']) expect(writeRule(rules, p), p).toBeUndefined();
     expect(writeRule(rules, '/data/bridge.db-wal')?.glob).toBe('/data/**');
     expect(writeRule(rules, '/tmp/x/y')?.glob).toBe('/tmp/**');
+    // The user's plugins (the add-on's config folder, tests/image/plugins.test.ts) are read, never written.
+    expect(rules.find((r) => r.perms.includes('r') && r.re.test('/config/plugins/good-night/index.ts'))?.glob).toBe('/config/{,**}');
+    expect(writeRule(rules, '/config/plugins/good-night/index.ts')).toBeUndefined();
     expect(relative('/', '/data/bridge.db')).toBe('data/bridge.db');
     expect(existsSync(join(dataDir, 'bridge.db'))).toBe(true);
   });

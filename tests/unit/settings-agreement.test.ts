@@ -60,12 +60,14 @@ describe('config.yaml', () => {
     }
   });
 
-  test('options hold the service defaults, for the keys that must be present', () => {
+  test('options hold the service defaults (or the add-on\u2019s own, where a setting names one), for the keys that must be present', () => {
     for (const [key, value] of Object.entries(manifest.options)) {
       const s = byFile.get(key)!;
-      expect(value, key).toEqual(s.default);
+      expect(value, key).toEqual(s.addonDefault ?? s.default);
       expect(v.safeParse(s.schema, value).success, key).toBe(true);
     }
+    // An add-on default is an option the user sees filled in.
+    for (const s of offered.filter((x) => x.addonDefault !== undefined)) expect(manifest.options, s.file).toHaveProperty(s.file, s.addonDefault);
     // A required option (no `?`) needs a value in options.
     for (const [key, schema] of Object.entries(manifest.schema)) {
       if (typeof schema === 'string' && !schema.endsWith('?')) expect(manifest.options, key).toHaveProperty(key);
