@@ -48,7 +48,7 @@ import { DiscoveryLink } from './auth/discovery-link.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
-import { startSimulator, type Simulator } from '@home-mcp-bridge/sim';
+import { startSimulator, type Simulator } from '#sim';
 import { HomeView } from './policy/home-view.js';
 import { Policy } from './policy/policy.js';
 import { closePlugins, loadPlugins } from './plugins/loader.js';

@@ -113,7 +113,7 @@ const command = process.argv[2] ?? 'serve';
 const help = async () => void process.stdout.write(HELP);
 const run: Record<string, () => Promise<void>> = {
   serve,
-  sim: async () => (await import('@home-mcp-bridge/sim')).runSimCli(process.argv.slice(3)),
+  sim: async () => (await import('#sim')).runSimCli(process.argv.slice(3)),
   stdio,
   connect: async () => (await import('./mcp/connect.js')).runConnect(process.argv.slice(3)),
   'reset-password': () => resetPassword(process.argv.slice(3)),
