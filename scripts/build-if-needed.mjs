@@ -15,6 +15,8 @@ const out = join(root, 'dist', 'src', 'main.js');
 const stamp = join(root, 'dist', '.tsbuildinfo');
 
 const simBundle = join(root, 'src', 'sim', 'dist');
+// How long the last build took, for the next one's estimate.
+const timing = join(root, 'node_modules', '.cache', 'home-mcp-bridge', 'build.json');
 
 function newest(dir) {
   let t = 0;
@@ -78,6 +80,8 @@ function compile(started) {
     const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
     process.stderr.write(process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext(diagnostics, host) : ts.formatDiagnostics(diagnostics, host));
     say(`the build failed: ${diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length} error(s) above`);
+    // Without its time stamp the next start builds again rather than run what failed to check.
+    rmSync(stamp, { force: true });
     process.exit(1);
   }
 }
@@ -96,8 +100,6 @@ function meter(what, total, started) {
     }
   };
 }
-
-const timing = join(root, 'node_modules', '.cache', 'home-mcp-bridge', 'build.json');
 
 function lastBuildSeconds() {
   try {
