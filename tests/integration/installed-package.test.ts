@@ -8,7 +8,7 @@
 // in it), so a run whose package did not change does not install it again.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -191,6 +191,18 @@ describe.each([
 });
 
 describe('the packed package', () => {
+  test('without the Node npm installs beside it (another platform, --omit=optional), the command says in one line how to get one', async () => {
+    const pkg = join(prefix, 'lib', 'node_modules', 'home-mcp-bridge');
+    const bare = mkdtempSync(join(work, 'bare-'));
+    mkdirSync(join(bare, 'dist', 'src'), { recursive: true });
+    copyFileSync(join(pkg, 'package.json'), join(bare, 'package.json'));
+    copyFileSync(join(pkg, 'dist', 'src', 'launcher.js'), join(bare, 'dist', 'src', 'launcher.js'));
+    const r = run(join(SYSTEM_NODE_DIR, 'node'), [join(bare, 'dist', 'src', 'launcher.js'), 'stdio'], BASE_PATH);
+    expect(await r.exited).toEqual({ code: 1, signal: null });
+    expect(r.out()).toBe('');
+    expect(r.err().trimEnd().split('\n')).toEqual([expect.stringMatching(/^home-mcp-bridge: this is Node v20\.\S+ and the bridge runs on Node 24; .*install Node 24 .* first on PATH\.$/)]);
+  });
+
   test('holds the build, the panel, the native check and the demo bundle, and no sources, tests or maps', () => {
     const pkg = join(prefix, 'lib', 'node_modules', 'home-mcp-bridge');
     for (const file of ['dist/src/launcher.js', 'dist/src/main.js', 'dist/src/plugin/index.d.ts', 'dist/plugins/lights/index.js', 'src/panel/index.html', 'src/sim/dist/index.js', 'scripts/native/install.mjs']) {
