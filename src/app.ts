@@ -9,6 +9,7 @@ import { IngressAccess, parseIngressRule } from './auth/ingress-access.js';
 import { UserStore } from './auth/users.js';
 import { createBus, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
+import { resetPasswordCommand } from './config/data-dir.js';
 import { GroupService } from './groups/service.js';
 import { createAdmission, type Refusal } from './http/admission.js';
 import { OAuthService } from './oauth/service.js';
@@ -48,7 +49,7 @@ import { DiscoveryLink } from './auth/discovery-link.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
-import { startSimulator, type Simulator } from '@home-mcp-bridge/sim';
+import { startSimulator, type Simulator } from '#sim';
 import { HomeView } from './policy/home-view.js';
 import { Policy } from './policy/policy.js';
 import { closePlugins, loadPlugins } from './plugins/loader.js';
@@ -66,6 +67,13 @@ import { VERSION } from './version.js';
 export interface StartOptions {
   log?: Logger;
   logStream?: 'stdout' | 'stderr';
+  /** The command that starts the app (`stdio` keeps its data elsewhere): the banner names the matching reset-password. */
+  command?: 'serve' | 'stdio';
+  /**
+   * Where plain words for a person go (the first start's password banner). By default the log's
+   * stream, unless logging is silent; a caller that brings its own logger and no `say` gets none.
+   */
+  say?: (text: string) => void;
   /** Routes added after the built-in ones (tests use this for paths the product lacks, such as a failing one). */
   extraRoutes?: Route[];
   /** Folders of command-parser languages read after the built-in src/nlp/lang (a test's made-up language). */
@@ -87,14 +95,14 @@ export interface RunningApp {
 /** Every registrar, in the order their routes are added. */
 const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerHaConfigRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
 
-function passwordBanner(password: string, dataDir: string): string {
+function passwordBanner(password: string, dataDir: string, reset: string): string {
   return [
     '',
     '  Home MCP Bridge: no user is configured, so this one was made:',
     '    user: admin',
     `    password: ${password}`,
     `  It is shown only this once; only its hash is kept, in ${dataDir}/admin-user.json.`,
-    '  Lost it? home-mcp-bridge reset-password (npm run reset-password) prints a new one.',
+    `  Lost it? ${reset} prints a new one.`,
     '',
     '',
   ].join('\n');
@@ -119,7 +127,7 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub:
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
-  const log = opts.log ?? createLogger(config.logLevel, opts.logStream);
+  const log = opts.log ?? createLogger(config.logLevel, opts.logStream, config.logFormat);
   if (engine !== 'native') throw new Error(`uWebSockets.js from ${binary.file} is not native code: the bridge does not run on a stand-in`);
   if (binary.redirected) log.info({ file: binary.file }, 'uWebSockets.js: the copy checked at install for this glibc (C23 imports redirected)');
   for (const warning of config.warnings) log.warn(warning);
@@ -136,9 +144,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const changed = () => credentials.changed();
   const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir, { changed });
   if (generatedPassword) {
-    log.warn(`no users configured: created user admin with password ${generatedPassword} (shown once; only its hash is kept in ${config.dataDir}/admin-user.json)`);
-    // Also plainly, beside the log, where a person reads it (not when a caller brought its own logger).
-    if (!opts.log && config.logLevel !== 'silent') (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(passwordBanner(generatedPassword, config.dataDir));
+    // The password goes only into the plain banner, beside the log: never into a log line, which
+    // may be collected and kept elsewhere.
+    const say = opts.say ?? (!opts.log && config.logLevel !== 'silent' ? (text: string) => void (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(text) : undefined);
+    const reset = resetPasswordCommand(opts.command ?? 'serve', config.dataDir);
+    if (say) {
+      say(passwordBanner(generatedPassword, config.dataDir, reset));
+      log.warn(`no users configured: created user admin; its password is shown once, in the banner beside this log (only its hash is kept in ${config.dataDir}/admin-user.json)`);
+    } else log.warn(`no users configured: created user admin; its password was shown nowhere (logging is off): ${reset} gives a new one`);
   }
 
   const restored = takeBackupCopy(config.dataDir);

@@ -89,7 +89,7 @@ async function stdio(): Promise<void> {
   const config = loadOrExit({ dataDirDefault: defaultDataDir('stdio') });
   // The HTTP side still runs (SSE, WebSocket, the panel), but never takes a port another bridge may hold.
   const portGiven = process.env.PORT !== undefined;
-  const app = await startApp(portGiven ? config : { ...config, host: '127.0.0.1', port: 0 }, { logStream: 'stderr' });
+  const app = await startApp(portGiven ? config : { ...config, host: '127.0.0.1', port: 0 }, { logStream: 'stderr', command: 'stdio' });
   // A desktop assistant lists the tools once, at once, and the tools that act on the home are
   // listed only where the hub shows their domain: serve after the hub's first sync, or after 10 s
   // without it (those tools then follow, with a list-changed notification).
@@ -113,7 +113,7 @@ const command = process.argv[2] ?? 'serve';
 const help = async () => void process.stdout.write(HELP);
 const run: Record<string, () => Promise<void>> = {
   serve,
-  sim: async () => (await import('@home-mcp-bridge/sim')).runSimCli(process.argv.slice(3)),
+  sim: async () => (await import('#sim')).runSimCli(process.argv.slice(3)),
   stdio,
   connect: async () => (await import('./mcp/connect.js')).runConnect(process.argv.slice(3)),
   'reset-password': () => resetPassword(process.argv.slice(3)),

@@ -12,7 +12,7 @@ export function nodeMismatch(version: string, engines: string): string | undefin
   if (wanted !== undefined && major === wanted) return undefined;
   return (
     `this is Node ${version}; the bridge runs on Node ${wanted ?? engines} (package.json engines "${engines}"). ` +
-    `From a checkout, \`npm start\` runs the Node ${wanted ?? ''} that \`npm ci\` installs into node_modules/.bin.`
+    `The \`home-mcp-bridge\` command (dist/src/launcher.js) starts it on the Node ${wanted ?? ''} that npm installs beside it, and from a checkout \`npm start\` does.`
   );
 }
 

@@ -2,7 +2,7 @@
 // the Supervisor). A desktop assistant starts `stdio` in whatever folder it likes, so stdio keeps
 // its data in the user's own data folder, as the platform names it; `serve` keeps ./data.
 import { homedir } from 'node:os';
-import { posix, win32 } from 'node:path';
+import { isAbsolute, posix, win32 } from 'node:path';
 
 const NAME = 'home-mcp-bridge';
 
@@ -18,4 +18,15 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
 export function defaultDataDir(command: 'serve' | 'stdio', env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
   if (env.SUPERVISOR_TOKEN) return '/data';
   return command === 'stdio' ? userDataDir(env, platform, home) : './data';
+}
+
+/**
+ * The command that gives the generated user a new password in `dataDir`, as a person types it
+ * (the first start's banner says it): `reset-password` finds the data the same way `command` did.
+ */
+export function resetPasswordCommand(command: 'serve' | 'stdio', dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const base = `home-mcp-bridge reset-password${command === 'stdio' ? ' --stdio' : ''}`;
+  if (dataDir !== defaultDataDir(command, env)) return `DATA_DIR=${/^[\w@%+=:,./-]+$/.test(dataDir) ? dataDir : `'${dataDir.replace(/'/g, `'\\''`)}'`} ${base}`;
+  // ./data is where serve was started: the command finds it from the same folder.
+  return isAbsolute(dataDir) ? base : `${base} (from this folder; npm run reset-password in a checkout)`;
 }

@@ -3,6 +3,7 @@
 // add-on should touch it) its add-on option schema. The Config type, README's settings table,
 // config.yaml's options and translations/en.yaml are all checked against this list.
 import * as v from 'valibot';
+import { LOG_FORMATS } from '../log.js';
 
 type Schema = v.GenericSchema<unknown, unknown>;
 
@@ -49,6 +50,7 @@ export const SETTINGS = {
   port: { env: 'PORT', file: 'port', default: 3000, description: 'TCP port for HTTP, SSE, WebSocket and MCP', schema: int(0, 65535), fromEnv: toInt },
   host: { env: 'HOST', file: 'host', default: '0.0.0.0', description: 'Address to listen on', schema: v.pipe(text, v.nonEmpty('must not be empty')) },
   logLevel: { env: 'LOG_LEVEL', file: 'log_level', default: 'info', description: `Log level: ${LOG_LEVELS.join(', ')}`, schema: v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`), addon: 'list(trace|debug|info|warn|error|fatal)' },
+  logFormat: { env: 'LOG_FORMAT', file: 'log_format', default: 'plain', description: `Log lines: \`plain\` (time, level, message and the fields it does not say, one line a person reads) or \`json\` (pino's JSON, one object a line, for log collectors)`, schema: v.picklist(LOG_FORMATS, `must be one of ${LOG_FORMATS.join(', ')}`), addon: 'list(plain|json)?' },
   dataDir: { env: 'DATA_DIR', file: 'data_dir', default: './data', description: 'Folder for everything the service keeps (database, generated secret, admin password hash); /data in the add-on; for `stdio`, the per-user data folder ($XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support, %LOCALAPPDATA%, each + /home-mcp-bridge)', schema: v.pipe(text, v.nonEmpty('must not be empty')) },
   bodyLimit: { env: 'BODY_LIMIT', file: 'body_limit', default: 1048576, unit: 'bytes', description: 'Largest accepted request body; larger bodies get 413', schema: int(1024, 64 * 1048576), fromEnv: toInt, addon: 'int(1024,67108864)?' },
   hassUrl: { env: 'HASS_URL', file: 'hass_url', description: 'Home Assistant base URL (e.g. http://homeassistant.local:8123). Unset: the built-in simulator is used, unless SUPERVISOR_TOKEN is set (add-on)', schema: url },

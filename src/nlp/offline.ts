@@ -1,7 +1,7 @@
 // The planner over an in-process simulated hub (no network, no bridge): the home's states,
 // registries, services and units as the hub client would hold them. For the benchmark and the
 // parser's unit tests; the service itself plans against the live hub client.
-import { type Home, snapshotHome } from '@home-mcp-bridge/sim';
+import { type Home, snapshotHome } from '#sim';
 import { Registries } from '../hub/registries.js';
 import { serviceAccepts } from '../hub/service-fields.js';
 import type { HubServices, HubState } from '../hub/types.js';

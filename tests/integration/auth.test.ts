@@ -133,14 +133,17 @@ describe('POST /auth/token', () => {
 });
 
 describe('generated admin and secret', () => {
-  test('first start creates an admin whose password is logged once and stored only as a hash; the secret persists', async () => {
+  test('first start creates an admin whose password is shown once in the banner, never in a log line, and stored only as a hash; the secret persists', async () => {
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
     const log = pino({ level: 'info' }, sink);
-    const first = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { log });
-    const logged = lines.join('').match(/created user admin with password (\S+)/);
-    expect(logged).not.toBeNull();
-    const password = logged![1]!;
+    let banner = '';
+    const first = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { log, say: (text) => (banner += text) });
+    const shown = /^ *password: (\S+)$/m.exec(banner);
+    expect(shown, banner).not.toBeNull();
+    const password = shown![1]!;
+    expect(lines.join('')).toMatch(/created user admin; its password is shown once, in the banner/);
+    expect(lines.join('')).not.toContain(password);
     const files = readdirSync(first.dataDir).sort();
     // bridge.db (with its WAL files) is the scene and group store.
     expect(files).toEqual(['admin-user.json', 'bridge.db', 'bridge.db-shm', 'bridge.db-wal', 'jwt-secret']);
@@ -159,9 +162,11 @@ describe('generated admin and secret', () => {
     // Same data folder: same admin, same secret, nothing new in the log, old tokens still valid.
     lines.length = 0;
     const { startApp } = await import('../../src/app.js');
-    const again = await startApp(first.config, { log });
+    banner = '';
+    const again = await startApp(first.config, { log, say: (text) => (banner += text) });
     try {
       expect(lines.join('')).not.toMatch(/created user/);
+      expect(banner).toBe('');
       expect((await login(again.url)).status).toBe(200);
       expect((await fetch(`${again.url}/api/config`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(200);
       expect(readFileSync(join(first.dataDir, 'jwt-secret'), 'utf8')).toBe(secret);

@@ -5,9 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
-import pino from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { CredentialEnd } from '../../src/auth/credentials.js';
@@ -85,13 +83,12 @@ async function bridgeToken(s: TestServer, auth: string, name: string): Promise<{
   return (await res.json()) as { id: string; token: string };
 }
 
-/** A bridge started with no users configured: its generated admin, with the password read from the log. */
+/** A bridge started with no users configured: its generated admin, with the password read from the first start's banner. */
 async function withGeneratedAdmin(): Promise<{ s: TestServer; token: string }> {
-  const lines: string[] = [];
-  const log = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) }));
-  const s = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { log });
+  let banner = '';
+  const s = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { say: (text) => (banner += text) });
   cleanup.push(() => s.close());
-  const password = /created user admin with password (\S+)/.exec(lines.join(''))![1]!;
+  const password = /^ *password: (\S+)$/m.exec(banner)![1]!;
   const res = await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
   return { s, token: ((await res.json()) as { access_token: string }).access_token };
 }

@@ -7,9 +7,7 @@
 // listen streams are bounded by MCP_MAX_SESSIONS, and all of them by SSE_MAX_CONNECTIONS.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport, type McpSubscription } from '@modelcontextprotocol/client';
-import pino from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
 import { authorizedClient, HostedAssistant } from '../helpers/oauth-client.js';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
@@ -171,11 +169,10 @@ describe('an MCP session and listen stream end with their credential', () => {
   });
 
   test('reset-password (another process) ends the sessions and streams of the user’s sign-in; the same id then answers 404 to a new sign-in', async () => {
-    const lines: string[] = [];
-    const log = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) }));
-    const s = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { log });
+    let banner = '';
+    const s = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { say: (text) => (banner += text) });
     cleanup.push(() => s.close());
-    const password = () => /created user admin with password (\S+)/.exec(lines.join(''))![1]!;
+    const password = () => /^ *password: (\S+)$/m.exec(banner)![1]!;
     const signIn = async (pw: string) => {
       const res = await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: pw }) });
       expect(res.status).toBe(200);

@@ -36,17 +36,17 @@ test.each([
 
 test('SIGTERM during start-up also ends in a clean stop', async () => {
   const out = await run({ DATA_DIR: dataDir(), PORT: '0', HOST: '127.0.0.1', AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1' }, (text, child) => {
-    if (text.includes('"msg":"generated a JWT') && !child.killed) child.kill('SIGTERM');
+    if (/ INFO  generated a JWT/.test(text) && !child.killed) child.kill('SIGTERM');
   });
   expect(out.code).toBe(0);
-  expect(out.stdout).toMatch(/"msg":"stopped"/);
+  expect(out.stdout).toMatch(/ INFO  stopped$/m);
 });
 
 test('SIGTERM stops the service with exit code 0', async () => {
   const out = await run({ DATA_DIR: dataDir(), PORT: '0', HOST: '127.0.0.1', AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1' }, (text, child) => {
-    if (/"msg":"listening on [^"]*uWebSockets/.test(text) && !child.killed) child.kill('SIGTERM');
+    if (/ INFO  listening on [^\n]*uWebSockets/.test(text) && !child.killed) child.kill('SIGTERM');
   });
   expect(out.code).toBe(0);
-  expect(out.stdout).toMatch(/"msg":"shutting down"/);
-  expect(out.stdout).toMatch(/"msg":"stopped"/);
+  expect(out.stdout).toMatch(/ INFO  shutting down signal=SIGTERM$/m);
+  expect(out.stdout).toMatch(/ INFO  stopped$/m);
 });

@@ -63,7 +63,8 @@ function bridge(env: Record<string, string>): Bridge {
   };
 }
 
-const LISTENING = /"msg":"listening on [^"]*uWebSockets/;
+// Plain log lines (the default): time, level, message.
+const LISTENING = /^\S+ \S+ INFO  listening on [^\n]*uWebSockets/m;
 
 describe('one bridge per port', () => {
   test('a second bridge on a port in use refuses to start, says why, and exits non-zero; the first keeps serving', async () => {
@@ -159,7 +160,7 @@ describe('stopping with requests in flight', () => {
     await Promise.all(writers);
     const seen = Object.fromEntries(statuses);
     for (const key of statuses.keys()) expect(['201', '503 SHUTTING_DOWN', 'ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'], JSON.stringify(seen)).toContain(key);
-    expect(b.out()).not.toMatch(/"level":50/);
+    expect(b.out()).not.toMatch(/^\S+ \S+ (ERROR|FATAL) /m);
 
     const again = bridge({ PORT: port, DATA_DIR: dataDir });
     try {
@@ -198,8 +199,10 @@ describe('first start', () => {
     const { existsSync } = await import('node:fs');
     expect(existsSync(join(cwd, 'data'))).toBe(false);
     expect(existsSync(join(home, '.local', 'share', 'home-mcp-bridge', 'bridge.db'))).toBe(true);
-    // The generated password is printed on standard error (standard output is MCP's), plainly.
+    // The generated password is printed on standard error (standard output is MCP's), plainly,
+    // with the command that renews stdio's password.
     expect(err).toMatch(/^ *password: \S+$/m);
+    expect(err).toContain('Lost it? home-mcp-bridge reset-password --stdio prints a new one.');
     // reset-password --stdio finds the same folder.
     const { execFileSync } = await import('node:child_process');
     const reset = execFileSync(process.execPath, [MAIN, 'reset-password', '--stdio'], { cwd, env: { PATH: process.env.PATH!, HOME: home }, encoding: 'utf8' });
@@ -209,13 +212,23 @@ describe('first start', () => {
     expect(existsSync(join(xdg, 'home-mcp-bridge', 'bridge.db'))).toBe(true);
   });
 
-  test('the generated password is shown in a plain banner, and it signs in', async () => {
+  test.each(['plain', 'json'])('the generated password is shown in a plain banner and in no log line (LOG_FORMAT=%s), and it signs in', async (format) => {
     const port = String(await freePort());
-    const b = bridge({ PORT: port, DATA_DIR: tempDir(), AUTH_USERNAME: '', AUTH_PASSWORD: '' });
+    const dataDir = tempDir();
+    const b = bridge({ PORT: port, DATA_DIR: dataDir, AUTH_USERNAME: '', AUTH_PASSWORD: '', LOG_FORMAT: format });
     try {
-      await b.saw(LISTENING);
+      await b.saw(format === 'json' ? /"msg":"listening on [^"]*uWebSockets/ : LISTENING);
       const banner = /^ *user: admin\n *password: (\S+)$/m.exec(b.out());
       expect(banner, b.out().slice(0, 2000)).not.toBeNull();
+      expect(b.out()).toContain(`Lost it? DATA_DIR=${dataDir} home-mcp-bridge reset-password prints a new one.`);
+      // Every other line is a log line of the format asked for, and none holds the password.
+      const logLines = b.out().split('\n').filter((l) => l.trim() && !/^ {2}/.test(l));
+      expect(logLines.length).toBeGreaterThan(3);
+      for (const l of logLines) {
+        if (format === 'json') expect(JSON.parse(l), l).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
+        else expect(l).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z (TRACE|DEBUG|INFO |WARN |ERROR|FATAL) \S/);
+        expect(l).not.toContain(banner![1]);
+      }
       const res = await fetch(`http://127.0.0.1:${port}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: banner![1] }) });
       expect(res.status).toBe(200);
     } finally {

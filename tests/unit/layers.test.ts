@@ -1,7 +1,7 @@
 // The layers point one way, read from the source's own import lines: no import cycle outside the
 // simulator (type imports included: a cycle of types is a cycle of ideas), the public plugin SDK
 // reaches nothing that holds secrets, transports do not start the app, and the simulator is a
-// package of its own: the product reaches it only through its public entry, tests also through its
+// package of its own: the product reaches it only through its public entry (as `#sim`), tests also through its
 // testing entry, and it imports nothing of the product.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -114,16 +114,22 @@ describe('layers', () => {
     expect(stream.filter(([f]) => /uWebSockets/.test(readFileSync(join(SRC, f), 'utf8'))).map(([f]) => f)).toEqual([]);
   });
 
-  test('the simulator is reached from the product only through its public entry, never by a path into it', () => {
+  test('the simulator is reached from the product only through its public entry (#sim), never by a path into it or by its package name', () => {
+    // `#sim` (package.json "imports") resolves inside the package, so an installed copy of the bridge
+    // finds the demo bundle without the simulator's unpublished package; it must mean that entry exactly.
+    const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { imports: Record<string, Record<string, string>>; dependencies: Record<string, string> };
+    const entry = (SIM_PACKAGE as unknown as { exports: Record<string, Record<string, string>> }).exports['.']!;
+    expect(root.imports['#sim']).toEqual({ types: `./src/sim/${entry.types!.replace(/^\.\//, '')}`, default: `./src/sim/${entry.default!.replace(/^\.\//, '')}` });
+    expect(root.dependencies).not.toHaveProperty(SIM_PACKAGE.name);
     const product = [...tsFiles(SRC).filter((f) => !f.startsWith(`${SIM}/`)), ...tsFiles(join(ROOT, 'plugins'))];
     const wrong = product.flatMap((f) =>
       specifiers(f)
-        .filter((s) => (s.startsWith('.') ? resolve(dirname(f), s).startsWith(`${SIM}/`) : s.startsWith(`${SIM_PACKAGE.name}/`)))
+        .filter((s) => (s.startsWith('.') ? resolve(dirname(f), s).startsWith(`${SIM}/`) : s.startsWith(SIM_PACKAGE.name) || (s.startsWith('#') && s !== '#sim')))
         .map((s) => `${relative(ROOT, f)} -> ${s}`),
     );
     expect(wrong).toEqual([]);
     // The check sees the entry it allows.
-    expect(specifiers(join(SRC, 'app.ts'))).toContain(SIM_PACKAGE.name);
+    expect(specifiers(join(SRC, 'app.ts'))).toContain('#sim');
   });
 
   test('tests reach the simulator through its package: the public or the testing entry, never a path into it', () => {
