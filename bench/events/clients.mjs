@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 
 const MARK = Buffer.from('"time_fired":"');
 const KEEP = MARK.length - 1;
+const EMPTY = Buffer.alloc(0);
 let count = 0;
 let latencies = [];
 let connected = 0;
@@ -52,20 +53,29 @@ function open(o, index) {
       report();
       chunk = chunk.subarray(end + 4);
     }
-    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    // A mark split between two reads: the last bytes of the one before, joined with the start of
+    // this one (a few bytes copied, not the whole chunk, which would copy every byte read once more).
+    if (carry.length && chunk.length < 64) {
+      chunk = Buffer.concat([carry, chunk]);
+      carry = EMPTY;
+    }
+    if (carry.length) {
+      const joint = Buffer.concat([carry, chunk.subarray(0, KEEP)]);
+      if (joint.indexOf(MARK) !== -1) count++;
+    }
     let from = 0;
     for (;;) {
-      const at = buf.indexOf(MARK, from);
+      const at = chunk.indexOf(MARK, from);
       if (at === -1) break;
       count++;
       if (sample) {
         const t0 = at + MARK.length;
-        const t1 = buf.indexOf(34, t0);
-        if (t1 !== -1) latencies.push(performance.timeOrigin + performance.now() - Date.parse(buf.toString('latin1', t0, t1)));
+        const t1 = chunk.indexOf(34, t0);
+        if (t1 !== -1) latencies.push(performance.timeOrigin + performance.now() - Date.parse(chunk.toString('latin1', t0, t1)));
       }
       from = at + MARK.length;
     }
-    carry = buf.length >= KEEP ? Buffer.from(buf.subarray(Math.max(from, buf.length - KEEP))) : Buffer.from(buf);
+    carry = Buffer.from(chunk.subarray(Math.max(from, chunk.length - KEEP)));
   });
   // Refused or cut before its answer (the server out of descriptors, say): counted, once.
   const refused = () => {

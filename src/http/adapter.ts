@@ -100,12 +100,16 @@ const addHeader = (k: string, v: string) => {
   reading[k] = reading[k] === undefined ? v : `${reading[k]}, ${v}`;
 };
 
-export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest {
+/**
+ * Copies what the router and the routes need of a request's head (its line, headers and the
+ * peer's address); the body, if one is announced, is taken in by `readBody` once the request is let in.
+ */
+export function readHead(res: HttpResponse, req: HttpRequest): BridgeRequest {
   const headers: Record<string, string> = (reading = {});
   req.forEach(addHeader);
   const query = req.getQuery();
   const rawUrl = req.getUrl() + (query ? `?${query}` : '');
-  const out: BridgeRequest = {
+  return {
     method: methodName(req.getCaseSensitiveMethod()),
     url: rawUrl,
     originalUrl: rawUrl,
@@ -117,8 +121,12 @@ export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest 
     query: {},
     params: {},
   };
-  const length = headers['content-length'];
-  if ((length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined) {
+}
+
+/** Starts taking in the body a request announces (content-length > 0 or chunked), as `request.body`. */
+export function takeBody(res: HttpResponse, out: BridgeRequest): void {
+  const length = out.headers['content-length'];
+  if ((length !== undefined && length !== '0') || out.headers['transfer-encoding'] !== undefined) {
     const body = new BodyStream(res, out);
     res.onData((chunk, isLast) => {
       // uWS reuses the chunk's memory after this callback, so it is copied.
@@ -127,7 +135,6 @@ export function readRequest(res: HttpResponse, req: HttpRequest): BridgeRequest 
     });
     out.body = body;
   }
-  return out;
 }
 
 /** Reads a whole body, failing with `tooLarge` once more than `limit` bytes arrive. */

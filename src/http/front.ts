@@ -7,7 +7,7 @@ import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { textTooDeep, tooDeep } from '../json-depth.js';
 import { check } from '../validation.js';
-import { loggableUrl, readBody, readRequest, ResponseAdapter, type BridgeRequest, type Books } from './adapter.js';
+import { loggableUrl, readBody, readHead, ResponseAdapter, takeBody, type BridgeRequest, type Books } from './adapter.js';
 import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
@@ -237,14 +237,14 @@ function answerAtDoor(res: HttpResponse, tracker: Tracker, e: AppError, close: b
  * flight are waited for. A malformed Host header is 400 on every path (URLs and OAuth addresses
  * are built from it).
  */
-function refusedAtDoor(res: HttpResponse, req: HttpRequest, tracker: Tracker): boolean {
+function refusedAtDoor(res: HttpResponse, request: BridgeRequest, tracker: Tracker): boolean {
   if (tracker.closing) {
     tracker.refused();
     answerAtDoor(res, tracker, new AppError('SHUTTING_DOWN', 503, 'The bridge is shutting down; try again when it is back', {}, { 'Retry-After': '5' }), true);
     return true;
   }
-  const host = req.getHeader('host');
-  if (hostIsMalformed(host)) {
+  // The Host header as read with the others (no second call into uWS for it).
+  if (hostIsMalformed(request.headers.host ?? '')) {
     answerAtDoor(res, tracker, new AppError('BAD_REQUEST', 400, 'The Host header is malformed: it must be a host name or address, with an optional port', { header: 'Host' }), true);
     return true;
   }
@@ -288,8 +288,9 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, router: Router, deps
     idleTimeout: h.idleTimeout ?? 120,
     maxBackpressure: h.maxBackpressure ?? 1024 * 1024,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
-      if (refusedAtDoor(res, req, tracker)) return;
-      const request = readRequest(res, req);
+      const request = readHead(res, req);
+      if (refusedAtDoor(res, request, tracker)) return;
+      takeBody(res, request);
       // The route is the one uWS mounted; the router fills its path, query and params.
       router.route(request);
       const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker);
@@ -384,8 +385,9 @@ export function mountFront(app: TemplatedApp, table: RouteTable, deps: FrontDeps
   for (const route of table.routes()) if (kindOf(route) === 'websocket') mountSocket(app, route as SocketRoute, router, deps, tracker);
   const fail = (req: BridgeRequest, res: ResponseAdapter) => (err: unknown) => sendError(res, req, err, 'core', deps.log);
   app.any('/*', (res, req) => {
-    if (refusedAtDoor(res, req, tracker)) return;
-    const request = readRequest(res, req);
+    const request = readHead(res, req);
+    if (refusedAtDoor(res, request, tracker)) return;
+    takeBody(res, request);
     const route = router.route(request);
     const response = accept(res, request, tracker, route !== undefined && longLived(route));
     response.inHandler = true;

@@ -1,7 +1,7 @@
 // The transport side of live events: an SSE response and a uWS WebSocket as the fan-out's sinks,
 // uWS's own publish for its topics, and the WebSocket route's handlers. stream/ sees none of this.
 import type { Sink, SinkListener, TopicPublisher } from '../stream/sink.js';
-import type { Authenticate, SocketChannel } from '../stream/socket-channel.js';
+import { MESSAGE_LIMIT, type Authenticate, type SocketChannel } from '../stream/socket-channel.js';
 import type { WsConnection } from '../stream/connection.js';
 import type { ResponseAdapter } from './adapter.js';
 import type { Admit } from './admission.js';
@@ -155,6 +155,14 @@ export const messageAuthenticator =
     return admitted instanceof Promise ? admitted.then((a) => a.principal) : admitted.principal;
   };
 
+/**
+ * What uWS reads of one message before it gives up. uWS drops a socket whose message passes its
+ * maxPayloadLength without a close frame (the client sees 1006), so it is given more room than
+ * the channel's limit: a message between the two is read and refused in words (a PAYLOAD_TOO_LARGE
+ * error, then close 1009). Only past this ceiling does uWS cut the socket at the frame's header.
+ */
+export const RECEIVE_CEILING = 16 * MESSAGE_LIMIT;
+
 const overLimit = (sockets: SocketChannel, c: WsConnection) => sockets.overLimit(c);
 
 const connectionOf = (ws: WebSocket<SocketData>) => (ws.getUserData().state as WsSink | undefined)?.listener as WsConnection | undefined;
@@ -178,7 +186,9 @@ export function socketHandlers(sockets: SocketChannel, maxBackpressure: number):
     },
     message: (ws, raw, isBinary) => {
       const c = connectionOf(ws);
-      if (c) sockets.message(c, isBinary ? undefined : Buffer.from(raw).toString('utf8'));
+      if (!c) return;
+      if (raw.byteLength > MESSAGE_LIMIT) sockets.tooLarge(c, raw.byteLength);
+      else sockets.message(c, isBinary ? undefined : Buffer.from(raw).toString('utf8'));
     },
     drain: (ws) => connectionOf(ws)?.drained(),
     // uWS calls this from inside a send or a publish, walking the topic's sockets: closing here would
@@ -196,7 +206,7 @@ export function socketHandlers(sockets: SocketChannel, maxBackpressure: number):
       sockets.closed(c);
       c.gone();
     },
-    maxPayloadLength: 64 * 1024,
+    maxPayloadLength: RECEIVE_CEILING,
     idleTimeout: 120,
     maxBackpressure,
   };

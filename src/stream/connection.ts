@@ -12,7 +12,7 @@ import type { Topic } from './topic.js';
 export type Transport = 'sse' | 'websocket';
 
 /** Why a connection ended (kept in the connection history). */
-export type CloseReason = 'client_closed' | 'buffer_limit' | 'shutdown' | 'auth_timeout' | 'auth_invalid' | CredentialEndReason;
+export type CloseReason = 'client_closed' | 'buffer_limit' | 'message_too_large' | 'shutdown' | 'auth_timeout' | 'auth_invalid' | CredentialEndReason;
 
 /** A subscription a connection carries: a stored one, a WebSocket's own, or a stream's query filter. */
 export interface ConnectionSubscription extends EventFilter {
@@ -38,6 +38,7 @@ export interface ConnectionInfo {
 export const CLOSE_MESSAGES: Record<CloseReason, string> = {
   client_closed: 'closed by the client',
   buffer_limit: 'the client read too slowly and its unsent data passed the limit; reconnect to resume',
+  message_too_large: 'a message was larger than the channel’s limit',
   shutdown: 'the bridge is shutting down; reconnect to resume',
   auth_timeout: 'no auth message came within 10 seconds',
   auth_invalid: 'the token is missing, invalid or expired',
@@ -47,7 +48,7 @@ export const CLOSE_MESSAGES: Record<CloseReason, string> = {
   token_expired: 'the access token has expired; get a new one and reconnect',
 };
 
-const WS_CODES: Partial<Record<CloseReason, number>> = { buffer_limit: 1013, shutdown: 1001, auth_timeout: 4408, auth_invalid: 4401, token_revoked: 4401, password_changed: 4401, user_removed: 4401, token_expired: 4401 };
+const WS_CODES: Partial<Record<CloseReason, number>> = { buffer_limit: 1013, message_too_large: 1009, shutdown: 1001, auth_timeout: 4408, auth_invalid: 4401, token_revoked: 4401, password_changed: 4401, user_removed: 4401, token_expired: 4401 };
 
 // Ids are this run's prefix and a counter: unique across restarts, and only a number per connection.
 const RUN = randomBytes(6).toString('hex');

@@ -1,10 +1,10 @@
-// The statistics of the live streams: a live view from the fan-out, and samples written every
+// The statistics of the live streams: the delivery counters (written by delivery as it goes, read
+// and reset per sample only here), a live view of the connections, and samples written every
 // interval so a period's metrics survive a restart.
 import { fromCursor, toCursor } from '../cursor.js';
 import { notFound } from '../errors.js';
 import type { StreamStatsStore, Sample } from '../store/stream-stats.js';
-import type { ConnectionInfo } from './connection.js';
-import type { FanOut } from './fan-out.js';
+import type { ConnectionInfo, StreamConnection } from './connection.js';
 import { merge, newHistogram, quantile } from './histogram.js';
 
 export const PERIODS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
@@ -35,6 +35,70 @@ export function isoDuration(ms: number): string {
 
 const round = (x: number, places = 2) => Math.round(x * 10 ** places) / 10 ** places;
 
+/** What delivery has done: events written to connections, and how long they took to get there. */
+export class DeliveryCounters {
+  /** Events written to connections since start. */
+  delivered = 0;
+  /** Events written since the last sample. */
+  private sinceSample = 0;
+  /** Latency of the open sampling interval (event arrival → write to the socket), a histogram. */
+  private interval = newHistogram();
+  private readonly secondBuckets = new Float64Array(10);
+  private bucketSecond = 0;
+
+  /** The open interval's latency histogram: delivery records into it. */
+  get latency(): number[] {
+    return this.interval;
+  }
+
+  /** `n` events were written to connections. */
+  count(n: number): void {
+    this.delivered += n;
+    this.sinceSample += n;
+    const sec = Math.floor(Date.now() / 1000);
+    if (sec !== this.bucketSecond) {
+      // Clear the buckets of the seconds that passed without deliveries.
+      for (let s = Math.max(this.bucketSecond + 1, sec - 9); s <= sec; s++) this.secondBuckets[s % 10] = 0;
+      this.bucketSecond = sec;
+    }
+    this.secondBuckets[sec % 10]! += n;
+  }
+
+  /** The open interval's figures, leaving it open. */
+  current(): { events: number; latency: number[] } {
+    return { events: this.sinceSample, latency: this.interval };
+  }
+
+  /** Closes the interval: its figures, and fresh counters for the next. */
+  takeInterval(): { events: number; latency: number[] } {
+    const out = this.current();
+    this.interval = newHistogram();
+    this.sinceSample = 0;
+    return out;
+  }
+
+  /** Deliveries per second over the last ten seconds. */
+  ratePerSecond(): number {
+    const sec = Math.floor(Date.now() / 1000);
+    if (sec - this.bucketSecond >= 10) return 0;
+    let sum = 0;
+    // Only the buckets of the last ten seconds that were written since.
+    for (let s = sec - 9; s <= sec; s++) if (s <= this.bucketSecond) sum += this.secondBuckets[((s % 10) + 10) % 10]!;
+    return Math.round((sum / 10) * 100) / 100;
+  }
+}
+
+/** The connections as the statistics read them (the fan-out). */
+export interface StreamView {
+  readonly size: number;
+  readonly counters: DeliveryCounters;
+  list(): StreamConnection[];
+  find(id: string): StreamConnection | undefined;
+  info(c: StreamConnection): ConnectionInfo;
+  /** Events queued and not yet written. */
+  backlog(): number;
+}
+
 export class StreamMetrics {
   private timer?: NodeJS.Timeout;
   private lastSampleAt = Date.now();
@@ -43,7 +107,7 @@ export class StreamMetrics {
   private lastStatsCpu = { at: performance.now(), usage: process.cpuUsage() };
 
   constructor(
-    private readonly fanOut: FanOut,
+    private readonly fanOut: StreamView,
     private readonly store: StreamStatsStore,
     private readonly startedAt: number,
     private readonly intervalMs: number,
@@ -66,9 +130,8 @@ export class StreamMetrics {
     this.lastCpu = process.cpuUsage();
     this.cpuNow = round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100);
     const memory = process.memoryUsage.rss();
-    const s: Sample = { at: now, connections: this.fanOut.size, events: this.fanOut.deliveredSinceSample, seconds, cpu: this.cpuNow, memory, latency: this.fanOut.latency };
-    this.fanOut.latency = newHistogram();
-    this.fanOut.deliveredSinceSample = 0;
+    const { events, latency } = this.fanOut.counters.takeInterval();
+    const s: Sample = { at: now, connections: this.fanOut.size, events, seconds, cpu: this.cpuNow, memory, latency };
     this.lastSampleAt = now;
     this.store.addSample(s);
     return s;
@@ -88,8 +151,8 @@ export class StreamMetrics {
   stats(): StreamStats {
     return {
       active_connections: this.fanOut.size,
-      total_events_sent: this.fanOut.delivered,
-      events_per_second: this.fanOut.ratePerSecond(),
+      total_events_sent: this.fanOut.counters.delivered,
+      events_per_second: this.fanOut.counters.ratePerSecond(),
       memory_usage: process.memoryUsage.rss(),
       cpu_usage: this.cpuSinceLastCall(),
       uptime: isoDuration(Date.now() - this.startedAt),
@@ -110,7 +173,8 @@ export class StreamMetrics {
   metrics(period: Period, now = Date.now()) {
     const samples = this.store.samplesSince(now - PERIODS[period]);
     // The interval still open counts too, so a fresh start has figures at once.
-    const live: Sample = { at: now, connections: this.fanOut.size, events: this.fanOut.deliveredSinceSample, seconds: Math.max(0.001, (now - this.lastSampleAt) / 1000), cpu: this.cpuSinceLastCall(), memory: process.memoryUsage.rss(), latency: this.fanOut.latency };
+    const open = this.fanOut.counters.current();
+    const live: Sample = { at: now, connections: this.fanOut.size, events: open.events, seconds: Math.max(0.001, (now - this.lastSampleAt) / 1000), cpu: this.cpuSinceLastCall(), memory: process.memoryUsage.rss(), latency: open.latency };
     const all = [...samples, live];
     const latency = newHistogram();
     let events = 0;
@@ -127,7 +191,7 @@ export class StreamMetrics {
     return {
       metrics: {
         connections: { current: live.connections, max: max((s) => s.connections), average: avg((s) => s.connections) },
-        events: { total: events, rate: { current: this.fanOut.ratePerSecond(), max: round(rateMax), average: round(events / seconds) } },
+        events: { total: events, rate: { current: this.fanOut.counters.ratePerSecond(), max: round(rateMax), average: round(events / seconds) } },
         latency: { p50: quantile(latency, 0.5), p95: quantile(latency, 0.95), p99: quantile(latency, 0.99) },
         resources: { memory: { current: live.memory, max: max((s) => s.memory) }, cpu: { current: live.cpu, max: max((s) => s.cpu), average: avg((s) => s.cpu) } },
       },

@@ -15,6 +15,8 @@ import { PERIODS, type Period, type StreamMetrics } from './metrics.js';
 import type { Sink } from './sink.js';
 
 export const AUTH_TIMEOUT_MS = 10_000;
+/** The largest message a client may send (bytes). */
+export const MESSAGE_LIMIT = 64 * 1024;
 
 type MessageId = string | number | null;
 
@@ -110,6 +112,16 @@ export class SocketChannel {
   /** The transport dropped a message for this socket: it holds more than the limit. */
   overLimit(c: WsConnection): void {
     this.deps.fanOut.checkBuffer(c);
+  }
+
+  /**
+   * A message over MESSAGE_LIMIT: an error naming the limit, then the socket closes with 1009
+   * (message too big) and the same words, so a client learns why instead of seeing a dropped line.
+   */
+  tooLarge(c: WsConnection, size: number): void {
+    const message = `The message is ${size} bytes; messages may be at most ${MESSAGE_LIMIT} bytes (64 KiB)`;
+    c.send(JSON.stringify({ type: 'error', id: null, error: { code: 'PAYLOAD_TOO_LARGE', message, details: { limit: MESSAGE_LIMIT, size } } }));
+    c.close('message_too_large', `a message was larger than the limit of ${MESSAGE_LIMIT} bytes (64 KiB)`);
   }
 
   closed(c: WsConnection): void {

@@ -239,14 +239,24 @@ describe.skipIf(!available)('the panel on the add-on’s own port', () => {
   it('asks for a sign-in, refuses a wrong password, then works', async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
     const page = await context.newPage();
+    // Each step waits for the bridge's answer first: a sign-in costs a password hash (scrypt, about
+    // 50 ms of CPU by design), which a loaded machine stretches past a second. The polls after it
+    // wait only for the page to show what the answer said.
+    const answer = (path: string) => page.waitForResponse((r) => new URL(r.url()).pathname === path);
+    const unknown = answer('/api/me');
     await page.goto(`${server.url}/`);
+    expect((await unknown).status()).toBe(401);
     await expect.poll(() => page.locator('#sign-in').isVisible()).toBe(true);
     await page.fill('#sign-in-form input[name="username"]', TEST_USER.username);
     await page.fill('#sign-in-form input[name="password"]', 'wrong password');
+    const refused = answer('/auth/token');
     await page.click('#sign-in-form button');
+    expect((await refused).status()).toBe(401);
     await expect.poll(() => page.locator('#sign-in-error').textContent()).toMatch(/Invalid username or password/);
     await page.fill('#sign-in-form input[name="password"]', TEST_USER.password);
+    const signedIn = answer('/api/me');
     await page.click('#sign-in-form button');
+    expect((await signedIn).status()).toBe(200);
     await expect.poll(() => page.locator('#who').textContent()).toBe(`${TEST_USER.username} (bridge user)`);
     // Live events through /subscribe_events with the token in the query (EventSource sends no headers).
     await page.click('a[data-tab="events"]');

@@ -314,6 +314,26 @@ describe('WebSocket channel', () => {
     c.ws.close();
   });
 
+  test('a message over 64 KiB is refused in words: an error naming the limit, then close 1009 with the reason; up to the limit is read', async () => {
+    const c = await connect('/api/ws', { authorization: `Bearer ${s.token}` });
+    await c.next();
+    // Exactly the limit is a message like any other (here an unknown type, answered and kept).
+    const atLimit = JSON.stringify({ type: 'no_such_type', id: 'fits', pad: '' });
+    const fits = await ask(c, atLimit.replace('"pad":""', `"pad":"${'x'.repeat(64 * 1024 - atLimit.length)}"`));
+    expect(fits).toMatchObject({ type: 'error', id: 'fits', error: { code: 'BAD_REQUEST' } });
+    const size = 64 * 1024 + 1;
+    c.ws.send(JSON.stringify({ type: 'get_sse_stats', pad: 'x'.repeat(size - 35) }).padEnd(size, ' '));
+    expect(await c.next()).toEqual({ type: 'error', id: null, error: { code: 'PAYLOAD_TOO_LARGE', message: `The message is ${size} bytes; messages may be at most 65536 bytes (64 KiB)`, details: { limit: 65536, size } } });
+    expect(await c.next()).toMatchObject({ type: 'closing', reason: 'message_too_large', message: expect.stringContaining('65536 bytes') });
+    expect(await c.closed).toEqual({ code: 1009, reason: 'a message was larger than the limit of 65536 bytes (64 KiB)' });
+    // A larger one, still within what uWS reads, and before authenticating: the same answer.
+    const early = await connect('/ws');
+    expect(await early.next()).toMatchObject({ type: 'auth_required' });
+    early.ws.send(Buffer.alloc(500 * 1024, 0x20));
+    expect(await early.next()).toMatchObject({ type: 'error', error: { code: 'PAYLOAD_TOO_LARGE', details: { limit: 65536, size: 500 * 1024 } } });
+    expect((await early.closed).code).toBe(1009);
+  });
+
   test('subscribe_events delivers events with the subscription id; 409 on a repeat; unsubscribe stops them; stats by message', async () => {
     const c = await connect('/ws', { authorization: `Bearer ${s.token}` });
     const hello = await c.next();
