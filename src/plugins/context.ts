@@ -124,6 +124,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       return visibleOnly(await hub.command<T>(question), question.type) as T;
     },
     unknownEntity: (id) => actions.unknownEntity(id),
+    unknownDevice: (id) => actions.unknownDevice(id),
   };
 }
 
