@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { entityForDevice } from '../../actions/by-device.js';
 import { checkEntityId } from '../../actions/executor.js';
-import { invalidParameters } from '../../errors.js';
+import { AppError, invalidParameters } from '../../errors.js';
 import type { HubClient } from '../../hub/client.js';
 import { toDeviceListing, toDeviceState } from '../../hub/views.js';
 import { requireHubReached } from '../../hub/reached.js';
@@ -99,7 +99,11 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, home, actions }:
         }
         if (device_id !== undefined) requireHubReached(hub);
         const target = entity_id ?? entityForDevice(home, actions, device_id!, action);
-        return actions.execute({ entity_id: target, action, ...(parameters ? { parameters } : {}) }, { principal: req.principal, confirm });
+        return actions.execute({ entity_id: target, action, ...(parameters ? { parameters } : {}) }, { principal: req.principal, confirm }).catch((err: unknown) => {
+          // A lock's code goes in parameters here: name the field as this body has it.
+          if (err instanceof AppError && err.details.field === 'code') throw new AppError(err.code, err.status, err.message.replace('`code`', '`parameters.code`'), { ...err.details, field: 'parameters.code' });
+          throw err;
+        });
       },
     }),
   );
