@@ -193,7 +193,7 @@ describe('errors a person can read', () => {
   test('a validation error names the field in plain words, never the library wording', async () => {
     const res = await s.call('/api/device/control', 'POST', { action: 'turn_on' });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('entity_id: is required');
+    expect(res.body.message).toBe('entity_id: is required (or device_id, to act on a device)');
     expect(JSON.stringify(res.body)).not.toMatch(/Invalid key|Expected|received/);
   });
 });

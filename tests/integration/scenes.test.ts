@@ -312,7 +312,9 @@ describe('activation', () => {
       // The hub itself refuses these two: out of the thermostat's range, and a lock that needs a code.
       expect(climate).toMatchObject({ status: 'failed', error: { code: 'HUB_ERROR' } });
       expect(climate!.error.message).toMatch(/temperature/i);
-      expect(lock).toMatchObject({ status: 'failed', error: { code: 'HUB_ERROR' } });
+      // The lock's refusal names the field to add.
+      expect(lock).toMatchObject({ status: 'failed', error: { code: 'INVALID_PARAMETERS' } });
+      expect(lock!.error.message).toMatch(/`code`/);
       expect(state('switch.christmas_lights')?.state).toBe('on');
       expect(state('climate.hallway')?.attributes.temperature).not.toBe(50);
       expect(seen.list.at(-1)?.data).toMatchObject({ scene_id: 'half_broken', success: false, completed: 1, failed: 3 });

@@ -94,9 +94,8 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, home, actions }:
       },
       handler: (req) => {
         const { entity_id, device_id, action, parameters, confirm } = req.body;
-        if ((entity_id === undefined) === (device_id === undefined)) {
-          throw invalidParameters('entity_id: give entity_id, or device_id to act on a device (one of the two)', { field: entity_id === undefined ? 'entity_id' : 'device_id' });
-        }
+        if (entity_id === undefined && device_id === undefined) throw invalidParameters('entity_id: is required (or device_id, to act on a device)', { field: 'entity_id' });
+        if (entity_id !== undefined && device_id !== undefined) throw invalidParameters('device_id: give entity_id or device_id, not both', { field: 'device_id' });
         if (device_id !== undefined) requireHubReached(hub);
         const target = entity_id ?? entityForDevice(home, actions, device_id!, action);
         return actions.execute({ entity_id: target, action, ...(parameters ? { parameters } : {}) }, { principal: req.principal, confirm }).catch((err: unknown) => {
