@@ -49,7 +49,8 @@ import { DiscoveryLink } from './auth/discovery-link.js';
 import { createLogger, type Logger } from './log.js';
 import { SceneService } from './scenes/service.js';
 import type { Catalogued, Registrar, Services } from './services.js';
-import { startSimulator, type Simulator } from '#sim';
+// The simulator is loaded only when no hub is configured: the add-on never carries it in memory.
+import type { Simulator } from '#sim';
 import { HomeView } from './policy/home-view.js';
 import { Policy } from './policy/policy.js';
 import { closePlugins, loadPlugins } from './plugins/loader.js';
@@ -120,6 +121,7 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub:
     const core = `${config.supervisorUrl.replace(/\/+$/, '')}/core`;
     return { hub: new HubClient({ ...common, wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }), rest: new HubRest(core, config.supervisorToken) };
   }
+  const { startSimulator } = await import('#sim');
   const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
   log.info(`no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`);
   const hub = new HubClient({ ...common, wsUrl: websocketUrl(simulator.url), token: simulator.token, displayUrl: simulator.url, mode: 'simulator', simulator: { home: config.simHome } });

@@ -193,8 +193,9 @@ const areas = tool({
 const devices = tool({
   name: 'list_devices',
   title: 'List devices',
-  description: 'Devices (name, area, maker, model, their entities), optionally of one area or label or matching a word; every label. Pages of limit with next_cursor.',
+  description: 'Devices (name, area, maker, model, their entities), optionally one device by device_id, of one area or label, or matching a word; every label. Pages of limit with next_cursor.',
   input: v.object({
+    device_id: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(128))),
     area: v.optional(v.pipe(v.string(), v.maxLength(100))),
     label: v.optional(v.pipe(v.string(), v.maxLength(100))),
     query: v.optional(v.pipe(v.string(), v.maxLength(100))),
@@ -205,6 +206,7 @@ const devices = tool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, { home }) => {
     const start = offsetOf(args.cursor);
+    if (args.device_id !== undefined && !home.device(args.device_id)) throw home.unknownDevice(args.device_id);
     const [label, query] = [word(args.label), word(args.query)];
     const areaId = args.area !== undefined ? home.areaIdFor(args.area) : undefined;
     if (args.area !== undefined && areaId === undefined) return text(`There is no area ${JSON.stringify(args.area.slice(0, 40))}; list_areas lists them.`, true);
@@ -216,7 +218,7 @@ const devices = tool({
     }
     const found = home
       .devices()
-      .filter((d) => byDevice.has(d.id))
+      .filter((d) => byDevice.has(d.id) && (args.device_id === undefined || d.id === args.device_id))
       .map((d) => {
         const where = d.area_id ? home.area(d.area_id) : undefined;
         return { device_id: d.id, name: d.name_by_user ?? d.name ?? d.id, area: where?.name ?? null, area_id: where?.area_id ?? null, manufacturer: d.manufacturer ?? null, model: d.model ?? null, labels: d.labels ?? [], entities: byDevice.get(d.id)!.sort() };

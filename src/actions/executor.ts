@@ -332,8 +332,13 @@ export class ActionExecutor {
     };
   }
 
+  /** DEVICE_NOT_FOUND (404, details.device_id and the closest known devices), as the contract has it. */
+  unknownDevice(deviceId: string, field = 'device_id'): AppError {
+    return this.unknownTarget('device_id', deviceId, field);
+  }
+
   /** 404 for a device, area, floor or label the hub does not know, with the closest known ones. */
-  private unknownTarget(key: Exclude<TargetKey, 'entity_id'>, id: string): AppError {
+  private unknownTarget(key: Exclude<TargetKey, 'entity_id'>, id: string, field = `target.${key}`): AppError {
     const reg = this.hub.registries;
     const known = {
       device_id: () => [...reg.devices.values()].map((d) => ({ id: d.id, names: [d.name_by_user, d.name] })),
@@ -343,7 +348,7 @@ export class ActionExecutor {
     }[key]();
     const kind = KIND[key];
     return new AppError(key === 'device_id' ? 'DEVICE_NOT_FOUND' : 'INVALID_ENTITY', 404, `${kind.noun} ${id} not found`, {
-      field: `target.${key}`,
+      field,
       [key]: id,
       [`available_${kind.plural}`]: closestIds(id, known, AVAILABLE_CAP),
     });

@@ -40,7 +40,13 @@ function parameters(route: Route): Json[] {
       out.push({ name, in: 'query', required: required.has(name), schema });
     }
   }
-  if (route.queryToken) out.push({ name: 'token', in: 'query', required: false, schema: { type: 'string' }, description: 'The access token, for clients that cannot send headers (EventSource)' });
+  if (route.queryToken) {
+    // A route whose query schema already names token gets the description, not a second parameter (OpenAPI forbids duplicates).
+    const description = 'The access token, for clients that cannot send headers (EventSource)';
+    const declared = out.find((p) => p.name === 'token' && p.in === 'query');
+    if (declared) declared.description = description;
+    else out.push({ name: 'token', in: 'query', required: false, schema: { type: 'string' }, description });
+  }
   return out;
 }
 

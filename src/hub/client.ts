@@ -468,6 +468,12 @@ export function hubError(err: unknown, what: string): AppError {
   if (e.translation_key && message === `Validation error: ${e.translation_key}`) {
     message = `Home Assistant refused it: ${e.translation_key.replace(/_/g, ' ')}`;
   }
+  // A lock that wants a code (LockEntity.add_default_code): name the field to add, not the pattern.
+  const wantsCode = /(?:^|: )The code for (\S+) doesn't match pattern (.+?)\.?$/.exec(message);
+  if (e.translation_key === 'add_default_code' || wantsCode) {
+    const [entity, format] = [wantsCode?.[1], wantsCode?.[2]];
+    return new AppError('INVALID_PARAMETERS', 400, `${entity ?? 'The lock'} wants a code: give it as \`code\`${format ? ` (matching ${format})` : ''}`, { field: 'code', ...(entity ? { entity_id: entity } : {}), code_format: format ?? null, ...details });
+  }
   if (e.code === HA_ERROR.notFound) return new AppError('INVALID_ACTION', 400, message, details);
   if (e.code === HA_ERROR.unauthorized) return new AppError('HUB_ERROR', 403, message, details);
   return new AppError('HUB_ERROR', 400, message, details);

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 
 const text = v.string();
 
-/** {command, context?: {area?}, dry_run?, language?, confirm?, choose?}; the length limit is COMMAND_MAX_LENGTH, checked by the service. */
+/** {command, context?: {area?}, dry_run?, language?, confirm?, choose?, code?}; the length limit is COMMAND_MAX_LENGTH, checked by the service. */
 export const commandFields = {
   command: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
   context: v.optional(v.strictObject({ area: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))) }, 'must be an object such as {"area": "Kitchen"}')),
@@ -13,6 +13,8 @@ export const commandFields = {
   confirm: v.optional(v.boolean('must be true or false')),
   /** Settles an ambiguity: the entity meant, one of the candidates the last answer listed. */
   choose: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z_]+\.[a-z0-9_]+$/, 'must be an entity id from the candidates, such as light.desk_lamp'))),
+  /** The code for a lock or alarm panel that wants one, where the words gave none. */
+  code: v.optional(v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(32, 'must be at most 32 characters'))),
 };
 export const commandSchema = v.strictObject(commandFields);
 

@@ -34,7 +34,12 @@ export interface CommandInput {
   confirm?: boolean;
   /** Settles an ambiguity: the entity meant, one of the candidates an earlier answer listed. */
   choose?: string;
+  /** The code for locks and alarm panels the command acts on, where the words gave none ("with code 1234" does too). */
+  code?: string;
 }
+
+/** Domains whose services take the code the request carries. */
+const CODED = new Set(['lock', 'alarm_control_panel']);
 
 export interface CommandAction {
   entity_id: string;
@@ -237,7 +242,8 @@ export class CommandService {
       if (o.kind === 'query') queries.push(o);
       else if (o.kind === 'act') {
         for (const step of o.steps) {
-          const call = actions.planCall({ domain: step.domain, service: step.service, data: step.data, target: { entity_id: step.entity_ids } });
+          const data = input.code !== undefined && CODED.has(step.domain) && !('code' in step.data) ? { ...step.data, code: input.code } : step.data;
+          const call = actions.planCall({ domain: step.domain, service: step.service, data, target: { entity_id: step.entity_ids } });
           planned.push({ step, call });
           for (const id of step.entity_ids) guarded.push({ entity_id: id, service: step.service, data: call.data, state: hub.cache.get(id) });
         }

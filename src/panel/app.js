@@ -45,11 +45,13 @@ $('#sign-out').addEventListener('click', () => {
   setToken(null);
   stop();
   showSignIn(true);
+  loadBadge();
 });
 
 whenSignedOut(() => {
   stop();
   showSignIn(true);
+  loadBadge();
 });
 
 // --- tabs ----------------------------------------------------------------------------------
@@ -73,11 +75,26 @@ function report(err) {
 
 // --- status --------------------------------------------------------------------------------
 
-async function loadStatus() {
-  const [health, config] = await Promise.all([api('health'), api('api/config')]);
+/** The header's hub badge, from /health (public): it says the hub's state signed in or not. */
+function showHub(health) {
   const badge = $('#hub-badge');
   badge.dataset.state = health.hub.connected ? 'ok' : 'down';
   badge.textContent = health.hub.connected ? 'hub connected' : 'hub disconnected';
+}
+
+async function loadBadge() {
+  try {
+    showHub(await api('health'));
+  } catch {
+    const badge = $('#hub-badge');
+    badge.dataset.state = 'unknown';
+    badge.textContent = 'hub: sign in to see';
+  }
+}
+
+async function loadStatus() {
+  const [health, config] = await Promise.all([api('health'), api('api/config')]);
+  showHub(health);
   $('#st-hub').textContent = health.hub.connected ? 'Connected' : 'Disconnected';
   $('#st-hub-url').textContent = { home_assistant: 'Home Assistant', supervisor: 'through the Supervisor', simulator: 'built-in simulator' }[config.hub.mode] ?? config.hub.mode;
   $('#st-version').textContent = health.hub.version ?? '—';
@@ -392,6 +409,13 @@ function stop() {
 }
 
 async function start() {
+  // Asked first because it never answers 401: a signed-out page load asks nothing that fails.
+  const session = await api('api/session');
+  if (!session.signed_in && !session.ingress) {
+    if (hasToken()) setToken(null); // expired or revoked since it was kept
+    loadBadge();
+    return showSignIn(true);
+  }
   try {
     state.me = await api('api/me');
   } catch (err) {

@@ -160,6 +160,8 @@ export interface Home {
   read<T = unknown>(question: HubQuestion): Promise<T>;
   /** The error for an entity this caller cannot see or the hub does not have, naming the closest ones. */
   unknownEntity(entityId: string): Error;
+  /** DEVICE_NOT_FOUND for a device id the hub does not have (details.device_id, the closest known devices). */
+  unknownDevice(deviceId: string): Error;
 }
 
 export interface SceneInfo {

@@ -14,6 +14,7 @@ import type { HomeView } from '../policy/home-view.js';
 import type { Caller, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import type { HaConfigService } from '../ha-config/service.js';
+import { commandWithCode, withCode } from './lock-code.js';
 import type { ActRequest, CallerInfo, ClientChannel, ConfigChangeRequest, ConfigOutcome, Home, HomeConfig, Need, PluginContext, PluginLog, ToolResult } from '../plugin/context.js';
 
 /** What the bridge lends plugins: built once at start. */
@@ -96,7 +97,10 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
     areaIdFor: (word) => home.areaIdFor(word),
     services: (domain) => home.services(domain),
     supportedActions: (id) => (home.has(id) ? actions.supportedActions(id) : []),
-    act: (req) => confirmed(client, req.confirm, (confirm) => act(parts, { principal, confirm }, req)),
+    act: (req) =>
+      confirmed(client, req.confirm, (confirm) =>
+        withCode(client, req.data?.code, (code) => act(parts, { principal, confirm }, code === undefined ? req : { ...req, data: { ...req.data, code } })),
+      ),
     call: (call, opts = {}) => confirmed(client, opts.confirm, async (confirm) => {
       const caller: Caller = { principal, confirm };
       const plan = actions.planCall(call);
@@ -124,6 +128,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       return visibleOnly(await hub.command<T>(question), question.type) as T;
     },
     unknownEntity: (id) => actions.unknownEntity(id),
+    unknownDevice: (id) => actions.unknownDevice(id),
   };
 }
 
@@ -281,7 +286,11 @@ export function pluginContext(parts: PluginParts, plugin: { name: string; needs:
     }),
     commands: () => ({
       run: (input: Parameters<CommandService['runCommand']>[0]) =>
-        settled(client, (choose) => confirmed(client, input.confirm, (confirm) => parts.commands.runCommand({ ...input, confirm, ...(choose !== undefined ? { choose } : {}) }, principal))),
+        settled(client, (choose) =>
+          confirmed(client, input.confirm, (confirm) =>
+            commandWithCode(client, parts.home, input, (extra) => parts.commands.runCommand({ ...input, confirm, ...(choose !== undefined ? { choose } : {}), ...extra }, principal)),
+          ),
+        ),
     }),
     config: () => configFor(parts.haConfig, principal, client),
   };

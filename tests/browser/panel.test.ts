@@ -266,3 +266,88 @@ describe.skipIf(!available)('the panel on the add-on’s own port', () => {
     await context.close();
   });
 });
+
+describe.skipIf(!available)('a normal page load', () => {
+  /** A page that records every console error and every answer of 400 or more. */
+  async function watched(viewport: { width: number; height: number }) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    return { context, page, problems };
+  }
+  const signIn = async (page: Page) => {
+    await page.fill('#sign-in-form input[name="username"]', TEST_USER.username);
+    await page.fill('#sign-in-form input[name="password"]', TEST_USER.password);
+    await page.click('#sign-in-form button');
+    await expect.poll(() => page.locator('#who').textContent()).toBe(`${TEST_USER.username} (bridge user)`);
+  };
+
+  it('signed out on the own port: the hub badge resolves, and nothing answers 401 or logs an error', async () => {
+    const { context, page, problems } = await watched({ width: 1024, height: 700 });
+    await page.goto(`${server.url}/`);
+    await expect.poll(() => page.locator('#sign-in').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('#hub-badge').textContent()).toBe('hub connected');
+    expect(await page.locator('#hub-badge').getAttribute('data-state')).toBe('ok');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('signed in, then loaded again (the token kept for the tab), and through ingress: no 401, no error', async () => {
+    const { context, page, problems } = await watched({ width: 1024, height: 700 });
+    await page.goto(`${server.url}/`);
+    await signIn(page);
+    await page.reload();
+    await expect.poll(() => page.locator('#who').textContent()).toBe(`${TEST_USER.username} (bridge user)`);
+    await expect.poll(() => page.locator('#st-entities').textContent()).toBe(String(sim.states().length));
+    expect(problems).toEqual([]);
+    await context.close();
+
+    const { page: framed, panel } = await framedPanel({ width: 1024, height: 700 });
+    const seen: string[] = [];
+    framed.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.url()}`));
+    framed.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()}`));
+    await framed.reload();
+    await expect.poll(() => panel.locator('#who').textContent()).toBe('Simulator');
+    await expect.poll(() => panel.locator('#st-entities').textContent()).toBe(String(sim.states().length));
+    expect(seen).toEqual([]);
+    await framed.context().close();
+  });
+
+  it('a kept token that no longer works: the sign-in shows without a 401', async () => {
+    const { context, page, problems } = await watched({ width: 1024, height: 700 });
+    await page.goto(`${server.url}/`);
+    await page.evaluate(() => sessionStorage.setItem('home-mcp-bridge.token', 'not-a-token'));
+    await page.reload();
+    await expect.poll(() => page.locator('#sign-in').isVisible()).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.getItem('home-mcp-bridge.token'))).toBeNull();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('signed in at 390 px: the tabs fit in two even rows, each name whole and in sight', async () => {
+    const { context, page, problems } = await watched({ width: 390, height: 844 });
+    await page.goto(`${server.url}/`);
+    await signIn(page);
+    const boxes = await page.locator('.tabs a').evaluateAll((links) =>
+      links.map((a) => {
+        const r = a.getBoundingClientRect();
+        return { top: Math.round(r.top), left: r.left, right: r.right, clipped: a.scrollWidth > a.clientWidth, text: a.textContent };
+      }),
+    );
+    expect(boxes).toHaveLength(8);
+    expect(new Set(boxes.map((b) => b.top)).size).toBeLessThanOrEqual(2);
+    for (const b of boxes) {
+      expect(b.left, b.text!).toBeGreaterThanOrEqual(0);
+      expect(b.right, b.text!).toBeLessThanOrEqual(390);
+      expect(b.clipped, b.text!).toBe(false);
+    }
+    // The short names keep the long ones as their accessible names.
+    expect(await page.locator('a[data-tab="connect"]').getAttribute('aria-label')).toBe('Connect an assistant');
+    expect(await page.locator('body').evaluate((b) => b.scrollWidth - b.clientWidth)).toBeLessThanOrEqual(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

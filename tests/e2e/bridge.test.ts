@@ -168,7 +168,7 @@ describe('scenes and groups on real entities', () => {
         ],
       },
     });
-    expect([200, 201]).toContain(created.status);
+    expect(created.status).toBe(200);
     const res = await s.api('/api/scene/e2e_evening/activate', { method: 'POST' });
     const body = (await res.json()) as Body;
     expect(res.status, JSON.stringify(body)).toBe(200);

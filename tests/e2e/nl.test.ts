@@ -75,7 +75,7 @@ describe('commands on Home Assistant', () => {
   });
 
   test('a bridge scene by its name', async () => {
-    expect((await s.call('/api/scene', 'POST', { name: 'Dim ceiling', actions: [{ entity_id: 'light.ceiling_lights', action: 'turn_on', parameters: { brightness_pct: 20 } }] })).status).toBe(201);
+    expect((await s.call('/api/scene', 'POST', { name: 'Dim ceiling', actions: [{ entity_id: 'light.ceiling_lights', action: 'turn_on', parameters: { brightness_pct: 20 } }] })).status).toBe(200);
     const r = await command({ command: 'activate dim ceiling' });
     expect(r).toMatchObject({ success: true, actions: [{ entity_id: 'light.ceiling_lights', action: 'turn_on', status: 'completed' }] });
     await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.state === 'on' && x.attributes.brightness === 51, 'ceiling lights at 20%');

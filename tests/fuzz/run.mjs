@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // `npm run test:fuzz`: Schemathesis against the built bridge and its embedded simulator.
-//   1. installs Schemathesis (tests/fuzz/requirements.txt, pinned) once into a cached venv
-//   2. starts the bridge on a free loopback port with its own data folder, and gets a token
+//   1. installs Schemathesis and openapi-spec-validator (tests/fuzz/requirements.txt, pinned) once
+//      into a cached venv, named by the requirements' hash so a change of pins gets a fresh one
+//   2. starts the bridge on a free loopback port with its own data folder, and gets a token; its
+//      /api/openapi.json must pass openapi-spec-validator, a second validator independent of the
+//      one in tests/integration/openapi.test.ts (which checks only the schema: a duplicate
+//      parameter slipped past it)
 //   3. runs every operation of /api/openapi.json through all four phases: examples, coverage
 //      (boundary values, missing and wrong-typed parts, methods an operation lacks), fuzzing
 //      (positive and negative data) and stateful sequences along the document's links, with a fixed
@@ -12,7 +16,8 @@
 //   4. then the bridge must still be healthy and its store must pass PRAGMA integrity_check
 // FUZZ_MAX_EXAMPLES (default 25) and FUZZ_SEED (default 42) tune it; extra arguments go to `st run`.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +27,9 @@ import { recordTally } from '../lib/tally.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION = '4.32.5';
-const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'home-mcp-bridge', `schemathesis-${VERSION}`);
+const requirements = join(root, 'tests', 'fuzz', 'requirements.txt');
+const pins = createHash('sha256').update(readFileSync(requirements)).digest('hex').slice(0, 12);
+const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'home-mcp-bridge', `schemathesis-${VERSION}-${pins}`);
 const venv = join(cache, 'venv');
 // Run as a module of the venv's python: script shebangs name the folder the venv was built in.
 const python = join(venv, 'bin', 'python');
@@ -37,7 +44,7 @@ function install() {
   const partial = mkdtempSync(join(cache, 'venv.partial-'));
   try {
     execFileSync('python3', ['-m', 'venv', partial], { stdio: 'inherit' });
-    execFileSync(join(partial, 'bin', 'pip'), ['install', '--no-input', '--disable-pip-version-check', '-q', '-r', join(root, 'tests', 'fuzz', 'requirements.txt')], { stdio: 'inherit' });
+    execFileSync(join(partial, 'bin', 'pip'), ['install', '--no-input', '--disable-pip-version-check', '-q', '-r', requirements], { stdio: 'inherit' });
     // The venv is whole only once it is renamed into place; an interrupted install leaves no half.
     writeFileSync(join(partial, '.complete'), `${VERSION}\n`);
     renameSync(partial, venv);
@@ -59,6 +66,15 @@ const bridge = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
 let status = 1;
 try {
   await waitHealthy(url, bridge);
+  // The document first: a second validator, independent of the one the integration tests use.
+  const docFile = join(dataDir, 'openapi.json');
+  writeFileSync(docFile, await (await fetch(`${url}/api/openapi.json`)).text());
+  const spec = spawn(python, ['-m', 'openapi_spec_validator', docFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let specOut = '';
+  spec.stdout.on('data', (chunk) => (specOut += chunk.toString()));
+  const specStatus = await new Promise((resolve) => spec.on('exit', (code) => resolve(code ?? 1)));
+  log(`openapi-spec-validator: ${specOut.trim().replace(docFile, '/api/openapi.json')}`);
+  recordTally({ runner: 'openapi-spec-validator', passed: specStatus === 0 ? 1 : 0, failed: specStatus === 0 ? 0 : 1 });
   const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
   const args = [
     'run',
@@ -101,6 +117,7 @@ try {
     output += chunk.toString();
   });
   status = await new Promise((resolve) => run.on('exit', (code) => resolve(code ?? 1)));
+  if (specStatus !== 0) status ||= 1;
   recordTally({ runner: 'schemathesis', ...countCases(output, status) });
   const health = await (await fetch(`${url}/health`)).json();
   if (health.status !== 'healthy') {

@@ -120,7 +120,7 @@ beforeAll(async () => {
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   expect((await fetch(`${appUrl}/api/tokens`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'profile check' }) })).status).toBe(201);
   expect((await fetch(`${appUrl}/api/scene`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Profile', actions: [{ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }] }) })).status).toBeLessThan(300);
-  expect((await fetch(`${appUrl}/api/events/subscribe`, { method: 'POST', headers: auth, body: JSON.stringify({ domain: 'light' }) })).status).toBe(201);
+  expect((await fetch(`${appUrl}/api/events/subscribe`, { method: 'POST', headers: auth, body: JSON.stringify({ domain: 'light' }) })).status).toBe(200);
   expect((await fetch(`${appUrl}/api/device/control`, { method: 'POST', headers: auth, body: JSON.stringify({ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }) })).status).toBe(200);
   const during = snapshot(rehearsal.root, dataDir);
   await app.stop('SIGTERM');

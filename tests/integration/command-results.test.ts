@@ -20,8 +20,8 @@ describe('one entity failing does not fail the others', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(207);
     expect(r.body.success).toBe(false);
     const by = Object.fromEntries(r.body.actions.map((a: any) => [a.entity_id, a]));
-    expect(by['lock.front_door']).toMatchObject({ status: 'failed', error: { code: 'HUB_ERROR' } });
-    expect(by['lock.front_door'].error.message).toMatch(/code/);
+    expect(by['lock.front_door']).toMatchObject({ status: 'failed', error: { code: 'INVALID_PARAMETERS' } });
+    expect(by['lock.front_door'].error.message).toMatch(/`code`/);
     expect(by['lock.back_door']).toMatchObject({ status: 'completed', state: 'locked', verified: true });
     expect(by['lock.garden_gate']).toMatchObject({ status: 'completed', state: 'locked' });
     expect(hubState('lock.back_door').state).toBe('locked');
@@ -30,7 +30,7 @@ describe('one entity failing does not fail the others', () => {
     const message: string = r.body.message;
     expect(message).toMatch(/^Locked [^.]*Back Door/);
     expect(message).not.toMatch(/^Locked [^.]*Front Door/);
-    expect(message).toMatch(/I could not lock Front Door: [^.]*code/);
+    expect(message).toMatch(/I could not lock Front Door: lock.front_door wants a code: give it as `code`/);
     expect(message).toMatch(/Garage Side Door is jammed, not locked\./);
   });
 
@@ -46,7 +46,8 @@ describe('nothing done is not "Done"', () => {
   test('every action failing answers the failure itself, with every action in details', async () => {
     const r = await command({ command: 'lock the front door' });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ error: true, code: 'HUB_ERROR', details: { actions: [{ entity_id: 'lock.front_door', status: 'failed' }] } });
+    // The hub wanted a code: the answer names the field to add.
+    expect(r.body).toMatchObject({ error: true, code: 'INVALID_PARAMETERS', details: { field: 'code', actions: [{ entity_id: 'lock.front_door', status: 'failed' }] } });
     expect(r.body.message).toMatch(/^I could not lock Front Door: /);
   });
 

@@ -199,6 +199,29 @@ describe('control errors', () => {
     expect(r.body.details.available_entities.length).toBeLessThanOrEqual(20);
   });
 
+  test('by device_id: the device\'s one entity that takes the action; an unknown device is 404 DEVICE_NOT_FOUND with details.device_id', async () => {
+    const post = async (json: Body) => {
+      const res = await s.api('/api/device/control', { method: 'POST', json });
+      return { status: res.status, body: (await res.json()) as Body };
+    };
+    const strip = await post({ device_id: 'kitchen_light_strip', action: 'turn_on' });
+    expect(strip, JSON.stringify(strip.body)).toMatchObject({ status: 200, body: { success: true, entity_id: 'light.kitchen_strip', action: 'turn_on', state: { state: 'on' } } });
+    expect(hubState('light.kitchen_strip').state).toBe('on');
+    await post({ device_id: 'kitchen_light_strip', action: 'turn_off' });
+
+    const missing = await post({ device_id: 'kitchen_light_strp', action: 'turn_on' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: true, code: 'DEVICE_NOT_FOUND', details: { device_id: 'kitchen_light_strp', field: 'device_id' } });
+    expect(missing.body.details.available_devices[0]).toBe('kitchen_light_strip');
+
+    // The lock's device also has a battery sensor: only the lock takes lock; none takes set_temperature.
+    const none = await post({ device_id: 'front_door_lock', action: 'set_temperature' });
+    expect(none).toMatchObject({ status: 400, body: { code: 'INVALID_ACTION', details: { device_id: 'front_door_lock', entities: expect.arrayContaining([expect.objectContaining({ entity_id: 'lock.front_door' })]) } } });
+    // Neither or both of entity_id and device_id: say which field to give.
+    expect(await post({ action: 'turn_on' })).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETERS', details: { field: 'entity_id' } } });
+    expect(await post({ entity_id: 'light.kitchen_strip', device_id: 'kitchen_light_strip', action: 'turn_on' })).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETERS', details: { field: 'device_id' } } });
+  });
+
   test('unsupported action: 400 INVALID_ACTION naming the supported ones', async () => {
     const r = await control('light.bedroom_lamp', 'open_cover');
     expect(r.status).toBe(400);

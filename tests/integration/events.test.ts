@@ -54,7 +54,7 @@ afterAll(async () => {
 describe('stored subscriptions (REST)', () => {
   test('subscribe, list with last_event, 409 for the same filters, unsubscribe by body and by query', async () => {
     const a = await s.call('/api/events/subscribe', 'POST', { event_type: 'state_changed', domain: 'switch' });
-    expect(a.status).toBe(201);
+    expect(a.status).toBe(200);
     expect(a.body).toEqual({ success: true, data: { subscription_id: expect.any(String), event_type: 'state_changed', entity_id: null, domain: 'switch', created_at: expect.any(String) } });
     const again = await s.call('/api/events/subscribe', 'POST', { domain: 'switch', event_type: 'state_changed' });
     expect(again.status).toBe(409);
@@ -111,7 +111,7 @@ describe('stored subscriptions (REST)', () => {
     expect(over.body).toMatchObject({ error: true, code: 'SUBSCRIPTION_LIMIT', details: { limit: 5 } });
     // The other client has its own budget.
     const theirsOk = await fetch(`${s.url}/api/events/subscribe`, { method: 'POST', headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' }, body: JSON.stringify({ entity_id: 'light.l9' }) });
-    expect(theirsOk.status).toBe(201);
+    expect(theirsOk.status).toBe(200);
     for (const id of created) await s.call('/api/events/unsubscribe', 'DELETE', { subscription_id: id });
   });
 });

@@ -58,7 +58,7 @@ describe('ingress trust', () => {
 
   it('the Home Assistant user is the acting user in event contexts', async () => {
     const made = await server.call('/api/scene/capture', 'POST', { name: 'Ingress evening', entities: ['light.bedroom_lamp'] });
-    expect(made.status).toBe(201);
+    expect(made.status).toBe(200);
     const ran = await from(PROXY, '/api/scene/activate', { method: 'POST', headers: haUser, body: { name: 'Ingress evening' } });
     expect(ran.status).toBe(200);
     server.app.services.store.events.flush();

@@ -42,6 +42,16 @@ describe('the document', () => {
     expect(v.version).toBe('3.1');
   });
 
+  test('names each parameter once per operation (a rule the schema validator above does not check)', () => {
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const keys = ((op.parameters ?? []) as { name: string; in: string }[]).map((p) => `${p.in} ${p.name}`);
+        expect(keys, `${method.toUpperCase()} ${path}`).toEqual([...new Set(keys)]);
+      }
+    }
+    expect(doc.paths['/subscribe_events'].get.parameters.filter((p: { name: string }) => p.name === 'token')).toEqual([expect.objectContaining({ in: 'query', description: expect.stringContaining('access token') })]);
+  });
+
   test('has the bearer scheme, the error shapes, every route, and the policy answers', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Error', 'RateLimited', 'SseError']);
@@ -56,13 +66,13 @@ describe('the document', () => {
     const control = doc.paths['/api/device/control'].post;
     expect(control.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(control.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
-    expect(control.requestBody.content['application/json'].schema.required).toEqual(['entity_id', 'action']);
+    expect(control.requestBody.content['application/json'].schema.required).toEqual(['action']);
     // A body is required exactly where an absent one (checked as {}) would be refused.
     expect(control.requestBody.required).toBe(true);
     expect(doc.paths['/api/events/subscribe'].post.requestBody.required).toBe(false);
     expect(doc.paths['/api/events/unsubscribe'].delete.requestBody.required).toBe(false);
     expect(doc.paths['/health'].get.security).toEqual([]);
-    expect(doc.paths['/api/scene'].post.responses['201'].links.read).toEqual({ operationId: 'get_api_scene_by_scene_name', parameters: { scene_name: '$response.body#/id' } });
+    expect(doc.paths['/api/scene'].post.responses['200'].links.read).toEqual({ operationId: 'get_api_scene_by_scene_name', parameters: { scene_name: '$response.body#/id' } });
   });
 
   test('needs no token and shows nothing but the API’s shape', async () => {

@@ -79,8 +79,8 @@ beforeAll(async () => {
   // A scene and a group that touch the desk lamp, stored before the rules are turned on.
   const seed = await startTestServer({ DATA_DIR: dataDir });
   try {
-    expect((await seed.call('/api/scene', 'POST', { name: 'Desk on', actions: [{ entity_id: DESK, action: 'turn_on' }] })).status).toBe(201);
-    expect((await seed.call('/api/group', 'POST', { name: 'Desk', entities: [DESK] })).status).toBe(201);
+    expect((await seed.call('/api/scene', 'POST', { name: 'Desk on', actions: [{ entity_id: DESK, action: 'turn_on' }] })).status).toBe(200);
+    expect((await seed.call('/api/group', 'POST', { name: 'Desk', entities: [DESK] })).status).toBe(200);
   } finally {
     await seed.close();
   }

@@ -57,6 +57,10 @@ describe('POST /api/tools/call', () => {
     const second = await call('list_devices', { limit: 2, cursor: next });
     expect(second.body.structuredContent.devices[0].device_id).not.toBe(first.body.structuredContent.devices[0].device_id);
     expect((await call('list_devices', { cursor: 'nope' })).body).toMatchObject({ isError: true });
+    const one = await call('list_devices', { device_id: 'kitchen_light_strip' });
+    expect(one.body.structuredContent).toMatchObject({ total: 1, devices: [{ device_id: 'kitchen_light_strip', entities: ['light.kitchen_strip'] }] });
+    const unknown = await call('list_devices', { device_id: 'kitchen_light_strp' });
+    expect(unknown.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'DEVICE_NOT_FOUND', details: { device_id: 'kitchen_light_strp' } } } });
   });
 
   test('control_lights by area: every light there changes, read back from the hub, and says it matches', async () => {

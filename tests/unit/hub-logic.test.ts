@@ -218,6 +218,13 @@ describe('hub protocol', () => {
     // A translated message stays as the hub words it.
     expect(hubError({ code: HA_ERROR.serviceValidationError, message: 'Validation error: Invalid alarm code provided', translation_key: 'invalid_code' }, 'x').message).toBe('Validation error: Invalid alarm code provided');
   });
+  test("a lock that wants a code (LockEntity.add_default_code) is INVALID_PARAMETERS naming the field code", () => {
+    const e = hubError({ code: HA_ERROR.serviceValidationError, message: "Validation error: The code for lock.front_door doesn't match pattern ^\\d{4}$.", translation_key: 'add_default_code' }, 'lock.lock');
+    expect(e).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: 'code', entity_id: 'lock.front_door', code_format: '^\\d{4}$', hub_translation_key: 'add_default_code' } });
+    expect(e.message).toBe('lock.front_door wants a code: give it as `code` (matching ^\\d{4}$)');
+    // 2024.3's message has no prefix and no translation key: the same answer.
+    expect(hubError({ code: HA_ERROR.serviceValidationError, message: "The code for lock.back_door doesn't match pattern ^\\d+$" }, 'lock.lock').details).toMatchObject({ field: 'code', entity_id: 'lock.back_door', code_format: '^\\d+$' });
+  });
   test('closest ids by id or name', () => {
     const areas = [
       { id: 'living_room', names: ['Living Room', 'lounge'] },

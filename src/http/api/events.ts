@@ -47,11 +47,11 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets, confi
       summary: 'Store a subscription {event_type?, entity_id?, domain?} for this client (the token subject); its SSE streams without filters deliver it',
       body: v.pipe(filterSchema, v.examples([{ event_type: 'state_changed', domain: 'light' }, { entity_id: 'lock.front_door' }])),
       responses: {
-        201: { description: 'Stored', schema: shape.subscription },
+        200: { description: 'Stored (the contract answers a creation with 200)', schema: shape.subscription },
         409: { description: 'CONFLICT: this client has a subscription with these filters' },
         429: { description: 'SUBSCRIPTION_LIMIT: EVENT_SUB_MAX_SUBSCRIPTIONS reached' },
       },
-      handler: (req) => reply(201, { success: true, data: events.subscriptions.subscribe(req.principal!.sub, req.body as EventFilter) }),
+      handler: (req) => reply(200, { success: true, data: events.subscriptions.subscribe(req.principal!.sub, req.body as EventFilter) }),
     }),
   );
 

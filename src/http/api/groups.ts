@@ -31,15 +31,15 @@ export function registerGroupRoutes(routes: RouteTable, { groups }: Services): v
       query: saveQuery,
       body: v.pipe(groupSchema, v.examples([{ name: 'Downstairs lights', entities: ['light.living_room_lamp', 'light.kitchen_ceiling'] }])),
       responses: {
-        201: { description: 'Stored', schema: shape.group, links: groupLinks },
-        200: { description: 'Replaced (with ?replace=true)', schema: shape.group, links: groupLinks },
+        // 200 for a new group too: the contract's status table has no 201.
+        200: { description: 'Stored, or replaced with ?replace=true (Location names it)', schema: shape.group, links: groupLinks },
         404: { description: 'INVALID_ENTITY: a member the hub does not know' },
         409: { description: 'CONFLICT: a group has that key' },
         503: { description: 'The hub has not been reached yet' },
       },
       handler: (req) => {
         const saved = groups.create(req.body, { principal: req.principal }, { replace: req.query.replace, allowUnknown: req.query.allow_unknown });
-        return reply(saved.created ? 201 : 200, saved.group, { Location: `/api/group/${saved.group.id}` });
+        return reply(200, saved.group, { Location: `/api/group/${saved.group.id}` });
       },
     }),
   );

@@ -18,6 +18,8 @@ const who = v.object({
   version: v.string(),
 });
 
+const session = v.object({ signed_in: v.boolean(), ingress: v.boolean() });
+
 export function registerPanelRoutes(routes: RouteTable, s: Services): void {
   const serve = staticFiles(packageFolder('src', 'panel'));
   const missing = (path: string) => () => {
@@ -52,6 +54,15 @@ export function registerPanelRoutes(routes: RouteTable, s: Services): void {
     params: v.object({ file: v.pipe(v.string(), v.regex(/^[\w.-]{1,64}$/, 'must be a file name')) }),
     responses: page,
     open: (req, res) => serve(`/${req.params.file}`, req.headers, res, missing(req.params.file)),
+  });
+
+  routes.add({
+    method: 'GET',
+    path: '/api/session',
+    summary: 'Whether this request is signed in (a token, or Home Assistant through ingress), never 401: what the panel asks first, so a signed-out page load logs no error',
+    public: true,
+    responses: { 200: { description: 'Signed in or not, and whether it came through ingress', schema: session } },
+    handler: (req) => ({ signed_in: req.principal !== undefined, ingress: s.ingress.principal(req.ip, req.headers) !== undefined }),
   });
 
   routes.add({

@@ -15,8 +15,8 @@ const sceneLinks: ResponseSpec['links'] = {
   delete: { operationId: 'delete_api_scene_by_scene_name', parameters: { scene_name: '$response.body#/id' } },
 };
 const stored_: Record<number, ResponseSpec> = {
-  201: { description: 'Stored (Location names it)', schema: shape.scene, links: sceneLinks },
-  200: { description: 'Replaced (with ?replace=true)', schema: shape.scene, links: sceneLinks },
+  // 200 for a new scene too: the contract's status table has no 201 (Location names it either way).
+  200: { description: 'Stored, or replaced with ?replace=true (Location names it)', schema: shape.scene, links: sceneLinks },
   404: { description: 'INVALID_ENTITY: an action names an entity the hub does not know (?allow_unknown=true admits it)' },
   409: { description: 'CONFLICT: a scene has that key (use ?replace=true or PUT)' },
   503: { description: 'CONNECTION_ERROR: the hub has not been reached yet, so its entities are unknown' },
@@ -31,7 +31,7 @@ const activation: Record<number, ResponseSpec> = {
 };
 
 const location = (s: Scene) => ({ Location: `/api/scene/${s.id}` });
-const stored = ({ scene, created }: Saved) => reply(created ? 201 : 200, scene, location(scene));
+const stored = ({ scene }: Saved) => reply(200, scene, location(scene));
 const activated = (a: { success: boolean }) => reply(a.success ? 200 : 207, a);
 
 export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): void {
