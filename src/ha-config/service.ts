@@ -5,6 +5,7 @@
 // config touches, confirmation), kept as a version in SQLite before Home Assistant is asked, then
 // made through Home Assistant's own config API. An automation or script Home Assistant does not
 // load after the write is put back as it was, and the answer says so.
+import type { HubConfigs } from '../hub/configs.js';
 import { createHash } from 'node:crypto';
 import type { ActionExecutor } from '../actions/executor.js';
 import { isPerson, type Principal } from '../auth/tokens.js';
@@ -94,6 +95,8 @@ export type Who = (p: Principal | undefined) => { kind: string; name: string };
 export interface HaConfigOptions {
   hub: HubClient;
   hubConfig: HubConfig;
+  /** What scripts, automations and scenes do, as the checkpoint keeps it: dropped when the bridge changes one. */
+  hubConfigs?: HubConfigs;
   policy: Policy;
   actions: ActionExecutor;
   versions: ConfigVersionStore;
@@ -619,6 +622,7 @@ export class HaConfigService {
     const summary = unchanged ? `No change: ${plan.kind} ${plan.id} is already so.` : `${plan.what.charAt(0).toUpperCase()}${plan.what.slice(1)}: ${words.join('; ')}.`;
     const edit: ConfigEdit = { what: plan.what, subject: plan.subject, subjectIsEntity: plan.entityId !== null };
     const refs = await this.references(plan);
+    await policy.prepare(refs.actions);
     const caller: Caller = { principal, confirm: opts.confirm };
     const outcome = (extra: Partial<Outcome>): Outcome => ({
       kind: plan.kind,
@@ -657,7 +661,9 @@ export class HaConfigService {
       versions.add([{ kind: plan.kind, item: plan.id, config: plan.before, change: 'found', actor_kind: null, actor: null, reason: null, summary: 'as found in Home Assistant before the change', restored_from: null }], keep);
     }
     const done = await plan.apply();
+    this.o.hubConfigs?.invalidate();
     const failed = await plan.verify?.();
+    this.o.hubConfigs?.invalidate();
     if (failed) {
       let undone = 'the bridge put the previous version back';
       try {

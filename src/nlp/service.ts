@@ -268,6 +268,7 @@ export class CommandService {
           : say(lang, 'do.group', { names: p.name, what: stepSentence('do', p.action, p.parameters, [], lang).replace(/\s+$/, '').trim() });
     // The whole plan passes the checkpoint before any of it runs; a dry run lists what needs
     // confirmation (marked) but still refuses what may not be touched.
+    await policy.prepare(guarded);
     try {
       policy.authorize(caller, guarded, { planOnly: dry });
     } catch (err) {

@@ -101,6 +101,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       const caller: Caller = { principal, confirm };
       const plan = actions.planCall(call);
       if (opts.dry_run) {
+        await actions.prepare([plan]);
         actions.authorize(caller, [plan], { planOnly: true });
         return { service: `${plan.domain}.${plan.service}`, dry_run: true, data: plan.data, entities: plan.entity_ids.map((entity_id) => ({ entity_id, state: home.state(entity_id)?.state ?? null })) };
       }
@@ -153,6 +154,7 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
   const scoped = ids.length === ofDomain.length ? { ...plan, entity_ids: ids } : { ...plan, target: { entity_id: ids }, entity_ids: ids };
   const what = `${req.domain}.${req.service}`;
   if (req.dry_run) {
+    await actions.prepare([scoped]);
     actions.authorize(caller, [scoped], { planOnly: true });
     const guarded = actions.guarded([scoped]);
     const entities = ids.map((entity_id, i) => ({ entity_id, state: home.state(entity_id)?.state ?? null, ...(policy.confirmationOf(guarded[i]!) ? { needs_confirmation: true } : {}) }));
