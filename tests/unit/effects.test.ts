@@ -123,7 +123,7 @@ describe('what an action will do', () => {
     expect(pairs(r.effects)).toEqual(expected);
   });
 
-  test.each<[string, unknown, string[] | undefined]>([
+  test.each<[string, [string, unknown], string[] | undefined]>([
     ['lock unlocked', ['lock', 'unlocked'], ['unlock']],
     ['lock open', ['lock', { state: 'open' }], ['open']],
     ['alarm disarmed', ['alarm_control_panel', 'disarmed'], ['alarm_disarm']],
