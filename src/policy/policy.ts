@@ -267,7 +267,8 @@ export class Policy {
     }
     // Every effect the config would have is named, confirmation rules or not: the person confirms what it does.
     const effects = this.effectsOf(refs.actions);
-    const does = effects.filter((e) => e.via && !e.targetless).map((e) => `${e.via} does ${e.domain ?? domainOf(e.entity_id)}.${e.service} on ${e.entity_id}`);
+    const asked = (e: GuardedAction) => confirmationReason(e.entity_id, e.service, e.data, e.state) !== undefined && this.settings.requireConfirmation;
+    const does = effects.filter((e) => e.via && !e.targetless && !asked(e)).map((e) => `${e.via} does ${e.domain ?? domainOf(e.entity_id)}.${e.service} on ${e.entity_id}`);
     const reasons = [edit.what, ...this.reasonsOf(effects), ...does];
     const needs = [...new Set(reasons)];
     if (!opts.planOnly && !caller.confirm) {
