@@ -59,6 +59,16 @@ export interface GuardedAction {
 export interface EffectSource {
   expand(actions: readonly GuardedAction[]): GuardedAction[];
   ready(actions: readonly GuardedAction[]): Promise<void>;
+  /** Automations whose own triggers watch an entity the effects change. */
+  mayAlsoRun(effects: readonly GuardedAction[]): { automation: string; because: string }[];
+  readAutomations(): Promise<void>;
+}
+
+/** What a dry run shows: each effect (service in its domain, how it is reached), and what Home Assistant may run by itself after. */
+export interface EffectPreview {
+  effects: { entity_id: string; service: string; via?: string; needs_confirmation?: true; cannot_tell?: string }[];
+  /** Automations whose own triggers watch an entity these effects change: Home Assistant may also run them. */
+  may_also_run: { automation: string; because: string }[];
 }
 
 export interface AuthorizeOptions {
@@ -120,6 +130,19 @@ export class Policy {
   /** Reads what judging these actions needs from the hub (script, automation and scene configs), once. */
   async prepare(actions: readonly GuardedAction[]): Promise<void> {
     await this.effects?.ready(actions);
+  }
+
+  /** What actions will do, for a dry run or a preview: their effects and the automations they may set off. */
+  async preview(actions: readonly GuardedAction[]): Promise<EffectPreview> {
+    await this.prepare(actions);
+    await this.effects?.readAutomations();
+    const fx = this.effectsOf(actions);
+    const effects = fx.map((e) => {
+      const service = e.targetless ? e.entity_id : `${e.domain ?? domainOf(e.entity_id)}.${e.service}`;
+      const asks = this.reasonsOf([e]).length > 0;
+      return { entity_id: e.targetless ? '' : e.entity_id, service, ...(e.via ? { via: e.via } : {}), ...(asks ? { needs_confirmation: true as const } : {}), ...(e.unresolved ? { cannot_tell: e.unresolved } : {}) };
+    });
+    return { effects, may_also_run: this.effects?.mayAlsoRun(fx) ?? [] };
   }
 
   /** Whether any rule could hold an action back for this caller: then an action whose effects cannot be known is refused. */
