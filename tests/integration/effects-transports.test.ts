@@ -84,6 +84,10 @@ beforeAll(async () => {
   await hub('POST', '/api/services/lock/lock', { entity_id: 'lock.back_door' });
   await hub('POST', '/api/config/script/config/unlocker', { alias: 'Unlocker', sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] });
   await hub('POST', '/api/config/scene/config/1700000000001', { name: 'Open house', entities: { 'lock.back_door': { state: 'unlocked' } } });
+  // A script that toggles the garage door, and an automation Home Assistant runs by itself when the door opens.
+  await hub('POST', '/api/config/script/config/flip_garage', { alias: 'Flip garage', sequence: [{ action: 'cover.toggle', target: { entity_id: 'cover.garage_door' } }] });
+  await hub('POST', '/api/config/automation/config/garage_light', { alias: 'Garage light', triggers: [{ trigger: 'state', entity_id: 'cover.garage_door', to: 'open' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hallway' } }] });
+  await until(() => s.app.hub.cache.has('script.flip_garage') && s.app.hub.cache.has('automation.garage_light'), 'the garage script and automation');
   await until(() => s.app.hub.cache.has('script.unlocker') && s.app.hub.cache.has('scene.open_house') && s.app.hub.cache.get('lock.back_door')?.state === 'locked', 'the script, the scene and a locked back door');
   // A bridge scene and group holding the garage door's toggle, stored through the bridge.
   expect((await s.call('/api/scene', 'POST', { name: 'Garage flip', actions: [{ entity_id: 'cover.garage_door', action: 'toggle' }] })).status).toBe(201);
@@ -191,5 +195,20 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     const r = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'garage_flip', config: { sequence: [{ action: 'cover.toggle', target: { entity_id: 'cover.garage_door' } }] }, dry_run: true });
     expect(r.status).toBe(200);
     expect(r.body.needs_confirmation).toEqual(['creating script garage_flip', 'toggling cover.garage_door opens the garage cover.garage_door']);
+  });
+
+  test('a dry run and the MCP preview show the effects and the automations that may also run', async () => {
+    const garage = { entity_id: 'cover.garage_door', service: 'cover.open_cover', via: 'running script.flip_garage', needs_confirmation: true };
+    const may = [{ automation: 'automation.garage_light', because: 'its trigger watches cover.garage_door' }];
+    const viaTool = await s.call('/api/tools/call', 'POST', { name: 'run_automation', arguments: { entity_id: 'script.flip_garage', dry_run: true } });
+    expect(viaTool.body.structuredContent).toMatchObject({ dry_run: true, effects: expect.arrayContaining([garage]), may_also_run: may });
+    expect(viaTool.body.content[0].text).toContain('Home Assistant may also run automation.garage_light');
+    const viaCommand = await s.call('/api/command', 'POST', { command: 'toggle the garage door', dry_run: true });
+    expect(viaCommand.status).toBe(200);
+    expect(viaCommand.body).toMatchObject({ dry_run: true, effects: [{ entity_id: 'cover.garage_door', service: 'cover.open_cover', via: 'toggling cover.garage_door', needs_confirmation: true }], may_also_run: may });
+    const viaConfig = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'outer', config: { sequence: [{ action: 'script.flip_garage' }] }, dry_run: true });
+    expect(viaConfig.body).toMatchObject({ effects: expect.arrayContaining([garage]), may_also_run: may });
+    expect(viaConfig.body.needs_confirmation).toContain('running script.flip_garage opens the garage cover.garage_door');
+    expect(s.app.hub.cache.get('cover.garage_door')?.state).toBe('closed');
   });
 });
