@@ -148,8 +148,8 @@ export class EffectResolver {
     if (depth > MAX_DEPTH) return fail(`it runs more than ${MAX_DEPTH} scripts, scenes or groups deep`);
     const via = a.via;
     const follow = (next: GuardedAction) => this.one(next, depth + 1, seen, out, missing);
-    const followCalls = (config: unknown, words: string) => {
-      const refs = referencesOf(config, (id) => this.hub.cache.has(id));
+    const followCalls = (config: ItemConfig, steps: unknown, words: string) => {
+      const refs = this.stepsOf(config, steps);
       for (const p of refs.templated) fail(`${words} has a template at ${p}, so what it touches cannot be known before it runs`);
       for (const r of refs.actions) for (const g of this.ofRef(r, words)) follow(g);
     };
@@ -224,7 +224,18 @@ export class EffectResolver {
     }
     if (config === null) return fail(`Home Assistant does not show ${entity}'s config, so what it does cannot be known`);
     const steps = domain === 'script' ? (config.sequence ?? config.actions) : (config.actions ?? config.action);
-    followCalls(steps ?? [], words);
+    followCalls(config, steps ?? [], words);
+  }
+
+  /** A config's steps read once per config as loaded (a reload brings a new object). */
+  private readonly parsed = new WeakMap<ItemConfig, ReturnType<typeof referencesOf>>();
+  private stepsOf(config: ItemConfig, steps: unknown): ReturnType<typeof referencesOf> {
+    let refs = this.parsed.get(config);
+    if (!refs) {
+      refs = referencesOf(steps, (id) => this.hub.cache.has(id));
+      this.parsed.set(config, refs);
+    }
+    return refs;
   }
 
   private ofRef(r: ActionRef, via: string): GuardedAction[] {
