@@ -212,3 +212,30 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     expect(s.app.hub.cache.get('cover.garage_door')?.state).toBe('closed');
   });
 });
+
+describe('exposure judges effects too', () => {
+  let x: TestServer;
+  beforeAll(async () => {
+    x = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
+    const sim2 = x.app.simulator!;
+    const r = await fetch(`${sim2.url}/api/config/script/config/unlocker`, { method: 'POST', headers: { authorization: `Bearer ${sim2.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ alias: 'Unlocker', sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] }) });
+    expect(r.status).toBe(200);
+    await until(() => x.app.hub.cache.has('script.unlocker'), 'the script');
+    // The script is exposed to Assist; the lock it unlocks is not.
+    await x.app.hub.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['script.unlocker'], should_expose: true });
+    // The bridge reads exposure again when the entity registry changes: another script does that.
+    await fetch(`${sim2.url}/api/config/script/config/nothing`, { method: 'POST', headers: { authorization: `Bearer ${sim2.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ alias: 'Nothing', sequence: [] }) });
+    await until(() => x.app.services.policy.maySee('script.unlocker') && !x.app.services.policy.maySee('lock.front_door'), 'the script exposed, the lock not');
+  });
+  afterAll(() => x?.close());
+
+  test('running an exposed script that unlocks a hidden lock is refused on REST, the tool transport and MCP', async () => {
+    const before = x.app.hub.cache.get('lock.front_door')?.state;
+    const viaRest = await x.call('/api/device/control', 'POST', { entity_id: 'script.unlocker', action: 'turn_on' });
+    expect(viaRest.status).toBe(403);
+    expect(viaRest.body.details).toMatchObject({ entity_ids: ['lock.front_door'], exposed: false });
+    const viaTool = await x.call('/api/tools/call', 'POST', { name: 'run_automation', arguments: { entity_id: 'script.unlocker' } });
+    expect(viaTool.body.structuredContent.error).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: ['lock.front_door'], exposed: false } });
+    expect(x.app.hub.cache.get('lock.front_door')?.state).toBe(before);
+  });
+});
