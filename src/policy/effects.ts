@@ -24,8 +24,8 @@ export const MAX_DEPTH = 8;
 /** Domain groups: an entity of these domains listing members in `entity_id` passes its service on to them. */
 const GROUP_DOMAINS = new Set(['light', 'switch', 'cover', 'fan', 'lock', 'media_player', 'valve', 'climate', 'humidifier', 'siren']);
 const GENERIC = new Set(['turn_on', 'turn_off', 'toggle']);
-/** Data keys that name entities: a service the resolver does not read them for cannot be judged. */
-const ENTITY_DATA = ['entities', 'snapshot_entities', 'entity', 'entity_id'];
+/** Data keys that name entities (`entity_id`, `entities`, `media_player_entity_id`, ...): what they name is judged as touched. */
+const ENTITY_DATA = /(^|_)(entity|entities|entity_id|entity_ids)$/;
 
 export interface HubView {
   cache: StateCache;
@@ -156,7 +156,7 @@ export class EffectResolver {
     if (isTemplate(a.entity_id) || anyTemplate(a.data)) {
       // A templated value in a plain action's data decides nothing about which entity is touched,
       // except in the services that run other things or read entities from their data.
-      if (isTemplate(a.entity_id) || ['script', 'scene', 'automation', 'homeassistant', 'group'].includes(domain) || ENTITY_DATA.some((k) => anyTemplate(a.data[k])) || anyTemplate(a.data.position)) {
+      if (isTemplate(a.entity_id) || ['script', 'scene', 'automation', 'homeassistant', 'group'].includes(domain) || Object.entries(a.data).some(([k, x]) => ENTITY_DATA.test(k) && anyTemplate(x)) || anyTemplate(a.data.position)) {
         return fail(`a template in ${a.targetless ? entity : `${domain}.${service} on ${entity}`} decides what it touches`);
       }
     }
@@ -170,9 +170,10 @@ export class EffectResolver {
       if (domain === 'script' && !GENERIC.has(service) && service !== 'reload') {
         return follow({ entity_id: `script.${service}`, service: 'turn_on', data: a.data, state: this.hub.cache.get(`script.${service}`), ...(via ? { via } : {}) });
       }
-      if (ENTITY_DATA.some((k) => k in a.data)) return fail(`${entity}'s data names entities the bridge does not know how to read`);
-      return push(a);
+      push(a);
+      return this.namedInData(a, domain, service, follow, fail);
     }
+    this.namedInData(a, domain, service, follow, fail);
 
     const state = this.hub.cache.get(entity);
     // homeassistant.turn_on/turn_off/toggle: each target's own domain's service.
@@ -225,6 +226,18 @@ export class EffectResolver {
     if (config === null) return fail(`Home Assistant does not show ${entity}'s config, so what it does cannot be known`);
     const steps = domain === 'script' ? (config.sequence ?? config.actions) : (config.actions ?? config.action);
     followCalls(config, steps ?? [], words);
+  }
+
+  /** Entities a call names in its data (tts.speak's media_player_entity_id): judged as touched by it; what cannot be read is refused. */
+  private namedInData(a: GuardedAction, domain: string, service: string, follow: (g: GuardedAction) => void, fail: (why: string) => void): void {
+    if (domain === 'scene' && (service === 'apply' || service === 'create')) return;
+    for (const [key, value] of Object.entries(a.data)) {
+      if (!ENTITY_DATA.test(key)) continue;
+      const ids = isObject(value) ? { all: false, ids: [], unknown: [JSON.stringify(value)] } : canonicalEntityIds(value, this.hub.registries);
+      if (ids.unknown.length || ids.all) return fail(`${domain}.${service} names ${ids.all ? 'all' : ids.unknown.join(', ')} in its data (${key}), which the bridge cannot read as entities`);
+      const words = `${domain}.${service} with ${key}`;
+      for (const id of ids.ids) follow({ entity_id: id, domain, service, data: {}, state: this.hub.cache.get(id), via: a.via ?? words });
+    }
   }
 
   /** A config's steps read once per config as loaded (a reload brings a new object). */

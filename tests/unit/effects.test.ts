@@ -117,6 +117,7 @@ describe('what an action will do', () => {
     ['a closed garage door toggled opens', [act('cover.garage_door', 'toggle')], ['cover.garage_door:open_cover']],
     ['a light group passes its service on', [act('light.downstairs', 'turn_on')], ['light.downstairs:turn_on', 'light.hallway:turn_on', 'light.nursery:turn_on']],
     ['an old-style group through homeassistant', [act('group.everything', 'turn_off', { domain: 'homeassistant' })], ['group.everything:turn_off', 'light.hallway:turn_off', 'lock.front_door:turn_off']],
+    ['entities named in the data are judged as touched', [act('tts.google', 'speak', { data: { media_player_entity_id: 'MEDIA_PLAYER.KITCHEN', message: 'hi' } })], ['media_player.kitchen:speak', 'tts.google:speak']],
     ['a group holding itself', [act('group.loop', 'turn_on', { domain: 'homeassistant' })], ['group.loop:turn_on', 'light.hallway:turn_on']],
   ])('%s', async (_what, actions, expected) => {
     const r = await judge(actions, { requireConfirmation: false });
