@@ -157,6 +157,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   policy.useEffects(effects);
   // Read them once the hub is there, so the first action does not wait for them.
   bus.on('event', (e) => {
+    // On a reconnect what was kept may be stale: Home Assistant may have reloaded meanwhile.
+    if (e.event_type === HUB_CONNECTED) hubConfigs.invalidate();
     if (e.event_type === HUB_CONNECTED) void effects.warm().catch((err: unknown) => log.warn({ err }, 'reading the scripts, automations and scenes of Home Assistant failed; they are read when used'));
   });
   const home = new HomeView(hub, policy);
