@@ -45,7 +45,7 @@ const idList = (x: unknown): string[] =>
 /** Other target ids (devices, areas, floors, labels) are taken as written. */
 const otherList = (x: unknown): string[] => (x === undefined || x === null ? [] : typeof x === 'string' ? [x] : Array.isArray(x) ? x.filter((i): i is string => typeof i === 'string') : []);
 /** Data whose value decides what an action touches or how far (a templated position could open a garage). */
-const DECIDING_DATA = new Set(['entities', 'snapshot_entities', 'entity', 'position', 'tilt_position', 'state', 'hvac_mode', 'option', 'code', 'variables']);
+const decides = (key: string) => /(^|_)(entity|entities|entity_id|entity_ids)$/.test(key) || key === 'position' || key === 'tilt_position';
 /** Domains whose services run other things (scripts, scenes, automations, groups, generic calls): any template in their data is refused. */
 const RUNNING_DOMAINS = new Set(['script', 'scene', 'automation', 'homeassistant', 'group']);
 const anyTemplate = (x: unknown): boolean => (Array.isArray(x) ? x.some(anyTemplate) : isObject(x) ? Object.values(x).some(anyTemplate) : isTemplate(x));
@@ -94,7 +94,7 @@ export function referencesOf(config: unknown, known: (entityId: string) => boole
     }
     const rest = Object.fromEntries(Object.entries(data).filter(([k]) => !(TARGET_KEYS as readonly string[]).includes(k)));
     for (const [k, value] of Object.entries(rest)) {
-      if ((RUNNING_DOMAINS.has(domain) || DECIDING_DATA.has(k)) && anyTemplate(value)) templated.push(`${path}.data.${k}`);
+      if ((RUNNING_DOMAINS.has(domain) || decides(k)) && anyTemplate(value)) templated.push(`${path}.data.${k}`);
     }
     actions.push({ domain, service, target: lists, data: rest, path });
   };

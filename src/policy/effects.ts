@@ -156,7 +156,7 @@ export class EffectResolver {
     if (isTemplate(a.entity_id) || anyTemplate(a.data)) {
       // A templated value in a plain action's data decides nothing about which entity is touched,
       // except in the services that run other things or read entities from their data.
-      if (isTemplate(a.entity_id) || ['script', 'scene', 'automation', 'homeassistant', 'group'].includes(domain) || Object.entries(a.data).some(([k, x]) => ENTITY_DATA.test(k) && anyTemplate(x)) || anyTemplate(a.data.position)) {
+      if (isTemplate(a.entity_id) || ['script', 'scene', 'automation', 'homeassistant', 'group'].includes(domain) || Object.entries(a.data).some(([k, x]) => ENTITY_DATA.test(k) && anyTemplate(x)) || anyTemplate(a.data.position) || anyTemplate(a.data.tilt_position)) {
         return fail(`a template in ${a.targetless ? entity : `${domain}.${service} on ${entity}`} decides what it touches`);
       }
     }
