@@ -69,9 +69,9 @@ export const confirmField = { confirm: v.optional(v.boolean()) };
 export const actOutput = v.object({
   service: v.string(),
   dry_run: v.boolean(),
-  /** A dry run: what the action will do (each effect's service, how it is reached, whether it asks), and what Home Assistant may also run by itself. */
-  effects: v.optional(v.array(v.object({ entity_id: v.string(), service: v.string(), via: v.optional(v.string()), needs_confirmation: v.optional(v.boolean()), cannot_tell: v.optional(v.string()) }))),
-  may_also_run: v.optional(v.array(v.object({ automation: v.string(), because: v.string() }))),
+  // A dry run: {effects: [{entity_id, service, via?, needs_confirmation?, cannot_tell?}], may_also_run:
+  // [{automation, because}]} (one loose field: every acting tool lists this schema).
+  preview: v.optional(v.record(v.string(), v.unknown())),
   entities: v.array(
     v.object({
       entity_id: v.string(),

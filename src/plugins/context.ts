@@ -166,7 +166,7 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
     const indirect = preview.effects.filter((e) => e.via);
     const does = indirect.length ? ` It would: ${indirect.map((e) => `${e.service} on ${e.entity_id} (${e.via})`).join('; ')}.` : '';
     const may = preview.may_also_run.length ? ` Home Assistant may also run ${preview.may_also_run.map((m) => `${m.automation} (${m.because})`).join(', ')}.` : '';
-    return { content: [{ type: 'text', text: `Would call ${what} on ${ids.join(', ')}${data}.${does}${note}${may}` }], structuredContent: { service: what, dry_run: true, entities, effects: preview.effects, may_also_run: preview.may_also_run } };
+    return { content: [{ type: 'text', text: `Would call ${what} on ${ids.join(', ')}${data}.${does}${note}${may}` }], structuredContent: { service: what, dry_run: true, entities, preview: { effects: preview.effects, may_also_run: preview.may_also_run } } };
   }
   const outcome = await actions.runCall(scoped, caller);
   const entities = outcome.entities

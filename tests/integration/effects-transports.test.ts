@@ -201,7 +201,17 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     const garage = { entity_id: 'cover.garage_door', service: 'cover.open_cover', via: 'running script.flip_garage', needs_confirmation: true };
     const may = [{ automation: 'automation.garage_light', because: 'its trigger watches cover.garage_door' }];
     const viaTool = await s.call('/api/tools/call', 'POST', { name: 'run_automation', arguments: { entity_id: 'script.flip_garage', dry_run: true } });
-    expect(viaTool.body.structuredContent).toMatchObject({ dry_run: true, effects: expect.arrayContaining([garage]), may_also_run: may });
+    expect(viaTool.body.structuredContent).toMatchObject({ dry_run: true, preview: { effects: expect.arrayContaining([garage]), may_also_run: may } });
+    // The same preview over MCP, held to the tool's published output schema by the client.
+    const client = new Client({ name: 'effects-preview', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+    try {
+      const r = (await client.callTool({ name: 'run_automation', arguments: { entity_id: 'script.flip_garage', dry_run: true } })) as { isError?: boolean; structuredContent?: Record<string, any> };
+      expect(r.isError, JSON.stringify(r)).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ preview: { effects: expect.arrayContaining([garage]), may_also_run: may } });
+    } finally {
+      await client.close();
+    }
     expect(viaTool.body.content[0].text).toContain('Home Assistant may also run automation.garage_light');
     const viaCommand = await s.call('/api/command', 'POST', { command: 'toggle the garage door', dry_run: true });
     expect(viaCommand.status).toBe(200);
