@@ -190,9 +190,9 @@ export class Policy {
   }
 
   /** Refuses effects that cannot be known when a rule could apply, saying why. */
-  private judgeUnknown(caller: Caller, effects: readonly GuardedAction[]): void {
+  private judgeUnknown(caller: Caller, effects: readonly GuardedAction[], always = false): void {
     const unknown = [...new Set(effects.filter((e) => e.unresolved).map((e) => e.unresolved!))];
-    if (!unknown.length || !this.anyRule(caller)) return;
+    if (!unknown.length || !(always || this.anyRule(caller))) return;
     throw new AppError('FORBIDDEN', 403, `The bridge cannot tell what this would do, so it does not run it: ${unknown.join('; ')}. Name the entities and services outright`, { unresolved: unknown });
   }
 
@@ -284,6 +284,8 @@ export class Policy {
     }
     const kept = refs.entities.filter((id) => !this.listed(id));
     if (kept.length) throw new AppError('FORBIDDEN', 403, `The config names ${kept.join(', ')}, which callers may not act on (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept, domain: domainOf(kept[0]!) });
+    // Applying a config always asks the person, so a rule always applies: what cannot be known is refused.
+    this.judgeUnknown(caller, this.effectsOf(refs.actions), true);
     if (refs.actions.length) {
       // What the config does when it runs is judged as a direct action now, the control scope included.
       this.authorize({ principal: caller.principal }, refs.actions, { planOnly: true });
