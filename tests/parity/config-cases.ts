@@ -36,7 +36,10 @@ export const CONFIG_CASES: ParityCase[] = [
     name: 'scene editor: a scene written through the config view is reloaded into an entity listing its members and read back',
     steps: [
       { rest: { path: '/api/config/scene/config/parity_nothing' }, status: 404, json: { message: 'Resource not found' } },
+      { ws: { type: 'subscribe_events', event_type: 'scene_reloaded' }, reply: ok(null), save: 'reloads' },
       { rest: { method: 'POST', path: `/api/config/scene/config/${SCENE_ID}`, body: SCENE }, status: 200, json: { result: 'ok' } },
+      // The bridge drops the scene configs it keeps when Home Assistant says it reloaded them.
+      { event: 'reloads', expect: expect.objectContaining({ event_type: 'scene_reloaded' }) },
       { rest: { path: `/api/config/scene/config/${SCENE_ID}` }, status: 200, json: { id: SCENE_ID, ...SCENE } },
       { state: 'scene.parity_scene', expect: expect.objectContaining({ state: 'unknown', attributes: { entity_id: ['light.bed_light'], id: SCENE_ID, friendly_name: 'Parity scene' } }) },
       { rest: { method: 'DELETE', path: `/api/config/scene/config/${SCENE_ID}` }, status: 200, json: { result: 'ok' } },
