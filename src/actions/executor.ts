@@ -312,7 +312,10 @@ export class ActionExecutor {
     const entity_ids = written ? this.entitiesOf(written, desc, what) : this.ownEntity(domain, service);
     // The hub is sent the ids the checkpoint judged, not their spelling.
     const ids = written?.entity_id !== undefined ? canonicalEntityIds(written.entity_id, this.hub.registries) : undefined;
-    const target = written && ids ? { ...written, entity_id: ids.all ? MATCH_ALL : ids.ids } : written;
+    const canonical = ids ? (ids.all ? MATCH_ALL : ids.ids) : undefined;
+    // Sent as given when it already is what was judged; otherwise the judged ids go.
+    const same = JSON.stringify(written?.entity_id) === JSON.stringify(canonical) || (typeof written?.entity_id === 'string' && ids?.ids.length === 1 && ids.ids[0] === written.entity_id);
+    const target = written && ids && !same ? { ...written, entity_id: canonical! } : written;
     for (const id of entity_ids) checkChoices(domain, service, checked, this.hub.cache.get(id));
     return {
       domain,
