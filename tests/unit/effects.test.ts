@@ -2,6 +2,7 @@
 // checkpoint must make of it (its effects, a refusal, a question). A home with a script and a
 // scene that unlock, a light group holding a denied light, a closed garage door, registry ids.
 import { describe, expect, test } from 'vitest';
+import { createBus } from '../../src/bus.js';
 import { AppError } from '../../src/errors.js';
 import { HubConfigs, type ItemConfig } from '../../src/hub/configs.js';
 import { canonicalEntityIds } from '../../src/hub/canonical.js';
@@ -258,5 +259,42 @@ describe('configs: read once, kept until reloaded', () => {
     await h.resolver.ready([act('script.unlocker', 'turn_on')]);
     const fx = h.resolver.expand([act('script.unlocker', 'turn_on')]);
     expect(h.resolver.mayAlsoRun(fx)).toEqual([{ automation: 'automation.porch_when_unlocked', because: 'its trigger watches lock.front_door' }]);
+  });
+});
+
+describe('kept configs follow Home Assistant', () => {
+  test('a reload event, a reload call, an item added or a scene whose members changed drops what was kept', async () => {
+    const bus = createBus();
+    let reads = 0;
+    const configs = new HubConfigs({ read: async () => (reads++, { sequence: [] }) }, bus);
+    const fire = (event_type: string, data: Record<string, unknown>) => bus.emit('event', { event_type, data, origin: 'LOCAL', time_fired: T, context: { id: 'x', parent_id: null, user_id: null } });
+    const kept = async () => {
+      await configs.load(['script.a', 'scene.b']);
+      return configs.get('script.a') !== undefined && configs.get('scene.b') !== undefined;
+    };
+    expect(await kept()).toBe(true);
+    expect(reads).toBe(2);
+    for (const [type, data] of [
+      ['automation_reloaded', {}],
+      ['scene_reloaded', {}],
+      ['call_service', { domain: 'script', service: 'reload' }],
+      ['call_service', { domain: 'scene', service: 'create', service_data: {} }],
+    ] as const) {
+      fire(type, data);
+      expect(configs.get('script.a'), type).toBeUndefined();
+      expect(await kept()).toBe(true);
+    }
+    fire('call_service', { domain: 'light', service: 'turn_on' });
+    expect(configs.get('script.a')).toBeDefined();
+    fire('state_changed', { entity_id: 'scene.b', old_state: state('scene.b', 'x', { entity_id: ['light.a'] }), new_state: state('scene.b', 'x', { entity_id: ['light.a', 'lock.b'] }) });
+    expect(configs.get('scene.b')).toBeUndefined();
+    expect(configs.get('script.a')).toBeDefined();
+  });
+
+  test('before its config is read, a script is judged as not known: refused under a rule, with the reason', () => {
+    const h = home();
+    const p = new Policy({ readOnly: false, allow: [], deny: ['lock'], requireConfirmation: false });
+    p.useEffects(h.resolver);
+    expect(() => p.authorize({}, [act('script.unlocker', 'turn_on')])).toThrow(/has not been read yet/);
   });
 });
