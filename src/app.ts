@@ -7,7 +7,7 @@ import { BridgeTokens } from './auth/bridge-tokens.js';
 import { IngressTrust } from './auth/ingress.js';
 import { IngressAccess, parseIngressRule } from './auth/ingress-access.js';
 import { UserStore } from './auth/users.js';
-import { createBus, type Bus } from './bus.js';
+import { createBus, HUB_CONNECTED, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import { resetPasswordCommand } from './config/data-dir.js';
 import { GroupService } from './groups/service.js';
@@ -44,6 +44,8 @@ import { HaConfigService, type Who } from './ha-config/service.js';
 import { HubConfig } from './ha-config/hub-config.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
+import { HubConfigs, hubConfigSource } from './hub/configs.js';
+import { EffectResolver } from './policy/effects.js';
 import { SupervisorApi } from './hub/supervisor.js';
 import { DiscoveryLink } from './auth/discovery-link.js';
 import { createLogger, type Logger } from './log.js';
@@ -164,8 +166,18 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const { hub, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
   const policy = new Policy({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly, configEditing: config.configEditing }, exposure);
+  // What scripts, automations and scenes do, read from the hub once and kept until it reloads them.
+  const hubConfigs = new HubConfigs(hubConfigSource(hub, rest), bus);
+  const effects = new EffectResolver(hub, hubConfigs);
+  policy.useEffects(effects);
+  // Read them once the hub is there, so the first action does not wait for them.
+  bus.on('event', (e) => {
+    // On a reconnect what was kept may be stale: Home Assistant may have reloaded meanwhile.
+    if (e.event_type === HUB_CONNECTED) hubConfigs.invalidate();
+    if (e.event_type === HUB_CONNECTED) void effects.warm().catch((err: unknown) => log.warn({ err }, 'reading the scripts, automations and scenes of Home Assistant failed; they are read when used'));
+  });
   const home = new HomeView(hub, policy);
-  const actions = new ActionExecutor(hub, policy);
+  const actions = new ActionExecutor(hub, policy, effects);
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
@@ -221,7 +233,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     if (p.via === 'discovery') return { kind: 'discovery', name: "Home Assistant's link" };
     return { kind: p.via === 'ingress' ? 'ingress' : 'user', name: actorName(p) };
   };
-  const haConfig = new HaConfigService({ hub, hubConfig: new HubConfig(hub, rest), policy, actions, versions: store.configVersions, keep: config.configVersionsMax, who, log: log.child({ part: 'ha-config' }) });
+  const haConfig = new HaConfigService({ hub, hubConfig: new HubConfig(hub, rest), hubConfigs, policy, actions, versions: store.configVersions, keep: config.configVersionsMax, who, log: log.child({ part: 'ha-config' }) });
   const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
   // Delivery listens before the hub connects, so its first events are kept too.

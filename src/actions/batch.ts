@@ -50,7 +50,9 @@ export async function runBatch(executor: ActionExecutor, connected: boolean, com
     }
   });
 
-  executor.authorize(caller, [...chains.values()].flatMap((chain) => chain.map((c) => c.planned)));
+  const all = [...chains.values()].flatMap((chain) => chain.map((c) => c.planned));
+  await executor.prepare(all);
+  executor.authorize(caller, all);
   const queue = [...chains.values()];
   const worker = async () => {
     for (let chain = queue.shift(); chain; chain = queue.shift()) {

@@ -20,6 +20,8 @@ import { checkChoices } from './choices.js';
 import { kelvinWhereNeeded } from './colour-temperature.js';
 import { verify, type Verification } from './verify.js';
 import type { AuthorizeOptions, Caller, GuardedAction, Policy } from '../policy/policy.js';
+import type { EffectResolver } from '../policy/effects.js';
+import { canonicalEntityId, canonicalEntityIds } from '../hub/canonical.js';
 
 export interface DeviceCommand {
   entity_id: string;
@@ -116,6 +118,12 @@ const KIND: Record<Exclude<TargetKey, 'entity_id'>, { noun: string; plural: stri
   label_id: { noun: 'Label', plural: 'labels' },
 };
 
+/** A service call's domain and service as Home Assistant reads them (cv.service lower-cases). */
+function canonicalCall(req: ServiceCallRequest): ServiceCallRequest {
+  const lower = (x: unknown) => (typeof x === 'string' ? x.trim().toLowerCase() : x);
+  return { ...req, domain: lower(req.domain) as string, service: lower(req.service) as string };
+}
+
 export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
   if (isEntityId(entityId)) return entityId;
   const value = echo(entityId);
@@ -129,17 +137,24 @@ export class ActionExecutor {
   constructor(
     private readonly hub: HubClient,
     private readonly policy: Policy,
+    /** Reads a call written in a config the hub's way (src/policy/effects.ts). */
+    private readonly effects?: EffectResolver,
   ) {}
 
-  /** The actions of planned commands and calls, as the policy judges them. */
+  /** The actions of planned commands and calls, as the policy judges them (it follows them to their effects). */
   guarded(plans: readonly (PlannedAction | PlannedCall)[]): GuardedAction[] {
     return plans.flatMap((p): GuardedAction[] => {
       if ('entity_id' in p) return [{ entity_id: p.entity_id, service: p.service, data: p.data, state: this.hub.cache.get(p.entity_id) }];
       // A service that reaches no entity the bridge knows (notify.mobile_app_phone, or a target
       // the registries do not resolve) is judged by its name.
       if (!p.entity_ids.length) return [{ entity_id: `${p.domain}.${p.service}`, service: p.service, data: p.data, targetless: true }];
-      return p.entity_ids.map((id) => ({ entity_id: id, service: p.service, data: p.data, state: this.hub.cache.get(id) }));
+      return p.entity_ids.map((id) => ({ entity_id: id, service: p.service, data: p.data, state: this.hub.cache.get(id), ...(domainOf(id) !== p.domain ? { domain: p.domain } : {}) }));
     });
+  }
+
+  /** Reads what judging these plans needs (script, automation and scene configs) before the checkpoint runs. */
+  async prepare(plans: readonly (PlannedAction | PlannedCall)[]): Promise<void> {
+    await this.policy.prepare(this.guarded(plans));
   }
 
   /**
@@ -149,7 +164,8 @@ export class ActionExecutor {
    * judged by its name. Nothing is checked against the hub's services: the config may name a
    * service that is not loaded yet.
    */
-  guardedOf(call: { domain: string; service: string; target: Omit<TargetLists, 'entity_id'> & { entity_id: string[] }; data: Record<string, unknown> }): GuardedAction[] {
+  guardedOf(call: { domain: string; service: string; target: Omit<TargetLists, 'entity_id'> & { entity_id: string[] }; data: Record<string, unknown>; device_action?: boolean }): GuardedAction[] {
+    if (this.effects) return this.effects.ofCall(call);
     const { domain, service, data } = call;
     const all = call.target.entity_id.includes(MATCH_ALL);
     const lists: TargetLists = { ...call.target, entity_id: all ? MATCH_ALL : call.target.entity_id.filter((id) => id !== MATCH_NONE) };
@@ -191,7 +207,7 @@ export class ActionExecutor {
 
   /** Validates a command against the hub's entities and services without calling anything. */
   plan(cmd: DeviceCommand, opts: { allowUnknownEntity?: boolean } = {}): PlannedAction {
-    const entityId = checkEntityId(cmd.entity_id);
+    const entityId = checkEntityId(canonicalEntityId(cmd.entity_id) ?? cmd.entity_id);
     if (typeof cmd.action !== 'string' || !cmd.action) throw invalidParameters('action: must be a non-empty string', { field: 'action' });
     const params = cmd.parameters ?? {};
     if (typeof params !== 'object' || Array.isArray(params) || params === null) {
@@ -231,7 +247,7 @@ export class ActionExecutor {
 
   /** Runs a command for a caller and answers with the entity's state after it. */
   async execute(cmd: DeviceCommand, caller: Caller): Promise<ActionOutcome> {
-    checkEntityId(cmd.entity_id);
+    checkEntityId(canonicalEntityId(cmd.entity_id) ?? cmd.entity_id);
     // While the hub is away a command fails at once, before any lookup in possibly stale data.
     if (!this.hub.isConnected) throw hubUnavailable();
     return this.run(this.plan(cmd), caller);
@@ -242,6 +258,7 @@ export class ActionExecutor {
    * batches, where an entity already in the wanted state would otherwise cost the full wait.
    */
   async run(p: PlannedAction, caller: Caller, opts: { settle?: boolean } = {}): Promise<ActionOutcome> {
+    await this.prepare([p]);
     this.authorize(caller, [p]);
     const result = await this.hub.callService(p.domain, p.service, p.data, [p.entity_id], opts.settle === false ? { settleMs: 0 } : {});
     const state = result.states.get(p.entity_id);
@@ -273,7 +290,8 @@ export class ActionExecutor {
   }
 
   /** Checks a service call against the hub's services and registries without calling anything. */
-  planCall(req: ServiceCallRequest): PlannedCall {
+  planCall(given: ServiceCallRequest): PlannedCall {
+    const req = canonicalCall(given);
     const call = check(serviceCallSchema, req, { what: 'service call' });
     const { domain, service } = call;
     const what = `${domain}.${service}`;
@@ -290,8 +308,14 @@ export class ActionExecutor {
     if (call.return_response && !desc.response) throw invalidParameters(`return_response: ${what} gives no response`, { field: 'return_response' });
     const checked = checkServiceData(desc, kelvinWhereNeeded(domain, desc, data), what);
 
-    const target = call.target ? (Object.fromEntries(TARGET_KEYS.filter((k) => call.target![k] !== undefined).map((k) => [k, call.target![k]])) as ServiceTarget) : null;
-    const entity_ids = target ? this.entitiesOf(target, desc, what) : this.ownEntity(domain, service);
+    const written = call.target ? (Object.fromEntries(TARGET_KEYS.filter((k) => call.target![k] !== undefined).map((k) => [k, call.target![k]])) as ServiceTarget) : null;
+    const entity_ids = written ? this.entitiesOf(written, desc, what) : this.ownEntity(domain, service);
+    // The hub is sent the ids the checkpoint judged, not their spelling.
+    const ids = written?.entity_id !== undefined ? canonicalEntityIds(written.entity_id, this.hub.registries) : undefined;
+    const canonical = ids ? (ids.all ? MATCH_ALL : ids.ids) : undefined;
+    // Sent as given when it already is what was judged; otherwise the judged ids go.
+    const same = JSON.stringify(written?.entity_id) === JSON.stringify(canonical) || (typeof written?.entity_id === 'string' && ids?.ids.length === 1 && ids.ids[0] === written.entity_id);
+    const target = written && ids && !same ? { ...written, entity_id: canonical! } : written;
     for (const id of entity_ids) checkChoices(domain, service, checked, this.hub.cache.get(id));
     return {
       domain,
@@ -306,13 +330,14 @@ export class ActionExecutor {
 
   /** Runs a service call for a caller and answers with the state after it of each entity it acted on. */
   async callService(req: ServiceCallRequest, caller: Caller, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
-    check(serviceCallSchema, req, { what: 'service call' });
+    check(serviceCallSchema, canonicalCall(req), { what: 'service call' });
     if (!this.hub.isConnected) throw hubUnavailable();
     return this.runCall(this.planCall(req), caller, opts);
   }
 
   /** `settle: false` as for run(). */
   async runCall(p: PlannedCall, caller: Caller, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
+    await this.prepare([p]);
     this.authorize(caller, [p]);
     const result = await this.hub.call(
       { domain: p.domain, service: p.service, service_data: p.data, ...(p.target ? { target: p.target } : {}), ...(p.return_response ? { return_response: true } : {}) },
@@ -363,13 +388,10 @@ export class ActionExecutor {
   /** Refuses what the hub would not find, then lists the entities the target reaches that the service acts on. */
   private entitiesOf(target: ServiceTarget, desc: ServiceDescription, what: string): string[] {
     const lists: TargetLists = emptyTarget();
-    const given = target.entity_id;
-    if (given === MATCH_ALL) lists.entity_id = MATCH_ALL;
-    else {
-      // Home Assistant also takes entity ids as one comma-separated string.
-      const ids = typeof given === 'string' && given !== MATCH_NONE ? given.split(',').map((x) => x.trim()) : asList(given);
-      lists.entity_id = ids.map((id) => checkEntityId(id, 'target.entity_id'));
-    }
+    // Read as Home Assistant reads it: any case, a comma list, all/none, the entity registry's ids.
+    const given = canonicalEntityIds(target.entity_id, this.hub.registries);
+    if (given.unknown.length) checkEntityId(given.unknown[0], 'target.entity_id');
+    lists.entity_id = given.all ? MATCH_ALL : given.ids;
     for (const key of ['device_id', 'area_id', 'floor_id', 'label_id'] as const) lists[key] = asList(target[key]);
 
     const version = this.hub.config?.version;

@@ -5,6 +5,8 @@
 // config touches, confirmation), kept as a version in SQLite before Home Assistant is asked, then
 // made through Home Assistant's own config API. An automation or script Home Assistant does not
 // load after the write is put back as it was, and the answer says so.
+import type { HubConfigs } from '../hub/configs.js';
+import type { EffectPreview } from '../policy/policy.js';
 import { createHash } from 'node:crypto';
 import type { ActionExecutor } from '../actions/executor.js';
 import { isPerson, type Principal } from '../auth/tokens.js';
@@ -65,6 +67,10 @@ export interface Outcome {
   needs_confirmation: string[];
   /** Names this exact change (before and after): an apply with preview_id must still match it. */
   preview_id: string;
+  /** A dry run: what the written config's actions will do, indirect effects with how they are reached. */
+  effects?: EffectPreview['effects'];
+  /** A dry run: automations whose own triggers watch what it changes; Home Assistant may also run them. */
+  may_also_run?: EffectPreview['may_also_run'];
   /** The version that holds the result. */
   version?: number;
   restored_from?: number;
@@ -94,6 +100,8 @@ export type Who = (p: Principal | undefined) => { kind: string; name: string };
 export interface HaConfigOptions {
   hub: HubClient;
   hubConfig: HubConfig;
+  /** What scripts, automations and scenes do, as the checkpoint keeps it: dropped when the bridge changes one. */
+  hubConfigs?: HubConfigs;
   policy: Policy;
   actions: ActionExecutor;
   versions: ConfigVersionStore;
@@ -619,6 +627,7 @@ export class HaConfigService {
     const summary = unchanged ? `No change: ${plan.kind} ${plan.id} is already so.` : `${plan.what.charAt(0).toUpperCase()}${plan.what.slice(1)}: ${words.join('; ')}.`;
     const edit: ConfigEdit = { what: plan.what, subject: plan.subject, subjectIsEntity: plan.entityId !== null };
     const refs = await this.references(plan);
+    await policy.prepare(refs.actions);
     const caller: Caller = { principal, confirm: opts.confirm };
     const outcome = (extra: Partial<Outcome>): Outcome => ({
       kind: plan.kind,
@@ -637,7 +646,10 @@ export class HaConfigService {
     });
     // Judged as a plan first: refusals come before any question, and a dry run shows what would be asked.
     const { needs_confirmation } = policy.authorizeConfigEdit(caller, edit, refs, { planOnly: true });
-    if (dryRun) return outcome({ needs_confirmation });
+    if (dryRun) {
+      const preview = await policy.preview(refs.actions);
+      return outcome({ needs_confirmation, effects: preview.effects, may_also_run: preview.may_also_run });
+    }
     if (unchanged) return outcome({});
     if (opts.preview_id !== undefined && opts.preview_id !== previewId) {
       throw conflict(`The ${plan.kind} changed since that preview (or the change asked is another one): look at the new preview (dry_run) and confirm that`, { preview_id: previewId, diff, summary });
@@ -657,7 +669,9 @@ export class HaConfigService {
       versions.add([{ kind: plan.kind, item: plan.id, config: plan.before, change: 'found', actor_kind: null, actor: null, reason: null, summary: 'as found in Home Assistant before the change', restored_from: null }], keep);
     }
     const done = await plan.apply();
+    this.o.hubConfigs?.invalidate();
     const failed = await plan.verify?.();
+    this.o.hubConfigs?.invalidate();
     if (failed) {
       let undone = 'the bridge put the previous version back';
       try {

@@ -217,6 +217,8 @@ export const haConfigOutcome = v.object({
   diff: text,
   needs_confirmation: v.array(text),
   preview_id: text,
+  effects: v.optional(v.array(v.object({ entity_id: v.string(), service: text, via: v.optional(text), needs_confirmation: v.optional(v.boolean()), cannot_tell: v.optional(text) }))),
+  may_also_run: v.optional(v.array(v.object({ automation: text, because: text }))),
   version: v.optional(v.number()),
   restored_from: v.optional(v.number()),
 });

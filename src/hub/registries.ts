@@ -28,6 +28,8 @@ export interface Device {
 }
 export interface EntityEntry {
   entity_id: string;
+  /** The registry's own id (32 hex digits), which targets and device actions may use for the entity. */
+  id?: string;
   device_id?: string | null;
   area_id?: string | null;
   name?: string | null;
@@ -92,6 +94,7 @@ export class Registries {
   readonly devices = new Map<string, Device>();
   readonly entities = new Map<string, EntityEntry>();
   readonly labels = new Map<string, Label>();
+  private readonly byRegistryId = new Map<string, string>();
   floorsSupported = false;
 
   replace(s: RegistrySnapshot): void {
@@ -104,7 +107,14 @@ export class Registries {
     fill(this.devices, s.devices, (d) => d.id);
     fill(this.entities, s.entities, (e) => e.entity_id);
     fill(this.labels, s.labels, (l) => l.label_id);
+    this.byRegistryId.clear();
+    for (const e of s.entities) if (e.id) this.byRegistryId.set(e.id, e.entity_id);
     this.floorsSupported = s.floorsSupported;
+  }
+
+  /** The entity id the entity registry's id stands for. */
+  entityOfRegistryId(id: string): string | undefined {
+    return this.byRegistryId.get(id);
   }
 
   areaIdOf(entityId: string): string | null {

@@ -41,4 +41,6 @@ export const commandResult = v.object({
   device: v.optional(text),
   query: v.optional(v.object({ question: text, entities: v.array(text), matching: v.array(text), answer: text })),
   candidates: v.optional(v.array(v.object({ entity_id: text, name: text, area: v.nullable(text) }))),
+  effects: v.optional(v.array(v.object({ entity_id: v.string(), service: text, via: v.optional(text), needs_confirmation: v.optional(v.boolean()), cannot_tell: v.optional(text) }))),
+  may_also_run: v.optional(v.array(v.object({ automation: text, because: text }))),
 });

@@ -15,7 +15,7 @@ import { serviceAccepts } from '../hub/service-fields.js';
 import { similarity } from '../hub/similar.js';
 import type { StateChangedData } from '../hub/types.js';
 import type { HomeView } from '../policy/home-view.js';
-import type { Caller, GuardedAction, Policy } from '../policy/policy.js';
+import type { Caller, EffectPreview, GuardedAction, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import type { Units } from './act.js';
 import { buildHome, type Home } from './home.js';
@@ -67,6 +67,9 @@ export interface CommandResult {
   device?: string;
   query?: { entities: string[]; matching: string[]; answer: string; question: string };
   candidates?: { entity_id: string; name: string; area: string | null }[];
+  /** A dry run: what the plan will do (src/policy/policy.ts preview) and what Home Assistant may also run. */
+  effects?: EffectPreview['effects'];
+  may_also_run?: EffectPreview['may_also_run'];
 }
 
 export interface CommandDeps {
@@ -274,6 +277,7 @@ export class CommandService {
           : say(lang, 'do.group', { names: p.name, what: stepSentence('do', p.action, p.parameters, [], lang).replace(/\s+$/, '').trim() });
     // The whole plan passes the checkpoint before any of it runs; a dry run lists what needs
     // confirmation (marked) but still refuses what may not be touched.
+    await policy.prepare(guarded);
     try {
       policy.authorize(caller, guarded, { planOnly: dry });
     } catch (err) {
@@ -360,6 +364,7 @@ export class CommandService {
     const plannedText = dry && planned.length ? say(lang, 'planned', { what: listOf(planned.map(doing), lang) }) : '';
     const message = [plannedText, ...sentences, ...answers].filter(Boolean).join(' ');
     const result: CommandResult = { success: failed === 0, actions: out, message, dry_run: dry };
+    if (dry && guarded.length) Object.assign(result, await policy.preview(guarded));
     if (out.length === 1) {
       result.action = out[0]!.action;
       result.device = out[0]!.entity_id;

@@ -69,6 +69,9 @@ export const confirmField = { confirm: v.optional(v.boolean()) };
 export const actOutput = v.object({
   service: v.string(),
   dry_run: v.boolean(),
+  // A dry run: {effects: [{entity_id, service, via?, needs_confirmation?, cannot_tell?}], may_also_run:
+  // [{automation, because}]} (one loose field: every acting tool lists this schema).
+  preview: v.optional(v.record(v.string(), v.unknown())),
   entities: v.array(
     v.object({
       entity_id: v.string(),

@@ -105,6 +105,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       const caller: Caller = { principal, confirm };
       const plan = actions.planCall(call);
       if (opts.dry_run) {
+        await actions.prepare([plan]);
         actions.authorize(caller, [plan], { planOnly: true });
         return { service: `${plan.domain}.${plan.service}`, dry_run: true, data: plan.data, entities: plan.entity_ids.map((entity_id) => ({ entity_id, state: home.state(entity_id)?.state ?? null })) };
       }
@@ -158,13 +159,19 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
   const scoped = ids.length === ofDomain.length ? { ...plan, entity_ids: ids } : { ...plan, target: { entity_id: ids }, entity_ids: ids };
   const what = `${req.domain}.${req.service}`;
   if (req.dry_run) {
+    await actions.prepare([scoped]);
     actions.authorize(caller, [scoped], { planOnly: true });
     const guarded = actions.guarded([scoped]);
     const entities = ids.map((entity_id, i) => ({ entity_id, state: home.state(entity_id)?.state ?? null, ...(policy.confirmationOf(guarded[i]!) ? { needs_confirmation: true } : {}) }));
     const data = Object.keys(plan.data).length ? ` with ${JSON.stringify(plan.data)}` : '';
     const held = entities.filter((e) => e.needs_confirmation).map((e) => e.entity_id);
     const note = held.length ? ` ${held.join(', ')} would need the person's confirmation (confirm: true).` : '';
-    return { content: [{ type: 'text', text: `Would call ${what} on ${ids.join(', ')}${data}.${note}` }], structuredContent: { service: what, dry_run: true, entities } };
+    // What it will do beyond its own entities (a script's steps, a group's members), and what Home Assistant may run after.
+    const preview = await policy.preview(guarded);
+    const indirect = preview.effects.filter((e) => e.via);
+    const does = indirect.length ? ` It would: ${indirect.map((e) => `${e.service} on ${e.entity_id} (${e.via})`).join('; ')}.` : '';
+    const may = preview.may_also_run.length ? ` Home Assistant may also run ${preview.may_also_run.map((m) => `${m.automation} (${m.because})`).join(', ')}.` : '';
+    return { content: [{ type: 'text', text: `Would call ${what} on ${ids.join(', ')}${data}.${does}${note}${may}` }], structuredContent: { service: what, dry_run: true, entities, preview: { effects: preview.effects, may_also_run: preview.may_also_run } } };
   }
   const outcome = await actions.runCall(scoped, caller);
   const entities = outcome.entities

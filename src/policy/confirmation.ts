@@ -8,16 +8,19 @@ const ENTRANCES = new Set(['garage', 'gate', 'door']);
 
 /**
  * Why an action needs `confirm: true`, or undefined when it does not. `service` is the hub's
- * service in the entity's domain (after generic actions are resolved).
+ * service in the entity's domain (after generic actions are resolved). With `via` (how an
+ * indirect action reaches it: "running script.unlocker") the reason says so: "running
+ * script.unlocker unlocks lock.front_door".
  */
-export function confirmationReason(entityId: string, service: string, data: Record<string, unknown>, state: HubState | undefined): string | undefined {
+export function confirmationReason(entityId: string, service: string, data: Record<string, unknown>, state: HubState | undefined, via?: string): string | undefined {
   const domain = domainOf(entityId);
-  if (domain === 'lock' && (service === 'unlock' || service === 'open')) return `${service === 'open' ? 'opening' : 'unlocking'} ${entityId}`;
-  if (domain === 'alarm_control_panel' && service === 'alarm_disarm') return `disarming ${entityId}`;
-  const opens = service === 'open_cover' || (service === 'set_cover_position' && Number(data.position) > 0);
+  const say = (gerund: string, verb: string, what: string) => (via ? `${via} ${verb} ${what}` : `${gerund} ${what}`);
+  if (domain === 'lock' && (service === 'unlock' || service === 'open')) return service === 'open' ? say('opening', 'opens', entityId) : say('unlocking', 'unlocks', entityId);
+  if (domain === 'alarm_control_panel' && service === 'alarm_disarm') return say('disarming', 'disarms', entityId);
+  const opens = service === 'open_cover' || (service === 'set_cover_position' && !(Number(data.position) <= 0));
   if (domain === 'cover' && opens) {
     const cls = state?.attributes.device_class;
-    if (typeof cls === 'string' && ENTRANCES.has(cls)) return `opening the ${cls} ${entityId}`;
+    if (typeof cls === 'string' && ENTRANCES.has(cls)) return say('opening', 'opens', `the ${cls} ${entityId}`);
   }
   return undefined;
 }

@@ -3,7 +3,9 @@
 // without a caller); every other change the bridge makes on a caller's behalf (storing a scene,
 // sending a notification) passes `authorizeWrite`; every read of entities goes through the
 // HomeView this policy makes. The rules: OAuth scope, read-only mode, exposure to Assist, the allow
-// and deny lists, and confirmation (src/policy/confirmation.ts).
+// and deny lists, and confirmation (src/policy/confirmation.ts). They judge what an action will do,
+// not what it is called: each action is turned into its effects (src/policy/effects.ts: a script
+// into its steps, a group into its members, a toggle into its direction) before any rule runs.
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { domainOf } from '../hub/entity-id.js';
@@ -45,6 +47,28 @@ export interface GuardedAction {
   state?: HubState;
   /** A service called with no entity (notify.mobile_app_phone): `entity_id` is `domain.service`, no exposure applies. */
   targetless?: boolean;
+  /** The service's domain when it is not the entity's (homeassistant.turn_on on a light). */
+  domain?: string;
+  /** How an indirect effect is reached, in words: "running script.unlocker". */
+  via?: string;
+  /** Why what this does cannot be known before it runs (a template, a config the bridge cannot read). */
+  unresolved?: string;
+}
+
+/** Turns actions into their effects (src/policy/effects.ts). */
+export interface EffectSource {
+  expand(actions: readonly GuardedAction[]): GuardedAction[];
+  ready(actions: readonly GuardedAction[]): Promise<void>;
+  /** Automations whose own triggers watch an entity the effects change. */
+  mayAlsoRun(effects: readonly GuardedAction[]): { automation: string; because: string }[];
+  readAutomations(): Promise<void>;
+}
+
+/** What a dry run shows: each effect (service in its domain, how it is reached), and what Home Assistant may run by itself after. */
+export interface EffectPreview {
+  effects: { entity_id: string; service: string; via?: string; needs_confirmation?: true; cannot_tell?: string }[];
+  /** Automations whose own triggers watch an entity these effects change: Home Assistant may also run them. */
+  may_also_run: { automation: string; because: string }[];
 }
 
 export interface AuthorizeOptions {
@@ -82,6 +106,7 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export class Policy {
   private readonly allow: RegExp[];
   private readonly deny: RegExp[];
+  private effects?: EffectSource;
 
   constructor(
     private readonly settings: PolicySettings,
@@ -90,6 +115,40 @@ export class Policy {
     const compile = (list: readonly string[]) => list.map((p) => toRegex(p.includes('.') ? p : `${p}.*`));
     this.allow = compile(settings.allow);
     this.deny = compile(settings.deny);
+  }
+
+  /** Judge effects through this resolver from now on (the composition root sets it once). */
+  useEffects(effects: EffectSource): void {
+    this.effects = effects;
+  }
+
+  /** What the actions will do: their effects, indirect ones marked with `via`, what cannot be known with `unresolved`. */
+  effectsOf(actions: readonly GuardedAction[]): GuardedAction[] {
+    return this.effects ? this.effects.expand(actions) : [...actions];
+  }
+
+  /** Reads what judging these actions needs from the hub (script, automation and scene configs), once. */
+  async prepare(actions: readonly GuardedAction[]): Promise<void> {
+    await this.effects?.ready(actions);
+  }
+
+  /** What actions will do, for a dry run or a preview: their effects and the automations they may set off. */
+  async preview(actions: readonly GuardedAction[]): Promise<EffectPreview> {
+    await this.prepare(actions);
+    await this.effects?.readAutomations();
+    const fx = this.effectsOf(actions);
+    const effects = fx.map((e) => {
+      const service = e.targetless ? e.entity_id : `${e.domain ?? domainOf(e.entity_id)}.${e.service}`;
+      const asks = this.reasonsOf([e]).length > 0;
+      return { entity_id: e.targetless ? '' : e.entity_id, service, ...(e.via ? { via: e.via } : {}), ...(asks ? { needs_confirmation: true as const } : {}), ...(e.unresolved ? { cannot_tell: e.unresolved } : {}) };
+    });
+    return { effects, may_also_run: this.effects?.mayAlsoRun(fx) ?? [] };
+  }
+
+  /** Whether any rule could hold an action back for this caller: then an action whose effects cannot be known is refused. */
+  private anyRule(caller: Caller): boolean {
+    const s = this.settings;
+    return s.readOnly || s.requireConfirmation || s.exposedOnly === true || this.allow.length > 0 || this.deny.length > 0 || caller.principal?.scope !== undefined;
   }
 
   get readOnly(): boolean {
@@ -119,7 +178,29 @@ export class Policy {
 
   /** Why an action needs the person's confirmation, or undefined (also when confirmation is off). */
   confirmationOf(a: GuardedAction): string | undefined {
-    return this.settings.requireConfirmation ? confirmationReason(a.entity_id, a.service, a.data, a.state) : undefined;
+    if (!this.settings.requireConfirmation) return undefined;
+    const reasons = this.reasonsOf(this.effectsOf([a]));
+    return reasons.length ? reasons.join(', ') : undefined;
+  }
+
+  private reasonsOf(effects: readonly GuardedAction[]): string[] {
+    if (!this.settings.requireConfirmation) return [];
+    const out = effects.map((e) => confirmationReason(e.entity_id, e.service, e.data, e.state, e.via)).filter((r): r is string => r !== undefined);
+    return [...new Set(out)];
+  }
+
+  /** Refuses effects that cannot be known when a rule could apply, saying why. */
+  private judgeUnknown(caller: Caller, effects: readonly GuardedAction[], always = false): void {
+    const unknown = [...new Set(effects.filter((e) => e.unresolved).map((e) => e.unresolved!))];
+    if (!unknown.length || !(always || this.anyRule(caller))) return;
+    throw new AppError('FORBIDDEN', 403, `The bridge cannot tell what this would do, so it does not run it: ${unknown.join('; ')}. Name the entities and services outright`, { unresolved: unknown });
+  }
+
+  /** "lock.front_door (running script.unlocker)": an entity with how it is reached. */
+  private named(effects: readonly GuardedAction[]): string {
+    const seen = new Map<string, string | undefined>();
+    for (const e of effects) if (!seen.has(e.entity_id) || (!e.via && seen.get(e.entity_id))) seen.set(e.entity_id, e.via);
+    return [...seen].map(([id, via]) => (via ? `${id} (${via})` : id)).join(', ');
   }
 
   /**
@@ -139,16 +220,20 @@ export class Policy {
   authorize(caller: Caller, actions: readonly GuardedAction[], opts: AuthorizeOptions = {}): void {
     if (!actions.length) return;
     this.authorizeWrite(caller, actions.length === 1 ? `${actions[0]!.service} on ${actions[0]!.entity_id}` : 'changing anything');
-    const hidden = actions.filter((a) => !a.targetless && !this.maySee(a.entity_id)).map((a) => a.entity_id);
-    if (hidden.length) {
-      throw new AppError('FORBIDDEN', 403, `Not allowed to act on ${hidden.join(', ')}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY); expose it under Settings → Voice assistants → Expose`, { entity_ids: hidden, exposed: false });
+    const effects = this.effectsOf(actions);
+    this.judgeUnknown(caller, effects);
+    const hiddenFx = effects.filter((a) => !a.targetless && !a.unresolved && !this.maySee(a.entity_id));
+    if (hiddenFx.length) {
+      const hidden = [...new Set(hiddenFx.map((a) => a.entity_id))];
+      throw new AppError('FORBIDDEN', 403, `Not allowed to act on ${this.named(hiddenFx)}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY); expose it under Settings → Voice assistants → Expose`, { entity_ids: hidden, exposed: false });
     }
-    const kept = actions.filter((a) => !this.listed(a.entity_id)).map((a) => a.entity_id);
-    if (kept.length) {
-      throw new AppError('FORBIDDEN', 403, `Not allowed to act on ${kept.join(', ')} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept, domain: domainOf(kept[0]!) });
+    const keptFx = effects.filter((a) => !a.unresolved && !this.listed(a.entity_id));
+    if (keptFx.length) {
+      const kept = [...new Set(keptFx.map((a) => a.entity_id))];
+      throw new AppError('FORBIDDEN', 403, `Not allowed to act on ${this.named(keptFx)} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept, domain: domainOf(kept[0]!) });
     }
     if (opts.planOnly || caller.confirm) return;
-    const reasons = actions.map((a) => this.confirmationOf(a)).filter((r): r is string => r !== undefined);
+    const reasons = this.reasonsOf(effects);
     if (reasons.length) {
       throw new AppError('CONFIRMATION_REQUIRED', 409, `${capitalise(reasons.join(', '))} needs confirmation: ask the person, then call again with confirm: true`, { needs_confirmation: reasons });
     }
@@ -199,11 +284,17 @@ export class Policy {
     }
     const kept = refs.entities.filter((id) => !this.listed(id));
     if (kept.length) throw new AppError('FORBIDDEN', 403, `The config names ${kept.join(', ')}, which callers may not act on (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept, domain: domainOf(kept[0]!) });
+    // Applying a config always asks the person, so a rule always applies: what cannot be known is refused.
+    this.judgeUnknown(caller, this.effectsOf(refs.actions), true);
     if (refs.actions.length) {
       // What the config does when it runs is judged as a direct action now, the control scope included.
       this.authorize({ principal: caller.principal }, refs.actions, { planOnly: true });
     }
-    const reasons = [edit.what, ...refs.actions.map((a) => this.confirmationOf(a)).filter((r): r is string => r !== undefined)];
+    // Every effect the config would have is named, confirmation rules or not: the person confirms what it does.
+    const effects = this.effectsOf(refs.actions);
+    const asked = (e: GuardedAction) => confirmationReason(e.entity_id, e.service, e.data, e.state) !== undefined && this.settings.requireConfirmation;
+    const does = effects.filter((e) => e.via && !e.targetless && !asked(e)).map((e) => `${e.via} does ${e.domain ?? domainOf(e.entity_id)}.${e.service} on ${e.entity_id}`);
+    const reasons = [edit.what, ...this.reasonsOf(effects), ...does];
     const needs = [...new Set(reasons)];
     if (!opts.planOnly && !caller.confirm) {
       throw new AppError('CONFIRMATION_REQUIRED', 409, `${capitalise(needs.join('; '))} needs confirmation: show the person the preview (dry_run), ask, then call again with confirm: true`, { needs_confirmation: needs });

@@ -7,7 +7,7 @@
 // services; the stored action keeps the generic name (close, set_value) and is resolved to a
 // service again at activation, against the hub's services of that moment.
 import * as v from 'valibot';
-import type { ActionExecutor } from '../actions/executor.js';
+import { checkEntityId, type ActionExecutor } from '../actions/executor.js';
 import { AppError, invalidParameters } from '../errors.js';
 import type { SceneAction } from '../store/scenes.js';
 import { anyObject, check } from '../validation.js';
@@ -53,6 +53,8 @@ export function normaliseAction(item: unknown, at: string): SceneAction {
 /** Checks a stored-form action against the hub; its errors name the action's place. */
 export function checkAction(executor: ActionExecutor, a: SceneAction, at: string, allowUnknownEntity: boolean): void {
   try {
+    // The bridge's own scenes keep ids as the hub writes them: a direct command may spell one in any case, a stored scene may not.
+    checkEntityId(a.entity_id);
     executor.plan(a, { allowUnknownEntity });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

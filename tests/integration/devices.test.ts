@@ -249,7 +249,7 @@ describe('control errors', () => {
   });
 
   test.each([
-    [{ entity_id: 'Light.Bedroom', action: 'turn_on' }, 'entity_id'],
+    [{ entity_id: 'Light-Bedroom', action: 'turn_on' }, 'entity_id'],
     [{ entity_id: 'light.bedroom_lamp; drop table', action: 'turn_on' }, 'entity_id'],
     [{ entity_id: 'light.bedroom_lamp' }, 'action'],
     [{ entity_id: 'light.bedroom_lamp', action: 'turn_on', parameters: [1] }, 'parameters'],

@@ -201,8 +201,10 @@ describe('the shape of a call', () => {
     expect(typo).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, message: 'targets: unknown field' });
     const badId = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 3 } } as never, {}));
     expect(badId).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'target.area_id: must be an id or a list of ids' });
-    const badEntity = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'Light.Hallway' } }, {}));
+    const badEntity = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light hallway' } }, {}));
     expect(badEntity).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'target.entity_id' } });
+    // Home Assistant lower-cases ids and splits comma lists: so does the bridge, before judging.
+    expect(actions.planCall({ domain: 'LIGHT', service: 'Turn_On', target: { entity_id: ' Light.Hallway , light.garden_lights' } })).toMatchObject({ domain: 'light', service: 'turn_on', target: { entity_id: ['light.hallway', 'light.garden_lights'] }, entity_ids: ['light.hallway', 'light.garden_lights'] });
     const inData = await refused(actions.callService({ domain: 'light', service: 'turn_on', data: { entity_id: 'light.hallway' } }, {}));
     expect(inData).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'data.entity_id: give entity_id in target, not in data' });
     const response = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light.hallway' }, return_response: true }, {}));

@@ -78,7 +78,7 @@ describe('POST /api/tools/call', () => {
   test('a dry run changes nothing and says what would happen', async () => {
     await call('control_lights', { entity_id: 'light.office_desk', command: 'off' });
     const r = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 80, dry_run: true, command: 'on' });
-    expect(r.body.structuredContent).toEqual({ service: 'light.turn_on', dry_run: true, entities: [{ entity_id: 'light.office_desk', state: 'off' }] });
+    expect(r.body.structuredContent).toEqual({ service: 'light.turn_on', dry_run: true, entities: [{ entity_id: 'light.office_desk', state: 'off' }], preview: { effects: [{ entity_id: 'light.office_desk', service: 'light.turn_on' }], may_also_run: [] } });
     expect(r.body.content[0].text).toMatch(/^Would call light\.turn_on on light\.office_desk with \{"brightness_pct":80\}/);
     expect(hubState('light.office_desk').state).toBe('off');
   });

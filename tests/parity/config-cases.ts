@@ -1,6 +1,6 @@
 // Parity cases for Home Assistant's config part, as Home Assistant 2026.11.0 answers them (with its
 // demo, `input_boolean:`... in configuration.yaml, automations.yaml and scripts.yaml included, and a
-// YAML-mode dashboard yaml-board): the config API's REST views for automations and scripts and
+// YAML-mode dashboard yaml-board): the config API's REST views for automations, scripts and scenes and
 // their refusals, the reload into entities, automation/config and script/config, trace/list and
 // trace/get, the helper collections and lovelace/config. The same runner and step kinds as
 // cases.ts; they run against the real hub (tests/e2e/config-parity.test.ts) and the simulator
@@ -27,7 +27,26 @@ const AUTOMATION = {
 };
 const SCRIPT = { alias: 'Parity script', sequence: [{ action: 'light.turn_on', target: { entity_id: 'light.bed_light' } }], mode: 'single' };
 
+const SCENE_ID = '1764201600099';
+const SCENE = { name: 'Parity scene', entities: { 'light.bed_light': { state: 'on', brightness: 120 } } };
+
 export const CONFIG_CASES: ParityCase[] = [
+  {
+    // What the bridge reads to judge a scene's effects: its members on the entity, its states from the config view.
+    name: 'scene editor: a scene written through the config view is reloaded into an entity listing its members and read back',
+    steps: [
+      { rest: { path: '/api/config/scene/config/parity_nothing' }, status: 404, json: { message: 'Resource not found' } },
+      { ws: { type: 'subscribe_events', event_type: 'scene_reloaded' }, reply: ok(null), save: 'reloads' },
+      { rest: { method: 'POST', path: `/api/config/scene/config/${SCENE_ID}`, body: SCENE }, status: 200, json: { result: 'ok' } },
+      // The bridge drops the scene configs it keeps when Home Assistant says it reloaded them.
+      { event: 'reloads', expect: expect.objectContaining({ event_type: 'scene_reloaded' }) },
+      { rest: { path: `/api/config/scene/config/${SCENE_ID}` }, status: 200, json: { id: SCENE_ID, ...SCENE } },
+      { state: 'scene.parity_scene', expect: expect.objectContaining({ state: 'unknown', attributes: { entity_id: ['light.bed_light'], id: SCENE_ID, friendly_name: 'Parity scene' } }) },
+      { rest: { method: 'DELETE', path: `/api/config/scene/config/${SCENE_ID}` }, status: 200, json: { result: 'ok' } },
+      { rest: { path: `/api/config/scene/config/${SCENE_ID}` }, status: 404, json: { message: 'Resource not found' } },
+    ],
+    cleanup: [{ rest: { method: 'DELETE', path: `/api/config/scene/config/${SCENE_ID}` }, status: 200 }],
+  },
   {
     name: 'config API: an unknown automation or script is 404 to read and 400 to delete, both "Resource not found"',
     steps: [

@@ -15,6 +15,7 @@ function fakeExecutor(delay: (p: PlannedAction) => number) {
   const t0 = Date.now();
   const ex = {
     authorize() {},
+    async prepare() {},
     plan(cmd: DeviceCommand): PlannedAction {
       if (cmd.action === 'bad') throw invalidParameters('bad action', { field: 'action' });
       return { entity_id: cmd.entity_id, action: cmd.action, domain: 'light', service: cmd.action, data: cmd.parameters ?? {} };
@@ -94,6 +95,7 @@ describe('runBatch', () => {
     let peak = 0;
     const ex = {
       authorize: () => {},
+      prepare: async () => {},
       plan: (c: DeviceCommand) => ({ entity_id: c.entity_id, action: c.action, domain: 'light', service: c.action, data: {} }),
       run: async (p: PlannedAction) => {
         peak = Math.max(peak, ++now);

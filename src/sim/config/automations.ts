@@ -95,7 +95,13 @@ export class ScriptedConfig {
   }
 
   /** automation.reload with an id: that automation's entity is made again from the file. */
+  /** automation.reload (of one item, as the config view's hook does): then automation_reloaded, as the hub fires. */
   reloadAutomation(id: string): void {
+    this.reloadOneAutomation(id);
+    this.hub.bus.fire('automation_reloaded', {});
+  }
+
+  private reloadOneAutomation(id: string): void {
     const config = this.automation(id);
     const existing = this.automationEntity(id);
     if (!config) {

@@ -6,12 +6,14 @@ import type { Command, CommandConnection } from '../commands.js';
 import type { Hub } from '../hub.js';
 import { all, coerceInt, dict, isPlainObject, isType, literal, oneOf, range, string, type KeySpec } from '../schema.js';
 import { ScriptedConfig } from './automations.js';
+import { UiScenes } from './scenes.js';
 import { HELPER_TYPES, HelperInvalid, HelperNotFound, Helpers, type HelperType } from './helpers.js';
 import { type DashboardSeed, Lovelace, LovelaceError } from './lovelace.js';
 import { HomeAssistantError } from '../errors.js';
 
 export interface SimConfig {
   scripted: ScriptedConfig;
+  scenes: UiScenes;
   helpers: Helpers;
   lovelace: Lovelace;
 }
@@ -22,7 +24,7 @@ const configs = new WeakMap<Hub, SimConfig>();
 export function configOf(hub: Hub): SimConfig {
   let c = configs.get(hub);
   if (!c) {
-    c = { scripted: new ScriptedConfig(hub), helpers: new Helpers(hub), lovelace: new Lovelace(hub) };
+    c = { scripted: new ScriptedConfig(hub), scenes: new UiScenes(hub), helpers: new Helpers(hub), lovelace: new Lovelace(hub) };
     configs.set(hub, c);
   }
   return c;
@@ -32,6 +34,7 @@ export function configOf(hub: Hub): SimConfig {
 export function startConfig(hub: Hub, dashboards: readonly DashboardSeed[] = []): SimConfig {
   const c = configOf(hub);
   c.scripted.seed();
+  c.scenes.seed();
   c.helpers.seed();
   c.lovelace.seed(dashboards);
   return c;

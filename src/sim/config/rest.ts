@@ -1,4 +1,4 @@
-// The config API's REST views for automations and scripts (homeassistant/components/config/view.py
+// The config API's REST views for automations, scripts and scenes (homeassistant/components/config/view.py
 // in 2026.11): GET the stored item or 404 "Resource not found"; POST checks the body and the key,
 // writes the file, answers {"result": "ok"} and reloads the item right after the answer; DELETE of
 // an unknown key is a 400 "Resource not found". Only administrators may use them (401 otherwise).
@@ -60,7 +60,30 @@ export function configRoutes(hub: Hub): Array<{ re: RegExp; methods: Record<stri
       }),
     };
   };
+  const scenes = () => configOf(hub).scenes;
+  const sceneView: Record<string, Handler> = {
+    GET: admin(({ res, params }) => {
+      const value = scenes().get(params[0] ?? '');
+      if (value === undefined) message(res, 404, 'Resource not found');
+      else sendJson(res, 200, JSON.stringify(value));
+    }),
+    POST: admin(async ({ req, res, params }) => {
+      const parsed = parseJson(await readBody(req));
+      if (!parsed.ok) return message(res, 400, 'Invalid JSON specified');
+      if (!isPlainObject(parsed.value)) throw fail(500);
+      if (parsed.value.entities !== undefined && !isPlainObject(parsed.value.entities)) return message(res, 400, 'Message malformed: expected a dictionary for dictionary value @ data[\'entities\']');
+      scenes().write(params[0] ?? '', parsed.value);
+      sendJson(res, 200, JSON.stringify({ result: 'ok' }));
+      setImmediate(() => scenes().reload());
+    }),
+    DELETE: admin(({ res, params }) => {
+      if (!scenes().delete(params[0] ?? '')) return message(res, 400, 'Resource not found');
+      sendJson(res, 200, JSON.stringify({ result: 'ok' }));
+      setImmediate(() => scenes().reload());
+    }),
+  };
   return [
+    { re: /^\/api\/config\/scene\/config\/([^/]+)$/, methods: sceneView },
     { re: /^\/api\/config\/automation\/config\/([^/]+)$/, methods: view('automation') },
     { re: /^\/api\/config\/script\/config\/([^/]+)$/, methods: view('script') },
   ];

@@ -6,6 +6,7 @@ import type { ServiceDef } from '../services.js';
 import { isoFromMicros, nowMicros } from '../time.js';
 import { sel } from './common.js';
 import { type Wanted, reproduce } from './reproduce.js';
+import { configOf } from '../config/index.js';
 
 const members = (config: Record<string, unknown>): Record<string, Wanted> =>
   (isPlainObject(config.entities) ? config.entities : {}) as Record<string, Wanted>;
@@ -48,6 +49,6 @@ export const scene: DomainModule = {
         }
       },
     });
-    r('reload', { kind: 'plain', name: 'Reload', description: 'Reloads the scenes from the YAML-configuration.', run: () => undefined });
+    r('reload', { kind: 'plain', name: 'Reload', description: 'Reloads the scenes from the YAML-configuration.', run: (_call, h) => configOf(h).scenes.reload() });
   },
 };
