@@ -88,7 +88,8 @@ describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
     expect(health).toMatchObject({ status: 'healthy', version: config.version, hub: { connected: true } });
     const hc = rehearsal.healthcheck!;
     expect(hc.command[0]).toBe('node');
-    execFileSync('chroot', [rehearsal.root, ...hc.command], { env: { PATH: rehearsal.env.PATH! }, timeout: 10_000 });
+    // Under qemu-user Node alone takes seconds to start: the guard against a hang is wider there.
+    execFileSync('chroot', [rehearsal.root, ...hc.command], { env: { PATH: rehearsal.env.PATH! }, timeout: rehearsal.emulator ? 60_000 : 10_000 });
   });
 
   test('runs the options from /data/options.json, with the native engine on the untouched uWS binary', async () => {
