@@ -6,7 +6,7 @@
 // which thing is meant, and only the home's names and the kinds of things are guessed at.
 import type { LanguageData } from './language.js';
 import type { Lexicon } from './lexicon.js';
-import { singularOf, soundKey } from './text.js';
+import { numbers, singularOf, soundKey } from './text.js';
 
 /** A guess at least this sure is taken; one at least ASK sure is asked about; below, the word stays unknown. */
 export const ACCEPT = 0.75;
@@ -22,8 +22,27 @@ export interface Recovery {
 
 const isNumber = (t: string) => /^-?\d+(\.\d+)?$/.test(t);
 
-/** Damerau-Levenshtein distance (adjacent swaps count one), or max + 1 as soon as it must be more than max. */
-export function distance(a: string, b: string, max = Infinity): number {
+/** Keys side by side on the language's keyboard (its rows as data): a slip onto one costs half a letter. */
+const NEAR = new WeakMap<LanguageData, Set<string>>();
+function nearKeys(lang: LanguageData): Set<string> {
+  let near = NEAR.get(lang);
+  if (near) return near;
+  near = new Set();
+  const rows = lang.keyboard;
+  for (let r = 0; r < rows.length; r++) {
+    for (let c = 0; c < rows[r]!.length; c++) {
+      const k = rows[r]![c]!;
+      // Same row either side; the row below sits half a key to the right.
+      const around = [rows[r]![c - 1], rows[r]![c + 1], rows[r + 1]?.[c - 1], rows[r + 1]?.[c]];
+      for (const x of around) if (x) near.add(k + x).add(x + k);
+    }
+  }
+  NEAR.set(lang, near);
+  return near;
+}
+
+/** Damerau-Levenshtein distance (adjacent swaps count one; a neighbouring key, when given, half), or max + 1 as soon as it must be more than max. */
+export function distance(a: string, b: string, max = Infinity, near?: Set<string>): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -31,7 +50,7 @@ export function distance(a: string, b: string, max = Infinity): number {
     const row = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = a[i - 1] === b[j - 1] ? 0 : near?.has(a[i - 1]! + b[j - 1]!) ? 0.5 : 1;
       let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
       row[j] = v;
@@ -50,7 +69,7 @@ export function confidence(word: string, known: string, lang: LanguageData, keys
   // Same sound, other letters (celing, vacume, lites): as sure as one slip of a finger.
   const key = keys?.word ?? soundKey(word, lang);
   const same = key.length >= 2 && key === (keys?.known ?? soundKey(known, lang));
-  const d = distance(word, known, same ? 3 : 2);
+  const d = distance(word, known, same ? 3 : 2, nearKeys(lang));
   // More than two slips is another word, unless it sounds the same.
   let c = d > 2 ? 0 : 1 - d / Math.max(word.length, known.length);
   // A slip in a three-letter word changes a third of it: only ever a question (flux: lux?).
@@ -169,7 +188,23 @@ export class Recoverer {
     return best && !tie ? best : best ? { ...best, sure: Math.min(best.sure, ACCEPT - 0.01) } : undefined;
   }
 
-  recover(tokens: readonly string[]): Recovery {
+  /** A mistyped number word ("fourty", "fümf"), by the same confidence rule, or undefined. */
+  private numberWord(w: string): string | undefined {
+    let best: { word: string; sure: number } | undefined;
+    let tie = false;
+    for (const known of [...Object.keys(this.lang.numbers), ...Object.keys(this.lang.number_scales)]) {
+      const sure = confidence(w, known, this.lang);
+      if (sure < ACCEPT) continue;
+      if (!best || sure > best.sure) [best, tie] = [{ word: known, sure }, false];
+      else if (sure === best.sure) tie = true;
+    }
+    return best && !tie ? best.word : undefined;
+  }
+
+  recover(input: readonly string[]): Recovery {
+    // Number words first: a mistyped one becomes the number it spells.
+    const fixed = input.map((t) => (isNumber(t) || t === ',' || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) ? t : (this.numberWord(t) ?? t)));
+    const tokens = fixed.some((t, i) => t !== input[i]) ? numbers(fixed, this.lang) : input;
     const out: string[] = [];
     const guesses: Recovery['guesses'] = [];
     let unsure: Recovery['unsure'];
