@@ -66,7 +66,7 @@ export interface Frame {
   /** Words that forbid acting now, by kind. */
   blockers: { kind: BlockerKind; words: string[] }[];
   /** What "except" / "but not" leaves out. */
-  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[] };
+  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[]; positions: { forms: string[]; group: number }[] };
   /** Words that count things ("two of the lights", "half the lights"): the parser never picks some of several. */
   counts: string[];
   /** The clause's own text. */
@@ -270,7 +270,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       f.unknown.push(l.text);
       // "in the sauna": a place word before it, with only articles between.
       let j = i - 1;
-      while (j >= 0 && determiners.includes(lexemes[j]!.text)) j--;
+      while (j >= 0 && determiners.includes(lexemes[j]!.text) && !grammar.placeWords?.includes(lexemes[j]!.text)) j--;
       if (j >= 0 && grammar.placeWords?.includes(lexemes[j]!.text) && !lexemes[i + 1]?.meanings.some((m) => TARGET.has(m.k))) f.places.push(l.text);
       continue;
     }
@@ -289,7 +289,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
     const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
     if (position && !ms.some((m) => NAMES.has(m.k)) && (thingAt(lexemes[i + 1]) || thingAt(lexemes[i - 1]) || ms.every((m) => m.k === 'position'))) {
-      if (!excluding) f.positions.push({ forms: position.forms, group });
+      if (excluding) {
+        f.exclude!.positions.push({ forms: position.forms, group: 0 });
+        f.exclude!.words.push(l.text);
+      } else f.positions.push({ forms: position.forms, group });
       continue;
     }
     const pronoun = ms.find((m): m is Extract<Meaning, { k: 'pronoun' }> => m.k === 'pronoun');
@@ -299,7 +302,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       continue;
     }
     // "das im Wohnzimmer", "die in der Küche": an article before a place stands for a thing of the kind said.
-    if (determiners.includes(l.text) && grammar.placeWords?.includes(lexemes[i + 1]?.text ?? '') && f.mentions.length && !excluding) {
+    if (determiners.includes(l.text) && !grammar.placeWords?.includes(l.text) && grammar.placeWords?.includes(lexemes[i + 1]?.text ?? '') && !excluding) {
       f.pronoun ??= 'kind';
       f.kindParts.push({ group, one: !f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'generic' || x.k === 'bnoun') && x.plural)) });
       continue;
@@ -316,7 +319,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
     if (has(l, 'except') && !ms.some((m) => NAMES.has(m.k))) {
       excluding = true;
-      f.exclude ??= { words: [], mentions: [], areas: [], floors: [] };
+      f.exclude ??= { words: [], mentions: [], areas: [], floors: [], positions: [] };
       continue;
     }
     if ((has(l, 'list') || has(l, 'connector')) && only(l, 'list', 'connector', 'filler', 'number')) {

@@ -253,6 +253,8 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     }
   }
   r = settled(r, choose);
+  // "is the sauna on": a thing not known, with no name or kind said that is known, is not answered with another.
+  if (f.unknown.length && !f.mentions.length && q !== 'who' && r.kind !== 'none') return { kind: 'not_understood', words: f.unknown, reason: 'no_target', part: f.text };
   if (r.kind === 'ambiguous') return r;
   // "what is the temperature in the living room" where it has no thermometer: say so.
   if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) {

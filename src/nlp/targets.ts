@@ -145,7 +145,17 @@ function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<F
     const e = home.entities.get(id)!;
     if (areas.has(e.area ?? '') || floors.has(e.floor ?? '')) out.add(id);
   }
-  for (const m of ex.mentions) {
+  // "except the left one": by the position its name carries, among the kinds said there (else any).
+  if (ex.positions.length) {
+    const kinds = ex.mentions.flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));
+    const ids = r.ids.filter((id) => {
+      const e = home.entities.get(id)!;
+      return placed(e, ex.positions, filters) && (!kinds.length || kinds.some((k) => kindFits(k, e)));
+    });
+    if (!ids.length) return { kind: 'no_exception', words: ex.words };
+    for (const id of ids) out.add(id);
+  }
+  for (const m of ex.positions.length ? [] : ex.mentions) {
     const found = resolveGroup(
       { ...emptyFrame(), mentions: [{ ...m, group: 0 }], question: 'list' },
       home,
