@@ -81,6 +81,8 @@ export interface Frame {
   period?: { words: string[]; names: string[] };
   /** Unknown words where a place is said ("in the sauna"): a place the home does not have. */
   places: string[];
+  /** Unknown words after an article ("the attic", "die Sauna"): a thing or place, unless a name carries them. */
+  nouns: string[];
 }
 
 const TARGET = new Set(['entity', 'domain', 'bnoun', 'snoun', 'generic', 'scene', 'group']);
@@ -237,6 +239,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     positions: [],
     kindParts: [],
     places: [],
+    nouns: [],
   };
   const asking = question !== undefined;
   const first = asked?.at ?? 0;
@@ -272,6 +275,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       let j = i - 1;
       while (j >= 0 && determiners.includes(lexemes[j]!.text) && !grammar.placeWords?.includes(lexemes[j]!.text)) j--;
       if (j >= 0 && grammar.placeWords?.includes(lexemes[j]!.text) && !lexemes[i + 1]?.meanings.some((m) => TARGET.has(m.k))) f.places.push(l.text);
+      else if (determiners.includes(lexemes[i - 1]?.text ?? '')) f.nouns.push(l.text);
       continue;
     }
     // "should I", "soll ich", "what would happen if": a question about an act never acts.

@@ -136,6 +136,12 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, c
   return tries.find((o) => o.kind !== 'not_understood') ?? tries[0]!;
 }
 
+/** Whether a word is a zone someone is in (a person's state: "auf der Arbeit"), which is no thing of the home. */
+function zoneOf(word: string, deps: PlanDeps): boolean {
+  const people = [...(deps.home.byDomain.get('person') ?? []), ...(deps.home.byDomain.get('device_tracker') ?? [])];
+  return people.some((e) => fold(deps.state(e.id)?.state ?? '', deps.lang) === word);
+}
+
 /** The one-word place prepositions of a language ("in", "im"). */
 const placeWords = (lang: LanguageData) => lang.place_prepositions.filter((p) => !p.includes(' '));
 
@@ -262,6 +268,17 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, places, lang) };
   }
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
+  // "the bed sensor reading", "the sound bar": words not known as such are a part of a name; the things whose names carry them are meant.
+  if (f.unknown.length) {
+    const nameWords = (e: HomeEntity) => fold(e.name, lang).split(/[^\p{L}\p{N}]+/u);
+    const carries = (e: HomeEntity) => f.unknown.every((w) => nameWords(e).includes(w));
+    const among = r.ids.filter((id) => carries(home.entities.get(id)!));
+    const anywhere = among.length ? [] : [...home.entities.values()].filter((e) => !e.background && carries(e));
+    if (among.length) r = { ...r, ids: among };
+    else if (anywhere.length) r = { ...r, ids: anywhere.map((e) => e.id) };
+    // "how warm is the attic": a thing said that no name carries is not answered with another.
+    else if (f.nouns.some((w) => !zoneOf(w, deps))) return { kind: 'not_understood', words: f.nouns, reason: 'no_target', part: f.text };
+  }
   // "how much gas today": only a reading kept for that period answers it (its name says the period).
   if (f.period) {
     const names = f.period.names;

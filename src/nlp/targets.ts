@@ -186,10 +186,13 @@ function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefine
 }
 
 function emptyFrame(): Frame {
-  return { actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, outdoors: false, all: false, any: false, everything: false, states: [], bstates: [], numbers: [], props: [], unknown: [], blockers: [], counts: [], text: '', positions: [], kindParts: [], places: [] };
+  return { actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, outdoors: false, all: false, any: false, everything: false, states: [], bstates: [], numbers: [], props: [], unknown: [], blockers: [], counts: [], text: '', positions: [], kindParts: [], places: [], nouns: [] };
 }
 
 const KINDS = new Set(['domain', 'bnoun', 'snoun', 'generic']);
+
+/** Covers of a window, whose words people use for one another (blinds, shades, curtains, shutters). */
+const WINDOW_COVERINGS = new Set(['curtain', 'blind', 'shade', 'shutter']);
 
 /** One part of a list: its names first, else its kinds of thing in the scope. */
 function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Resolution {
@@ -273,8 +276,9 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
     if (!list.length && o.k === 'domain' && o.cls && !others(o)) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
     // In a command, covers go by many names (blinds, shades, curtains, shutters): said of several or of a
     // place they mean its covers; one said alone means that kind, or any cover when there is none of it
-    // and the words name nothing else. A position said ("the left curtain") keeps the kind.
-    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && ((wide && !f.positions.length) || (!list.some((e) => !e.background) && !others(o)))) list = home.byDomain.get('cover') ?? [];
+    // and the words name nothing else (a garage door, a gate or an awning the home lacks is not another
+    // cover). A position said ("the left curtain") keeps the kind.
+    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && ((wide && !f.positions.length) || (!list.some((e) => !e.background) && !others(o) && WINDOW_COVERINGS.has(o.cls)))) list = home.byDomain.get('cover') ?? [];
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)) && placed(e, f.positions, filters));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
