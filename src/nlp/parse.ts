@@ -292,11 +292,15 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
     const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
-    if (position && !ms.some((m) => NAMES.has(m.k)) && (thingAt(lexemes[i + 1]) || thingAt(lexemes[i - 1]) || ms.every((m) => m.k === 'position'))) {
+    const oneNext = lexemes[i + 1]?.text === '1' || has(lexemes[i + 1], 'pronoun');
+    if (position && !ms.some((m) => NAMES.has(m.k)) && (thingAt(lexemes[i + 1]) || thingAt(lexemes[i - 1]) || oneNext || ms.every((m) => m.k === 'position'))) {
       if (excluding) {
         f.exclude!.positions.push({ forms: position.forms, group: 0 });
         f.exclude!.words.push(l.text);
-      } else f.positions.push({ forms: position.forms, group });
+      } else {
+        f.positions.push({ forms: position.forms, group });
+        groupHasThing = true;
+      }
       continue;
     }
     const pronoun = ms.find((m): m is Extract<Meaning, { k: 'pronoun' }> => m.k === 'pronoun');

@@ -86,12 +86,22 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
     if (out) return out;
   }
   // A part may be only a place ("the bedroom lamp and the kitchen"): it counts as a part too.
-  const groups = [...new Set([...f.mentions, ...f.areas, ...f.floors].map((x) => x.group))].sort((a, b) => a - b);
+  const groups = [...new Set([...f.mentions, ...f.areas, ...f.floors, ...f.kindParts, ...f.positions].map((x) => x.group))].sort((a, b) => a - b);
   let r = groups.length <= 1 || f.question !== undefined ? resolveGroup(f, home, scope, filters) : resolveParts(f, groups, home, scope, filters, contextArea);
   // "the one in the bedroom": one thing is meant, so several are asked about.
-  if (r.kind === 'entities' && r.ids.length > 1 && groups.length <= 1 && f.kindParts.some((k) => k.one) && f.question === undefined) r = { kind: 'ambiguous', noun: f.text, candidates: r.ids };
+  if (r.kind === 'entities' && r.ids.length > 1 && groups.length <= 1 && f.kindParts.some((k) => k.one) && f.question === undefined) {
+    const ids = carryingWord(r.ids, f.mentions, home, filters);
+    r = ids.length === 1 ? { ...r, ids } : { kind: 'ambiguous', noun: f.text, candidates: r.ids };
+  }
   if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
   return r;
+}
+
+/** Of several things, the one whose name carries the word of the kind said ("the one" after "the bedroom lamp": a lamp), else all. */
+function carryingWord(ids: string[], mentions: Mention[], home: Home, filters: Filters): string[] {
+  const words = mentions.flatMap((m) => m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : [])));
+  const carrying = ids.filter((id) => words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)));
+  return carrying.length === 1 ? carrying : ids;
 }
 
 /** The kinds of the things said ("the bedroom lamp": a light), for "the one(s)" said after them. */
@@ -102,7 +112,13 @@ export function kindsOf(mentions: Mention[], home: Home): Mention[] {
       if (kinds.length) return { ...m, meanings: kinds };
       const named = m.meanings.flatMap((x) => (x.k === 'entity' ? x.ids : [])).map((id) => home.entities.get(id)).filter((e): e is HomeEntity => e !== undefined);
       const domains = [...new Set(named.map((e) => e.domain))];
-      return { ...m, meanings: domains.map((domain) => ({ k: 'domain', domain, word: domain, plural: false }) as TargetMeaning) };
+      // Of one device class ("Rollo links": a blind), the one(s) said after are of that class too.
+      const classes = [...new Set(named.map((e) => e.cls))];
+      const cls = domains.length === 1 && classes.length === 1 && classes[0] ? { cls: classes[0] } : {};
+      // The name's last word is the word for its kind ("bedroom lamp": lamp), when it is not the name itself.
+      const last = m.text.split(' ').pop()!;
+      const word = m.text.includes(' ') ? last : domains[0]!;
+      return { ...m, meanings: domains.map((domain) => ({ k: 'domain', domain, word, plural: false, ...cls }) as TargetMeaning) };
     })
     .filter((m) => m.meanings.length);
 }
@@ -120,7 +136,8 @@ function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filt
   for (const g of groups) {
     const own = (p: Place[]) => p.filter((x) => x.group === g);
     const mentions = f.mentions.filter((m) => m.group === g);
-    const pronoun = f.kindParts.find((k) => k.group === g);
+    // "den linken Vorhang und den rechten": a position alone stands for one of the kind said.
+    const pronoun = f.kindParts.find((k) => k.group === g) ?? (!mentions.length && f.positions.some((x) => x.group === g) ? { group: g, one: true } : undefined);
     // A part that is only a place takes the kinds of thing said in the others ("the lights in the bedroom and the kitchen");
     // "the one in the kitchen" takes the kind of the thing named ("the bedroom lamp and the one in the kitchen").
     const kinds = mentions.length ? mentions : pronoun ? kindsOf(f.mentions, home) : f.mentions.map((m) => ({ ...m, meanings: m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group') })).filter((m) => m.meanings.length);
@@ -129,6 +146,7 @@ function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filt
     const hasOwn = part.areas.length > 0 || part.floors.length > 0;
     let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);
     if (one.kind === 'none' && !hasOwn && scope.explicit) one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
+    if (one.kind === 'entities' && pronoun?.one && one.ids.length > 1) one = { ...one, ids: carryingWord(one.ids, kinds, home, filters) };
     if (one.kind === 'entities' && pronoun?.one && one.ids.length > 1) return { kind: 'ambiguous', noun: kinds.map((m) => m.text).join(' '), candidates: one.ids };
     if (one.kind !== 'entities') return one;
     ids.push(...one.ids);
@@ -162,7 +180,11 @@ function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<F
       { explicit: areas.size > 0 || floors.size > 0, areas, floors },
       { implied: [], valueQuestion: false, state: filters.state },
     );
-    const ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
+    let ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
+    // "except the lamp": of the things meant, those that carry the word said, if any do.
+    const words = m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : []));
+    const carrying = ids.filter((id) => words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)));
+    if (carrying.length) ids = carrying;
     if (!ids.length) return { kind: 'no_exception', words: [m.text] };
     for (const id of ids) out.add(id);
   }
