@@ -101,7 +101,7 @@ const BLOCKERS = ['negation', 'time', 'condition'] as const;
 function blockerOf(l: Lexeme, prev: Lexeme | undefined): BlockerKind | undefined {
   if (l.meanings.some((m) => NAMES.has(m.k))) return undefined;
   const kind = BLOCKERS.find((k) => has(l, k));
-  if (kind === 'time' && l.meanings.some((m) => m.k !== 'time' && m.k !== 'filler') && !has(prev, 'number')) return undefined;
+  if (kind === 'time' && l.meanings.some((m) => m.k !== 'time' && m.k !== 'filler' && m.k !== 'period') && !has(prev, 'number')) return undefined;
   return kind;
 }
 

@@ -14,7 +14,7 @@ import { Recoverer } from './recover.js';
 import { absent, answer } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
 import { EVERYTHING, kindsOf, resolve, scopeOf } from './targets.js';
-import { fold, tokenize } from './text.js';
+import { fold, numbers, words } from './text.js';
 
 export interface PlanInput {
   command: string;
@@ -85,7 +85,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   let unsure: { word: string; guess: string } | undefined;
   // Each sentence on its own: one that ends in a question mark asks in its last part.
   for (const sentence of input.command.split(/(?<=\?)/)) {
-    const recovered = recoverer.recover(recoverer.shareNoun(tokenize(sentence, lang), home.names));
+    const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
     const lexemes = vocabulary.match(recovered.tokens, home.names).map((l) =>

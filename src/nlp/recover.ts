@@ -6,7 +6,7 @@
 // which thing is meant, and only the home's names and the kinds of things are guessed at.
 import type { LanguageData } from './language.js';
 import type { Lexicon } from './lexicon.js';
-import { numbers, singularOf, soundKey } from './text.js';
+import { singularOf, soundKey } from './text.js';
 
 /** A guess at least this sure is taken; one at least ASK sure is asked about; below, the word stays unknown. */
 export const ACCEPT = 0.75;
@@ -201,10 +201,13 @@ export class Recoverer {
     return best && !tie ? best.word : undefined;
   }
 
-  recover(input: readonly string[]): Recovery {
-    // Number words first: a mistyped one becomes the number it spells.
-    const fixed = input.map((t) => (isNumber(t) || t === ',' || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) ? t : (this.numberWord(t) ?? t)));
-    const tokens = fixed.some((t, i) => t !== input[i]) ? numbers(fixed, this.lang) : input;
+  /** Words before their numbers are read: a mistyped number word ("fourty five") becomes the one it spells. */
+  numberWords(input: readonly string[]): string[] {
+    const isNumberWord = (t: string) => this.lang.numbers[t] !== undefined || this.lang.number_scales[t] !== undefined;
+    return input.map((t) => (isNumber(t) || t === ',' || isNumberWord(t) || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) ? t : (this.numberWord(t) ?? t)));
+  }
+
+  recover(tokens: readonly string[]): Recovery {
     const out: string[] = [];
     const guesses: Recovery['guesses'] = [];
     let unsure: Recovery['unsure'];
