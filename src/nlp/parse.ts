@@ -202,9 +202,13 @@ function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: bool
   if (asked) return asked;
   const content = lexemes.filter((l) => l.text !== ',');
   const last = content[content.length - 1];
-  const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',');
-  if (!(marked || tagged || lexemes.some((l) => has(l, 'asks'))) || lexemes.some((l) => has(l, 'request')) || (has(last, 'tag_request') && !has(last, 'tag_question'))) return undefined;
+  // A tag after a comma or a question mark; at the very end without either when it can be nothing else ("isn't it", "oder").
+  const plainTag = Boolean(last && (last.text.includes(' ') || !last.meanings.some((m) => m.k === 'position' || NAMES.has(m.k) || TARGET.has(m.k))));
   const imperative = content.some((l) => has(l, 'action') && !l.meanings.some((m) => m.k === 'filler' || m.k === 'state' || m.k === 'bstate' || m.k === 'particle' || m.k === 'question' || m.k === 'tag_question'));
+  // "the tv is off right": after a thing and "is" with no verb, even a word that may be a position is a tag.
+  const stated = !imperative && content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x)));
+  const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
+  if (!(marked || tagged || lexemes.some((l) => has(l, 'asks'))) || lexemes.some((l) => has(l, 'request')) || (has(last, 'tag_request') && !has(last, 'tag_question'))) return undefined;
   if (imperative) return 'act';
   const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   return { q: 'yesno', at: at - 1 };

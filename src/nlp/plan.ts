@@ -183,7 +183,7 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
     steps0.set(e.id, step);
     return step;
   };
-  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors, fold: (t: string) => fold(t, deps.lang) };
+  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors, fold: (t: string) => fold(t, deps.lang), looseCovers: deps.lang.loose_cover_words };
   let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.
   if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters, contextArea);

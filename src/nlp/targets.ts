@@ -39,6 +39,8 @@ export interface Filters {
   state: (id: string) => HubState | undefined;
   /** Words of the outdoors (outside, draußen), to find the outdoor thermometer by its name. */
   outdoors?: readonly string[];
+  /** Whether the language's words for kinds of cover are used for any cover (its data says). */
+  looseCovers?: boolean;
   /** The language's spelling fold (ß = ss), for comparing those words with names. */
   fold?: (text: string) => string;
 }
@@ -300,7 +302,11 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
     // place they mean its covers; one said alone means that kind, or any cover when there is none of it
     // and the words name nothing else (a garage door, a gate or an awning the home lacks is not another
     // cover). A position said ("the left curtain") keeps the kind.
-    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && ((wide && !f.positions.length) || (!list.some((e) => !e.background) && !others(o) && WINDOW_COVERINGS.has(o.cls)))) list = home.byDomain.get('cover') ?? [];
+    // Where the language's words for covers are loose (German, as its corpus says), several or a place mean
+    // every cover there; elsewhere a kind of window covering stands in for another only where there is none of it.
+    const loose = filters.looseCovers !== false;
+    const lacking = !list.some((e) => !e.background && (!scope.explicit || inScope(e, scope))) && !others(o) && o.k === 'domain' && WINDOW_COVERINGS.has(o.cls ?? '');
+    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && !f.positions.length && (loose ? wide || lacking : lacking)) list = (home.byDomain.get('cover') ?? []).filter((e) => loose || !e.cls || WINDOW_COVERINGS.has(e.cls));
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)) && placed(e, f.positions, filters));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
