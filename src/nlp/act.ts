@@ -67,7 +67,10 @@ const STEPS: Record<string, Record<Amount | 'normal', number>> = {
 
 /** The act a command's words ask for, or undefined when they name no act at all. */
 export function actOf(f: Frame): Act | undefined {
-  const strong = f.actions.find((a) => a !== 'set');
+  const said = f.actions.find((a) => a !== 'set');
+  const particle0 = f.particles.find((p) => p === 'on' || p === 'off');
+  // "flip the lights back on": the particle says which way, so it is not a toggle.
+  const strong = said === 'toggle' && particle0 ? (particle0 === 'on' ? 'turn_on' : 'turn_off') : said;
   const num = f.numbers[0];
   const prop = f.props.find((p) => CHANGE_PROPS.includes(p)) ?? (num?.unit && DEGREES.has(num.unit) ? 'temperature' : num?.unit === 'kelvin' ? 'kelvin' : undefined);
   const value = num?.value ?? f.fraction ?? f.fanSpeed;
@@ -84,6 +87,10 @@ export function actOf(f: Frame): Act | undefined {
     const [p, dir] = PROP_OF_COMPARATIVE[f.comparative] ?? ['brightness', 'increase'];
     if (num && !num.by && num.to) return { ...base, verb: 'set', prop: p, value: num.value };
     return { ...base, verb: dir, prop: p, ...(num ? { value: num.value, relative: true } : {}) };
+  }
+  // "warm it up in here", "cool it down": with no light named, warm and cool mean the room's temperature.
+  if (f.kelvin !== undefined && !f.color && !strong && updown && !num && !f.mentions.some((m) => m.meanings.some((x) => x.k === 'domain' && x.domain === 'light'))) {
+    return { ...base, verb: updown === 'up' ? 'increase' : 'decrease', prop: 'temperature' };
   }
   if (strong === 'dim' || strong === 'brighten') {
     if (num && !num.by) return { ...base, verb: 'set', prop: 'brightness', value: num.value };
@@ -306,6 +313,7 @@ function stepFor(act: Act, domain: string, attrs: Record<string, unknown>, sign:
     }
     case 'climate': {
       if (act.prop && act.prop !== 'temperature') return undefined;
+      // From the target the hub reports, else its reading, in the hub's unit; with neither, nothing is guessed.
       const cur = num(attrs.temperature) ?? num(attrs.current_temperature);
       if (cur === undefined) return undefined;
       const f = units.temperature === '°F';

@@ -52,6 +52,8 @@ export interface LanguageData {
   sound_alike: [string, string][];
   /** Letters after digits that stand apart (6pm, 10min). */
   digit_suffixes: string[];
+  /** The rows of the usual keyboard, for telling a slip onto the next key in typo matching. */
+  keyboard: string[];
   /**
    * Verbs whose particle goes to the end ("schließ die Tür auf" is aufschließen): the particles, the
    * infinitive's endings and the endings of the forms said; the verbs are the one-word act phrases.
@@ -110,6 +112,26 @@ export interface LanguageData {
   connectors: string[];
   /** Words between parts of a list (and, commas). */
   list_joiners: string[];
+  /** Openings that make a question a request ("can you ...", "kannst du ..."): it may act. */
+  requests: string[];
+  /** Words at the end that make a statement a question ("..., right?", "..., oder?"). */
+  tag_questions: string[];
+  /** Words that make a clause a question wherever they are ("been", "did I", "gelassen"). */
+  asks: string[];
+  /** Words at the end that keep a request a request ("..., will you?", "..., bitte?"). */
+  tag_requests: string[];
+  /** Asking what to do or what would happen ("should I", "soll ich"): a question about an act, which never acts. */
+  advice: string[];
+  /** Periods a question may ask about (today, this month), each with the words a sensor's name carries for it. */
+  periods: Record<string, string[]>;
+  /** Positions said of a thing (left, linke), each with every form a name may carry for it. */
+  positions: Record<string, string[]>;
+  /** Words that stand for things said before: the same things (it, them), or the same kind (the one, the ones). */
+  pronouns: { same?: string[]; kind?: string[]; kinds?: string[] };
+  /** Words before a place ("in the", "im"): an unknown word after one is a place the home does not have. */
+  place_prepositions: string[];
+  /** Whether the words for kinds of cover (curtain, Rollo) are said of any cover, several or in a place. */
+  loose_cover_words: boolean;
   // messages.json
   messages: Record<string, string>;
 }
@@ -143,6 +165,7 @@ const GRAMMAR = v.object({
   endings: v.optional(list, []),
   sound_alike: v.optional(v.array(v.tuple([v.string(), v.string()])), []),
   digit_suffixes: v.optional(list, []),
+  keyboard: v.optional(list, []),
   separable: v.optional(v.nullable(v.object({ particles: list, infinitive: list, forms: list })), null),
 });
 
@@ -188,6 +211,16 @@ const WORDS = v.object({
   determiners: opt(list, []),
   connectors: opt(list, []),
   list_joiners: opt(list, []),
+  requests: opt(list, []),
+  tag_questions: opt(list, []),
+  tag_requests: opt(list, []),
+  asks: opt(list, []),
+  advice: opt(list, []),
+  periods: opt(lists, {}),
+  positions: opt(lists, {}),
+  pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list) }), {}),
+  place_prepositions: opt(list, []),
+  loose_cover_words: opt(v.boolean(), false),
 });
 
 /** Every sentence a reply may need; a language gives them all. */
@@ -234,6 +267,9 @@ export const MESSAGE_KEYS = [
   'no_area',
   'keep',
   'quote',
+  'asked',
+  'no_place',
+  'period',
 ] as const;
 
 const MESSAGE_EXTRA = v.record(v.string(), v.string('must be a sentence'), 'must map names to sentences');

@@ -46,7 +46,15 @@ export type Meaning =
   | { k: 'of' }
   | { k: 'list' }
   | { k: 'filler' }
-  | { k: 'connector' };
+  | { k: 'connector' }
+  | { k: 'request' }
+  | { k: 'tag_question' }
+  | { k: 'tag_request' }
+  | { k: 'asks' }
+  | { k: 'advice' }
+  | { k: 'period'; names: string[] }
+  | { k: 'position'; forms: string[] }
+  | { k: 'pronoun'; p: 'same' | 'kind' | 'kinds' };
 
 interface Node {
   next: Map<string, Node>;
@@ -221,6 +229,17 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   for (const p of lang.list_joiners) lex.add(p, { k: 'list' });
   for (const p of lang.connectors) lex.add(p, { k: 'connector' });
   for (const p of [...lang.filler, ...lang.hesitations]) lex.add(p, { k: 'filler' });
+  for (const p of lang.requests) lex.add(p, { k: 'request' });
+  for (const p of lang.tag_questions) lex.add(p, { k: 'tag_question' });
+  for (const p of lang.tag_requests) lex.add(p, { k: 'tag_request' });
+  for (const p of lang.advice) lex.add(p, { k: 'advice' });
+  for (const p of lang.asks) lex.add(p, { k: 'asks' });
+  for (const [p, names] of Object.entries(lang.periods)) lex.add(p, { k: 'period', names: names.map((n) => tokenize(n, lang).join(' ')) });
+  for (const forms of Object.values(lang.positions)) {
+    const folded = forms.map((x) => tokenize(x, lang).join(' '));
+    for (const x of forms) lex.add(x, { k: 'position', forms: folded });
+  }
+  for (const [p, xs] of Object.entries(lang.pronouns)) for (const x of xs ?? []) lex.add(x, { k: 'pronoun', p: p as 'same' });
   addSeparable(lex, lang);
   return lex;
 }

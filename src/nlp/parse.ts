@@ -34,7 +34,7 @@ export interface NumberValue {
   anchored: boolean;
 }
 
-export type BlockerKind = 'negation' | 'time' | 'condition';
+export type BlockerKind = 'negation' | 'time' | 'condition' | 'asked';
 
 export interface Frame {
   question?: QuestionKind;
@@ -66,11 +66,23 @@ export interface Frame {
   /** Words that forbid acting now, by kind. */
   blockers: { kind: BlockerKind; words: string[] }[];
   /** What "except" / "but not" leaves out. */
-  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[] };
+  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[]; positions: { forms: string[]; group: number }[] };
   /** Words that count things ("two of the lights", "half the lights"): the parser never picks some of several. */
   counts: string[];
   /** The clause's own text. */
   text: string;
+  /** Positions said of the things (left, front): only things whose names carry one are meant. */
+  positions: { forms: string[]; group: number }[];
+  /** A word standing for things said before: the same things (it, them) or things of the same kind (the one, the ones). */
+  pronoun?: 'same' | 'kind' | 'kinds';
+  /** Parts of a list that are "the one(s)" of a kind said in another part, with whether one is meant. */
+  kindParts: { group: number; one: boolean }[];
+  /** A period a question asks about (today, this month): its words and the words a name carries for it. */
+  period?: { words: string[]; names: string[] };
+  /** Unknown words where a place is said ("in the sauna"): a place the home does not have. */
+  places: string[];
+  /** Unknown words after an article ("the attic", "die Sauna"): a thing or place, unless a name carries them. */
+  nouns: string[];
 }
 
 const TARGET = new Set(['entity', 'domain', 'bnoun', 'snoun', 'generic', 'scene', 'group']);
@@ -78,8 +90,9 @@ const NAMES = new Set(['entity', 'area', 'floor', 'scene', 'group']);
 const PLACE = new Set(['entity', 'area', 'floor', 'domain', 'scene', 'group']);
 const SETTING = new Set(['set', 'increase', 'decrease', 'dim', 'brighten']);
 const has = (l: Lexeme | undefined, k: Meaning['k']) => Boolean(l?.meanings.some((m) => m.k === k));
+const thingAt = (l: Lexeme | undefined) => Boolean(l?.meanings.some((m) => TARGET.has(m.k)));
 const only = (l: Lexeme, ...ks: Meaning['k'][]) => l.meanings.length > 0 && l.meanings.every((m) => ks.includes(m.k));
-const BLOCKERS: BlockerKind[] = ['negation', 'time', 'condition'];
+const BLOCKERS = ['negation', 'time', 'condition'] as const;
 
 /**
  * A word that forbids acting, unless it is also a name in this home (a scene called "Morning"); a
@@ -88,7 +101,7 @@ const BLOCKERS: BlockerKind[] = ['negation', 'time', 'condition'];
 function blockerOf(l: Lexeme, prev: Lexeme | undefined): BlockerKind | undefined {
   if (l.meanings.some((m) => NAMES.has(m.k))) return undefined;
   const kind = BLOCKERS.find((k) => has(l, k));
-  if (kind === 'time' && l.meanings.some((m) => m.k !== 'time' && m.k !== 'filler') && !has(prev, 'number')) return undefined;
+  if (kind === 'time' && l.meanings.some((m) => m.k !== 'time' && m.k !== 'filler' && m.k !== 'period') && !has(prev, 'number')) return undefined;
   return kind;
 }
 
@@ -170,6 +183,8 @@ function countsThings(lexemes: Lexeme[], i: number, determiners: readonly string
 
 export interface Grammar {
   determiners?: readonly string[];
+  /** Words before a place (in, im): an unknown word after one is taken for a place. */
+  placeWords?: readonly string[];
   hesitations?: readonly string[];
   /** Separable verbs: form said, then particle, to the act. */
   separable?: ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -177,9 +192,32 @@ export interface Grammar {
   delays?: readonly string[];
 }
 
-export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
-  const { determiners = [], hesitations = [] } = grammar;
+/**
+ * How a clause asks: its question word, or, said as a question (a question mark, a tag such as
+ * "right?" or "oder?") with no request in it ("can you", "bitte"), a yes/no question when it names
+ * no act, or a question about an act (which never acts) when it does.
+ */
+function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: boolean): { q: QuestionKind; at: number } | 'act' | undefined {
   const asked = questionOf(lexemes, hesitations);
+  if (asked) return asked;
+  const content = lexemes.filter((l) => l.text !== ',');
+  const last = content[content.length - 1];
+  // A tag after a comma or a question mark; at the very end without either when it can be nothing else ("isn't it", "oder").
+  const plainTag = Boolean(last && (last.text.includes(' ') || !last.meanings.some((m) => m.k === 'position' || NAMES.has(m.k) || TARGET.has(m.k))));
+  const imperative = content.some((l) => has(l, 'action') && !l.meanings.some((m) => m.k === 'filler' || m.k === 'state' || m.k === 'bstate' || m.k === 'particle' || m.k === 'question' || m.k === 'tag_question'));
+  // "the tv is off right": after a thing and "is" with no verb, even a word that may be a position is a tag.
+  const stated = !imperative && content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x)));
+  const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
+  if (!(marked || tagged || lexemes.some((l) => has(l, 'asks'))) || lexemes.some((l) => has(l, 'request')) || (has(last, 'tag_request') && !has(last, 'tag_question'))) return undefined;
+  if (imperative) return 'act';
+  const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
+  return { q: 'yesno', at: at - 1 };
+}
+
+export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false): Frame {
+  const { determiners = [], hesitations = [] } = grammar;
+  const how = askedOf(lexemes, hesitations, marked);
+  const asked = typeof how === 'object' ? how : undefined;
   const question = asked?.q;
   const f: Frame = {
     question,
@@ -202,6 +240,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
     blockers: [],
     counts: [],
     text: lexemes.map((l) => l.text).join(' '),
+    positions: [],
+    kindParts: [],
+    places: [],
+    nouns: [],
   };
   const asking = question !== undefined;
   const first = asked?.at ?? 0;
@@ -223,7 +265,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
   if (opening?.length) f.mentions.push({ text: lexemes[first]!.text, index: first, meanings: opening, group });
   // A question that opens with its verb says the state it asks about ("lädt der Akku?", "läuft der Fernseher?").
   if (question === 'yesno') {
-    for (const m of lexemes[first]!.meanings) {
+    for (const m of lexemes[first]?.meanings ?? []) {
       if (m.k === 'state') f.states.push(m.state);
       else if (m.k === 'bstate') f.bstates.push({ cls: m.cls, on: m.on });
     }
@@ -233,6 +275,48 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
     const ms = l.meanings;
     if (!ms.length) {
       f.unknown.push(l.text);
+      // "in the sauna": a place word before it, with only articles between.
+      let j = i - 1;
+      while (j >= 0 && determiners.includes(lexemes[j]!.text) && !grammar.placeWords?.includes(lexemes[j]!.text)) j--;
+      if (j >= 0 && grammar.placeWords?.includes(lexemes[j]!.text) && !lexemes[i + 1]?.meanings.some((m) => TARGET.has(m.k))) f.places.push(l.text);
+      else if (determiners.includes(lexemes[i - 1]?.text ?? '')) f.nouns.push(l.text);
+      continue;
+    }
+    // "should I", "soll ich", "what would happen if": a question about an act never acts.
+    if (has(l, 'advice') && !ms.some((m) => NAMES.has(m.k))) {
+      block('asked', l.text);
+      continue;
+    }
+    if (has(l, 'request') || ((has(l, 'tag_question') || has(l, 'tag_request')) && i === lexemes.length - 1 && only(l, 'tag_question', 'tag_request', 'filler', 'particle', 'state', 'position'))) continue;
+    // "how much gas did we use today": a period asked about, not a time to act at.
+    const period = ms.find((m): m is Extract<Meaning, { k: 'period' }> => m.k === 'period');
+    if (period && asking && !ms.some((m) => NAMES.has(m.k))) {
+      f.period = { words: [...(f.period?.words ?? []), l.text], names: [...(f.period?.names ?? []), ...period.names] };
+      continue;
+    }
+    // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
+    const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
+    const oneNext = lexemes[i + 1]?.text === '1' || has(lexemes[i + 1], 'pronoun');
+    if (position && !ms.some((m) => NAMES.has(m.k)) && (thingAt(lexemes[i + 1]) || thingAt(lexemes[i - 1]) || oneNext || ms.every((m) => m.k === 'position'))) {
+      if (excluding) {
+        f.exclude!.positions.push({ forms: position.forms, group: 0 });
+        f.exclude!.words.push(l.text);
+      } else {
+        f.positions.push({ forms: position.forms, group });
+        groupHasThing = true;
+      }
+      continue;
+    }
+    const pronoun = ms.find((m): m is Extract<Meaning, { k: 'pronoun' }> => m.k === 'pronoun');
+    if (pronoun && ms.every((m) => m.k === 'pronoun' || m.k === 'filler')) {
+      f.pronoun ??= pronoun.p;
+      if (pronoun.p !== 'same') f.kindParts.push({ group, one: pronoun.p === 'kind' });
+      continue;
+    }
+    // "das im Wohnzimmer", "die in der Küche": an article before a place stands for a thing of the kind said.
+    if (determiners.includes(l.text) && !grammar.placeWords?.includes(l.text) && grammar.placeWords?.includes(lexemes[i + 1]?.text ?? '') && !excluding) {
+      f.pronoun ??= 'kind';
+      f.kindParts.push({ group, one: !f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'generic' || x.k === 'bnoun') && x.plural)) });
       continue;
     }
     const blocker = blockerOf(l, lexemes[i - 1]);
@@ -247,7 +331,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
     }
     if (has(l, 'except') && !ms.some((m) => NAMES.has(m.k))) {
       excluding = true;
-      f.exclude ??= { words: [], mentions: [], areas: [], floors: [] };
+      f.exclude ??= { words: [], mentions: [], areas: [], floors: [], positions: [] };
       continue;
     }
     if ((has(l, 'list') || has(l, 'connector')) && only(l, 'list', 'connector', 'filler', 'number')) {
@@ -258,6 +342,14 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
       continue;
     }
     const num = ms.find((m): m is Extract<Meaning, { k: 'number' }> => m.k === 'number');
+    // "the bedroom one": one after a place or a name stands for a thing of the kind said.
+    if (num && l.text === '1' && (has(lexemes[i - 1], 'area') || has(lexemes[i - 1], 'floor') || has(lexemes[i - 1], 'position')) && !lexemes[i + 1]?.meanings.some((m) => m.k === 'unit' || TARGET.has(m.k))) {
+      if (!excluding) {
+        f.pronoun ??= 'kind';
+        f.kindParts.push({ group, one: true });
+      }
+      continue;
+    }
     if (num) {
       if (pendingCode || (f.props.includes('code') && !f.numbers.length)) {
         f.code = l.text;
@@ -408,6 +500,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}): Frame {
     }
   }
   if (!asking && grammar.separable) separate(f, lexemes, grammar.separable);
+  if (how === 'act') block('asked', f.text);
   return f;
 }
 
@@ -439,7 +532,16 @@ export function inherit(prev: Frame | undefined, f: Frame): Frame {
     if (prev.numbers.some((n) => n.anchored)) out.numbers = f.numbers.map((n) => ({ ...n, anchored: true }));
   }
   if (!f.props.length) out.props = prev.props;
-  if (!f.mentions.length && !f.everything) out.mentions = prev.mentions.filter((m) => m.meanings.some((x) => x.k !== 'entity'));
+  // "it", "them": the same things, where they were. Otherwise the kind said before, not the named thing.
+  if (!f.mentions.length && !f.everything && f.pronoun === 'same') {
+    out.mentions = prev.mentions;
+    if (!f.areas.length && !f.floors.length) {
+      out.areas = prev.areas;
+      out.floors = prev.floors;
+      out.here = prev.here;
+    }
+    out.positions = prev.positions;
+  } else if (!f.mentions.length && !f.everything) out.mentions = prev.mentions.filter((m) => m.meanings.some((x) => x.k !== 'entity'));
   if (!f.comparative && !f.numbers.length && !f.particles.length) out.comparative = prev.comparative;
   return out;
 }

@@ -13,8 +13,8 @@ import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionK
 import { Recoverer } from './recover.js';
 import { absent, answer } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
-import { EVERYTHING, resolve, scopeOf } from './targets.js';
-import { fold, tokenize } from './text.js';
+import { EVERYTHING, kindsOf, resolve, scopeOf } from './targets.js';
+import { fold, numbers, words } from './text.js';
 
 export interface PlanInput {
   command: string;
@@ -55,7 +55,9 @@ export type RefusalReason =
   | 'range'
   | 'count_of_things'
   | 'exception'
-  | 'keep';
+  | 'keep'
+  | 'no_place'
+  | 'period';
 
 export type Outcome =
   | { kind: 'act'; steps: Step[]; what: string }
@@ -73,20 +75,35 @@ export type Outcome =
       detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[] };
     };
 
-const ORDER: BlockerKind[] = ['negation', 'time', 'condition'];
+const ORDER: BlockerKind[] = ['asked', 'negation', 'time', 'condition'];
 
 export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const { lang, vocabulary, home } = deps;
   const recoverer = new Recoverer(lang, [vocabulary, home.names]);
-  const recovered = recoverer.recover(recoverer.shareNoun(tokenize(input.command, lang), home.names));
-  // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
-  const lexemes = vocabulary.match(recovered.tokens, home.names).map((l) =>
-    recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l,
-  );
-  if (!lexemes.some((l) => l.text !== ',')) return [{ kind: 'not_understood', words: [], reason: 'empty', part: input.command }];
-  const parts = clauses(lexemes, lang.determiners);
+  const grammar = { determiners: lang.determiners, hesitations: lang.hesitations, separable: vocabulary.separable, delays: lang.delays, placeWords: placeWords(lang) };
   const frames: Frame[] = [];
-  for (const c of parts) frames.push(inherit(frames[frames.length - 1], frameOf(c, { determiners: lang.determiners, hesitations: lang.hesitations, separable: vocabulary.separable, delays: lang.delays })));
+  let unsure: { word: string; guess: string } | undefined;
+  // Each sentence on its own: one that ends in a question mark asks in its last part.
+  for (const sentence of input.command.split(/(?<=\?)/)) {
+    const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
+    unsure ??= recovered.unsure;
+    // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
+    const lexemes = vocabulary.match(recovered.tokens, home.names).map((l) =>
+      recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l,
+    );
+    if (!lexemes.some((l) => l.text !== ',')) continue;
+    const parts = clauses(lexemes, lang.determiners);
+    const marked = sentence.trimEnd().endsWith('?');
+    parts.forEach((c, k) => {
+      const prev = frames[frames.length - 1];
+      const f = inherit(prev, frameOf(c, grammar, marked && k === parts.length - 1));
+      // "… and the one in the kitchen": the kind of the thing named before.
+      if (prev && f.pronoun && f.pronoun !== 'same' && !f.mentions.length) f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
+      frames.push(f);
+    });
+  }
+  if (!frames.length) return [{ kind: 'not_understood', words: [], reason: 'empty', part: input.command }];
+  const recovered = { unsure };
   // A word that forbids acting anywhere refuses the whole command, whatever the other parts say.
   for (const kind of ORDER) {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
@@ -95,7 +112,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const out = frames.map((f) => planClause(f, input.context?.area, deps, input.choose));
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
-    const i = out.findIndex((o) => o.kind === 'not_understood' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
+    const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
     if (i >= 0) out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
@@ -119,6 +136,15 @@ function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, c
   return tries.find((o) => o.kind !== 'not_understood') ?? tries[0]!;
 }
 
+/** Whether a word is a zone someone is in (a person's state: "auf der Arbeit"), which is no thing of the home. */
+function zoneOf(word: string, deps: PlanDeps): boolean {
+  const people = [...(deps.home.byDomain.get('person') ?? []), ...(deps.home.byDomain.get('device_tracker') ?? [])];
+  return people.some((e) => fold(deps.state(e.id)?.state ?? '', deps.lang) === word);
+}
+
+/** The one-word place prepositions of a language ("in", "im"). */
+const placeWords = (lang: LanguageData) => lang.place_prepositions.filter((p) => !p.includes(' '));
+
 /** An ambiguity the caller settled: the chosen candidate alone. */
 function settled<R extends { kind: string }>(r: R, choose: string | undefined): R | { kind: 'entities'; ids: string[]; singular: true } {
   return r.kind === 'ambiguous' && choose !== undefined && (r as unknown as { candidates: string[] }).candidates.includes(choose) ? { kind: 'entities', ids: [choose], singular: true } : r;
@@ -128,6 +154,9 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   const { home } = deps;
   const refuse = (reason: RefusalReason, words: string[], detail?: Extract<Outcome, { kind: 'not_understood' }>['detail']): Outcome => ({ kind: 'not_understood', reason, words, part: f.text, ...(detail ? { detail } : {}) });
   const scope = scopeOf(f, home, contextArea);
+  // "in the sauna": a place this home does not have is said so, never answered from another.
+  // Who is somewhere asks of people's zones ("wer ist in der Schule"), not of the home's areas.
+  if (f.places.length && f.question !== 'who') return refuse('no_place', f.places);
   if (f.question) return planQuestion(f, scope, contextArea, deps, choose);
   if (f.counts.length) return refuse('count_of_things', f.counts);
 
@@ -154,7 +183,7 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
     steps0.set(e.id, step);
     return step;
   };
-  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors, fold: (t: string) => fold(t, deps.lang) };
+  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors, fold: (t: string) => fold(t, deps.lang), looseCovers: deps.lang.loose_cover_words };
   let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.
   if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters, contextArea);
@@ -230,6 +259,8 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     }
   }
   r = settled(r, choose);
+  // "is the sauna on": a thing not known, with no name or kind said that is known, is not answered with another.
+  if (f.unknown.length && !f.mentions.length && q !== 'who' && r.kind !== 'none') return { kind: 'not_understood', words: f.unknown, reason: 'no_target', part: f.text };
   if (r.kind === 'ambiguous') return r;
   // "what is the temperature in the living room" where it has no thermometer: say so.
   if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) {
@@ -237,6 +268,24 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, places, lang) };
   }
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
+  // "the bed sensor reading", "the sound bar": words not known as such are a part of a name; the things whose names carry them are meant.
+  if (f.unknown.length) {
+    const nameWords = (e: HomeEntity) => fold(e.name, lang).split(/[^\p{L}\p{N}]+/u);
+    const carries = (e: HomeEntity) => f.unknown.every((w) => nameWords(e).includes(w));
+    const among = r.ids.filter((id) => carries(home.entities.get(id)!));
+    const anywhere = among.length ? [] : [...home.entities.values()].filter((e) => !e.background && carries(e));
+    if (among.length) r = { ...r, ids: among };
+    else if (anywhere.length) r = { ...r, ids: anywhere.map((e) => e.id) };
+    // "how warm is the attic": a thing said that no name carries is not answered with another.
+    else if (f.nouns.some((w) => !zoneOf(w, deps))) return { kind: 'not_understood', words: f.nouns, reason: 'no_target', part: f.text };
+  }
+  // "how much gas today": only a reading kept for that period answers it (its name says the period).
+  if (f.period) {
+    const names = f.period.names;
+    const kept = r.ids.filter((id) => fold(home.entities.get(id)!.name, lang).split(/[^\p{L}\p{N}]+/u).some((w) => names.some((n) => w === n || w.startsWith(n))));
+    if (!kept.length) return { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
+    r = { ...r, ids: kept };
+  }
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
   const implicitOn = q === 'yesno' && !words.length && !dropped && !f.unknown.length;

@@ -22,8 +22,29 @@ export interface Recovery {
 
 const isNumber = (t: string) => /^-?\d+(\.\d+)?$/.test(t);
 
-/** Damerau-Levenshtein distance (adjacent swaps count one), or max + 1 as soon as it must be more than max. */
-export function distance(a: string, b: string, max = Infinity): number {
+/** Keys side by side on the language's keyboard (its rows as data): a slip onto one costs half a letter. */
+const NEAR = new WeakMap<LanguageData, Set<number>>();
+/** A pair of letters as one number (no string made in distance's inner loop). */
+const pair = (a: number, b: number) => a * 65536 + b;
+function nearKeys(lang: LanguageData): Set<number> {
+  let near = NEAR.get(lang);
+  if (near) return near;
+  near = new Set();
+  const rows = lang.keyboard;
+  for (let r = 0; r < rows.length; r++) {
+    for (let c = 0; c < rows[r]!.length; c++) {
+      const k = rows[r]![c]!;
+      // Same row either side; the row below sits half a key to the right.
+      const around = [rows[r]![c - 1], rows[r]![c + 1], rows[r + 1]?.[c - 1], rows[r + 1]?.[c]];
+      for (const x of around) if (x) near.add(pair(k.charCodeAt(0), x.charCodeAt(0))).add(pair(x.charCodeAt(0), k.charCodeAt(0)));
+    }
+  }
+  NEAR.set(lang, near);
+  return near;
+}
+
+/** Damerau-Levenshtein distance (adjacent swaps count one; a neighbouring key, when given, half), or max + 1 as soon as it must be more than max. */
+export function distance(a: string, b: string, max = Infinity, near?: Set<number>): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -31,7 +52,7 @@ export function distance(a: string, b: string, max = Infinity): number {
     const row = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = a[i - 1] === b[j - 1] ? 0 : near?.has(pair(a.charCodeAt(i - 1), b.charCodeAt(j - 1))) ? 0.5 : 1;
       let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
       row[j] = v;
@@ -50,13 +71,24 @@ export function confidence(word: string, known: string, lang: LanguageData, keys
   // Same sound, other letters (celing, vacume, lites): as sure as one slip of a finger.
   const key = keys?.word ?? soundKey(word, lang);
   const same = key.length >= 2 && key === (keys?.known ?? soundKey(known, lang));
-  const d = distance(word, known, same ? 3 : 2);
+  const max = same ? 3 : 2;
+  // A slip onto the next key counts half, among words already that close (the plain distance first: it is cheaper).
+  let d = distance(word, known, max);
+  if (d > 0 && d <= max) d = distance(word, known, max, nearKeys(lang));
   // More than two slips is another word, unless it sounds the same.
   let c = d > 2 ? 0 : 1 - d / Math.max(word.length, known.length);
   // A slip in a three-letter word changes a third of it: only ever a question (flux: lux?).
   if (Math.min(word.length, known.length) < 4) c *= 0.9;
   if (same && d <= 3) c = Math.max(c, 0.8);
   return c;
+}
+
+/** The language's number words with their sound keys, made once. */
+const NUMBER_KEYS = new WeakMap<LanguageData, [string, string][]>();
+function numberKeys(lang: LanguageData): [string, string][] {
+  let keys = NUMBER_KEYS.get(lang);
+  if (!keys) NUMBER_KEYS.set(lang, (keys = [...Object.keys(lang.numbers), ...Object.keys(lang.number_scales)].map((w) => [w, soundKey(w, lang)])));
+  return keys;
 }
 
 export class Recoverer {
@@ -167,6 +199,26 @@ export class Recoverer {
       }
     }
     return best && !tie ? best : best ? { ...best, sure: Math.min(best.sure, ACCEPT - 0.01) } : undefined;
+  }
+
+  /** A mistyped number word ("fourty", "fümf"), by the same confidence rule, or undefined. */
+  private numberWord(w: string): string | undefined {
+    let best: { word: string; sure: number } | undefined;
+    let tie = false;
+    const key = soundKey(w, this.lang);
+    for (const [known, knownKey] of numberKeys(this.lang)) {
+      const sure = confidence(w, known, this.lang, { word: key, known: knownKey });
+      if (sure < ACCEPT) continue;
+      if (!best || sure > best.sure) [best, tie] = [{ word: known, sure }, false];
+      else if (sure === best.sure) tie = true;
+    }
+    return best && !tie ? best.word : undefined;
+  }
+
+  /** Words before their numbers are read: a mistyped number word ("fourty five") becomes the one it spells. */
+  numberWords(input: readonly string[]): string[] {
+    const isNumberWord = (t: string) => this.lang.numbers[t] !== undefined || this.lang.number_scales[t] !== undefined;
+    return input.map((t) => (isNumber(t) || t === ',' || isNumberWord(t) || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) ? t : (this.numberWord(t) ?? t)));
   }
 
   recover(tokens: readonly string[]): Recovery {

@@ -39,6 +39,8 @@ export interface Filters {
   state: (id: string) => HubState | undefined;
   /** Words of the outdoors (outside, draußen), to find the outdoor thermometer by its name. */
   outdoors?: readonly string[];
+  /** Whether the language's words for kinds of cover are used for any cover (its data says). */
+  looseCovers?: boolean;
   /** The language's spelling fold (ß = ss), for comparing those words with names. */
   fold?: (text: string) => string;
 }
@@ -86,10 +88,48 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
     if (out) return out;
   }
   // A part may be only a place ("the bedroom lamp and the kitchen"): it counts as a part too.
-  const groups = [...new Set([...f.mentions, ...f.areas, ...f.floors].map((x) => x.group))].sort((a, b) => a - b);
-  const r = groups.length <= 1 || f.question !== undefined ? resolveGroup(f, home, scope, filters) : resolveParts(f, groups, home, scope, filters, contextArea);
+  const groups = [...new Set([...f.mentions, ...f.areas, ...f.floors, ...f.kindParts, ...f.positions].map((x) => x.group))].sort((a, b) => a - b);
+  let r = groups.length <= 1 || f.question !== undefined ? resolveGroup(f, home, scope, filters) : resolveParts(f, groups, home, scope, filters, contextArea);
+  // "the one in the bedroom": one thing is meant, so several are asked about.
+  if (r.kind === 'entities' && r.ids.length > 1 && groups.length <= 1 && f.kindParts.some((k) => k.one) && f.question === undefined) {
+    const ids = carryingWord(r.ids, f.mentions, home, filters);
+    r = ids.length === 1 ? { ...r, ids } : { kind: 'ambiguous', noun: f.text, candidates: r.ids };
+  }
   if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
   return r;
+}
+
+/** Of several things, the one whose name carries the word of the kind said ("the one" after "the bedroom lamp": a lamp), else all. */
+function carryingWord(ids: string[], mentions: Mention[], home: Home, filters: Filters): string[] {
+  const words = mentions.flatMap((m) => m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : [])));
+  const carrying = ids.filter((id) => words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)));
+  return carrying.length === 1 ? carrying : ids;
+}
+
+/** The kinds of the things said ("the bedroom lamp": a light), for "the one(s)" said after them. */
+export function kindsOf(mentions: Mention[], home: Home): Mention[] {
+  return mentions
+    .map((m) => {
+      const kinds = m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group');
+      if (kinds.length) return { ...m, meanings: kinds };
+      const named = m.meanings.flatMap((x) => (x.k === 'entity' ? x.ids : [])).map((id) => home.entities.get(id)).filter((e): e is HomeEntity => e !== undefined);
+      const domains = [...new Set(named.map((e) => e.domain))];
+      // Of one device class ("Rollo links": a blind), the one(s) said after are of that class too.
+      const classes = [...new Set(named.map((e) => e.cls))];
+      const cls = domains.length === 1 && classes.length === 1 && classes[0] ? { cls: classes[0] } : {};
+      // The name's last word is the word for its kind ("bedroom lamp": lamp), when it is not the name itself.
+      const last = m.text.split(' ').pop()!;
+      const word = m.text.includes(' ') ? last : domains[0]!;
+      return { ...m, meanings: domains.map((domain) => ({ k: 'domain', domain, word, plural: false, ...cls }) as TargetMeaning) };
+    })
+    .filter((m) => m.meanings.length);
+}
+
+/** Whether an entity's name carries every position said (left, linke: "Curtain Left", "Rollo links"). */
+function placed(e: HomeEntity, positions: Frame['positions'], filters: Filters): boolean {
+  if (!positions.length) return true;
+  const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
+  return positions.every((p) => p.forms.some((form) => words.includes(form)));
 }
 
 /** Each part of a list on its own; the first that finds nothing, or is ambiguous, answers for all. */
@@ -98,13 +138,18 @@ function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filt
   for (const g of groups) {
     const own = (p: Place[]) => p.filter((x) => x.group === g);
     const mentions = f.mentions.filter((m) => m.group === g);
-    // A part that is only a place takes the kinds of thing said in the others ("the lights in the bedroom and the kitchen").
-    const kinds = mentions.length ? mentions : f.mentions.map((m) => ({ ...m, meanings: m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group') })).filter((m) => m.meanings.length);
-    const part = { ...f, mentions: kinds, areas: own(f.areas), floors: own(f.floors) };
+    // "den linken Vorhang und den rechten": a position alone stands for one of the kind said.
+    const pronoun = f.kindParts.find((k) => k.group === g) ?? (!mentions.length && f.positions.some((x) => x.group === g) ? { group: g, one: true } : undefined);
+    // A part that is only a place takes the kinds of thing said in the others ("the lights in the bedroom and the kitchen");
+    // "the one in the kitchen" takes the kind of the thing named ("the bedroom lamp and the one in the kitchen").
+    const kinds = mentions.length ? mentions : pronoun ? kindsOf(f.mentions, home) : f.mentions.map((m) => ({ ...m, meanings: m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group') })).filter((m) => m.meanings.length);
+    const part = { ...f, mentions: kinds, areas: own(f.areas), floors: own(f.floors), positions: f.positions.filter((x) => x.group === g), kindParts: [] };
     // A part with no place of its own takes the clause's; if nothing is there, the speaker's or the whole home.
     const hasOwn = part.areas.length > 0 || part.floors.length > 0;
     let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);
     if (one.kind === 'none' && !hasOwn && scope.explicit) one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
+    if (one.kind === 'entities' && pronoun?.one && one.ids.length > 1) one = { ...one, ids: carryingWord(one.ids, kinds, home, filters) };
+    if (one.kind === 'entities' && pronoun?.one && one.ids.length > 1) return { kind: 'ambiguous', noun: kinds.map((m) => m.text).join(' '), candidates: one.ids };
     if (one.kind !== 'entities') return one;
     ids.push(...one.ids);
   }
@@ -120,14 +165,28 @@ function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<F
     const e = home.entities.get(id)!;
     if (areas.has(e.area ?? '') || floors.has(e.floor ?? '')) out.add(id);
   }
-  for (const m of ex.mentions) {
+  // "except the left one": by the position its name carries, among the kinds said there (else any).
+  if (ex.positions.length) {
+    const kinds = ex.mentions.flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));
+    const ids = r.ids.filter((id) => {
+      const e = home.entities.get(id)!;
+      return placed(e, ex.positions, filters) && (!kinds.length || kinds.some((k) => kindFits(k, e)));
+    });
+    if (!ids.length) return { kind: 'no_exception', words: ex.words };
+    for (const id of ids) out.add(id);
+  }
+  for (const m of ex.positions.length ? [] : ex.mentions) {
     const found = resolveGroup(
       { ...emptyFrame(), mentions: [{ ...m, group: 0 }], question: 'list' },
       home,
       { explicit: areas.size > 0 || floors.size > 0, areas, floors },
       { implied: [], valueQuestion: false, state: filters.state },
     );
-    const ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
+    let ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
+    // "except the lamp": of the things meant, those that carry the word said, if any do.
+    const words = m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : []));
+    const carrying = ids.filter((id) => words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)));
+    if (carrying.length) ids = carrying;
     if (!ids.length) return { kind: 'no_exception', words: [m.text] };
     for (const id of ids) out.add(id);
   }
@@ -151,10 +210,13 @@ function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefine
 }
 
 function emptyFrame(): Frame {
-  return { actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, outdoors: false, all: false, any: false, everything: false, states: [], bstates: [], numbers: [], props: [], unknown: [], blockers: [], counts: [], text: '' };
+  return { actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, outdoors: false, all: false, any: false, everything: false, states: [], bstates: [], numbers: [], props: [], unknown: [], blockers: [], counts: [], text: '', positions: [], kindParts: [], places: [], nouns: [] };
 }
 
 const KINDS = new Set(['domain', 'bnoun', 'snoun', 'generic']);
+
+/** Covers of a window, whose words people use for one another (blinds, shades, curtains, shutters). */
+const WINDOW_COVERINGS = new Set(['curtain', 'blind', 'shade', 'shutter']);
 
 /** One part of a list: its names first, else its kinds of thing in the scope. */
 function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Resolution {
@@ -169,8 +231,18 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     // "the tv light": a name beside a kind its thing is not of does not act on the named thing.
     const besides = f.mentions.filter((x) => x !== m).flatMap((x) => x.meanings.filter((y) => y.k === 'domain'));
     if (f.question === undefined && besides.length && !list.some((e) => besides.some((k) => kindFits(k, e)))) continue;
+    // "the signal strength of my phone": a sensor of the kind asked whose name carries the name said, over the thing of that name.
+    if (f.question !== undefined && !list.some((e) => kinds.some((k) => kindFits(k, e)))) {
+      const said = (filters.fold?.(m.text) ?? m.text.toLowerCase()).split(' ');
+      const carrying = kinds.flatMap((k) => (k.k === 'snoun' ? entitiesOfKind(home, k) : [])).filter((e) => {
+        const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
+        return said.every((w) => words.includes(w));
+      });
+      if (carrying.length) list = carrying;
+    }
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
     list = narrow(list, (e) => f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls));
+    if (f.positions.length) list = list.filter((e) => placed(e, f.positions, filters));
     if (scope.explicit) {
       // A name that is also a word for a kind ("Thermostat"), said with a place where its thing is not,
       // means that kind in that place: "the basement thermostat" is not the living room's.
@@ -228,9 +300,14 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
     if (!list.length && o.k === 'domain' && o.cls && !others(o)) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
     // In a command, covers go by many names (blinds, shades, curtains, shutters): said of several or of a
     // place they mean its covers; one said alone means that kind, or any cover when there is none of it
-    // and the words name nothing else.
-    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && (wide || (!list.some((e) => !e.background) && !others(o)))) list = home.byDomain.get('cover') ?? [];
-    list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)));
+    // and the words name nothing else (a garage door, a gate or an awning the home lacks is not another
+    // cover). A position said ("the left curtain") keeps the kind.
+    // Where the language's words for covers are loose (German, as its corpus says), several or a place mean
+    // every cover there; elsewhere a kind of window covering stands in for another only where there is none of it.
+    const loose = filters.looseCovers !== false;
+    const lacking = !list.some((e) => !e.background && (!scope.explicit || inScope(e, scope))) && !others(o) && o.k === 'domain' && WINDOW_COVERINGS.has(o.cls ?? '');
+    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && !f.positions.length && (loose ? wide || lacking : lacking)) list = (home.byDomain.get('cover') ?? []).filter((e) => loose || !e.cls || WINDOW_COVERINGS.has(e.cls));
+    list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)) && placed(e, f.positions, filters));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
       if (here.length) list = here;
