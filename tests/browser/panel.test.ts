@@ -243,9 +243,12 @@ describe.skipIf(!available)('the panel on the add-on’s own port', () => {
     // 50 ms of CPU by design), which a loaded machine stretches past a second. The polls after it
     // wait only for the page to show what the answer said.
     const answer = (path: string) => page.waitForResponse((r) => new URL(r.url()).pathname === path);
-    const unknown = answer('/api/me');
+    // A signed-out load asks the public /api/session, which says so without a 401.
+    const unknown = answer('/api/session');
     await page.goto(`${server.url}/`);
-    expect((await unknown).status()).toBe(401);
+    const session = await unknown;
+    expect(session.status()).toBe(200);
+    expect(await session.json()).toMatchObject({ signed_in: false });
     await expect.poll(() => page.locator('#sign-in').isVisible()).toBe(true);
     await page.fill('#sign-in-form input[name="username"]', TEST_USER.username);
     await page.fill('#sign-in-form input[name="password"]', 'wrong password');
