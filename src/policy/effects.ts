@@ -170,6 +170,10 @@ export class EffectResolver {
       if (domain === 'script' && !GENERIC.has(service) && service !== 'reload') {
         return follow({ entity_id: `script.${service}`, service: 'turn_on', data: a.data, state: this.hub.cache.get(`script.${service}`), ...(via ? { via } : {}) });
       }
+      // group.set gives a group new members: acting on it later reaches them, which its judged members do not show.
+      if (domain === 'group' && service === 'set' && (a.data.entities !== undefined || a.data.add_entities !== undefined)) {
+        return fail(`group.set changes which entities a group stands for, so what acting on that group does cannot be known`);
+      }
       push(a);
       return this.namedInData(a, domain, service, follow, fail);
     }
@@ -181,7 +185,8 @@ export class EffectResolver {
       return follow({ entity_id: entity, service, data: a.data, state, ...(via ? { via } : {}) });
     }
     // toggle: the direction the state gives (a closed garage door's toggle opens it).
-    if (service === 'toggle' && domain === domainOf(entity) && domain !== 'automation') {
+    // Not an old-style group: Home Assistant expands it and toggles each member by its own state.
+    if (service === 'toggle' && domain === domainOf(entity) && domain !== 'automation' && domain !== 'group') {
       const direction = toggleDirection(domain, state?.state);
       return follow({ entity_id: entity, service: direction, data: a.data, state, via: via ?? `toggling ${entity}` });
     }
@@ -189,6 +194,8 @@ export class EffectResolver {
     const members = membersOf(state?.attributes);
     if (domainOf(entity) === 'group') {
       push({ ...a, entity_id: entity, state });
+      // A group the hub does not have (yet): group.set may make it at run time, with any members.
+      if (!state) return fail(`${entity} is not a group the bridge knows, so what it stands for cannot be known`);
       if (!members) return;
       const words = via ?? viaWords(domain, service, entity);
       for (const m of canonicalEntityIds(members, this.hub.registries).ids) {
