@@ -49,12 +49,17 @@ const membersOf = (attrs: Record<string, unknown> | undefined): string[] | undef
 };
 
 /** The service a toggle becomes, from the entity's state now (as each domain's entity toggles). */
-export function toggleDirection(domain: string, state: string | undefined): string {
+export function toggleDirection(domain: string, state: string | undefined, attributes?: Record<string, unknown>): string {
   if (domain === 'cover' || domain === 'valve') {
     const kind = domain === 'cover' ? 'cover' : 'valve';
-    if (state === 'opening' || state === 'closing') return `stop_${kind}`;
+    // As Home Assistant's cover toggles: moving stops only with the stop feature (8); without it, closing reverses to open.
+    const stops = (Number(attributes?.supported_features) & 8) !== 0;
+    if (state === 'opening') return stops ? `stop_${kind}` : `close_${kind}`;
+    if (state === 'closing') return stops ? `stop_${kind}` : `open_${kind}`;
+    // Partly open, the hub picks the direction from the last movement it saw, which it does not show: judged as opening.
+    const position = attributes?.current_position;
+    if (state === 'open') return typeof position === 'number' && position < 100 ? `open_${kind}` : `close_${kind}`;
     // Closed opens; an unknown position is judged as opening, the direction that needs asking.
-    if (state === 'open') return `close_${kind}`;
     return `open_${kind}`;
   }
   if (domain === 'media_player') return state === 'off' || state === 'standby' ? 'turn_on' : 'turn_off';
@@ -187,7 +192,7 @@ export class EffectResolver {
     // toggle: the direction the state gives (a closed garage door's toggle opens it).
     // Not an old-style group: Home Assistant expands it and toggles each member by its own state.
     if (service === 'toggle' && domain === domainOf(entity) && domain !== 'automation' && domain !== 'group') {
-      const direction = toggleDirection(domain, state?.state);
+      const direction = toggleDirection(domain, state?.state, state?.attributes);
       return follow({ entity_id: entity, service: direction, data: a.data, state, via: via ?? `toggling ${entity}` });
     }
     // Old-style groups (group.*) stand for their members, in the calling service's domain.

@@ -4,6 +4,9 @@
 // - HOLE A: homeassistant.toggle of an old-style group (group.*) holding a closed garage door was
 //   judged as the group's own turn_on, reaching the door as cover.turn_on (nothing to confirm);
 //   Home Assistant expands the group and calls cover.toggle on the door, which opens it.
+// - HOLE C: a cover's toggle was judged from its state alone: `closing` as stop_cover and `open` as
+//   close_cover. Home Assistant reverses a closing cover that has no stop feature (it opens) and
+//   moves a partly open one against its last movement, which the state does not show.
 // - HOLE B: group.set giving a group new members, then acting on that group, was judged with the
 //   members the group had before (none for a new group); Home Assistant acts on the new members.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -103,7 +106,10 @@ beforeAll(async () => {
     ],
   });
   await hub('POST', '/api/states/group.porch', { state: 'off', attributes: { entity_id: ['light.hallway'], friendly_name: 'Porch' } }, 201);
-  await until(() => ['group.garage_group', 'group.porch', 'script.flip_group', 'script.set_and_flip', 'script.grow_and_flip'].every((id) => s.app.hub.cache.has(id)), 'the groups and scripts');
+  // Two gates Home Assistant shows as state only: one closing without the stop feature, one partly open.
+  await hub('POST', '/api/states/cover.side_gate', { state: 'closing', attributes: { device_class: 'gate', supported_features: 3, friendly_name: 'Side gate' } }, 201);
+  await hub('POST', '/api/states/cover.drive_gate', { state: 'open', attributes: { device_class: 'gate', supported_features: 15, current_position: 30, friendly_name: 'Drive gate' } }, 201);
+  await until(() => ['cover.side_gate', 'cover.drive_gate', 'group.garage_group', 'group.porch', 'script.flip_group', 'script.set_and_flip', 'script.grow_and_flip'].every((id) => s.app.hub.cache.has(id)), 'the groups and scripts');
 });
 afterAll(() => s?.close());
 
@@ -149,5 +155,24 @@ describe('ATTACK hole B: group.set changes what a group stands for, so acting on
     ]) {
       cannotTell(await rest('POST', '/api/ha-config-changes', { kind: 'script', op: 'create', id: 'probe', config: { sequence: [step] }, dry_run: true }), JSON.stringify(step));
     }
+  });
+});
+
+describe('ATTACK hole C: a cover toggle that Home Assistant may turn into opening asks', () => {
+  test('a closing gate without the stop feature, and a partly open gate, on every transport', async () => {
+    const asks = (a: Answer, id: string, what: string) => {
+      expect(a.code, `${what}: ${a.message}`).toBe('CONFIRMATION_REQUIRED');
+      expect(a.details.needs_confirmation.join(' '), what).toContain(`the gate ${id}`);
+    };
+    for (const id of ['cover.side_gate', 'cover.drive_gate']) {
+      asks(await rest('POST', '/api/device/control', { entity_id: id, action: 'toggle' }), id, `REST ${id}`);
+      asks(await rest('POST', '/api/v1/device/control', { entity_id: id, action: 'toggle' }), id, `/api/v1 ${id}`);
+    }
+    asks(await rest('POST', '/api/command', { command: 'toggle the side gate' }), 'cover.side_gate', 'command');
+    asks(await socket('toggle the drive gate'), 'cover.drive_gate', 'WebSocket');
+    const r = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'gates', config: { sequence: [{ action: 'cover.toggle', target: { entity_id: ['cover.side_gate', 'cover.drive_gate'] } }] }, dry_run: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.needs_confirmation.join(' ')).toContain('opens the gate cover.side_gate');
+    expect(r.body.needs_confirmation.join(' ')).toContain('opens the gate cover.drive_gate');
   });
 });
