@@ -49,12 +49,17 @@ const membersOf = (attrs: Record<string, unknown> | undefined): string[] | undef
 };
 
 /** The service a toggle becomes, from the entity's state now (as each domain's entity toggles). */
-export function toggleDirection(domain: string, state: string | undefined): string {
+export function toggleDirection(domain: string, state: string | undefined, attributes?: Record<string, unknown>): string {
   if (domain === 'cover' || domain === 'valve') {
     const kind = domain === 'cover' ? 'cover' : 'valve';
-    if (state === 'opening' || state === 'closing') return `stop_${kind}`;
+    // As Home Assistant's cover toggles: moving stops only with the stop feature (8); without it, closing reverses to open.
+    const stops = (Number(attributes?.supported_features) & 8) !== 0;
+    if (state === 'opening') return stops ? `stop_${kind}` : `close_${kind}`;
+    if (state === 'closing') return stops ? `stop_${kind}` : `open_${kind}`;
+    // Partly open, the hub picks the direction from the last movement it saw, which it does not show: judged as opening.
+    const position = attributes?.current_position;
+    if (state === 'open') return typeof position === 'number' && position < 100 ? `open_${kind}` : `close_${kind}`;
     // Closed opens; an unknown position is judged as opening, the direction that needs asking.
-    if (state === 'open') return `close_${kind}`;
     return `open_${kind}`;
   }
   if (domain === 'media_player') return state === 'off' || state === 'standby' ? 'turn_on' : 'turn_off';
@@ -170,6 +175,10 @@ export class EffectResolver {
       if (domain === 'script' && !GENERIC.has(service) && service !== 'reload') {
         return follow({ entity_id: `script.${service}`, service: 'turn_on', data: a.data, state: this.hub.cache.get(`script.${service}`), ...(via ? { via } : {}) });
       }
+      // group.set gives a group new members: acting on it later reaches them, which its judged members do not show.
+      if (domain === 'group' && service === 'set' && (a.data.entities !== undefined || a.data.add_entities !== undefined)) {
+        return fail(`group.set changes which entities a group stands for, so what acting on that group does cannot be known`);
+      }
       push(a);
       return this.namedInData(a, domain, service, follow, fail);
     }
@@ -181,14 +190,17 @@ export class EffectResolver {
       return follow({ entity_id: entity, service, data: a.data, state, ...(via ? { via } : {}) });
     }
     // toggle: the direction the state gives (a closed garage door's toggle opens it).
-    if (service === 'toggle' && domain === domainOf(entity) && domain !== 'automation') {
-      const direction = toggleDirection(domain, state?.state);
+    // Not an old-style group: Home Assistant expands it and toggles each member by its own state.
+    if (service === 'toggle' && domain === domainOf(entity) && domain !== 'automation' && domain !== 'group') {
+      const direction = toggleDirection(domain, state?.state, state?.attributes);
       return follow({ entity_id: entity, service: direction, data: a.data, state, via: via ?? `toggling ${entity}` });
     }
     // Old-style groups (group.*) stand for their members, in the calling service's domain.
     const members = membersOf(state?.attributes);
     if (domainOf(entity) === 'group') {
       push({ ...a, entity_id: entity, state });
+      // A group the hub does not have (yet): group.set may make it at run time, with any members.
+      if (!state) return fail(`${entity} is not a group the bridge knows, so what it stands for cannot be known`);
       if (!members) return;
       const words = via ?? viaWords(domain, service, entity);
       for (const m of canonicalEntityIds(members, this.hub.registries).ids) {

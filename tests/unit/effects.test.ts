@@ -141,13 +141,22 @@ describe('what an action will do', () => {
   test.each([
     ['cover', 'closed', 'open_cover'],
     ['cover', 'open', 'close_cover'],
-    ['cover', 'opening', 'stop_cover'],
     ['cover', 'unknown', 'open_cover'],
     ['light', 'on', 'turn_off'],
     ['light', 'off', 'turn_on'],
     ['media_player', 'playing', 'turn_off'],
     ['climate', 'off', 'turn_on'],
   ])('toggle of %s when %s is %s', (domain, s, service) => expect(toggleDirection(domain, s)).toBe(service));
+
+  // ATTACK (tests/integration/attack.test.ts, hole C): the stop feature and a partial position decide a cover's toggle.
+  test.each([
+    ['opening, with stop', 'opening', { supported_features: 11 }, 'stop_cover'],
+    ['closing, with stop', 'closing', { supported_features: 11 }, 'stop_cover'],
+    ['opening, without stop', 'opening', { supported_features: 3 }, 'close_cover'],
+    ['closing, without stop', 'closing', { supported_features: 3 }, 'open_cover'],
+    ['fully open', 'open', { current_position: 100 }, 'close_cover'],
+    ['partly open', 'open', { current_position: 40 }, 'open_cover'],
+  ])('toggle of a cover %s', (_what, s, attributes, service) => expect(toggleDirection('cover', s, attributes)).toBe(service));
 });
 
 describe("the issue's holes, each refused or asking", () => {

@@ -1,0 +1,178 @@
+// ATTACK: holes found by trying the effect checkpoint (issue 34) as an attacker would, on integ2 at
+// 9255ab8, with TOOLS_DENY=lock,alarm_control_panel, REQUIRE_CONFIRMATION=true and CONFIG_EDITING=true.
+// Each test failed before the fix in src/policy/effects.ts committed with it:
+// - HOLE A: homeassistant.toggle of an old-style group (group.*) holding a closed garage door was
+//   judged as the group's own turn_on, reaching the door as cover.turn_on (nothing to confirm);
+//   Home Assistant expands the group and calls cover.toggle on the door, which opens it.
+// - HOLE C: a cover's toggle was judged from its state alone: `closing` as stop_cover and `open` as
+//   close_cover. Home Assistant reverses a closing cover that has no stop feature (it opens) and
+//   moves a partly open one against its last movement, which the state does not show.
+// - HOLE B: group.set giving a group new members, then acting on that group, was judged with the
+//   members the group had before (none for a new group); Home Assistant acts on the new members.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+
+interface Answer {
+  code: string;
+  details: Record<string, any>;
+  message: string;
+}
+
+const sim = () => s.app.simulator!;
+async function hub(method: string, path: string, body?: unknown, status = 200) {
+  const r = await fetch(`${sim().url}${path}`, { method, headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  expect(r.status, `${method} ${path}`).toBe(status);
+}
+const until = async (ok: () => boolean, what: string) => {
+  for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!ok()) throw new Error(`never: ${what}`);
+};
+
+async function rest(method: string, path: string, json?: unknown): Promise<Answer> {
+  const r = await s.call(path, method, json);
+  expect([403, 409], `${method} ${path}: ${JSON.stringify(r.body)}`).toContain(r.status);
+  return { code: r.body.code, details: r.body.details, message: r.body.message };
+}
+
+async function tool(name: string, args: Record<string, unknown>): Promise<Answer> {
+  const r = await s.call('/api/tools/call', 'POST', { name, arguments: args });
+  expect(r.body.isError, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.body)}`).toBe(true);
+  const e = r.body.structuredContent?.error ?? {};
+  return { code: e.code, details: e.details ?? {}, message: e.message };
+}
+
+async function mcp(name: string, args: Record<string, unknown>, era: 'legacy' | 'modern'): Promise<Answer> {
+  const client = new Client({ name: 'attack-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {});
+  if (era === 'modern') client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: false } }) as never);
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+  try {
+    const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: { error?: Answer } };
+    expect(r.isError, `${name}: ${JSON.stringify(r)}`).toBe(true);
+    const e = r.structuredContent?.error;
+    return { code: e?.code ?? '', details: e?.details ?? {}, message: e?.message ?? '' };
+  } finally {
+    await client.close();
+  }
+}
+
+async function socket(command: string): Promise<Answer> {
+  const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${s.token}` } });
+  const answer = new Promise<any>((resolve) =>
+    ws.on('message', (d) => {
+      const m = JSON.parse(d.toString());
+      if (m.id === 1) resolve(m);
+    }),
+  );
+  await new Promise((r) => ws.on('open', r));
+  ws.send(JSON.stringify({ type: 'command', id: 1, payload: { command } }));
+  const m = await answer;
+  ws.close();
+  expect(m, JSON.stringify(m)).toMatchObject({ type: 'error', id: 1 });
+  return { code: m.error.code, details: m.error.details ?? {}, message: m.error.message };
+}
+
+const states = () => Object.fromEntries(sim().states().map((x) => [x.entity_id, x.state]));
+const asksForGarage = (a: Answer, what: string) => {
+  expect(a.code, `${what}: ${a.message}`).toBe('CONFIRMATION_REQUIRED');
+  expect(a.details.needs_confirmation.join(' '), what).toContain('opens the garage cover.garage_door');
+};
+const cannotTell = (a: Answer, what: string) => {
+  expect(a.code, `${what}: ${a.message}`).toBe('FORBIDDEN');
+  expect(a.details.unresolved?.join(' '), `${what}: ${JSON.stringify(a.details)}`).toMatch(/group/);
+};
+
+beforeAll(async () => {
+  s = await startTestServer({ TOOLS_DENY: 'lock,alarm_control_panel', REQUIRE_CONFIRMATION: 'true', CONFIG_EDITING: 'true' });
+  // An old-style group (as groups.yaml or group.set make) holding the closed garage door.
+  await hub('POST', '/api/states/group.garage_group', { state: 'closed', attributes: { entity_id: ['cover.garage_door'], friendly_name: 'Garage group' } }, 201);
+  // Scripts in Home Assistant's own config: one toggles that group, one makes a group of the door and toggles it.
+  await hub('POST', '/api/config/script/config/flip_group', { alias: 'Flip group', sequence: [{ action: 'homeassistant.toggle', target: { entity_id: 'group.garage_group' } }] });
+  await hub('POST', '/api/config/script/config/set_and_flip', {
+    alias: 'Set and flip',
+    sequence: [
+      { action: 'group.set', data: { object_id: 'made_now', entities: ['cover.garage_door'] } },
+      { action: 'homeassistant.toggle', target: { entity_id: 'group.made_now' } },
+    ],
+  });
+  await hub('POST', '/api/config/script/config/grow_and_flip', {
+    alias: 'Grow and flip',
+    sequence: [
+      { action: 'group.set', data: { object_id: 'porch', add_entities: ['cover.garage_door'] } },
+      { action: 'homeassistant.toggle', target: { entity_id: 'group.porch' } },
+    ],
+  });
+  await hub('POST', '/api/states/group.porch', { state: 'off', attributes: { entity_id: ['light.hallway'], friendly_name: 'Porch' } }, 201);
+  // Two gates Home Assistant shows as state only: one closing without the stop feature, one partly open.
+  await hub('POST', '/api/states/cover.side_gate', { state: 'closing', attributes: { device_class: 'gate', supported_features: 3, friendly_name: 'Side gate' } }, 201);
+  await hub('POST', '/api/states/cover.drive_gate', { state: 'open', attributes: { device_class: 'gate', supported_features: 15, current_position: 30, friendly_name: 'Drive gate' } }, 201);
+  await until(() => ['cover.side_gate', 'cover.drive_gate', 'group.garage_group', 'group.porch', 'script.flip_group', 'script.set_and_flip', 'script.grow_and_flip'].every((id) => s.app.hub.cache.has(id)), 'the groups and scripts');
+});
+afterAll(() => s?.close());
+
+describe('ATTACK hole A: toggling an old-style group toggles each member by its own state', () => {
+  test('a script toggling a group that holds the closed garage door asks, on every transport', async () => {
+    const before = states();
+    asksForGarage(await rest('POST', '/api/device/control', { entity_id: 'script.flip_group', action: 'turn_on' }), 'REST');
+    asksForGarage(await rest('POST', '/api/v1/device/control', { entity_id: 'script.flip_group', action: 'turn_on' }), '/api/v1');
+    asksForGarage(await tool('run_automation', { entity_id: 'script.flip_group' }), 'tool transport');
+    asksForGarage(await mcp('run_automation', { entity_id: 'script.flip_group' }, 'legacy'), 'MCP 2025');
+    asksForGarage(await mcp('run_automation', { entity_id: 'script.flip_group' }, 'modern'), 'MCP 2026-07-28');
+    asksForGarage(await rest('POST', '/api/command', { command: 'run flip group' }), 'command');
+    asksForGarage(await socket('run flip group'), 'WebSocket');
+    expect(states()).toEqual(before);
+  });
+
+  test('config editing names the opening in what the person confirms', async () => {
+    const r = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'flip_again', config: { sequence: [{ action: 'homeassistant.toggle', target: { entity_id: 'group.garage_group' } }] }, dry_run: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.needs_confirmation.join(' ')).toContain('opens the garage cover.garage_door');
+  });
+});
+
+describe('ATTACK hole B: group.set changes what a group stands for, so acting on it cannot be judged', () => {
+  test('a script that makes a group of the garage door and toggles it is refused, on every transport', async () => {
+    const before = states();
+    for (const id of ['script.set_and_flip', 'script.grow_and_flip']) {
+      cannotTell(await rest('POST', '/api/device/control', { entity_id: id, action: 'turn_on' }), `REST ${id}`);
+      cannotTell(await tool('run_automation', { entity_id: id }), `tool ${id}`);
+      cannotTell(await mcp('run_automation', { entity_id: id }, 'legacy'), `MCP ${id}`);
+    }
+    cannotTell(await rest('POST', '/api/command', { command: 'run set and flip' }), 'command');
+    cannotTell(await socket('run grow and flip'), 'WebSocket');
+    expect(s.app.hub.cache.has('group.made_now')).toBe(false);
+    expect(states()).toEqual(before);
+  });
+
+  test('config editing refuses to write it', async () => {
+    for (const step of [
+      { action: 'group.set', data: { object_id: 'x', entities: ['cover.garage_door'] } },
+      { action: 'group.set', data: { object_id: 'porch', add_entities: 'cover.garage_door' } },
+      { action: 'homeassistant.toggle', target: { entity_id: 'group.not_there_yet' } },
+    ]) {
+      cannotTell(await rest('POST', '/api/ha-config-changes', { kind: 'script', op: 'create', id: 'probe', config: { sequence: [step] }, dry_run: true }), JSON.stringify(step));
+    }
+  });
+});
+
+describe('ATTACK hole C: a cover toggle that Home Assistant may turn into opening asks', () => {
+  test('a closing gate without the stop feature, and a partly open gate, on every transport', async () => {
+    const asks = (a: Answer, id: string, what: string) => {
+      expect(a.code, `${what}: ${a.message}`).toBe('CONFIRMATION_REQUIRED');
+      expect(a.details.needs_confirmation.join(' '), what).toContain(`the gate ${id}`);
+    };
+    for (const id of ['cover.side_gate', 'cover.drive_gate']) {
+      asks(await rest('POST', '/api/device/control', { entity_id: id, action: 'toggle' }), id, `REST ${id}`);
+      asks(await rest('POST', '/api/v1/device/control', { entity_id: id, action: 'toggle' }), id, `/api/v1 ${id}`);
+    }
+    asks(await rest('POST', '/api/command', { command: 'toggle the side gate' }), 'cover.side_gate', 'command');
+    asks(await socket('toggle the drive gate'), 'cover.drive_gate', 'WebSocket');
+    const r = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'gates', config: { sequence: [{ action: 'cover.toggle', target: { entity_id: ['cover.side_gate', 'cover.drive_gate'] } }] }, dry_run: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.needs_confirmation.join(' ')).toContain('opens the gate cover.side_gate');
+    expect(r.body.needs_confirmation.join(' ')).toContain('opens the gate cover.drive_gate');
+  });
+});
