@@ -105,7 +105,7 @@ describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
     expect(readdirSync(join(rehearsal.root, APP_DIR, 'node_modules/.home-mcp-bridge'))).toEqual(['native.json']);
     expect(app!.output()).not.toContain('C23 imports redirected');
     // log_level debug: each request is logged, as a plain line (log_format's default).
-    expect(app!.output()).toMatch(/ DEBUG (\[\w+\] )?request method=GET url=\/\S* status=\d{3}/);
+    expect(app!.output()).toMatch(/ DEBUG (\[\w+\] )?request .*method=GET url=\/\S* status=\d{3}/);
   });
 
   test('announces its MCP endpoint to Home Assistant through the Supervisor\u2019s discovery', async () => {
