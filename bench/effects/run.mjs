@@ -5,7 +5,7 @@
 // a scene), its configs already read (as after the first use: they are kept until Home Assistant
 // reloads them). The home is the simulator's demo home's size (about 80 entities) plus the script.
 // Prints a markdown table with the CPU model and load.
-// Run with `node scripts/build-if-needed.mjs && node bench/effects/run.mjs`; options: --calls N (default 20000).
+// Run with `npm run bench:effects`; options: --calls N (default 20000).
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { quantile } from '../lib/stats.mjs';
