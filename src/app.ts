@@ -274,7 +274,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
   // Plugins load before MCP exists; what they say of their tools reaches it once it does.
-  let toolsChanged = () => undefined as void;
+  let toolsChanged: () => void = () => {};
   const { plugins, report } = await loadPlugins({
     toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,

@@ -584,7 +584,9 @@ function profileSummary(dir) {
     const p = JSON.parse(readFileSync(join(dir, f), 'utf8'));
     const dt = new Map();
     // timeDeltas[i] is the time before samples[i]; charge it to that sample's node.
-    p.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
+    p.samples.forEach((id, i) => {
+      dt.set(id, (dt.get(id) ?? 0) + (p.timeDeltas[i] ?? 0));
+    });
     for (const n of p.nodes) {
       const us = dt.get(n.id) ?? 0;
       if (!us) continue;

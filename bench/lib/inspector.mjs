@@ -20,7 +20,11 @@ export async function inspectorOf(port) {
   const send = (method, params = {}) =>
     new Promise((resolve, reject) => {
       const n = ++id;
-      pending.set(n, (msg) => (pending.delete(n), msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result)));
+      pending.set(n, (msg) => {
+        pending.delete(n);
+        if (msg.error) reject(new Error(msg.error.message));
+        else resolve(msg.result);
+      });
       socket.send(JSON.stringify({ id: n, method, params }));
     });
   return {

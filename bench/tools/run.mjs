@@ -45,7 +45,11 @@ async function bridge(extra) {
   }
   const { access_token: token } = await (await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password-1' }) })).json();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const stop = () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
+  const stop = () => new Promise((r) => {
+      if (child.exitCode !== null) return r();
+      child.once('exit', r);
+      child.kill('SIGTERM');
+    });
   return { base, headers, stop };
 }
 

@@ -1,6 +1,6 @@
 // Prompt templates for the routines a home has, filled from live hub data: what is on, open,
 // unlocked and how warm it is, so the assistant starts from the home as it is.
-import { definePlugin, PluginError, prompt, type Home, type PromptMessage } from 'home-mcp-bridge/plugin';
+import { definePlugin, prompt, type Home, type PromptMessage } from 'home-mcp-bridge/plugin';
 
 const ids = (home: Home, domain: string, states?: string[]) => home.states(domain).filter((s) => !states || states.includes(s.state)).map((s) => s.entity_id);
 const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');

@@ -18,6 +18,7 @@ export const tokenRequestSchema = v.strictObject({
     v.string('must be a string'),
     v.maxLength(64, 'must be at most 64 characters'),
     v.check((name) => name.trim() !== '', 'must not be empty'),
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a name is refused for holding control characters, so the pattern names them
     v.check((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not hold control characters'),
   ),
   expires_in_days: v.optional(

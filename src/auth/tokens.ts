@@ -101,7 +101,7 @@ export class TokenService {
   verifyNow(token: string): Principal {
     const hit = this.cached(token);
     if (hit) return hit;
-    let payload;
+    let payload: ReturnType<typeof verifyHs256>;
     try {
       payload = verifyHs256(token, this.key, ISSUER);
     } catch (err) {

@@ -101,7 +101,9 @@ export function referencesOf(config: unknown, known: (entityId: string) => boole
 
   const walk = (node: unknown, path: string, key: string | undefined): void => {
     if (Array.isArray(node)) {
-      node.forEach((x, i) => walk(x, `${path}[${i}]`, key));
+      node.forEach((x, i) => {
+        walk(x, `${path}[${i}]`, key);
+      });
       return;
     }
     if (isObject(node)) {

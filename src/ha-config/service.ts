@@ -18,7 +18,7 @@ import type { Caller, ConfigEdit, GuardedAction, Policy } from '../policy/policy
 import type { ConfigChange, ConfigKind, ConfigVersion, ConfigVersionStore } from '../store/config-versions.js';
 import { editDashboard, type DashboardChange } from './dashboards.js';
 import { changeWords, toYaml, unifiedDiff } from './diff.js';
-import { HELPER_TYPES, helperRef, HubConfig, storedAutomation, type HelperType, type Json } from './hub-config.js';
+import { HELPER_TYPES, helperRef, type HubConfig, storedAutomation, type Json } from './hub-config.js';
 import { type ActionRef, referencesOf } from './references.js';
 import { explain, explainRun, type Explanation, type TraceStep, type TraceSummary } from './traces.js';
 
@@ -587,7 +587,9 @@ export class HaConfigService {
     const seen = new Set<string>([plan.kind === 'automation' || plan.kind === 'script' ? `${plan.kind}.${plan.id}` : '']);
     const take = async (config: unknown, where: string, depth: number): Promise<void> => {
       const refs = referencesOf(config, known);
-      refs.entities.forEach((e) => entities.add(e));
+      refs.entities.forEach((e) => {
+        entities.add(e);
+      });
       templated.push(...refs.templated.map((p) => (where ? `${where}: ${p}` : p)));
       for (const a of refs.actions) {
         actions.push(...this.o.actions.guardedOf(a));

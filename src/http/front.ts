@@ -77,11 +77,14 @@ const upgradeRequired = (path: string) => new AppError('BAD_REQUEST', 426, `${pa
 const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `The request body is larger than ${limit} bytes`, { limit });
 
 /** The request as a handler sees it, its declared inputs checked by the one validator. */
+// biome-ignore lint/suspicious/noExplicitAny: the checked request serves routes of every params/query type (see Route in routes.ts)
 class CheckedRequest<B> implements ApiRequest<B, any, any> {
   readonly id: string;
   readonly method: Method;
   readonly path: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the checked request serves routes of every params/query type (see Route in routes.ts)
   readonly params: any;
+  // biome-ignore lint/suspicious/noExplicitAny: the checked request serves routes of every params/query type (see Route in routes.ts)
   readonly query: any;
   readonly headers: Record<string, string>;
   readonly ip: string;
@@ -111,6 +114,7 @@ class CheckedRequest<B> implements ApiRequest<B, any, any> {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the checked request serves routes of every params/query type (see Route in routes.ts)
 function apiRequest<B>(route: Route, req: BridgeRequest, principal: Admitted['principal'], body: B): ApiRequest<B, any, any> {
   return new CheckedRequest(route, req, principal, body);
 }

@@ -78,6 +78,7 @@ interface RouteCommon extends AdmissionPolicy {
 export interface JsonRoute extends RouteCommon {
   kind?: 'json';
   body?: Schema;
+  // biome-ignore lint/suspicious/noExplicitAny: one table holds routes of every params/query type; each handler is typed where its route is declared
   handler: (req: ApiRequest<any, any, any>) => unknown;
 }
 
@@ -87,6 +88,7 @@ export interface StreamRoute extends RouteCommon {
   method: 'GET';
   /** False for a response that ends by itself (a file): a shutdown waits for it instead of cutting it. */
   longLived?: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: one table holds routes of every params/query type; each handler is typed where its route is declared
   open: (req: ApiRequest<undefined, any, any>, stream: ResponseAdapter) => void;
 }
 
@@ -126,6 +128,7 @@ export interface SocketRoute extends RouteCommon {
  */
 export interface FetchRoute extends RouteCommon {
   kind: 'fetch';
+  // biome-ignore lint/suspicious/noExplicitAny: one table holds routes of every params/query type; each handler is typed where its route is declared
   handle: (request: Request, req: ApiRequest<undefined, any, any>) => Promise<Response>;
 }
 

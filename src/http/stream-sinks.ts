@@ -61,7 +61,10 @@ export class SseSink implements Sink {
     // A bound method, not a closure: no context object per stream.
     this.res = adapter.handOff(this.aborted.bind(this));
     this.adapter = undefined;
-    if (!ok) this.res.onWritable((this.onWritable ??= () => (this.listener?.drained(), true)));
+    if (!ok) this.res.onWritable((this.onWritable ??= () => {
+        this.listener?.drained();
+        return true;
+      }));
     return ok;
   }
 

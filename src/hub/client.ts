@@ -436,8 +436,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), ms);
     p.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e: unknown) => (clearTimeout(timer), reject(e)),
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
     );
   });
 }

@@ -159,8 +159,14 @@ export class HaIngress {
         reject(new Error(`Home Assistant did not answer ${String(message.type)} within ${TIMEOUT_MS / 1000} s`));
       }, TIMEOUT_MS);
       this.pending.set(id, {
-        resolve: (v) => (clearTimeout(timer), resolve(v as T)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v as T);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       socket.send(JSON.stringify({ ...message, id }));
     });

@@ -172,7 +172,9 @@ export class McpHttp {
     const release = () => {
       if (released) return;
       released = true;
-      watches.forEach((w) => w());
+      watches.forEach((w) => {
+        w();
+      });
       giveBack();
       const left = (this.listening.get(principal.sub) ?? 1) - 1;
       if (left > 0) this.listening.set(principal.sub, left);

@@ -119,7 +119,7 @@ function notAParticle(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], deter
   const value = (x: Lexeme | undefined) => ['number', 'fraction', 'color', 'white', 'fan_speed'].some((k) => has(x, k as Meaning['k']));
   if (value(next[0]) || (has(next[0], 'filler') && value(next[1]))) return has(l, 'to');
   if (determiners.includes(l.text) && next[0]?.meanings.some((m) => TARGET.has(m.k))) return true;
-  if (prev && prev.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on')) && l.meanings.some((m) => m.k === 'particle' && m.p === 'on')) return false;
+  if (prev?.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on')) && l.meanings.some((m) => m.k === 'particle' && m.p === 'on')) return false;
   let j = 0;
   while (next[j] && determiners.includes(next[j]!.text)) j++;
   return Boolean(next[j]?.meanings.some((m) => PLACE.has(m.k)));

@@ -64,7 +64,7 @@ export interface Answerable {
 }
 
 /** What an entity reads now, in words: a thermostat's temperature, the weather, a sensor with its unit, a state. */
-function valueOf(e: HomeEntity, st: HubState | undefined, lang: LanguageData): string {
+function readingOf(e: HomeEntity, st: HubState | undefined, lang: LanguageData): string {
   if (!st) return say(lang, 'unknown_value');
   const a = st.attributes;
   const num = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '' && !Number.isNaN(Number(x))) ? number(Number(x), lang) : String(x));
@@ -78,7 +78,7 @@ function valueOf(e: HomeEntity, st: HubState | undefined, lang: LanguageData): s
 /** The answer to a question, as sentences. */
 export function answer(q: Answerable, state: (id: string) => HubState | undefined, lang: LanguageData): string {
   const names = (list: HomeEntity[]) => listOf(list.map((e) => e.name), lang);
-  const values = (list: HomeEntity[]) => list.map((e) => say(lang, 'value', { name: e.name, value: valueOf(e, state(e.id), lang) })).join(' ');
+  const values = (list: HomeEntity[]) => list.map((e) => say(lang, 'value', { name: e.name, value: readingOf(e, state(e.id), lang) })).join(' ');
   const count = () => say(lang, 'count', { count: q.matching.length, total: q.entities.length });
   switch (q.question) {
     case 'count':

@@ -226,7 +226,7 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
   let cannot: { noun: string; ids: string[] } | undefined;
   for (const m of f.mentions) {
     const ent = m.meanings.find((x) => x.k === 'entity');
-    if (!ent || ent.k !== 'entity') continue;
+    if (ent?.k !== 'entity') continue;
     let list = ent.ids.map((id) => home.entities.get(id)).filter((e): e is HomeEntity => e !== undefined);
     // "the tv light": a name beside a kind its thing is not of does not act on the named thing.
     const besides = f.mentions.filter((x) => x !== m).flatMap((x) => x.meanings.filter((y) => y.k === 'domain'));

@@ -5,7 +5,7 @@
 import type { Principal } from '../auth/tokens.js';
 import type { PendingAuthorization } from './service.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function consentHeaders(redirectUri?: string): Record<string, string> {
   let target = '';
@@ -32,7 +32,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${escape(title)} · Home MCP Bridge</title>
+<title>${escapeHtml(title)} · Home MCP Bridge</title>
 <link rel="stylesheet" href="../panel/style.css">
 </head>
 <body>
@@ -60,26 +60,26 @@ export function consentPage(p: PendingAuthorization, who: Principal | undefined,
   const scopes = p.scope
     .map((s) =>
       s === 'read'
-        ? `<li><label class="check"><input type="checkbox" checked disabled> ${escape(SCOPE_WORDS.read)}</label><input type="hidden" name="scope" value="read"></li>`
+        ? `<li><label class="check"><input type="checkbox" checked disabled> ${escapeHtml(SCOPE_WORDS.read)}</label><input type="hidden" name="scope" value="read"></li>`
         : // Config editing is never granted unless the person ticks it.
-          `<li><label class="check"><input type="checkbox" name="scope" value="${s}"${s === 'control' ? ' checked' : ''}> ${escape(SCOPE_WORDS[s])}</label></li>`,
+          `<li><label class="check"><input type="checkbox" name="scope" value="${s}"${s === 'control' ? ' checked' : ''}> ${escapeHtml(SCOPE_WORDS[s])}</label></li>`,
     )
     .join('');
   const signIn = who
-    ? `<p class="muted">Signed in as ${escape(who.haUser?.displayName || who.haUser?.name || who.sub)} through Home Assistant.</p>`
+    ? `<p class="muted">Signed in as ${escapeHtml(who.haUser?.displayName || who.haUser?.name || who.sub)} through Home Assistant.</p>`
     : `<label>Username <input name="username" autocomplete="username" required maxlength="128"></label>
        <label>Password <input name="password" type="password" autocomplete="current-password" required maxlength="1024"></label>`;
   return page(
     'Allow access',
     `<section class="card narrow">
-  <h2>Allow ${escape(p.client.client_name)} to use your home?</h2>
-  <p><strong>${escape(p.client.client_name)}</strong> asks for access to this Home Assistant through Home MCP Bridge. After you answer, you go back to <code>${escape(host)}</code>.</p>
-  <p class="muted">Client: <code>${escape(p.client.client_id.slice(0, 200))}</code>${p.client.kind === 'metadata_document' ? ' (described by its own metadata document)' : p.client.kind === 'confidential' ? ` (a client with a secret, made by ${escape(p.client.created_by ?? 'a person')} in this bridge's panel)` : ''}</p>
+  <h2>Allow ${escapeHtml(p.client.client_name)} to use your home?</h2>
+  <p><strong>${escapeHtml(p.client.client_name)}</strong> asks for access to this Home Assistant through Home MCP Bridge. After you answer, you go back to <code>${escapeHtml(host)}</code>.</p>
+  <p class="muted">Client: <code>${escapeHtml(p.client.client_id.slice(0, 200))}</code>${p.client.kind === 'metadata_document' ? ' (described by its own metadata document)' : p.client.kind === 'confidential' ? ` (a client with a secret, made by ${escapeHtml(p.client.created_by ?? 'a person')} in this bridge's panel)` : ''}</p>
   <form method="post" action="authorize" class="stack">
-    <input type="hidden" name="request" value="${escape(p.id)}">
+    <input type="hidden" name="request" value="${escapeHtml(p.id)}">
     <ul class="items">${scopes}</ul>
     ${signIn}
-    ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
+    ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
     <div class="inline">
       <button type="submit" name="decision" value="approve">Allow</button>
       <button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
@@ -90,5 +90,5 @@ export function consentPage(p: PendingAuthorization, who: Principal | undefined,
 }
 
 export function errorPage(message: string): string {
-  return page('Cannot authorize', `<section class="card narrow"><h2>This request cannot be authorized</h2><p class="error" role="alert">${escape(message)}</p><p class="muted">Nothing was granted. Start again from the assistant.</p></section>`);
+  return page('Cannot authorize', `<section class="card narrow"><h2>This request cannot be authorized</h2><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">Nothing was granted. Start again from the assistant.</p></section>`);
 }

@@ -90,6 +90,7 @@ export interface PluginDefinition {
   setup?(ctx: LifecycleContext): void | Promise<void>;
   /** Runs once when the bridge stops. */
   close?(): void | Promise<void>;
+  // biome-ignore lint/suspicious/noExplicitAny: a plugin lists tools of different input types; each is typed by its own defineTool call
   tools?: readonly ToolDefinition<any>[];
   prompts?: readonly PromptDefinition[];
   resources?: readonly ResourceDefinition[];

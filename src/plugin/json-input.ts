@@ -8,6 +8,7 @@ import { fromJsonSchema } from '@modelcontextprotocol/server';
 /** Where a JSON-Schema input keeps the schema it publishes. */
 export const JSON_SCHEMA = Symbol.for('home-mcp-bridge.json-schema');
 
+// biome-ignore lint/complexity/noBannedTypes: valibot's type for v.looseObject({}), an object with no declared entries
 export type JsonInput = v.SchemaWithPipe<readonly [v.LooseObjectSchema<{}, undefined>, v.RawCheckAction<{ [k: string]: unknown }>]> & { [JSON_SCHEMA]: Record<string, unknown> };
 
 export function jsonInput(schema: Record<string, unknown>): JsonInput {

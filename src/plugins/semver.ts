@@ -82,5 +82,6 @@ export function parseRange(range: string): Test | undefined {
 export function satisfies(version: string, range: string): boolean {
   const v = parseVersion(version);
   const test = parseRange(range);
-  return v !== undefined && test !== undefined && test(v);
+  if (v === undefined || test === undefined) return false;
+  return test(v);
 }

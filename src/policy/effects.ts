@@ -102,7 +102,9 @@ export class EffectResolver {
       // What failed to load once stays unresolved in this judgement rather than being asked again.
       const next = [...missing].filter((id) => !tried.has(id));
       if (!next.length) return;
-      next.forEach((id) => tried.add(id));
+      next.forEach((id) => {
+        tried.add(id);
+      });
       await this.configs.load(next);
     }
   }

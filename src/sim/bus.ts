@@ -36,6 +36,7 @@ export class HubEvent<D extends object = Record<string, unknown>> {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: one listener list takes events of every data type; each subscriber narrows by event type
 export type Listener = (event: HubEvent<any>) => void;
 
 export class Bus {

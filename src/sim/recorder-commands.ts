@@ -26,7 +26,7 @@ const number: Validator = (v, path) => {
 const nullable = (inner: Validator): Validator => any(literal(null), inner);
 /** cv.datetime: a datetime string, kept as given (the handler reads its offset). */
 const datetimeText: Validator = (v, path) => {
-  if (typeof v !== 'string' || parseHubDatetime(v, 'UTC') === undefined) throw new Invalid('Invalid datetime specified: ' + String(v), path);
+  if (typeof v !== 'string' || parseHubDatetime(v, 'UTC') === undefined) throw new Invalid(`Invalid datetime specified: ${String(v)}`, path);
   return v;
 };
 const HAS_OFFSET = /(Z|[+-]\d{2}(:?\d{2})?)$/i;

@@ -111,7 +111,7 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
             return message(res, 400, hub.legacy || hub.since(SINCE.current) ? 'No state specified.' : 'No state attribute specified.');
           }
           const isNew = !hub.states.get(entityId);
-          let state;
+          let state: ReturnType<typeof hub.states.set>;
           try {
             state = hub.states.set(entityId, String(data.state), isPlainObject(data.attributes) ? data.attributes : {}, {
               forceUpdate: data.force_update === true,

@@ -47,7 +47,7 @@ function supervisorRole(sup: SimSupervisor, user: SimUser): SimulatorRole {
         if (!isPlainObject(msg)) return undefined;
         const token = msg.api_password || msg.access_token;
         const addon = typeof token === 'string' ? sup.addonForToken(token) : undefined;
-        if (!addon || !addon.homeassistantApi) return { invalid: 'Invalid access' };
+        if (!addon?.homeassistantApi) return { invalid: 'Invalid access' };
         return { user };
       },
     },

@@ -18,9 +18,18 @@ export function filtersWhere(filters: readonly EventFilter[]): { sql: string; pa
   const params: string[] = [];
   const parts = filters.map((f) => {
     const c: string[] = [];
-    if (f.event_type) c.push('event_type = ?'), params.push(f.event_type);
-    if (f.entity_id) c.push('entity_id = ?'), params.push(f.entity_id);
-    if (f.domain) c.push('domain = ?'), params.push(f.domain);
+    if (f.event_type) {
+      c.push('event_type = ?');
+      params.push(f.event_type);
+    }
+    if (f.entity_id) {
+      c.push('entity_id = ?');
+      params.push(f.entity_id);
+    }
+    if (f.domain) {
+      c.push('domain = ?');
+      params.push(f.domain);
+    }
     return `(${c.join(' AND ')})`;
   });
   return { sql: `(${parts.join(' OR ')})`, params };
@@ -100,9 +109,18 @@ export class EventLog {
     const w = filtersWhere(q.filters);
     const cond = [w.sql];
     const params: (string | number)[] = [...w.params];
-    if (q.since !== undefined) cond.push('fired_at >= ?'), params.push(q.since);
-    if (q.until !== undefined) cond.push('fired_at < ?'), params.push(q.until);
-    if (q.after !== undefined) cond.push(q.order === 'asc' ? 'seq > ?' : 'seq < ?'), params.push(q.after);
+    if (q.since !== undefined) {
+      cond.push('fired_at >= ?');
+      params.push(q.since);
+    }
+    if (q.until !== undefined) {
+      cond.push('fired_at < ?');
+      params.push(q.until);
+    }
+    if (q.after !== undefined) {
+      cond.push(q.order === 'asc' ? 'seq > ?' : 'seq < ?');
+      params.push(q.after);
+    }
     const sql = `SELECT seq, entity_id, message FROM events WHERE ${cond.join(' AND ')} ORDER BY seq ${q.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
     return this.db.prepare(sql).all(...params, q.limit) as StoredEvent[];
   }

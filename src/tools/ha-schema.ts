@@ -56,7 +56,9 @@ export function homeAssistantSchemaProblems(schema: unknown, at = 'inputSchema')
     }
     for (const k of ['prefixItems', 'anyOf', 'oneOf', 'allOf'] as const) {
       const list = node[k];
-      if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, `${path}.${k}[${i}]`));
+      if (Array.isArray(list)) list.forEach((sub, i) => {
+        walk(sub, `${path}.${k}[${i}]`);
+      });
     }
     for (const k of ['$defs', 'definitions'] as const) {
       if (isObject(node[k])) for (const [name, sub] of Object.entries(node[k])) walk(sub, `${path}.${k}.${name}`);

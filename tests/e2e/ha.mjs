@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { HOST_CA, MOUNT_POINTS, cacheBase, ensureRoot, requireHost, rootCommand, rootDir, rootStamp } from './debian-root.mjs';
@@ -170,7 +170,7 @@ function pythonCommand(version, argv, { venv, work, env = {} } = {}) {
 function lockBlocks(text, names) {
   const want = new Set(names.map((n) => n.toLowerCase().replace(/[-_.]+/g, '-')));
   const blocks = text.split(/\n(?=[^\s#])/);
-  return blocks.filter((b) => want.has(b.split(/[=<>\s]/)[0].toLowerCase().replace(/[-_.]+/g, '-'))).join('\n') + '\n';
+  return `${blocks.filter((b) => want.has(b.split(/[=<>\s]/)[0].toLowerCase().replace(/[-_.]+/g, '-'))).join('\n')}\n`;
 }
 
 /**
@@ -295,7 +295,7 @@ export function readState(stateFile = defaultStateFile()) {
 
 function writeState(state) {
   const tmp = `${state.stateFile}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
+  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
   renameSync(tmp, state.stateFile);
 }
 

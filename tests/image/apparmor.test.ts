@@ -20,7 +20,7 @@ const profileText = readFileSync(new URL('../../apparmor.txt', import.meta.url),
 const VARIABLES: Record<string, string> = { '@{PROC}': '/proc/', '@{sys}': '/sys/', '@{pid}': '{[1-9],[1-9][0-9],[1-9][0-9][0-9],[1-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9][0-9][0-9]}' };
 
 /** AppArmor's path glob as a regular expression: `**` crosses /, `*` and `?` do not, {a,b} and [..] as in the shell. */
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -50,7 +50,7 @@ interface Rule {
 }
 
 /** The file rules of one profile (by name) of the policy, nested profiles left out. */
-export function fileRules(text: string, profile: string): Rule[] {
+function fileRules(text: string, profile: string): Rule[] {
   const lines = text.split('\n');
   const start = lines.findIndex((l) => new RegExp(`^\\s*profile ${profile}\\b.*\\{\\s*$`).test(l));
   if (start < 0) throw new Error(`no profile ${profile}`);
@@ -77,7 +77,7 @@ export function fileRules(text: string, profile: string): Rule[] {
 }
 
 /** The rule that lets the profile write `path`, if any. */
-export function writeRule(rules: Rule[], path: string): Rule | undefined {
+function writeRule(rules: Rule[], path: string): Rule | undefined {
   return rules.find((r) => /[wa]/.test(r.perms) && r.re.test(path));
 }
 

@@ -84,7 +84,7 @@ async function request(route: Route, path: string, auth: string | undefined): Pr
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: Object.fromEntries(res.headers) };
 }
 
-const shapeOf = (route: Route, body: Record<string, unknown>) =>
+const shapeOf = (route: Route, _body: Record<string, unknown>) =>
   route.errorShape === 'sse' ? { success: false, error_code: 'AUTHENTICATION_ERROR', message: expect.any(String) } : { error: true, code: 'AUTHENTICATION_ERROR', message: expect.any(String), details: expect.any(Object) };
 
 describe('the table walk', () => {

@@ -137,7 +137,10 @@ describe('POST /auth/token', () => {
 describe('generated admin and secret', () => {
   test('first start creates an admin whose password is shown once in the banner, never in a log line, and stored only as a hash; the secret persists', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
+    const sink = new Writable({ write: (chunk, _e, cb) => {
+      lines.push(String(chunk));
+      cb();
+    } });
     const log = pino({ level: 'info' }, sink);
     let banner = '';
     const first = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { log, say: (text) => (banner += text) });

@@ -33,7 +33,10 @@ async function socket(s: TestServer, token: string, how: 'header' | 'message'): 
   const messages: any[] = [];
   ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
   const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
-  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
   if (how === 'message') ws.send(JSON.stringify({ type: 'auth', token }));
   await until(() => messages.some((m) => m.type === 'connected' || m.type === 'auth_result'));
   ws.send(JSON.stringify({ type: 'subscribe_events', id: 1 }));

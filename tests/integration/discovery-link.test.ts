@@ -66,7 +66,10 @@ afterAll(async () => {
 const start = (env: Record<string, string> = {}) =>
   startTestServer(
     { PORT: String(port), SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url, DISCOVERY_PEERS: '127.0.0.1', DATA_DIR: dataDir, ...env },
-    { log: pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => (logs.push(String(c)), cb()) })) },
+    { log: pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => {
+      logs.push(String(c));
+      cb();
+    } })) },
   );
 
 describe('the announced link', () => {

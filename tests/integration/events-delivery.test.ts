@@ -29,8 +29,13 @@ function wsFrames(raw: Buffer): { opcode: number; payload: Buffer }[] {
   while (at + 2 <= raw.length) {
     let len = raw[at + 1]! & 0x7f;
     let start = at + 2;
-    if (len === 126) (len = raw.readUInt16BE(at + 2)), (start += 2);
-    else if (len === 127) (len = Number(raw.readBigUInt64BE(at + 2))), (start += 8);
+    if (len === 126) {
+      len = raw.readUInt16BE(at + 2);
+      start += 2;
+    } else if (len === 127) {
+      len = Number(raw.readBigUInt64BE(at + 2));
+      start += 8;
+    }
     if (start + len > raw.length) break;
     out.push({ opcode: raw[at]! & 0x0f, payload: raw.subarray(start, start + len) });
     at = start + len;

@@ -9,7 +9,10 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 let s: TestServer;
 const logLines: string[] = [];
 beforeAll(async () => {
-  const sink = new Writable({ write: (chunk, _e, cb) => (logLines.push(String(chunk)), cb()) });
+  const sink = new Writable({ write: (chunk, _e, cb) => {
+      logLines.push(String(chunk));
+      cb();
+    } });
   s = await startTestServer({}, { log: pino({ level: 'info' }, sink) });
   await s.app.hub.ready();
 });
@@ -31,7 +34,7 @@ describe('a malformed Host header', () => {
   const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
   test.each([
     ['POST /oauth/token', 'Content-Type: application/x-www-form-urlencoded', 'grant_type=refresh_token&refresh_token=x&client_id=y'],
-    ['GET /oauth/authorize?response_type=code&client_id=x&redirect_uri=https%3A%2F%2Fa.example%2Fcb&code_challenge=' + challenge + '&code_challenge_method=S256', '', ''],
+    [`GET /oauth/authorize?response_type=code&client_id=x&redirect_uri=https%3A%2F%2Fa.example%2Fcb&code_challenge=${challenge}&code_challenge_method=S256`, '', ''],
     ['POST /mcp', 'Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer TOKEN', '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'],
     ['GET /.well-known/oauth-authorization-server', '', ''],
     ['GET /api/state', 'Authorization: Bearer TOKEN', ''],

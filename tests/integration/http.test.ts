@@ -317,7 +317,10 @@ describe('graceful shutdown', () => {
     expect(res.headers.get('connection')).toBe('close');
     await closed;
     const refused = await new Promise<string>((resolve) => {
-      const sock = connect(own.app.port, '127.0.0.1', () => (sock.destroy(), resolve('connected')));
+      const sock = connect(own.app.port, '127.0.0.1', () => {
+        sock.destroy();
+        resolve('connected');
+      });
       sock.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
     });
     expect(refused).toBe('ECONNREFUSED');
@@ -330,7 +333,10 @@ describe('access log', () => {
     const { Writable } = await import('node:stream');
     const pino = (await import('pino')).default;
     const lines: Record<string, unknown>[] = [];
-    const log = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => (lines.push(JSON.parse(String(c))), cb()) }));
+    const log = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => {
+      lines.push(JSON.parse(String(c)));
+      cb();
+    } }));
     const own = await startTestServer({}, { log });
     try {
       const res = await own.api('/api/nothing', { headers: { 'x-request-id': 'trace-me-1' } });

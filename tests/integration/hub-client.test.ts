@@ -15,7 +15,10 @@ afterEach(async () => {
 
 function capture() {
   const lines: string[] = [];
-  const log = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
+  const log = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => {
+      lines.push(String(c));
+      cb();
+    } }));
   return { log, lines };
 }
 

@@ -36,17 +36,17 @@ test.each([
 
 test('SIGTERM during start-up also ends in a clean stop', async () => {
   const out = await run({ DATA_DIR: dataDir(), PORT: '0', HOST: '127.0.0.1', AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1' }, (text, child) => {
-    if (/ INFO  generated a JWT/.test(text) && !child.killed) child.kill('SIGTERM');
+    if (/ INFO {2}generated a JWT/.test(text) && !child.killed) child.kill('SIGTERM');
   });
   expect(out.code).toBe(0);
-  expect(out.stdout).toMatch(/ INFO  stopped$/m);
+  expect(out.stdout).toMatch(/ INFO {2}stopped$/m);
 });
 
 test('SIGTERM stops the service with exit code 0', async () => {
   const out = await run({ DATA_DIR: dataDir(), PORT: '0', HOST: '127.0.0.1', AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1' }, (text, child) => {
-    if (/ INFO  listening on [^\n]*uWebSockets/.test(text) && !child.killed) child.kill('SIGTERM');
+    if (/ INFO {2}listening on [^\n]*uWebSockets/.test(text) && !child.killed) child.kill('SIGTERM');
   });
   expect(out.code).toBe(0);
-  expect(out.stdout).toMatch(/ INFO  shutting down signal=SIGTERM$/m);
-  expect(out.stdout).toMatch(/ INFO  stopped$/m);
+  expect(out.stdout).toMatch(/ INFO {2}shutting down signal=SIGTERM$/m);
+  expect(out.stdout).toMatch(/ INFO {2}stopped$/m);
 });

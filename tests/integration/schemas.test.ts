@@ -24,7 +24,7 @@ test('every schema a route declares converts to JSON Schema 2020-12', () => {
     for (const [part, schema] of Object.entries(declared)) {
       if (!schema) continue;
       count++;
-      let json;
+      let json: ReturnType<typeof jsonSchemaOf>;
       try {
         json = jsonSchemaOf(schema);
       } catch (err) {

@@ -64,7 +64,7 @@ function bridge(env: Record<string, string>): Bridge {
 }
 
 // Plain log lines (the default): time, level, message.
-const LISTENING = /^\S+ \S+ INFO  listening on [^\n]*uWebSockets/m;
+const LISTENING = /^\S+ \S+ INFO {2}listening on [^\n]*uWebSockets/m;
 
 describe('one bridge per port', () => {
   test('a second bridge on a port in use refuses to start, says why, and exits non-zero; the first keeps serving', async () => {

@@ -10,7 +10,10 @@ describe('the query token', () => {
   let s: TestServer;
   const lines: string[] = [];
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
+    const sink = new Writable({ write: (chunk, _e, cb) => {
+      lines.push(String(chunk));
+      cb();
+    } });
     s = await startTestServer({ LOG_LEVEL: 'debug' }, { log: pino({ level: 'debug' }, sink) });
   });
   afterAll(() => s?.close());

@@ -103,7 +103,7 @@ export async function haMcp(haUrl, token, apiId, method, params = {}, id = 1) {
 /** Home Assistant answers a tool call with one text block: the JSON of the tool's own result. */
 export function bridgeResultOf(haResult) {
   const [block, ...rest] = haResult.content ?? [];
-  if (!block || block.type !== 'text' || rest.length) throw new Error(`expected one text block from Home Assistant: ${JSON.stringify(haResult)}`);
+  if (block?.type !== 'text' || rest.length) throw new Error(`expected one text block from Home Assistant: ${JSON.stringify(haResult)}`);
   try {
     return JSON.parse(block.text);
   } catch {

@@ -206,6 +206,7 @@ function buildProblems(dockerfile: string, paths: string[]): string[] {
   const from = dockerfileFrom(dockerfile);
   if (from === undefined) problems.push('Dockerfile: no ARG BUILD_FROM default');
   else if (debianBase(from) === undefined) problems.push(`Dockerfile: ARG BUILD_FROM default ${from} is not Home Assistant's multi-arch Debian base`);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BUILD_FROM}, not a template
   if (!/^FROM \$\{BUILD_FROM\}$/m.test(dockerfile)) problems.push('Dockerfile: the final stage must be FROM ${BUILD_FROM}');
   for (const path of paths) if (/^build\.(?:yaml|yml|json)$/.test(path)) problems.push(`${path}: deprecated since Supervisor 2026.04, which reads the Dockerfile; remove it`);
   return problems;
@@ -303,7 +304,7 @@ function png(data: Buffer, file: string): { width: number; height: number; alpha
 }
 
 function imageProblems(file: string, data: Buffer, want: { width: number; height: number }, tolerance: number): string[] {
-  let image;
+  let image: ReturnType<typeof png>;
   try {
     image = png(data, file);
   } catch (error) {
@@ -346,7 +347,6 @@ function apparmorProblems(profile: string, slug: string, file = 'apparmor.txt'):
 // ---- the add-on as committed ----------------------------------------------------------------
 
 const config = yaml('config.yaml');
-const arches = Array.isArray(config.arch) ? (config.arch as string[]) : [];
 
 describe('the add-on files as the Supervisor and the linter read them', () => {
   test('config.yaml: required fields, known keys of the right type, no defaults, options grammar', () => {
@@ -435,6 +435,7 @@ describe('the rules fail on broken files', () => {
   });
 
   test('Dockerfile and build.yaml rules', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BUILD_FROM}, not a template
     const ok = 'ARG BUILD_FROM=ghcr.io/home-assistant/base-debian:trixie\nFROM node AS build\nFROM ${BUILD_FROM}\n';
     expect(buildProblems(ok, ['Dockerfile'])).toEqual([]);
     expect(buildProblems(ok, ['Dockerfile', 'build.yaml'])).toEqual(['build.yaml: deprecated since Supervisor 2026.04, which reads the Dockerfile; remove it']);
@@ -442,6 +443,7 @@ describe('the rules fail on broken files', () => {
       "Dockerfile: ARG BUILD_FROM default ghcr.io/home-assistant/base:3.23 is not Home Assistant's multi-arch Debian base",
     ]);
     expect(buildProblems(ok.replace('base-debian', 'amd64-base-debian'), [])[0]).toMatch(/is not Home Assistant's multi-arch Debian base/);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BUILD_FROM}, not a template
     expect(buildProblems('FROM debian\n', [])).toEqual(['Dockerfile: no ARG BUILD_FROM default', 'Dockerfile: the final stage must be FROM ${BUILD_FROM}']);
     expect(dockerfileFrom('FROM x\nARG BUILD_FROM=ghcr.io/a/b:c\n')).toBe('ghcr.io/a/b:c');
   });
@@ -501,7 +503,7 @@ describe('the rules fail on broken files', () => {
     expect(imageProblems('logo.png', header(240, 96, 6), { width: 250, height: 100 }, 0.1)).toEqual([]);
     expect(imageProblems('logo.png', header(500, 200, 6), { width: 250, height: 100 }, 0.1)).toEqual(['logo.png: is 500x200, should be about 250x100']);
     expect(imageProblems('icon.png', header(128, 128, 2), { width: 128, height: 128 }, 0)).toEqual(['icon.png: has no transparency (alpha channel)']);
-    expect(imageProblems('icon.png', Buffer.from('GIF89a' + ' '.repeat(40)), { width: 128, height: 128 }, 0)).toEqual(['icon.png: not a PNG file']);
+    expect(imageProblems('icon.png', Buffer.from(`GIF89a${' '.repeat(40)}`), { width: 128, height: 128 }, 0)).toEqual(['icon.png: not a PNG file']);
   });
 
   test('AppArmor rules', () => {
@@ -512,7 +514,7 @@ describe('the rules fail on broken files', () => {
     expect(apparmorProblems(profile('home_mcp_bridge', '').replace('#include <tunables/global>\n', ''), 'home_mcp_bridge')).toEqual([
       'apparmor.txt: #include <tunables/global> missing',
     ]);
-    expect(apparmorProblems(profile('home_mcp_bridge', '') + 'profile other {\n}\n', 'home_mcp_bridge')).toEqual([
+    expect(apparmorProblems(`${profile('home_mcp_bridge', '')}profile other {\n}\n`, 'home_mcp_bridge')).toEqual([
       'apparmor.txt: needs exactly one top-level profile, has 2',
     ]);
     expect(apparmorProblems(profile('home_mcp_bridge', '    /etc/** rw,\n    owner @{PROC}/@{pid}/** r,\n'), 'home_mcp_bridge')).toEqual([

@@ -81,7 +81,7 @@ describe('runBatch', () => {
     }
     expect(thrown).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: 'action' } });
     expect(thrown?.message).toMatch(/^No action of scene s succeeded/);
-    expect((thrown?.details.results as unknown[]).length).toBe(2);
+    expect((thrown!.details.results as unknown[]).length).toBe(2);
   });
 
   test('a disconnected hub refuses the whole batch with 503', async () => {

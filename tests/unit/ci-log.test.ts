@@ -50,11 +50,11 @@ describe('CI log', () => {
 
   it('closes with the sum over every runner, and counts a crash with no count as a failure', () => {
     const file = join(dir, 'tally');
-    writeFileSync(file, [
+    writeFileSync(file, `${[
       { runner: 'vitest', passed: 689, failed: 0, skipped: 7 },
       { runner: 'schemathesis', passed: 959, failed: 0 },
       { runner: 'conformance server', passed: 74, failed: 0, unscored: 2 },
-    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    ].map((r) => JSON.stringify(r)).join('\n')}\n`);
     expect(closingLine(file, 0)).toBe('1722 passed, 0 failed');
     expect(closingLine(file, 1)).toBe('1722 passed, 1 failed');
     expect(closingLine(join(dir, 'none'), 2)).toBe('0 passed, 1 failed');

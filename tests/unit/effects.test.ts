@@ -3,7 +3,7 @@
 // scene that unlock, a light group holding a denied light, a closed garage door, registry ids.
 import { describe, expect, test } from 'vitest';
 import { createBus } from '../../src/bus.js';
-import { AppError } from '../../src/errors.js';
+import type { AppError } from '../../src/errors.js';
 import { HubConfigs, type ItemConfig } from '../../src/hub/configs.js';
 import { canonicalEntityIds } from '../../src/hub/canonical.js';
 import { Registries } from '../../src/hub/registries.js';
@@ -275,7 +275,10 @@ describe('kept configs follow Home Assistant', () => {
   test('a reload event, a reload call, an item added or a scene whose members changed drops what was kept', async () => {
     const bus = createBus();
     let reads = 0;
-    const configs = new HubConfigs({ read: async () => (reads++, { sequence: [] }) }, bus);
+    const configs = new HubConfigs({ read: async () => {
+        reads++;
+        return { sequence: [] };
+      } }, bus);
     const fire = (event_type: string, data: Record<string, unknown>) => bus.emit('event', { event_type, data, origin: 'LOCAL', time_fired: T, context: { id: 'x', parent_id: null, user_id: null } });
     const kept = async () => {
       await configs.load(['script.a', 'scene.b']);

@@ -30,6 +30,7 @@ describe('the rule', () => {
       type: 'object',
       properties: {
         a: { type: 'object', patternProperties: { '^x': { type: 'string' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
         b: { if: { type: 'string' }, then: { minLength: 1 } },
         c: { type: 'array', items: [{ type: 'string' }] },
         d: { $ref: 'https://example.com/schema.json' },

@@ -39,11 +39,14 @@ describe('plain log lines', () => {
 
   test('through pino: one plain line per call, child bindings included', () => {
     const written: string[] = [];
-    const log = pino({ level: 'info', base: { service: 'home-mcp-bridge' }, timestamp: pino.stdTimeFunctions.isoTime }, plainDestination(new Writable({ write: (c, _e, cb) => (written.push(String(c)), cb()) }) as unknown as { write(line: string): unknown }));
+    const log = pino({ level: 'info', base: { service: 'home-mcp-bridge' }, timestamp: pino.stdTimeFunctions.isoTime }, plainDestination(new Writable({ write: (c, _e, cb) => {
+      written.push(String(c));
+      cb();
+    } }) as unknown as { write(line: string): unknown }));
     // A Writable's write takes a callback; plainDestination only needs write(line).
     log.child({ part: 'plugins' }).info({ failed: 0 }, 'plugins: 17 loaded');
     log.debug('not at info');
     expect(written).toHaveLength(1);
-    expect(written[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z INFO  \[plugins\] plugins: 17 loaded failed=0\n$/);
+    expect(written[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z INFO {2}\[plugins\] plugins: 17 loaded failed=0\n$/);
   });
 });

@@ -24,7 +24,7 @@ function calls(command: string, area?: string): string[] {
 function refusal(command: string, area?: string): Extract<Outcome, { kind: 'not_understood' }> {
   const out = p.plan(command, area);
   const r = out.find((o) => o.kind === 'not_understood');
-  if (!r || r.kind !== 'not_understood') throw new Error(`${command}: not refused: ${JSON.stringify(out)}`);
+  if (r?.kind !== 'not_understood') throw new Error(`${command}: not refused: ${JSON.stringify(out)}`);
   return r;
 }
 

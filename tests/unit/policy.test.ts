@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { AppError } from '../../src/errors.js';
+import type { AppError } from '../../src/errors.js';
 import { Policy, type Caller, type GuardedAction, type PolicySettings } from '../../src/policy/policy.js';
 
 const policy = (s: Partial<PolicySettings> = {}) => new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: true, ...s });

@@ -15,6 +15,7 @@ const clientRequest = v.strictObject({
     v.string('must be a string'),
     v.maxLength(100, 'must be at most 100 characters'),
     v.check((n) => n.trim() !== '', 'must not be empty'),
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a name is refused for holding control characters, so the pattern names them
     v.check((n) => !/[\u0000-\u001f\u007f]/.test(n), 'must not hold control characters'),
   ),
   redirect_uris: v.pipe(

@@ -125,11 +125,13 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Serv
 }
 
 /** A Home Assistant user who came through ingress has signed in already. */
+// biome-ignore lint/suspicious/noExplicitAny: reads only headers and the principal, from routes of any params/query type
 function viaIngress(req: ApiRequest<undefined, any, any>): Principal | undefined {
   return req.principal?.via === 'ingress' ? req.principal : undefined;
 }
 
 /** The Origin of a form sent through ingress is the address the browser shows: Home Assistant's, as its proxy forwards it. */
+// biome-ignore lint/suspicious/noExplicitAny: reads only headers and the principal, from routes of any params/query type
 function fromConsentPage(req: ApiRequest<undefined, any, any>, ingress: Services['ingress']): boolean {
   const origin = req.headers.origin;
   if (!origin || !ingress.fromProxy(req.ip)) return false;

@@ -192,7 +192,9 @@ export class ScriptedConfig {
         );
       }
     }
-    this.disarm.set(entityId, () => stops.forEach((s) => s()));
+    this.disarm.set(entityId, () => stops.forEach((s) => {
+      s();
+    }));
   }
 
   /** One run of an automation, its trace kept: from a trigger, or from automation.trigger (skip_condition as given). */

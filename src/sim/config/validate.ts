@@ -73,7 +73,9 @@ function condition(c: unknown, path: string): void {
   }
   if (kind === 'state' && x.state === undefined) fail('required key not provided', `${path}.state`);
   if (kind === 'numeric_state' && x.above === undefined && x.below === undefined) fail("at least one of ['below', 'above'] is required", path);
-  if (kind === 'and' || kind === 'or' || kind === 'not') list(x.conditions).forEach((inner, i) => condition(inner, `${path}.conditions[${i}]`));
+  if (kind === 'and' || kind === 'or' || kind === 'not') list(x.conditions).forEach((inner, i) => {
+    condition(inner, `${path}.conditions[${i}]`);
+  });
 }
 
 function action(a: unknown, path: string): void {
@@ -86,16 +88,22 @@ function action(a: unknown, path: string): void {
     if (typeof service !== 'string' || (!isTemplate(service) && !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(service))) fail(`Service ${String(service)} does not match format <domain>.<name>`, `${path}.${key}`);
   }
   if (typeof x.condition === 'string') condition(x, path);
-  for (const key of ['sequence', 'then', 'else', 'default']) if (Array.isArray(x[key])) (x[key] as unknown[]).forEach((s, i) => action(s, `${path}.${key}[${i}]`));
+  for (const key of ['sequence', 'then', 'else', 'default']) if (Array.isArray(x[key])) (x[key] as unknown[]).forEach((s, i) => {
+    action(s, `${path}.${key}[${i}]`);
+  });
   if (Array.isArray(x.choose)) {
     (x.choose as unknown[]).forEach((option, i) => {
-      if (isPlainObject(option)) list(option.sequence).forEach((s, j) => action(s, `${path}.choose[${i}].sequence[${j}]`));
+      if (isPlainObject(option)) list(option.sequence).forEach((s, j) => {
+        action(s, `${path}.choose[${i}].sequence[${j}]`);
+      });
     });
   }
 }
 
 function actions(value: unknown, key: string): void {
-  list(value).forEach((a, i) => action(a, `${key}[${i}]`));
+  list(value).forEach((a, i) => {
+    action(a, `${key}[${i}]`);
+  });
 }
 
 /** Renames the keys written before 2024.10 (trigger, condition, action), as the hub does before it checks. */
@@ -120,7 +128,9 @@ export function validateAutomation(config: unknown): Record<string, unknown> {
   if (c.actions === undefined) fail('required key not provided', 'actions');
   mode(c);
   list(c.triggers).forEach(trigger);
-  list(c.conditions).forEach((x, i) => condition(x, `conditions[${i}]`));
+  list(c.conditions).forEach((x, i) => {
+    condition(x, `conditions[${i}]`);
+  });
   actions(c.actions, 'actions');
   return c;
 }

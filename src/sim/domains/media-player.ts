@@ -214,6 +214,7 @@ export const mediaPlayer: DomainModule = {
           name: 'Position',
           description: 'Target position in the currently playing media. The format is platform dependent.',
           advanced: true,
+          // biome-ignore lint/correctness/noPrecisionLoss: Home Assistant's own maximum (2^63-1) as it writes it; JSON carries the same double
           selector: sel.number(0, 9223372036854775807, { step: 0.01, mode: 'box' }),
         },
       },
