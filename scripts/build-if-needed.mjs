@@ -30,16 +30,22 @@ function newest(dir) {
 }
 
 const clean = process.argv.includes('--clean');
-const stale = clean || !existsSync(out) || !existsSync(stamp) || !existsSync(join(simBundle, 'index.js'))
-  || Math.max(newest(join(root, 'src')), newest(join(root, 'plugins')), statSync(join(root, 'tsconfig.json')).mtimeMs) > statSync(stamp).mtimeMs;
+const stale =
+  clean ||
+  !existsSync(out) ||
+  !existsSync(stamp) ||
+  !existsSync(join(simBundle, 'index.js')) ||
+  Math.max(newest(join(root, 'src')), newest(join(root, 'plugins')), statSync(join(root, 'tsconfig.json')).mtimeMs) > statSync(stamp).mtimeMs;
 if (stale) {
   const started = Date.now();
   const last = lastBuildSeconds();
-  say(`building dist/ from the TypeScript sources (${existsSync(out) ? 'sources changed since the last build' : 'no build yet'}${clean ? ', --clean' : ''}); ${last ? `the last build here took ${last} s` : 'about 20 s on an idle 2-core machine'}`);
+  say(
+    `building dist/ from the TypeScript sources (${existsSync(out) ? 'sources changed since the last build' : 'no build yet'}${clean ? ', --clean' : ''}); ${last ? `the last build here took ${last} s` : 'about 20 s on an idle 2-core machine'}`,
+  );
   // A fresh dist/ each time: a plugin or module that was removed from the source must not linger in the build.
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   compile(started);
-  say('bundling the simulator\'s demo entry (src/sim/dist/index.js)');
+  say("bundling the simulator's demo entry (src/sim/dist/index.js)");
   await bundleSimulator();
   const seconds = Math.round((Date.now() - started) / 1000);
   recordBuildSeconds(seconds);
@@ -64,7 +70,12 @@ function compile(started) {
     configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
     host: ts.createIncrementalCompilerHost(parsed.options),
   });
-  problems.push(...program.getConfigFileParsingDiagnostics(), ...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSyntacticDiagnostics());
+  problems.push(
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+  );
   const files = program.getSourceFiles().filter((f) => !f.isDeclarationFile && !relative(root, f.fileName).startsWith('node_modules'));
   const progress = meter('type-checking', files.length, started);
   for (const [i, file] of files.entries()) {
@@ -128,6 +139,10 @@ async function bundleSimulator() {
     external: (id) => !id.startsWith('.') && !isAbsolute(id),
     logLevel: 'warn',
   });
-  await bundle.write({ file: join(simBundle, 'index.js'), format: 'esm', banner: '// Built by scripts/build-if-needed.mjs from src/sim/index.ts: the simulator\'s demo entry. Do not edit.' });
+  await bundle.write({
+    file: join(simBundle, 'index.js'),
+    format: 'esm',
+    banner: "// Built by scripts/build-if-needed.mjs from src/sim/index.ts: the simulator's demo entry. Do not edit.",
+  });
   await bundle.close();
 }

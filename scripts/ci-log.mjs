@@ -10,11 +10,13 @@ import { readTally } from '../tests/lib/tally.mjs';
 
 /** Rewords a line that a log reader could take for a runner's summary; other lines pass as they are. */
 export function reword(line) {
-  return line
-    // "12 passed", "1 failed", "2 warnings", "74 skipped", mocha's "3 passing": the count goes after.
-    .replace(/\b(\d+) (passed|failed|passing|failing|pending|skipped|errors?|warnings?|xfailed|xpassed|deselected)\b/g, '$2=$1')
-    // pytest-style banners ("=== 2 warnings in 27s ===") become plain rules.
-    .replace(/^(\s*)={3,}(\s.*\s)={3,}\s*$/, '$1---$2---');
+  return (
+    line
+      // "12 passed", "1 failed", "2 warnings", "74 skipped", mocha's "3 passing": the count goes after.
+      .replace(/\b(\d+) (passed|failed|passing|failing|pending|skipped|errors?|warnings?|xfailed|xpassed|deselected)\b/g, '$2=$1')
+      // pytest-style banners ("=== 2 warnings in 27s ===") become plain rules.
+      .replace(/^(\s*)={3,}(\s.*\s)={3,}\s*$/, '$1---$2---')
+  );
 }
 
 export function closingLine(file, status) {

@@ -31,9 +31,13 @@ if (mode === 'record') {
 } else {
   const before = JSON.parse(readFileSync(file, 'utf8'));
   const after = snapshot();
-  const changed = Object.keys(after).filter((p) => before[p] !== after[p]).concat(Object.keys(before).filter((p) => !(p in after)));
+  const changed = Object.keys(after)
+    .filter((p) => before[p] !== after[p])
+    .concat(Object.keys(before).filter((p) => !(p in after)));
   if (changed.length) {
-    process.stdout.write(`The tests changed the working tree (tracked files rewritten, or files left that .gitignore does not cover):\n${changed.map((p) => `  ${p}`).join('\n')}\n`);
+    process.stdout.write(
+      `The tests changed the working tree (tracked files rewritten, or files left that .gitignore does not cover):\n${changed.map((p) => `  ${p}`).join('\n')}\n`,
+    );
     process.exit(1);
   }
   process.stdout.write('The working tree is as the tests found it.\n');

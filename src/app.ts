@@ -96,7 +96,24 @@ export interface RunningApp {
 }
 
 /** Every registrar, in the order their routes are added. */
-const REGISTRARS: Registrar[] = [registerSystemRoutes, registerDeviceRoutes, registerSceneRoutes, registerGroupRoutes, registerHaConfigRoutes, registerCommandRoutes, registerToolRoutes, registerEventRoutes, registerStreamStatsRoutes, registerMcpRoutes, registerTokenRoutes, registerDiscoveryLinkRoutes, registerOAuthRoutes, registerOAuthClientRoutes, registerPanelRoutes, registerDocsRoutes];
+const REGISTRARS: Registrar[] = [
+  registerSystemRoutes,
+  registerDeviceRoutes,
+  registerSceneRoutes,
+  registerGroupRoutes,
+  registerHaConfigRoutes,
+  registerCommandRoutes,
+  registerToolRoutes,
+  registerEventRoutes,
+  registerStreamStatsRoutes,
+  registerMcpRoutes,
+  registerTokenRoutes,
+  registerDiscoveryLinkRoutes,
+  registerOAuthRoutes,
+  registerOAuthClientRoutes,
+  registerPanelRoutes,
+  registerDocsRoutes,
+];
 
 function passwordBanner(password: string, dataDir: string, reset: string): string {
   return [
@@ -116,17 +133,38 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub:
   const common = { bus, log: log.child({ part: 'hub' }) };
   if (config.hassUrl) {
     const token = (config.hassToken ?? config.supervisorToken)!;
-    return { hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }), rest: new HubRest(config.hassUrl, token) };
+    return {
+      hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }),
+      rest: new HubRest(config.hassUrl, token),
+    };
   }
   if (config.supervisorToken) {
     // The Supervisor proxies Home Assistant's WebSocket and REST APIs at /core and takes its own token.
     const core = `${config.supervisorUrl.replace(/\/+$/, '')}/core`;
-    return { hub: new HubClient({ ...common, wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }), rest: new HubRest(core, config.supervisorToken) };
+    return {
+      hub: new HubClient({
+        ...common,
+        wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`,
+        token: config.supervisorToken,
+        displayUrl: core,
+        mode: 'supervisor',
+      }),
+      rest: new HubRest(core, config.supervisorToken),
+    };
   }
   const { startSimulator } = await import('#sim');
   const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
-  log.info(`no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`);
-  const hub = new HubClient({ ...common, wsUrl: websocketUrl(simulator.url), token: simulator.token, displayUrl: simulator.url, mode: 'simulator', simulator: { home: config.simHome } });
+  log.info(
+    `no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`,
+  );
+  const hub = new HubClient({
+    ...common,
+    wsUrl: websocketUrl(simulator.url),
+    token: simulator.token,
+    displayUrl: simulator.url,
+    mode: 'simulator',
+    simulator: { home: config.simHome },
+  });
   return { hub, rest: new HubRest(simulator.url, simulator.token), simulator };
 }
 
@@ -150,11 +188,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   if (generatedPassword) {
     // The password goes only into the plain banner, beside the log: never into a log line, which
     // may be collected and kept elsewhere.
-    const say = opts.say ?? (!opts.log && config.logLevel !== 'silent' ? (text: string) => void (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(text) : undefined);
+    const say =
+      opts.say ??
+      (!opts.log && config.logLevel !== 'silent'
+        ? (text: string) => void (opts.logStream === 'stderr' ? process.stderr : process.stdout).write(text)
+        : undefined);
     const reset = resetPasswordCommand(opts.command ?? 'serve', config.dataDir);
     if (say) {
       say(passwordBanner(generatedPassword, config.dataDir, reset));
-      log.warn(`no users configured: created user admin; its password is shown once, in the banner beside this log (only its hash is kept in ${config.dataDir}/admin-user.json)`);
+      log.warn(
+        `no users configured: created user admin; its password is shown once, in the banner beside this log (only its hash is kept in ${config.dataDir}/admin-user.json)`,
+      );
     } else log.warn(`no users configured: created user admin; its password was shown nowhere (logging is off): ${reset} gives a new one`);
   }
 
@@ -165,7 +209,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const bus = createBus();
   const { hub, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
-  const policy = new Policy({ readOnly: config.toolsReadOnly, allow: config.toolsAllow, deny: config.toolsDeny, requireConfirmation: config.requireConfirmation, exposedOnly: config.toolsExposedOnly, configEditing: config.configEditing }, exposure);
+  const policy = new Policy(
+    {
+      readOnly: config.toolsReadOnly,
+      allow: config.toolsAllow,
+      deny: config.toolsDeny,
+      requireConfirmation: config.requireConfirmation,
+      exposedOnly: config.toolsExposedOnly,
+      configEditing: config.configEditing,
+    },
+    exposure,
+  );
   // What scripts, automations and scenes do, read from the hub once and kept until it reloads them.
   const hubConfigs = new HubConfigs(hubConfigSource(hub, rest), bus);
   const effects = new EffectResolver(hub, hubConfigs);
@@ -174,7 +228,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   bus.on('event', (e) => {
     // On a reconnect what was kept may be stale: Home Assistant may have reloaded meanwhile.
     if (e.event_type === HUB_CONNECTED) hubConfigs.invalidate();
-    if (e.event_type === HUB_CONNECTED) void effects.warm().catch((err: unknown) => log.warn({ err }, 'reading the scripts, automations and scenes of Home Assistant failed; they are read when used'));
+    if (e.event_type === HUB_CONNECTED)
+      void effects
+        .warm()
+        .catch((err: unknown) => log.warn({ err }, 'reading the scripts, automations and scenes of Home Assistant failed; they are read when used'));
   });
   const home = new HomeView(hub, policy);
   const actions = new ActionExecutor(hub, policy, effects);
@@ -188,15 +245,24 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     store.oauth,
     tokens,
     users,
-    { publicUrl: config.publicUrl, registration: config.oauthRegistration, allowPrivateMetadata: config.oauthMetadataPrivate, accessTtl: config.oauthAccessTtl, refreshDays: config.oauthRefreshDays },
+    {
+      publicUrl: config.publicUrl,
+      registration: config.oauthRegistration,
+      allowPrivateMetadata: config.oauthMetadataPrivate,
+      accessTtl: config.oauthAccessTtl,
+      refreshDays: config.oauthRefreshDays,
+    },
     log.child({ part: 'oauth' }),
     changed,
   );
   // The same rule as admission's: a credential ends when its refusal would say so.
   // (Ingress and Home Assistant's link are vouched for where they come in; the link's MCP sessions are MCP's to end.)
-  credentials.useCheck((p) => (p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' || p.via === 'discovery' ? undefined : users.ended(p)));
+  credentials.useCheck((p) =>
+    p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' || p.via === 'discovery' ? undefined : users.ended(p),
+  );
   const refusal: Refusal = (p, caller, policy) => {
-    if (p.via === 'oauth') return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
+    if (p.via === 'oauth')
+      return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
     return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
   };
   const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken) : undefined;
@@ -224,7 +290,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     },
   });
   const streamMetrics = new StreamMetrics(events.fanOut, store.streamStats, startedAt, config.streamSampleInterval * 1000);
-  const sockets = new SocketChannel({ fanOut: events.fanOut, metrics: streamMetrics, authenticate: messageAuthenticator(admit), log: log.child({ part: 'ws' }) });
+  const sockets = new SocketChannel({
+    fanOut: events.fanOut,
+    metrics: streamMetrics,
+    authenticate: messageAuthenticator(admit),
+    log: log.child({ part: 'ws' }),
+  });
   const scenes = new SceneService({ hub, actions, policy, store, bus });
   const who: Who = (p) => {
     if (!p) return { kind: 'local', name: 'the local user (stdio)' };
@@ -233,7 +304,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     if (p.via === 'discovery') return { kind: 'discovery', name: "Home Assistant's link" };
     return { kind: p.via === 'ingress' ? 'ingress' : 'user', name: actorName(p) };
   };
-  const haConfig = new HaConfigService({ hub, hubConfig: new HubConfig(hub, rest), hubConfigs, policy, actions, versions: store.configVersions, keep: config.configVersionsMax, who, log: log.child({ part: 'ha-config' }) });
+  const haConfig = new HaConfigService({
+    hub,
+    hubConfig: new HubConfig(hub, rest),
+    hubConfigs,
+    policy,
+    actions,
+    versions: store.configVersions,
+    keep: config.configVersionsMax,
+    who,
+    log: log.child({ part: 'ha-config' }),
+  });
   const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
   // Delivery listens before the hub connects, so its first events are kept too.
@@ -269,7 +350,18 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     sockets,
     policy,
     home,
-    commands: new CommandService({ hub, home, actions, policy, scenes, groups, bus, maxLength: config.commandMaxLength, language: config.commandLanguage, languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])] }),
+    commands: new CommandService({
+      hub,
+      home,
+      actions,
+      policy,
+      scenes,
+      groups,
+      bus,
+      maxLength: config.commandMaxLength,
+      language: config.commandLanguage,
+      languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])],
+    }),
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
@@ -287,14 +379,28 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const catalogued = {
     ...base,
     plugins: { list: plugins, report },
-    tools: new ToolRegistry(plugins, () => home.ids(), () => policy.configEditing),
+    tools: new ToolRegistry(
+      plugins,
+      () => home.ids(),
+      () => policy.configEditing,
+    ),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,
-    mcp: new McpHttp(catalogued, { idleMs: config.mcpSessionIdle * 1000, maxPerClient: config.mcpMaxSessions, reserveStream: () => events.fanOut.reserveSse(), credentials, debounceMs: config.mcpResourceDebounce, cors, allowedHosts: config.mcpAllowedHosts, log: log.child({ part: 'mcp' }), visibility: exposure }),
+    mcp: new McpHttp(catalogued, {
+      idleMs: config.mcpSessionIdle * 1000,
+      maxPerClient: config.mcpMaxSessions,
+      reserveStream: () => events.fanOut.reserveSse(),
+      credentials,
+      debounceMs: config.mcpResourceDebounce,
+      cors,
+      allowedHosts: config.mcpAllowedHosts,
+      log: log.child({ part: 'mcp' }),
+      visibility: exposure,
+    }),
   };
 
   toolsChanged = () => services.mcp.live.recheckTools();

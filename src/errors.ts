@@ -42,14 +42,10 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) =>
-  new AppError('BAD_REQUEST', 400, message, details);
-export const invalidParameters = (message: string, details?: Record<string, unknown>) =>
-  new AppError('INVALID_PARAMETERS', 400, message, details);
-export const notFound = (message: string, details?: Record<string, unknown>) =>
-  new AppError('NOT_FOUND', 404, message, details);
-export const conflict = (message: string, details?: Record<string, unknown>) =>
-  new AppError('CONFLICT', 409, message, details);
+export const badRequest = (message: string, details?: Record<string, unknown>) => new AppError('BAD_REQUEST', 400, message, details);
+export const invalidParameters = (message: string, details?: Record<string, unknown>) => new AppError('INVALID_PARAMETERS', 400, message, details);
+export const notFound = (message: string, details?: Record<string, unknown>) => new AppError('NOT_FOUND', 404, message, details);
+export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', 409, message, details);
 /** One entity an ambiguous request may have meant. */
 export interface Candidate {
   entity_id: string;
@@ -69,10 +65,8 @@ export interface Candidate {
 export const ambiguous = (message: string, candidates: readonly Candidate[], details: { noun?: string; domain?: string; [k: string]: unknown } = {}) =>
   new AppError('AMBIGUOUS', 409, message, { ...details, candidates: candidates.map(({ entity_id, name, area }) => ({ entity_id, name, area })) });
 
-export const unauthorized = (message = 'A valid bearer token is required') =>
-  new AppError('AUTHENTICATION_ERROR', 401, message);
-export const hubUnavailable = (message = 'The hub is not connected') =>
-  new AppError('CONNECTION_ERROR', 503, message);
+export const unauthorized = (message = 'A valid bearer token is required') => new AppError('AUTHENTICATION_ERROR', 401, message);
+export const hubUnavailable = (message = 'The hub is not connected') => new AppError('CONNECTION_ERROR', 503, message);
 
 /** Wraps anything thrown into an AppError; unknown errors become a 500 that leaks nothing. */
 export function toAppError(err: unknown): AppError {

@@ -5,7 +5,10 @@ import { isIP } from 'node:net';
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part allowed), or undefined. */
 export function ipv6Groups(text: string): number[] | undefined {
-  let a = text.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  let a = text
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   const zone = a.indexOf('%');
   if (zone !== -1) a = a.slice(0, zone);
   if (isIP(a) !== 6) return undefined;
@@ -75,7 +78,10 @@ export function embeddedIPv4(groups: number[]): string[] {
 function privateIPv4(a: string): boolean {
   const [x, y, z] = a.split('.').map(Number) as [number, number, number];
   return (
-    x === 0 || x === 10 || x === 127 || x >= 224 ||
+    x === 0 ||
+    x === 10 ||
+    x === 127 ||
+    x >= 224 ||
     (x === 100 && y >= 64 && y <= 127) ||
     (x === 169 && y === 254) ||
     (x === 172 && y >= 16 && y <= 31) ||
@@ -114,5 +120,10 @@ export function isPrivateAddress(ip: string): boolean {
 export function addressGroup(ip: string): string {
   const a = canonicalAddress(ip);
   const g = isIP(a) === 6 ? ipv6Groups(a) : undefined;
-  return g ? `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64` : a;
+  return g
+    ? `${g
+        .slice(0, 4)
+        .map((x) => x.toString(16))
+        .join(':')}::/64`
+    : a;
 }

@@ -49,7 +49,12 @@ export function plainLine(json: string, opts: { stacks?: boolean } = {}): string
     if (key === 'err' && value && typeof value === 'object') {
       const err = value as { message?: unknown; stack?: unknown };
       line += ` err=${quote(String(err.message ?? ''))}`;
-      if (opts.stacks && typeof err.stack === 'string') stack = `${err.stack.split('\n').slice(1).map((l) => `    ${l.trim()}`).join('\n')}\n`;
+      if (opts.stacks && typeof err.stack === 'string')
+        stack = `${err.stack
+          .split('\n')
+          .slice(1)
+          .map((l) => `    ${l.trim()}`)
+          .join('\n')}\n`;
       continue;
     }
     if ((typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && mentions(msg, String(value))) continue;
@@ -66,7 +71,8 @@ function mentions(msg: string, text: string): boolean {
   for (let at = msg.indexOf(text); at >= 0; at = msg.indexOf(text, at + 1)) {
     const before = msg[at - 1];
     const after = msg[at + text.length];
-    if ((before === undefined || !word.test(before) || !word.test(text[0]!)) && (after === undefined || !word.test(after) || !word.test(text.at(-1)!))) return true;
+    if ((before === undefined || !word.test(before) || !word.test(text[0]!)) && (after === undefined || !word.test(after) || !word.test(text.at(-1)!)))
+      return true;
   }
   return false;
 }

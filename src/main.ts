@@ -93,7 +93,9 @@ async function stdio(): Promise<void> {
   // A desktop assistant lists the tools once, at once, and the tools that act on the home are
   // listed only where the hub shows their domain: serve after the hub's first sync, or after 10 s
   // without it (those tools then follow, with a list-changed notification).
-  await app.services.hub.ready(10_000).catch(() => app.services.log.warn('MCP over stdio: no hub after 10 s; serving, and the tools that need it follow when it connects'));
+  await app.services.hub
+    .ready(10_000)
+    .catch(() => app.services.log.warn('MCP over stdio: no hub after 10 s; serving, and the tools that need it follow when it connects'));
   await (await import('./mcp/stdio.js')).serveStdio(app, out);
 }
 

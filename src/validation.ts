@@ -125,7 +125,11 @@ export function check<S extends v.GenericSchema>(schema: S, input: unknown, opts
 }
 
 /** Like check, but answers with the problems instead of throwing (settings, plugin definitions). */
-export function validate<S extends v.GenericSchema>(schema: S, input: unknown, at = ''): { ok: true; value: v.InferOutput<S> } | { ok: false; issues: FieldIssue[] } {
+export function validate<S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  at = '',
+): { ok: true; value: v.InferOutput<S> } | { ok: false; issues: FieldIssue[] } {
   const result = v.safeParse(schema, input);
   return result.success ? { ok: true, value: result.output } : { ok: false, issues: issuesOf(result.issues, at) };
 }
@@ -153,4 +157,7 @@ const OBJECT = v.custom<Record<string, unknown>>(isPlainObject, 'must be an obje
  * as they are (service data, scene parameters) are held to the nesting every body is held to, so
  * whatever is stored can be sent on again.
  */
-export const anyObject = v.pipe(OBJECT, v.check((x) => !valueTooDeep(x), `is nested more than ${MAX_JSON_DEPTH} levels deep`));
+export const anyObject = v.pipe(
+  OBJECT,
+  v.check((x) => !valueTooDeep(x), `is nested more than ${MAX_JSON_DEPTH} levels deep`),
+);

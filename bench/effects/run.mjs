@@ -25,12 +25,24 @@ const states = [];
 for (let i = 0; i < 40; i++) states.push(st(`light.l${i}`, 'off'));
 for (let i = 0; i < 20; i++) states.push(st(`switch.s${i}`, 'off'));
 for (let i = 0; i < 10; i++) states.push(st(`cover.c${i}`, 'closed', { device_class: i === 0 ? 'garage' : 'blind' }));
-states.push(st('lock.front_door', 'locked'), st('script.twenty', 'off'), st('script.inner', 'off'), st('scene.evening', 'unknown', { entity_id: ['light.l1', 'light.l2'], id: '1' }));
+states.push(
+  st('lock.front_door', 'locked'),
+  st('script.twenty', 'off'),
+  st('script.inner', 'off'),
+  st('scene.evening', 'unknown', { entity_id: ['light.l1', 'light.l2'], id: '1' }),
+);
 for (let i = 0; i < 5; i++) states.push(st(`automation.a${i}`, 'on', { id: `a${i}` }));
 const cache = new StateCache();
 cache.replaceAll(states);
 const registries = new Registries();
-registries.replace({ areas: [], floors: [], devices: [], entities: states.map((s, i) => ({ entity_id: s.entity_id, id: i.toString(16).padStart(32, '0') })), labels: [], floorsSupported: true });
+registries.replace({
+  areas: [],
+  floors: [],
+  devices: [],
+  entities: states.map((s, i) => ({ entity_id: s.entity_id, id: i.toString(16).padStart(32, '0') })),
+  labels: [],
+  floorsSupported: true,
+});
 
 const steps = [];
 for (let i = 0; i < 14; i++) steps.push({ action: 'light.turn_on', target: { entity_id: `light.l${i + 3}` }, data: { brightness_pct: 40 } });
@@ -65,14 +77,22 @@ function time(policy, actions) {
   return [...out];
 }
 const rows = [];
-for (const [what, actions] of [['direct action (light.turn_on)', direct], ['script of 20 steps (lights, switches, a cover, a nested script, a scene)', script]]) {
+for (const [what, actions] of [
+  ['direct action (light.turn_on)', direct],
+  ['script of 20 steps (lights, switches, a cover, a nested script, a scene)', script],
+]) {
   const before = time(plain, actions);
   const after = time(judged, actions);
   const q = (xs, p) => quantile(xs, p);
-  rows.push(`| ${what} | ${q(before, 0.5).toFixed(1)} | ${q(after, 0.5).toFixed(1)} | ${(q(after, 0.5) - q(before, 0.5)).toFixed(1)} | ${(q(after, 0.99) - q(before, 0.99)).toFixed(1)} |`);
+  rows.push(
+    `| ${what} | ${q(before, 0.5).toFixed(1)} | ${q(after, 0.5).toFixed(1)} | ${(q(after, 0.5) - q(before, 0.5)).toFixed(1)} | ${(q(after, 0.99) - q(before, 0.99)).toFixed(1)} |`,
+  );
 }
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-const load = os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+const load = os
+  .loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' / ');
 console.log(`\nCheckpoint cost of judging effects (Node ${process.version}, ${cpu}, ${os.cpus().length} cores, load ${load}, ${CALLS} calls each)\n`);
 console.log('| action | authorize p50 without effects (µs) | with effects (µs) | added p50 (µs) | added p99 (µs) |');
 console.log('|---|---:|---:|---:|---:|');

@@ -34,7 +34,10 @@ function open(o, index) {
   s.on('connect', () => {
     const auth = o.token ? `Authorization: Bearer ${o.token}\r\n` : '';
     if (o.transport === 'sse') s.write(`GET ${o.path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n${auth}\r\n`);
-    else s.write(`GET ${o.path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n${auth}\r\n`);
+    else
+      s.write(
+        `GET ${o.path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n${auth}\r\n`,
+      );
   });
   s.on('data', (chunk) => {
     if (!headDone) {

@@ -17,17 +17,46 @@ const total = Number(process.argv[2] ?? 200_000);
 const streams = Number(process.argv[3] ?? 100);
 const dir = mkdtempSync(join(tmpdir(), 'bench-history-'));
 const config = loadConfig({
-  env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, AUTH_USERNAME: 'bench', AUTH_PASSWORD: 'bench-password', LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '0', EVENT_SUB_RATE_LIMIT: '0', EVENT_HISTORY_MAX_ROWS: '100000000', STREAM_BUFFER_LIMIT: String(256 * 1048576) },
+  env: {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    AUTH_USERNAME: 'bench',
+    AUTH_PASSWORD: 'bench-password',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '0',
+    EVENT_SUB_RATE_LIMIT: '0',
+    EVENT_HISTORY_MAX_ROWS: '100000000',
+    STREAM_BUFFER_LIMIT: String(256 * 1048576),
+  },
   addonOptionsFile: join(dir, 'none.json'),
 });
 const app = await startApp(config);
-const token = (await (await fetch(`${app.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) })).json()).access_token;
+const token = (
+  await (
+    await fetch(`${app.url}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+    })
+  ).json()
+).access_token;
 const clients = fork(join(ownRoot, 'bench', 'events', 'clients.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 let connected = 0;
 clients.on('message', (m) => {
   if (m.connected !== undefined) connected = m.connected;
 });
-clients.send({ cmd: 'open', host: '127.0.0.1', port: app.port, transport: 'sse', path: '/api/events/stream?event_type=bench_history', token, count: streams, offset: 0, sampleEvery: 1000 });
+clients.send({
+  cmd: 'open',
+  host: '127.0.0.1',
+  port: app.port,
+  transport: 'sse',
+  path: '/api/events/stream?event_type=bench_history',
+  token,
+  count: streams,
+  offset: 0,
+  sampleEvery: 1000,
+});
 while (connected < streams) await new Promise((r) => setTimeout(r, 50));
 
 const { store, bus } = app.services;
@@ -37,7 +66,8 @@ const cpu0 = process.cpuUsage();
 let sent = 0;
 await new Promise((resolve) => {
   const step = () => {
-    for (let i = 0; i < 1000 && sent < total; i++, sent++) bus.emit('event', serviceEvent('bench_history', { n: sent, entity_id: `sensor.bench_${sent % 50}` }));
+    for (let i = 0; i < 1000 && sent < total; i++, sent++)
+      bus.emit('event', serviceEvent('bench_history', { n: sent, entity_id: `sensor.bench_${sent % 50}` }));
     if (sent < total) setImmediate(step);
     else setImmediate(resolve);
   };
@@ -48,10 +78,11 @@ const elapsed = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const stored = store.events.count() - before;
 let delivered = 0;
-const take = () => new Promise((resolve) => {
-  clients.once('message', (m) => resolve(m.count ?? 0));
-  clients.send({ cmd: 'take', id: 0 });
-});
+const take = () =>
+  new Promise((resolve) => {
+    clients.once('message', (m) => resolve(m.count ?? 0));
+    clients.send({ cmd: 'take', id: 0 });
+  });
 const end = Date.now() + 20_000;
 while (delivered < total * streams && Date.now() < end) {
   delivered += await take();

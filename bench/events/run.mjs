@@ -75,7 +75,11 @@ if (baseline && !existsSync(join(baseline, 'dist', 'src', 'main.js'))) {
 const { children, work } = ownedChildren({ scratchPrefix: 'bench-events-' });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (m) => process.stderr.write(`bench:events: ${m}\n`);
-const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 const median = (xs) => quantile(xs, 0.5);
 
 /** The Node flags the add-on starts the bridge with (its run script's `exec node ... dist/src/main.js`). */
@@ -165,12 +169,18 @@ async function startServer(kind, sim, maxClients) {
     const child = spawn(process.execPath, [...nodeFlags, ...prof, 'dist/src/main.js'], { cwd: BUILD[kind], env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.add(child);
     await waitHttp(`http://${HOST}:${port}/health`);
-    const res = await fetch(`http://${HOST}:${port}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) });
+    const res = await fetch(`http://${HOST}:${port}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+    });
     const { access_token: token } = await res.json();
     for (let i = 0; i < 100 && sim && !(await (await fetch(`http://${HOST}:${port}/health`)).json()).hub.connected; i++) await sleep(100);
     return { child, port, token, sse: '/api/events/stream', ws: '/api/ws', subscribe: JSON.stringify({ type: 'subscribe_events' }) };
   }
-  const child = fork(join(here, 'baseline-server.mjs'), [kind, String(port), sim?.url ?? '', sim?.token ?? ''], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(here, 'baseline-server.mjs'), [kind, String(port), sim?.url ?? '', sim?.token ?? ''], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   children.add(child);
   await new Promise((resolve) => child.once('message', resolve));
   return { child, port, sse: '/sse', ws: '/ws' };
@@ -195,7 +205,18 @@ async function openClients(server, transport, n, procs) {
       if (m.connected !== undefined) Object.assign(state, m);
     });
     const count = Math.min(per, n - p * per);
-    child.send({ cmd: 'open', host: HOST, port: server.port, transport, path: transport === 'sse' ? server.sse : server.ws, token: server.token, subscribe: server.subscribe, count, offset: p * per, sampleEvery: Math.max(1, Math.floor(n / 200)) });
+    child.send({
+      cmd: 'open',
+      host: HOST,
+      port: server.port,
+      transport,
+      path: transport === 'sse' ? server.sse : server.ws,
+      token: server.token,
+      subscribe: server.subscribe,
+      count,
+      offset: p * per,
+      sampleEvery: Math.max(1, Math.floor(n / 200)),
+    });
     workers.push({ child, state, call: ipc(child) });
   }
   const end = Date.now() + 120_000;
@@ -249,7 +270,11 @@ async function run(sim, kind, transport, n, rate, seconds) {
   const elapsed = (performance.now() - t0) / 1000;
   const after = proc(server.child.pid);
   // The bridge's own view: from an event's arrival on its bus to the write to the socket.
-  const inside = kind === 'bridge' || kind === 'before' ? (await (await fetch(`http://${HOST}:${server.port}/api/sse/metrics`, { headers: { authorization: `Bearer ${server.token}` } })).json()).data.metrics.latency : undefined;
+  const inside =
+    kind === 'bridge' || kind === 'before'
+      ? (await (await fetch(`http://${HOST}:${server.port}/api/sse/metrics`, { headers: { authorization: `Bearer ${server.token}` } })).json()).data.metrics
+          .latency
+      : undefined;
   await closeClients(workers);
   await stopServer(server);
   const cpuUs = after.cpuUs - before.cpuUs;
@@ -277,7 +302,21 @@ async function run(sim, kind, transport, n, rate, seconds) {
 function medianRow(rows) {
   if (rows.length === 1) return rows[0];
   const m = (k) => median(rows.map((r) => r[k]).filter((x) => x !== undefined));
-  return { ...rows[0], connected: Math.min(...rows.map((r) => r.connected)), failed: Math.max(...rows.map((r) => r.failed)), delivered: m('delivered'), lost: m('lost'), perSecond: m('perSecond'), usPerDelivery: m('usPerDelivery'), usPerEvent: m('usPerEvent'), p50: m('p50'), p99: m('p99'), insideP99: m('insideP99'), rssPerConn: m('rssPerConn'), p99s: rows.map((r) => r.p99) };
+  return {
+    ...rows[0],
+    connected: Math.min(...rows.map((r) => r.connected)),
+    failed: Math.max(...rows.map((r) => r.failed)),
+    delivered: m('delivered'),
+    lost: m('lost'),
+    perSecond: m('perSecond'),
+    usPerDelivery: m('usPerDelivery'),
+    usPerEvent: m('usPerEvent'),
+    p50: m('p50'),
+    p99: m('p99'),
+    insideP99: m('insideP99'),
+    rssPerConn: m('rssPerConn'),
+    p99s: rows.map((r) => r.p99),
+  };
 }
 
 /** RSS of a process once it stops moving (at most `seconds`), sampled every second. */
@@ -322,7 +361,10 @@ if (!opt['skip-fanout']) {
   const clientCounts = list(opt.clients).map(Number);
   const repeat = Number(opt.repeat);
   for (const transport of list(opt.transports)) {
-    const configs = [...clientCounts.map((n) => ({ n, rate: Number(opt.rate), burst: false })), { n: clientCounts[0], rate: Number(opt['burst-rate']), burst: true }];
+    const configs = [
+      ...clientCounts.map((n) => ({ n, rate: Number(opt.rate), burst: false })),
+      { n: clientCounts[0], rate: Number(opt['burst-rate']), burst: true },
+    ];
     for (const c of configs) {
       for (const kind of servers) {
         // The repeats go to the figure whose median the goal names: the first client count at the base rate.
@@ -339,16 +381,25 @@ if (!opt['skip-fanout']) {
   await sim.call({ cmd: 'stop' });
 
   console.log('\n### Fan-out\n');
-  console.log('| server | transport | clients | events/s | connected | deliveries/s | undelivered 15 s after | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | p99 inside the bridge ms | RSS / connection 1.5 s after connecting |');
+  console.log(
+    '| server | transport | clients | events/s | connected | deliveries/s | undelivered 15 s after | CPU µs / delivery | CPU µs / event | p50 ms | p99 ms | p99 inside the bridge ms | RSS / connection 1.5 s after connecting |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const p99 = r.p99s ? `${f(r.p99)} (${r.p99s.map((x) => f(x)).join(', ')})` : f(r.p99);
-    console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')} | ${r.rate}${r.burst ? ' (burst)' : ''} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.perSecond, 0)} | ${Math.round(r.lost).toLocaleString('en-US')} | ${f(r.usPerDelivery, 2)} | ${f(r.usPerEvent, 0)} | ${f(r.p50)} | ${p99} | ${r.insideP99 === undefined ? '' : f(r.insideP99, 2)} | ${f(r.rssPerConn / 1024, 2)} KiB |`);
+    console.log(
+      `| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')} | ${r.rate}${r.burst ? ' (burst)' : ''} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.perSecond, 0)} | ${Math.round(r.lost).toLocaleString('en-US')} | ${f(r.usPerDelivery, 2)} | ${f(r.usPerEvent, 0)} | ${f(r.p50)} | ${p99} | ${r.insideP99 === undefined ? '' : f(r.insideP99, 2)} | ${f(r.rssPerConn / 1024, 2)} KiB |`,
+    );
   }
-  const ratio = results.filter((r) => isBridge(r.kind)).map((r) => {
-    const bare = results.find((b) => b.kind === 'uws' && b.transport === r.transport && b.n === r.n && !!b.burst === !!r.burst);
-    return bare ? `| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')}${r.burst ? ' (burst)' : ''} | ${f(r.usPerDelivery / bare.usPerDelivery, 2)} |` : undefined;
-  }).filter(Boolean);
+  const ratio = results
+    .filter((r) => isBridge(r.kind))
+    .map((r) => {
+      const bare = results.find((b) => b.kind === 'uws' && b.transport === r.transport && b.n === r.n && !!b.burst === !!r.burst);
+      return bare
+        ? `| ${LABEL[r.kind]} | ${r.transport} | ${r.n.toLocaleString('en-US')}${r.burst ? ' (burst)' : ''} | ${f(r.usPerDelivery / bare.usPerDelivery, 2)} |`
+        : undefined;
+    })
+    .filter(Boolean);
   if (ratio.length) {
     console.log('\n| server | transport | clients | CPU per delivery ÷ bare uWS |');
     console.log('|---|---|---|---|');
@@ -366,10 +417,15 @@ if (!opt['skip-idle']) {
       rows.push(await idleRun(kind, transport, n));
     }
   }
-  console.log(`\n### Idle connections (${Number(opt.idle).toLocaleString('en-US')} asked; the open-files limit is ${openFilesLimit().toLocaleString('en-US')} per process)\n`);
+  console.log(
+    `\n### Idle connections (${Number(opt.idle).toLocaleString('en-US')} asked; the open-files limit is ${openFilesLimit().toLocaleString('en-US')} per process)\n`,
+  );
   console.log(`| server | transport | connections | RSS / connection 1.5 s after | RSS / connection ${opt.settle} s after | open-files limit |`);
   console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${LABEL[r.kind]} | ${r.transport} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.early / 1024, 2)} KiB | ${f(r.late / 1024, 2)} KiB | ${r.limit.toLocaleString('en-US')} |`);
+  for (const r of rows)
+    console.log(
+      `| ${LABEL[r.kind]} | ${r.transport} | ${r.connected.toLocaleString('en-US')}${r.failed ? ` (${r.failed} refused)` : ''} | ${f(r.early / 1024, 2)} KiB | ${f(r.late / 1024, 2)} KiB | ${r.limit.toLocaleString('en-US')} |`,
+    );
 }
 
 if (!opt['skip-history']) {
@@ -377,7 +433,10 @@ if (!opt['skip-history']) {
   for (const kind of servers.filter(isBridge)) {
     for (const streams of [0, 100]) {
       log(`history (${LABEL[kind]}): ${opt['history-events']} events through the bridge's bus, ${streams} SSE clients reading`);
-      const child = fork(join(here, 'history.mjs'), [opt['history-events'], String(streams), BUILD[kind]], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: nodeFlags });
+      const child = fork(join(here, 'history.mjs'), [opt['history-events'], String(streams), BUILD[kind]], {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        execArgv: nodeFlags,
+      });
       children.add(child);
       rows.push({ kind, ...(await new Promise((resolve) => child.once('message', resolve))) });
     }
@@ -385,6 +444,9 @@ if (!opt['skip-history']) {
   console.log('\n### History\n');
   console.log('| build | events | streams reading | stored | lost | events persisted / s | process CPU µs / event | deliveries |');
   console.log('|---|---|---|---|---|---|---|---|');
-  for (const h of rows) console.log(`| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} |`);
+  for (const h of rows)
+    console.log(
+      `| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} |`,
+    );
 }
 process.exit(0);

@@ -81,7 +81,10 @@ const threads = Number(opt.threads);
 // wrk takes whole seconds only.
 const slice = Math.round(duration / rounds);
 const defaultTargets = Object.keys(TARGETS).filter((t) => !BASELINE_TARGETS.includes(t) || opt.baseline);
-const wanted = (opt.targets ?? defaultTargets.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = (opt.targets ?? defaultTargets.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 if (wanted.some((t) => BASELINE_TARGETS.includes(t)) && !opt.baseline) fail(`${BASELINE_TARGETS.join(' and ')} need --baseline FILE`);
 if (opt.baseline && !existsSync(opt.baseline)) fail(`--baseline: ${opt.baseline} does not exist`);
 if (opt['baseline-node'] && !existsSync(opt['baseline-node'])) fail(`--baseline-node: ${opt['baseline-node']} does not exist`);
@@ -89,7 +92,8 @@ const baselineNode = opt['baseline-node'] ? resolve(opt['baseline-node']) : proc
 // The checkout the baseline entry point belongs to (<checkout>/dist/src/main.js).
 const baselineRoot = opt.baseline ? resolve(opt.baseline, '..', '..', '..') : undefined;
 for (const t of wanted) if (!(t in TARGETS)) fail(`unknown target ${t} (known: ${Object.keys(TARGETS).join(', ')})`);
-if (!(slice >= 1) || !(warmup >= 0) || !Number.isInteger(warmup)) fail('--duration / --rounds must give at least 1 second per turn, and --warmup must be whole seconds');
+if (!(slice >= 1) || !(warmup >= 0) || !Number.isInteger(warmup))
+  fail('--duration / --rounds must give at least 1 second per turn, and --warmup must be whole seconds');
 const profileDir = opt.profile ? resolve(opt.profile) : undefined;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
@@ -101,7 +105,10 @@ if (wrk.error) {
   It runs as its own process so it does not share the server's event loop.
   Debian/Ubuntu: apt-get install -y wrk   macOS: brew install wrk   See bench/http/README.md.`);
 }
-const wrkVersion = `${wrk.stdout}${wrk.stderr}`.split('\n')[0].replace(/\s*Copyright.*$/, '').trim();
+const wrkVersion = `${wrk.stdout}${wrk.stderr}`
+  .split('\n')[0]
+  .replace(/\s*Copyright.*$/, '')
+  .trim();
 
 if (!existsSync(join(root, 'dist', 'src', 'main.js'))) fail('dist/src/main.js is missing: run `npm run bench:http` (it builds first) or `npm run build`.');
 
@@ -178,7 +185,13 @@ async function startBare(checkout = root, node = process.execPath) {
   const port = await freePort();
   const child = start([join(checkout, 'bench', 'http', 'bare-uws.mjs')], { PATH: process.env.PATH, PORT: String(port), HOST }, node, checkout);
   await waitFor(child, 'bare uWS', async () => (await fetch(`http://${HOST}:${port}/health`)).ok);
-  const engine = JSON.parse(child.output().split('\n').find((l) => l.includes('"listening"')) ?? '{}').engine ?? 'unknown';
+  const engine =
+    JSON.parse(
+      child
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"listening"')) ?? '{}',
+    ).engine ?? 'unknown';
   return { child, port, engine };
 }
 
@@ -212,7 +225,8 @@ async function startBridge(rateLimitMax, entry = 'dist/src/main.js', node = proc
   const cfg = await fetch(`${base}/api/config`, { headers: { Authorization: `Bearer ${token}` } });
   if (!cfg.ok) throw new Error(`GET /api/config with the token answered ${cfg.status}`);
   const body = await cfg.json();
-  if (body.security?.rate_limit?.max !== rateLimitMax) throw new Error(`bridge reports rate_limit.max ${body.security?.rate_limit?.max}, expected ${rateLimitMax}`);
+  if (body.security?.rate_limit?.max !== rateLimitMax)
+    throw new Error(`bridge reports rate_limit.max ${body.security?.rate_limit?.max}, expected ${rateLimitMax}`);
   return { child, port, token, engine: body.server?.engine ?? 'unknown', dataDir };
 }
 
@@ -308,7 +322,9 @@ for (const job of jobs) {
     p50: median(s.map((x) => x.p50_us)),
     p99: median(s.map((x) => x.p99_us)),
     cpuPerReq: sum(s.map((x) => x.cpu)) / sum(s.map((x) => x.requests)),
-    errors: Object.entries(errors).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`),
+    errors: Object.entries(errors)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`),
     engine: job.server.engine,
   };
 }
@@ -330,9 +346,15 @@ for (const id of wanted) {
   const r = results[id];
   const pct = base ? `${((r.rps / base) * 100).toFixed(0)}%` : 'n/a';
   const cpu = Number.isFinite(r.cpuPerReq) ? `${r.cpuPerReq.toFixed(1)} µs` : 'n/a';
-  lines.push(`| ${TARGETS[id].label} | ${Math.round(r.rps).toLocaleString('en-US')} (${k(r.min)}–${k(r.max)}) | ${ms(r.p50)} | ${ms(r.p99)} | ${pct} | ${cpu} |`);
+  lines.push(
+    `| ${TARGETS[id].label} | ${Math.round(r.rps).toLocaleString('en-US')} (${k(r.min)}–${k(r.max)}) | ${ms(r.p50)} | ${ms(r.p99)} | ${pct} | ${cpu} |`,
+  );
 }
-lines.push('', 'req/s, p50 and p99 are medians over the turns (range of req/s in brackets); CPU per request is the server process\'s user+system time over its requests.', '');
+lines.push(
+  '',
+  "req/s, p50 and p99 are medians over the turns (range of req/s in brackets); CPU per request is the server process's user+system time over its requests.",
+  '',
+);
 const notes = [];
 for (const id of wanted) {
   const r = results[id];
@@ -346,4 +368,9 @@ if (base && results.config) {
 }
 lines.push(...notes, '');
 process.stdout.write(lines.join('\n'));
-if (profileDir) process.stderr.write(`profiles: ${readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).join(', ')}\n`);
+if (profileDir)
+  process.stderr.write(
+    `profiles: ${readdirSync(profileDir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .join(', ')}\n`,
+  );

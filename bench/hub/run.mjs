@@ -243,7 +243,11 @@ async function startBridge(sim, label, extraEnv = {}, profile = false) {
   // Logging in costs memory of its own (scrypt), so it waits until a caller needs the API.
   let token;
   const login = async () => {
-    const res = await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: USER, password: PASSWORD }) });
+    const res = await fetch(`${base}/auth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: USER, password: PASSWORD }),
+    });
     token = (await res.json()).access_token;
   };
   const get = async (path) => {
@@ -416,13 +420,11 @@ async function settle(bridge, waitForReduce) {
 
 const idleRows = [];
 if (!opt['no-rss']) {
-  const cases = [
-    { home: 'demo', env: {} },
-    { home: bigHome, env: {} },
-    ...(Object.keys(compareEnv).length ? [{ home: bigHome, env: compareEnv }] : []),
-  ];
+  const cases = [{ home: 'demo', env: {} }, { home: bigHome, env: {} }, ...(Object.keys(compareEnv).length ? [{ home: bigHome, env: compareEnv }] : [])];
   for (const { home, env } of cases) {
-    const envText = Object.entries({ ...bridgeEnv, ...env }).map(([k, v]) => `${k}=${v}`).join(' ');
+    const envText = Object.entries({ ...bridgeEnv, ...env })
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
     log(`idle RSS: ${home === 'demo' ? 'demo home' : `${home}-entity home`}${envText ? ` with ${envText}` : ''}`);
     const sim = await startSim(home);
     const bridge = await startBridge(sim, `idle-${home}-${idleRows.length}`, env);
@@ -433,7 +435,16 @@ if (!opt['no-rss']) {
       await bridge.login();
       const after = await settle(bridge, false);
       const entities = (await bridge.get('/api/state?format=devices')).devices.length;
-      idleRows.push({ home: home === 'demo' ? 'demo' : `generated, ${home} entities`, env: envText, entities, syncS: bridge.syncS, synced, before, after, peak: proc(bridge.pid).hwm });
+      idleRows.push({
+        home: home === 'demo' ? 'demo' : `generated, ${home} entities`,
+        env: envText,
+        entities,
+        syncS: bridge.syncS,
+        synced,
+        before,
+        after,
+        peak: proc(bridge.pid).hwm,
+      });
     } finally {
       await bridge.stop();
       await sim.stop();
@@ -454,7 +465,10 @@ if (rates.length) {
       probeRows.push(r);
       if (!r.pass && !opt['keep-going']) break;
     }
-    const passing = probeRows.filter((r) => r.pass).map((r) => r.rate).sort((a, b) => b - a);
+    const passing = probeRows
+      .filter((r) => r.pass)
+      .map((r) => r.rate)
+      .sort((a, b) => b - a);
     // The highest passing rate; if it does not hold (no loss, kept up, flat memory), once more one step down.
     for (const rate of holdS > 0 ? passing.slice(0, 2) : []) {
       log(`hold: ${rate} events/s for ${holdS} s`);
@@ -466,14 +480,21 @@ if (rates.length) {
       r.lastRss = mean(last.map((m) => m.rss));
       r.flat = r.lastRss - r.midRss <= flatMb;
       r.slope = slope(r.mem.slice(Math.floor(third)).map((m) => [m.t, m.rss])) * 60;
-      r.heapSlope = slope(r.mem.slice(Math.floor(third)).filter((m) => Number.isFinite(m.fullHeap)).map((m) => [m.t, m.fullHeap])) * 60;
+      r.heapSlope =
+        slope(
+          r.mem
+            .slice(Math.floor(third))
+            .filter((m) => Number.isFinite(m.fullHeap))
+            .map((m) => [m.t, m.fullHeap]),
+        ) * 60;
       holds.push(r);
       if (r.pass && r.flat) {
         hold = r;
         break;
       }
     }
-    if (bridge.reconnects() > 0) log(`the bridge lost its hub connection ${bridge.reconnects()} time(s); last log lines:\n${bridge.logs.slice(-10).join('\n')}`);
+    if (bridge.reconnects() > 0)
+      log(`the bridge lost its hub connection ${bridge.reconnects()} time(s); last log lines:\n${bridge.logs.slice(-10).join('\n')}`);
   } finally {
     await bridge.stop();
     await sim.stop();
@@ -503,11 +524,18 @@ out(
 );
 
 if (idleRows.length) {
-  out(`Idle bridge after sync. "Settled, no login yet": median of 3 s sampled once V8's idle heap shrink has run (* if it had not within ${settleMaxS} s); "after one login": median of 3 s sampled 3 s after POST /auth/token (scrypt, 16 MB of native memory on a libuv thread):\n`);
-  out('| Home | extra bridge env | entities | sync s | RSS at sync MB | settled RSS MB, no login yet | settled RSS MB, after one login | peak RSS MB | V8 heap after last GC MB |');
+  out(
+    `Idle bridge after sync. "Settled, no login yet": median of 3 s sampled once V8's idle heap shrink has run (* if it had not within ${settleMaxS} s); "after one login": median of 3 s sampled 3 s after POST /auth/token (scrypt, 16 MB of native memory on a libuv thread):\n`,
+  );
+  out(
+    '| Home | extra bridge env | entities | sync s | RSS at sync MB | settled RSS MB, no login yet | settled RSS MB, after one login | peak RSS MB | V8 heap after last GC MB |',
+  );
   out('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   const star = (x) => `${f1(x.rss)}${x.reduced ? '' : '*'}`;
-  for (const r of idleRows) out(`| ${r.home} | ${r.env ? `\`${r.env}\`` : '(none)'} | ${f0(r.entities)} | ${r.syncS.toFixed(2)} | ${f1(r.synced)} | ${star(r.before)} | ${star(r.after)} | ${f1(r.peak)} | ${f1(r.after.heap)} |`);
+  for (const r of idleRows)
+    out(
+      `| ${r.home} | ${r.env ? `\`${r.env}\`` : '(none)'} | ${f0(r.entities)} | ${r.syncS.toFixed(2)} | ${f1(r.synced)} | ${star(r.before)} | ${star(r.after)} | ${f1(r.peak)} | ${f1(r.after.heap)} |`,
+    );
   out();
 }
 
@@ -523,17 +551,25 @@ if (probeRows.length) {
   out(
     `Probes (${probeS} s each, ${loadEntities} load entities; CPU % of one core; "other" is every other process on the machine, this one included; lag = now minus the hub time carried by the bridge's copy of a clock entity the hub sets every 20 ms, sampled every 250 ms; drain = from the load's end until the bridge holds a marker state set after it; pass: generator within 3 % of the rate, lag after the first second and drain at most ${maxLagMs} ms, nothing lost):\n`,
   );
-  out('| Rate /s | achieved /s | bridge CPU % | sim CPU % | other CPU % | bridge GC % | lag p50 ms | lag p99 ms | lag max ms | drain ms | loss check | bridge RSS MB | result |');
+  out(
+    '| Rate /s | achieved /s | bridge CPU % | sim CPU % | other CPU % | bridge GC % | lag p50 ms | lag p99 ms | lag max ms | drain ms | loss check | bridge RSS MB | result |',
+  );
   out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|');
   for (const r of probeRows) {
-    out(`| ${f0(r.rate)} | ${f0(r.achieved)} | ${f0(r.bridgeCpu)} | ${f0(r.simCpu)} | ${f0(Math.max(0, r.otherCpu))} | ${f1(r.gcPauseShare)} | ${f0(r.lag.p50)} | ${f0(r.lag.p99)} | ${f0(r.lag.max)} | ${f0(r.drainMs)} | ${lostCell(r)} | ${f1(r.rss)} | ${verdict(r)} |`);
+    out(
+      `| ${f0(r.rate)} | ${f0(r.achieved)} | ${f0(r.bridgeCpu)} | ${f0(r.simCpu)} | ${f0(Math.max(0, r.otherCpu))} | ${f1(r.gcPauseShare)} | ${f0(r.lag.p50)} | ${f0(r.lag.p99)} | ${f0(r.lag.max)} | ${f0(r.drainMs)} | ${lostCell(r)} | ${f1(r.rss)} | ${verdict(r)} |`,
+    );
   }
   out();
 }
 
 if (holds.length) {
-  out(`Hold (RSS and V8 heap sampled every second; flat: mean RSS of the last third within ${flatMb} MB of the middle third's; slopes over the last two thirds):\n`);
-  out('| Rate /s | s | events | loss check | lag p50/p99/max ms | RSS start/middle/end MB | RSS mid→last third mean MB | RSS slope MB/min | heap after full GC first/last MB | heap slope MB/min | bridge / sim / other CPU % | result |');
+  out(
+    `Hold (RSS and V8 heap sampled every second; flat: mean RSS of the last third within ${flatMb} MB of the middle third's; slopes over the last two thirds):\n`,
+  );
+  out(
+    '| Rate /s | s | events | loss check | lag p50/p99/max ms | RSS start/middle/end MB | RSS mid→last third mean MB | RSS slope MB/min | heap after full GC first/last MB | heap slope MB/min | bridge / sim / other CPU % | result |',
+  );
   out('|---:|---:|---:|---|---|---|---|---:|---|---:|---|---|');
   for (const r of holds) {
     const m = r.mem;
@@ -560,7 +596,9 @@ const busiest = Math.max(...[...probeRows, ...holds].map((r) => r.otherCpu));
 if (busiest > 20) out(`Other processes used up to ${f0(busiest)}% of a core during the load: these are not a quiet machine's figures.`);
 if (big) {
   const demo = idleRows.find((r) => r.home === 'demo' && !r.env);
-  out(`Bridge RSS with a ${f0(big.entities)}-entity home, settled after one login: ${f1(big.after.rss)} MB (goal: under 120 MB: ${big.after.rss < 120 ? 'met' : 'not met'}; peak ${f1(big.peak)} MB${demo ? `; demo home ${f1(demo.after.rss)} MB` : ''}).`);
+  out(
+    `Bridge RSS with a ${f0(big.entities)}-entity home, settled after one login: ${f1(big.after.rss)} MB (goal: under 120 MB: ${big.after.rss < 120 ? 'met' : 'not met'}; peak ${f1(big.peak)} MB${demo ? `; demo home ${f1(demo.after.rss)} MB` : ''}).`,
+  );
 }
 
 if (profDir) {

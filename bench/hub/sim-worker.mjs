@@ -42,7 +42,17 @@ function bigHome(n) {
     sensor: (i) => ({ unit_of_measurement: i % 2 ? '°C' : 'W', device_class: i % 2 ? 'temperature' : 'power', state_class: 'measurement' }),
     binary_sensor: () => ({ device_class: 'motion' }),
   };
-  const states = { light: 'on', switch: 'off', sensor: '21.5', binary_sensor: 'off', cover: 'closed', climate: 'heat', lock: 'locked', fan: 'off', media_player: 'off' };
+  const states = {
+    light: 'on',
+    switch: 'off',
+    sensor: '21.5',
+    binary_sensor: 'off',
+    cover: 'closed',
+    climate: 'heat',
+    lock: 'locked',
+    fan: 'off',
+    media_player: 'off',
+  };
   const entities = Array.from({ length: n }, (_, i) => {
     const domain = domains[i % domains.length];
     return {

@@ -16,7 +16,9 @@ import { freePort, waitHealthy } from '../../tests/lib/bridge-process.mjs';
 import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const { values: opt } = parseArgs({ options: { calls: { type: 'string', default: '400' }, rounds: { type: 'string', default: '8' }, help: { type: 'boolean', default: false } } });
+const { values: opt } = parseArgs({
+  options: { calls: { type: 'string', default: '400' }, rounds: { type: 'string', default: '8' }, help: { type: 'boolean', default: false } },
+});
 if (opt.help) {
   process.stdout.write('usage: node bench/ingress/run.mjs [--calls N per way (400)] [--rounds N (8)]\n');
   process.exit(0);
@@ -27,25 +29,46 @@ const user = { username: 'bench', password: 'bench-password' };
 const INGRESS_FROM = '127.0.0.2';
 const ms = (x) => `${x.toFixed(2)} ms`;
 
-const sim = spawn(process.execPath, [join(root, 'bench', 'ingress', 'sim-worker.mjs')], { env: { ...process.env, INGRESS_FROM }, stdio: ['pipe', 'pipe', 'inherit'] });
+const sim = spawn(process.execPath, [join(root, 'bench', 'ingress', 'sim-worker.mjs')], {
+  env: { ...process.env, INGRESS_FROM },
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 children.add(sim);
 const simLines = createInterface({ input: sim.stdout })[Symbol.asyncIterator]();
 const { url: haUrl, token: haToken } = JSON.parse((await simLines.next()).value);
 
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const env = { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, 'bridge'), HASS_URL: haUrl, HASS_TOKEN: haToken, INGRESS_PROXY: INGRESS_FROM, AUTH_USERNAME: user.username, AUTH_PASSWORD: user.password, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };
+const env = {
+  PATH: process.env.PATH,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: join(work, 'bridge'),
+  HASS_URL: haUrl,
+  HASS_TOKEN: haToken,
+  INGRESS_PROXY: INGRESS_FROM,
+  AUTH_USERNAME: user.username,
+  AUTH_PASSWORD: user.password,
+  RATE_LIMIT_MAX: '0',
+  LOG_LEVEL: 'warn',
+};
 const bridge = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 children.add(bridge);
 await waitHealthy(url, bridge);
 sim.stdin.write(`${url}\n`);
 await simLines.next();
-const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
+const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json())
+  .access_token;
 
 const direct = new Client({ name: 'bench', version: '1' });
 await direct.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
 const viaHa = new Client({ name: 'bench', version: '1' });
-const proxy = new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist', 'src', 'main.js'), 'connect', '--home-assistant', haUrl], env: { PATH: process.env.PATH, HASS_TOKEN: haToken }, stderr: 'inherit' });
+const proxy = new StdioClientTransport({
+  command: process.execPath,
+  args: [join(root, 'dist', 'src', 'main.js'), 'connect', '--home-assistant', haUrl],
+  env: { PATH: process.env.PATH, HASS_TOKEN: haToken },
+  stderr: 'inherit',
+});
 await viaHa.connect(proxy);
 
 let flip = 0;

@@ -6,7 +6,10 @@ import WebSocket from 'ws';
 export async function inspectorOf(port) {
   let targets;
   for (let i = 0; i < 50 && !targets; i++) {
-    targets = await fetch(`http://127.0.0.1:${port}/json/list`).then((r) => r.json(), () => undefined);
+    targets = await fetch(`http://127.0.0.1:${port}/json/list`).then(
+      (r) => r.json(),
+      () => undefined,
+    );
     if (!targets) await new Promise((r) => setTimeout(r, 100));
   }
   const socket = new WebSocket(targets[0].webSocketDebuggerUrl);

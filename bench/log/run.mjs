@@ -11,7 +11,9 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values: opt } = parseArgs({ options: { lines: { type: 'string', default: '200000' }, row: { type: 'string' }, help: { type: 'boolean', default: false } } });
+const { values: opt } = parseArgs({
+  options: { lines: { type: 'string', default: '200000' }, row: { type: 'string' }, help: { type: 'boolean', default: false } },
+});
 if (opt.help) {
   process.stdout.write('usage: node bench/log/run.mjs [--lines N]   (lines written per row, default 200000)\n');
   process.exit(0);
@@ -35,9 +37,11 @@ if (opt.row) {
   const options = { level: 'info', base: { service: 'home-mcp-bridge' }, timestamp: pino.stdTimeFunctions.isoTime };
   const out = pino.destination({ dest: devNull, sync: true });
   const log =
-    opt.row === 'json' ? pino(options, out)
-    : opt.row === 'plain' ? pino(options, plainDestination(out))
-    : pino(options, pino.transport({ target: 'pino/file', options: { destination: '/dev/null' } }));
+    opt.row === 'json'
+      ? pino(options, out)
+      : opt.row === 'plain'
+        ? pino(options, plainDestination(out))
+        : pino(options, pino.transport({ target: 'pino/file', options: { destination: '/dev/null' } }));
   const hub = log.child({ part: 'hub' });
   const write = (i) => hub.info({ version: '2026.11.0', entities: 45, areas: 8, floors: 2, n: i }, 'hub connected: Home Assistant 2026.11.0, 45 entities');
   const flush = () => (opt.row === 'transport' ? new Promise((resolve) => log[pino.symbols.streamSym].flush(resolve)) : undefined);
@@ -53,22 +57,33 @@ if (opt.row) {
   // A transport writes in its worker: wait until it has taken every line, then count its CPU too (cpuUsage is per process).
   await flush();
   const cpuAll = process.cpuUsage(cpu0);
-  process.stdout.write(JSON.stringify({ row: opt.row, wall, cpuMain: (cpu.user + cpu.system) / 1000, cpuAll: (cpuAll.user + cpuAll.system) / 1000, rssBefore, rssAfter }));
+  process.stdout.write(
+    JSON.stringify({ row: opt.row, wall, cpuMain: (cpu.user + cpu.system) / 1000, cpuAll: (cpuAll.user + cpuAll.system) / 1000, rssBefore, rssAfter }),
+  );
   process.exit(0);
 }
 
 const script = fileURLToPath(import.meta.url);
 const load0 = os.loadavg()[0];
-const rows = ['json', 'plain', 'transport'].map((row) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', script, '--row', row, '--lines', String(lines)], { encoding: 'utf8' })));
+const rows = ['json', 'plain', 'transport'].map((row) =>
+  JSON.parse(execFileSync(process.execPath, ['--expose-gc', script, '--row', row, '--lines', String(lines)], { encoding: 'utf8' })),
+);
 const load1 = os.loadavg()[0];
 const mib = (b) => (b / 1024 ** 2).toFixed(1);
-const name = { json: 'pino JSON (LOG_FORMAT=json)', plain: 'plain, formatted in this thread (default)', transport: 'pino JSON through a transport (worker thread)' };
+const name = {
+  json: 'pino JSON (LOG_FORMAT=json)',
+  plain: 'plain, formatted in this thread (default)',
+  transport: 'pino JSON through a transport (worker thread)',
+};
 const out = [
   `Log lines: ${lines.toLocaleString('en')} lines a row, each in a fresh process writing to /dev/null`,
   `${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${os.availableParallelism()} cores, Node ${process.version}, load ${load0.toFixed(2)} before, ${load1.toFixed(2)} after`,
   '',
   '| Way | CPU per line (µs, all threads) | wall per line (µs, caller) | RSS before the logger (MiB) | RSS with it, 1,000 lines written (MiB) | grown (MiB) |',
   '|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${name[r.row]} | ${((r.cpuAll * 1000) / lines).toFixed(2)} | ${((r.wall * 1000) / lines).toFixed(2)} | ${mib(r.rssBefore)} | ${mib(r.rssAfter)} | ${mib(r.rssAfter - r.rssBefore)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${name[r.row]} | ${((r.cpuAll * 1000) / lines).toFixed(2)} | ${((r.wall * 1000) / lines).toFixed(2)} | ${mib(r.rssBefore)} | ${mib(r.rssAfter)} | ${mib(r.rssAfter - r.rssBefore)} |`,
+  ),
 ];
 process.stdout.write(`${out.join('\n')}\n`);

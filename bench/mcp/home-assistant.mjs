@@ -16,7 +16,8 @@ const LIGHT = 'light.bed_light';
 
 /** Why the rows cannot be measured here, or undefined. */
 export async function homeAssistantUnavailable(haUrl, haToken) {
-  if (!haUrl || !haToken) return 'HASS_URL and HASS_TOKEN are not set (start Home Assistant 2026.11.0 with tests/e2e/ha.mjs, then eval "$(node tests/e2e/ha.mjs env)")';
+  if (!haUrl || !haToken)
+    return 'HASS_URL and HASS_TOKEN are not set (start Home Assistant 2026.11.0 with tests/e2e/ha.mjs, then eval "$(node tests/e2e/ha.mjs env)")';
   const res = await fetch(`${haUrl}/api/config`, { headers: { authorization: `Bearer ${haToken}` } }).catch((err) => err);
   if (!(res instanceof Response) || !res.ok) return `Home Assistant at ${haUrl} does not answer /api/config with that token`;
   const { version } = await res.json();
@@ -63,9 +64,13 @@ export async function measureThroughHomeAssistant({ root, work, children, user, 
     const listed = await haMcp(haUrl, haToken, `mcp-${SLUG}`, 'tools/list');
     log(`Home Assistant ${version}: entry ${entryId}, ${listed.body?.result?.tools?.length} tools at /api/mcp/mcp-${SLUG}`);
 
-    const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
+    const token = (
+      await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()
+    ).access_token;
     const viaHa = new Client({ name: 'bench', version: '1' });
-    await viaHa.connect(new StreamableHTTPClientTransport(new URL(`${haUrl}/api/mcp/mcp-${SLUG}`), { requestInit: { headers: { authorization: `Bearer ${haToken}` } } }));
+    await viaHa.connect(
+      new StreamableHTTPClientTransport(new URL(`${haUrl}/api/mcp/mcp-${SLUG}`), { requestInit: { headers: { authorization: `Bearer ${haToken}` } } }),
+    );
     const direct = new Client({ name: 'bench', version: '1' });
     await direct.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
 
@@ -79,7 +84,11 @@ export async function measureThroughHomeAssistant({ root, work, children, user, 
       straight: async () => verified(await direct.callTool({ name: 'control_lights', arguments: args() })),
     };
     const times = { through: [], straight: [] };
-    await fetch(`${haUrl}/api/services/light/turn_off`, { method: 'POST', headers: { authorization: `Bearer ${haToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ entity_id: LIGHT }) });
+    await fetch(`${haUrl}/api/services/light/turn_off`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${haToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ entity_id: LIGHT }),
+    });
     for (const name of Object.keys(ways)) for (let i = 0; i < 10; i++) await ways[name]();
     const per = Math.ceil(calls / rounds);
     for (let r = 0; r < rounds; r++) {
@@ -102,5 +111,6 @@ export async function measureThroughHomeAssistant({ root, work, children, user, 
 }
 
 function verified(result) {
-  if (result.isError || result.structuredContent?.entities?.[0]?.verified !== true) throw new Error(`the call was not verified: ${JSON.stringify(result).slice(0, 300)}`);
+  if (result.isError || result.structuredContent?.entities?.[0]?.verified !== true)
+    throw new Error(`the call was not verified: ${JSON.stringify(result).slice(0, 300)}`);
 }

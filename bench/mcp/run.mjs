@@ -33,7 +33,9 @@ const { values: opt } = parseArgs({
   },
 });
 if (opt.help) {
-  process.stdout.write('usage: node bench/mcp/run.mjs [--lists N (300)] [--calls N (100)] [--sessions N (300)] [--ha-calls N per way (200)] [--ha-rounds N (8)]\n  With HASS_URL and HASS_TOKEN of a Home Assistant 2026.10 or later started from tests/e2e/ha-config, also through its /api/mcp.\n');
+  process.stdout.write(
+    'usage: node bench/mcp/run.mjs [--lists N (300)] [--calls N (100)] [--sessions N (300)] [--ha-calls N per way (200)] [--ha-rounds N (8)]\n  With HASS_URL and HASS_TOKEN of a Home Assistant 2026.10 or later started from tests/e2e/ha-config, also through its /api/mcp.\n',
+  );
   process.exit(0);
 }
 const { children, work } = ownedChildren({ scratchPrefix: 'bench-mcp-' });
@@ -67,13 +69,26 @@ async function measure(client) {
 
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const env = { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(work, 'http'), AUTH_USERNAME: user.username, AUTH_PASSWORD: user.password, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };
+const env = {
+  PATH: process.env.PATH,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: join(work, 'http'),
+  AUTH_USERNAME: user.username,
+  AUTH_PASSWORD: user.password,
+  RATE_LIMIT_MAX: '0',
+  LOG_LEVEL: 'warn',
+};
 const inspectPort = await freePort();
-const bridge = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+const bridge = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, join(root, 'dist', 'src', 'main.js')], {
+  env,
+  stdio: ['ignore', 'ignore', 'ignore'],
+});
 children.add(bridge);
 await waitHealthy(url, bridge);
 const heap = await inspectorOf(inspectPort);
-const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
+const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json())
+  .access_token;
 const headers = { authorization: `Bearer ${token}` };
 
 log('Streamable HTTP');
@@ -104,12 +119,28 @@ await http.close();
 
 // Stateless requests hold nothing between them: what 1,000 of them leave behind in the bridge.
 log('memory after 1,000 stateless requests');
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const stateless = (i) =>
   fetch(`${url}/mcp`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'describe_entity' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'describe_entity', arguments: { entity_id: 'light.office_desk' }, _meta: meta } }),
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'describe_entity',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'describe_entity', arguments: { entity_id: 'light.office_desk' }, _meta: meta },
+    }),
   }).then((r) => r.text());
 // What stays after them: the V8 heap after a full collection, after a warm-up and after each of 5
 // rounds of 1,000 (single rounds swing a few hundred KiB either way with V8's own caches).
@@ -133,19 +164,32 @@ await viaOAuth.close();
 
 log('stdio');
 const stdio = new Client({ name: 'bench', version: '1' });
-await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist', 'src', 'main.js'), 'stdio'], env: { PATH: process.env.PATH, DATA_DIR: join(work, 'stdio'), LOG_LEVEL: 'warn' }, stderr: 'ignore' }));
+await stdio.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, 'dist', 'src', 'main.js'), 'stdio'],
+    env: { PATH: process.env.PATH, DATA_DIR: join(work, 'stdio'), LOG_LEVEL: 'warn' },
+    stderr: 'ignore',
+  }),
+);
 const overStdio = await measure(stdio);
 await stdio.close();
 
 // Sessions: raw initialize requests, so the client's own cost stays out of the bridge's figures.
-const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+const init = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+});
 const post = { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: init };
 const open = async () => {
   const r = await fetch(`${url}/mcp`, post);
   await r.text();
   return r.headers.get('mcp-session-id');
 };
-const close = (sid) => fetch(`${url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } }).then((r) => r.text());
+const close = (sid) =>
+  fetch(`${url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } }).then((r) => r.text());
 const n = Number(opt.sessions);
 for (let i = 0; i < 20; i++) await close(await open());
 global.gc?.();
@@ -166,8 +210,14 @@ bridge.kill('SIGTERM');
 
 console.log('\n| transport | tools/list p50 | tools/list p99 | verified tools/call p50 | verified tools/call p99 |');
 console.log('|---|---|---|---|---|');
-for (const [name, r] of [['Streamable HTTP', overHttp], ['Streamable HTTP, OAuth access token', overOAuth], ['stdio', overStdio]]) {
-  console.log(`| ${name} | ${ms(quantile(r.lists, 0.5))} ms | ${ms(quantile(r.lists, 0.99))} ms | ${ms(quantile(r.calls, 0.5))} ms | ${ms(quantile(r.calls, 0.99))} ms |`);
+for (const [name, r] of [
+  ['Streamable HTTP', overHttp],
+  ['Streamable HTTP, OAuth access token', overOAuth],
+  ['stdio', overStdio],
+]) {
+  console.log(
+    `| ${name} | ${ms(quantile(r.lists, 0.5))} ms | ${ms(quantile(r.lists, 0.99))} ms | ${ms(quantile(r.calls, 0.5))} ms | ${ms(quantile(r.calls, 0.99))} ms |`,
+  );
 }
 console.log('\n| verified tools/call over HTTP, interleaved | p50 | p99 |');
 console.log('|---|---|---|');
@@ -175,7 +225,9 @@ console.log(`| 2026-07-28, stateless (a server built per request) | ${ms(quantil
 console.log(`| 2025-11-25, in a session | ${ms(quantile(eras.legacy, 0.5))} ms | ${ms(quantile(eras.legacy, 0.99))} ms |`);
 console.log('\n| memory | figure |');
 console.log('|---|---|');
-console.log(`| left behind by 1,000 stateless 2026-07-28 requests (V8 heap after a full collection; mean of 5 rounds: ${rounds.map((r) => (r / 1024).toFixed(0)).join(', ')} KiB) | ${(per1000Stateless / 1024).toFixed(1)} KiB |`);
+console.log(
+  `| left behind by 1,000 stateless 2026-07-28 requests (V8 heap after a full collection; mean of 5 rounds: ${rounds.map((r) => (r / 1024).toFixed(0)).join(', ')} KiB) | ${(per1000Stateless / 1024).toFixed(1)} KiB |`,
+);
 console.log(`| per open 2025-era session, V8 heap after a full collection (${n} sessions) | ${(heapPerSession / 1024).toFixed(1)} KiB |`);
 console.log(`| per open 2025-era session, RSS (${n} sessions) | ${(perSession / 1024).toFixed(1)} KiB |`);
 console.log(`| 2025-era sessions opened and closed per second | ${perSecond.toFixed(0)} |`);
@@ -183,18 +235,33 @@ const tokens = Math.round(catalogueBytes / 4);
 console.log('\n| tools/list | figure |');
 console.log('|---|---|');
 console.log(`| tools | ${catalogue.length} |`);
-console.log(`| size | ${catalogueBytes.toLocaleString('en')} bytes ≈ ${tokens.toLocaleString('en')} tokens (4 bytes a token; budget 8,000)${tokens > 8000 ? ' OVER BUDGET' : ''} |`);
+console.log(
+  `| size | ${catalogueBytes.toLocaleString('en')} bytes ≈ ${tokens.toLocaleString('en')} tokens (4 bytes a token; budget 8,000)${tokens > 8000 ? ' OVER BUDGET' : ''} |`,
+);
 
 const unavailable = await homeAssistantUnavailable(process.env.HASS_URL, process.env.HASS_TOKEN);
 if (unavailable) {
   log(`no Home Assistant rows: ${unavailable}`);
 } else {
   log('through Home Assistant’s /api/mcp and straight to /mcp, alternating');
-  const ha = await measureThroughHomeAssistant({ root, work, children, user, calls: Number(opt['ha-calls']), rounds: Number(opt['ha-rounds']), haUrl: process.env.HASS_URL, haToken: process.env.HASS_TOKEN, log });
+  const ha = await measureThroughHomeAssistant({
+    root,
+    work,
+    children,
+    user,
+    calls: Number(opt['ha-calls']),
+    rounds: Number(opt['ha-rounds']),
+    haUrl: process.env.HASS_URL,
+    haToken: process.env.HASS_TOKEN,
+    log,
+  });
   console.log(`\n| verified tools/call, Home Assistant ${ha.version} as the hub | calls | p50 | p99 | mean |`);
   console.log('|---|---|---|---|---|');
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  for (const [name, xs] of [['through Home Assistant’s /api/mcp/mcp-home_mcp_bridge (Home Assistant token)', ha.through], ['straight to /mcp on the bridge (bridge token)', ha.straight]]) {
+  for (const [name, xs] of [
+    ['through Home Assistant’s /api/mcp/mcp-home_mcp_bridge (Home Assistant token)', ha.through],
+    ['straight to /mcp on the bridge (bridge token)', ha.straight],
+  ]) {
     console.log(`| ${name} | ${xs.length} | ${ms(quantile(xs, 0.5))} ms | ${ms(quantile(xs, 0.99))} ms | ${ms(mean(xs))} ms |`);
   }
 }
@@ -203,12 +270,19 @@ process.exit(0);
 /** A hosted assistant's access token: registered, consent given on the form, code exchanged with PKCE. */
 async function oauthAccessToken() {
   const redirect = 'http://127.0.0.1:9/callback';
-  const { client_id } = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'bench', redirect_uris: [redirect] }) })).json();
+  const { client_id } = await (
+    await fetch(`${url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'bench', redirect_uris: [redirect] }),
+    })
+  ).json();
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const authorize = `${url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' })}`;
   const { location } = await consent(authorize, user);
   const code = new URL(location).searchParams.get('code');
   const body = new URLSearchParams({ grant_type: 'authorization_code', code, client_id, redirect_uri: redirect, code_verifier: verifier });
-  return (await (await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json()).access_token;
+  return (await (await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json())
+    .access_token;
 }

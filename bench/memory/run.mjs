@@ -92,7 +92,13 @@ function rss(pid) {
 async function waitFor(url, child) {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) fail(`${url}: the process exited (${child.exitCode})`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(100);
   }
   fail(`${url} did not answer within 60 s`);
@@ -101,11 +107,20 @@ async function waitFor(url, child) {
 // --- the hub and the bridge ---------------------------------------------------------------------
 
 const simPort = await freePort();
-const sim = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js'), 'sim', '--port', String(simPort), '--host', HOST], { stdio: ['ignore', 'ignore', 'ignore'] });
+const sim = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js'), 'sim', '--port', String(simPort), '--host', HOST], {
+  stdio: ['ignore', 'ignore', 'ignore'],
+});
 children.add(sim);
 const simUrl = `http://${HOST}:${simPort}`;
 const simHeaders = { authorization: 'Bearer sim-token', 'content-type': 'application/json' };
-for (let i = 0; !(await fetch(`${simUrl}/api/states`, { headers: simHeaders }).then((r) => r.ok, () => false)); i++) {
+for (
+  let i = 0;
+  !(await fetch(`${simUrl}/api/states`, { headers: simHeaders }).then(
+    (r) => r.ok,
+    () => false,
+  ));
+  i++
+) {
   if (i > 600 || sim.exitCode !== null) fail('the simulator did not start');
   await sleep(100);
 }
@@ -145,7 +160,8 @@ log(`after start: ${atStart.rss.toFixed(1)} MiB resident`);
 
 // --- an hour of ordinary use, compressed --------------------------------------------------------
 
-const token = ((await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) })).json()).access_token);
+const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) })).json())
+  .access_token;
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const counts = { events: 0, mcp: 0, tools: 0, rest: 0, panel: 0, errors: 0 };
 const guard = (p) => p.catch(() => counts.errors++);
@@ -159,11 +175,13 @@ const every = (perHour, fn) => {
 // The panel's live stream and a dashboard's WebSocket subscription stay open all along.
 const panelStream = new AbortController();
 guard(
-  fetch(`${url}/api/events/stream`, { headers: auth, signal: panelStream.signal }).then(async (res) => {
-    for await (const _ of res.body) counts.events++;
-  }).catch((err) => {
-    if (err?.name !== 'AbortError') throw err;
-  }),
+  fetch(`${url}/api/events/stream`, { headers: auth, signal: panelStream.signal })
+    .then(async (res) => {
+      for await (const _ of res.body) counts.events++;
+    })
+    .catch((err) => {
+      if (err?.name !== 'AbortError') throw err;
+    }),
 );
 const dashboard = new WebSocket(`ws://${HOST}:${port}/api/ws?token=${token}`);
 dashboard.on('open', () => dashboard.send(JSON.stringify({ type: 'subscribe_events', id: 1, event_type: 'state_changed' })));
@@ -175,7 +193,11 @@ const stops = [
   // The home: a sensor changes every 2 s.
   every(1800, () => {
     tick++;
-    return fetch(`${simUrl}/api/states/${sensors[tick % sensors.length]}`, { method: 'POST', headers: simHeaders, body: JSON.stringify({ state: String(40 + (tick % 30)) }) });
+    return fetch(`${simUrl}/api/states/${sensors[tick % sensors.length]}`, {
+      method: 'POST',
+      headers: simHeaders,
+      body: JSON.stringify({ state: String(40 + (tick % 30)) }),
+    });
   }),
   // The panel's own polling.
   every(120, async () => {
@@ -236,12 +258,25 @@ const settled = lastThird.reduce((a, r) => a + r.rss, 0) / lastThird.length;
 const end = rows.at(-1);
 const machine = `${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GB, Node ${process.version}, ${os.platform()} ${os.release()}`;
 const out = (s = '') => process.stdout.write(`${s}\n`);
-out(`\nbench:memory on ${machine}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString().slice(0, 10)}, run took ${Math.round((Date.now() - started) / 1000)} s`);
-out(`The bridge as the add-on starts it (${RUN_SCRIPT.slice(root.length)}): ${Object.entries(launch.env).filter(([k]) => !['DATA_DIR', 'PORT'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ')} node ${launch.flags.join(' ')}; hub: the simulator's demo home in its own process.`);
-out(`Use: ${minutes} min played at ${speed}x (${Math.round(realMs / 1000)} s): ${counts.mcp} MCP conversations (${counts.tools} tool calls), ${counts.rest} REST calls, ${counts.panel} panel polls, ${counts.events} SSE frames received, ${counts.errors} errors.\n`);
+out(
+  `\nbench:memory on ${machine}; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${new Date().toISOString().slice(0, 10)}, run took ${Math.round((Date.now() - started) / 1000)} s`,
+);
+out(
+  `The bridge as the add-on starts it (${RUN_SCRIPT.slice(root.length)}): ${Object.entries(launch.env)
+    .filter(([k]) => !['DATA_DIR', 'PORT'].includes(k))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} node ${launch.flags.join(' ')}; hub: the simulator's demo home in its own process.`,
+);
+out(
+  `Use: ${minutes} min played at ${speed}x (${Math.round(realMs / 1000)} s): ${counts.mcp} MCP conversations (${counts.tools} tool calls), ${counts.rest} REST calls, ${counts.panel} panel polls, ${counts.events} SSE frames received, ${counts.errors} errors.\n`,
+);
 out(`| Minutes of use | RSS MiB | anonymous MiB | file-backed MiB |${inspector ? ' V8 heap used / total MiB |' : ''}`);
 out(`|---:|---:|---:|---:|${inspector ? '---:|' : ''}`);
-const line = (label, r) => out(`| ${label} | ${f1(r.rss)} | ${f1(r.anon)} | ${f1(r.file)} |${inspector ? ` ${f1(r.heap?.used)} / ${f1(r.heap?.total)} |` : ''}`);
+const line = (label, r) =>
+  out(`| ${label} | ${f1(r.rss)} | ${f1(r.anon)} | ${f1(r.file)} |${inspector ? ` ${f1(r.heap?.used)} / ${f1(r.heap?.total)} |` : ''}`);
 line('after start', atStart);
 for (const r of rows) line(r.used.toFixed(0), r);
 out(`\n| Figure | MiB | under ${LIMIT_MIB} MiB |`);

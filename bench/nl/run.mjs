@@ -17,7 +17,9 @@ import { quantile } from '../lib/stats.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { offlinePlanner } = await import(`${root}dist/src/nlp/offline.js`);
 const { loadHome } = await import('@home-mcp-bridge/sim');
-const { values: opt } = parseArgs({ options: { entities: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '500' }, warmup: { type: 'string', default: '100' } } });
+const { values: opt } = parseArgs({
+  options: { entities: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '500' }, warmup: { type: 'string', default: '100' } },
+});
 const ENTITIES = Number(opt.entities);
 const ROUNDS = Number(opt.rounds);
 const WARMUP = Number(opt.warmup);
@@ -27,19 +29,39 @@ const plugins = `${root}dist/plugins/`;
 const words = readdirSync(plugins)
   .map((p) => `${plugins}${p}/words`)
   .filter(existsSync)
-  .map((dir) => Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => [f.slice(0, -5), JSON.parse(readFileSync(`${dir}/${f}`, 'utf8'))])));
+  .map((dir) =>
+    Object.fromEntries(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(`${dir}/${f}`, 'utf8'))]),
+    ),
+  );
 const fixtures = `${root}tests/fixtures/nl/`;
-const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+const read = (file) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+    : [];
 
 // --- 1. the cases -------------------------------------------------------------------------------
 const sameSet = (a, b) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
-const planned = (outcomes) => outcomes.flatMap((o) => (o.kind === 'act' ? o.steps.flatMap((s) => s.entity_ids.map((entity_id) => ({ entity_id, action: s.service, parameters: s.data }))) : []));
+const planned = (outcomes) =>
+  outcomes.flatMap((o) =>
+    o.kind === 'act' ? o.steps.flatMap((s) => s.entity_ids.map((entity_id) => ({ entity_id, action: s.service, parameters: s.data }))) : [],
+  );
 const valueMatches = (want, got) => (Array.isArray(want) && want.length === 2 ? typeof got === 'number' && got >= want[0] && got <= want[1] : got === want);
 function actionsMatch(want, got) {
   if (want.length !== got.length) return false;
   const left = [...got];
   for (const w of want) {
-    const i = left.findIndex((g) => g.entity_id === w.entity_id && w.action.split('|').includes(g.action) && Object.entries(w.parameters ?? {}).every(([k, v]) => valueMatches(v, g.parameters[k])));
+    const i = left.findIndex(
+      (g) =>
+        g.entity_id === w.entity_id &&
+        w.action.split('|').includes(g.action) &&
+        Object.entries(w.parameters ?? {}).every(([k, v]) => valueMatches(v, g.parameters[k])),
+    );
     if (i < 0) return false;
     left.splice(i, 1);
   }
@@ -58,10 +80,18 @@ function judge(p, outcomes) {
   const answered = outcomes.every((o) => o.kind === 'query');
   const refused = outcomes.some((o) => o.kind === 'not_understood' || o.kind === 'ambiguous');
   if (p.expect === 'refuse') return refused ? 'correct' : 'wrong';
-  if (p.expect === 'ask') return refused ? (outcomes.length === 1 && outcomes[0].kind === 'ambiguous' && sameSet(outcomes[0].candidates, p.candidates) ? 'correct' : 'refused') : 'wrong';
+  if (p.expect === 'ask')
+    return refused
+      ? outcomes.length === 1 && outcomes[0].kind === 'ambiguous' && sameSet(outcomes[0].candidates, p.candidates)
+        ? 'correct'
+        : 'refused'
+      : 'wrong';
   if (refused) return 'refused';
   if (p.expect === 'query') return answered && sameSet([...new Set(outcomes.flatMap((o) => o.entities))], p.query.entities) ? 'correct' : 'wrong';
-  const got = [...planned(outcomes), ...outcomes.filter((o) => o.kind === 'scene').map((o) => ({ entity_id: `scene.${o.key}`, action: 'turn_on', parameters: {} }))];
+  const got = [
+    ...planned(outcomes),
+    ...outcomes.filter((o) => o.kind === 'scene').map((o) => ({ entity_id: `scene.${o.key}`, action: 'turn_on', parameters: {} })),
+  ];
   return acted && actionsMatch(p.actions, got) ? 'correct' : 'wrong';
 }
 
@@ -94,7 +124,28 @@ for (const { code, dir } of LANGUAGES) {
 // --- 2. planning time in generated homes --------------------------------------------------------
 const HOMES = {
   en: {
-    rooms: ['Kitchen', 'Living Room', 'Bedroom', 'Office', 'Hallway', 'Bathroom', 'Garage', 'Dining Room', 'Guest Room', 'Nursery', 'Attic', 'Basement', 'Laundry', 'Study', 'Porch', 'Patio', 'Library', 'Gym', 'Pantry', 'Den'],
+    rooms: [
+      'Kitchen',
+      'Living Room',
+      'Bedroom',
+      'Office',
+      'Hallway',
+      'Bathroom',
+      'Garage',
+      'Dining Room',
+      'Guest Room',
+      'Nursery',
+      'Attic',
+      'Basement',
+      'Laundry',
+      'Study',
+      'Porch',
+      'Patio',
+      'Library',
+      'Gym',
+      'Pantry',
+      'Den',
+    ],
     floor: 'Floor',
     kinds: ['Lamp', 'Ceiling Light', 'Plug', 'Blinds', 'Door Lock', 'Fan', 'Speaker', 'Thermostat', 'Temperature', 'Motion'],
     commands: [
@@ -115,7 +166,28 @@ const HOMES = {
     ],
   },
   de: {
-    rooms: ['Küche', 'Wohnzimmer', 'Schlafzimmer', 'Büro', 'Flur', 'Bad', 'Garage', 'Esszimmer', 'Gästezimmer', 'Kinderzimmer', 'Dachboden', 'Keller', 'Waschküche', 'Arbeitszimmer', 'Veranda', 'Terrasse', 'Bibliothek', 'Fitnessraum', 'Speisekammer', 'Hobbyraum'],
+    rooms: [
+      'Küche',
+      'Wohnzimmer',
+      'Schlafzimmer',
+      'Büro',
+      'Flur',
+      'Bad',
+      'Garage',
+      'Esszimmer',
+      'Gästezimmer',
+      'Kinderzimmer',
+      'Dachboden',
+      'Keller',
+      'Waschküche',
+      'Arbeitszimmer',
+      'Veranda',
+      'Terrasse',
+      'Bibliothek',
+      'Fitnessraum',
+      'Speisekammer',
+      'Hobbyraum',
+    ],
     floor: 'Etage',
     kinds: ['Lampe', 'Deckenlicht', 'Steckdose', 'Rollo', 'Türschloss', 'Ventilator', 'Lautsprecher', 'Thermostat', 'Temperatur', 'Bewegungsmelder'],
     commands: [
@@ -150,7 +222,12 @@ const KINDS = [
 ];
 function generated(spec) {
   const ROOMS = spec.rooms;
-  const home = { name: 'Bench', floors: [0, 1, 2, 3].map((i) => ({ id: `floor_${i}`, name: `${spec.floor} ${i}` })), areas: ROOMS.map((r, i) => ({ id: `area_${i}`, name: r, floor: `floor_${i % 4}` })), entities: [] };
+  const home = {
+    name: 'Bench',
+    floors: [0, 1, 2, 3].map((i) => ({ id: `floor_${i}`, name: `${spec.floor} ${i}` })),
+    areas: ROOMS.map((r, i) => ({ id: `area_${i}`, name: r, floor: `floor_${i % 4}` })),
+    entities: [],
+  };
   for (let i = 0; home.entities.length < ENTITIES; i++) {
     const k = Math.floor(i / ROOMS.length) % KINDS.length;
     const [domain, attributes, state] = KINDS[k];
@@ -170,7 +247,8 @@ for (const { code } of LANGUAGES) {
   for (const [c, area] of spec.commands) {
     const out = big.plan(c, area);
     const refusing = c.includes("don't") || c.includes('nicht');
-    if (out.some((o) => o.kind === 'not_understood') !== refusing) throw new Error(`bench command (${code}) not planned as meant: ${c} -> ${JSON.stringify(out).slice(0, 300)}`);
+    if (out.some((o) => o.kind === 'not_understood') !== refusing)
+      throw new Error(`bench command (${code}) not planned as meant: ${c} -> ${JSON.stringify(out).slice(0, 300)}`);
   }
   for (let r = 0; r < WARMUP; r++) for (const [c, area] of spec.commands) big.plan(c, area);
   // Wall time, and the process's CPU time for the same call: on a shared machine the first also
@@ -208,13 +286,20 @@ for (const s of scores) {
 }
 console.log('| paraphrases | dev: correct / refused / wrong | held out: correct / refused / wrong |\n|---|---|---|');
 for (const s of scores) {
-  const f = (t) => `${t.correct} / ${t.refused} / ${t.wrong} of ${t.correct + t.refused + t.wrong} (${pct(t.correct, t.correct + t.refused + t.wrong)} correct)`;
+  const f = (t) =>
+    `${t.correct} / ${t.refused} / ${t.wrong} of ${t.correct + t.refused + t.wrong} (${pct(t.correct, t.correct + t.refused + t.wrong)} correct)`;
   console.log(`| ${s.code} | ${f(s.paraphrases.dev)} | ${f(s.paraphrases.held)} |`);
 }
 const us = (ms) => `${(ms * 1000).toFixed(0)} µs`;
-console.log(`\n| planning one command (load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores) | p50 | p99 | max | CPU p50 | CPU p99 | goal (p99) |\n|---|---|---|---|---|---|---|`);
+console.log(
+  `\n| planning one command (load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores) | p50 | p99 | max | CPU p50 | CPU p99 | goal (p99) |\n|---|---|---|---|---|---|---|`,
+);
 for (const t of timing) {
   const p99 = quantile(t.times, 0.99);
-  console.log(`| ${t.code}: ${t.commands} commands × ${ROUNDS} rounds (after ${WARMUP}), ${t.entities} entities | ${us(quantile(t.times, 0.5))} | ${us(p99)} | ${us(Math.max(...t.times))} | ${us(quantile(t.cpu, 0.5))} | ${us(quantile(t.cpu, 0.99))} | under 1 ms: ${p99 < 1 ? 'met' : `NOT met${quantile(t.cpu, 0.99) < 1 ? ' (CPU time met)' : ''}`} |`);
+  console.log(
+    `| ${t.code}: ${t.commands} commands × ${ROUNDS} rounds (after ${WARMUP}), ${t.entities} entities | ${us(quantile(t.times, 0.5))} | ${us(p99)} | ${us(Math.max(...t.times))} | ${us(quantile(t.cpu, 0.5))} | ${us(quantile(t.cpu, 0.99))} | under 1 ms: ${p99 < 1 ? 'met' : `NOT met${quantile(t.cpu, 0.99) < 1 ? ' (CPU time met)' : ''}`} |`,
+  );
 }
-console.log(`\nBuilding a ${ENTITIES}-entity home (simulator, registries and the phrase table of names): ${timing.map((t) => `${t.code} ${t.buildMs.toFixed(0)} ms`).join(', ')}, once per change of the home.`);
+console.log(
+  `\nBuilding a ${ENTITIES}-entity home (simulator, registries and the phrase table of names): ${timing.map((t) => `${t.code} ${t.buildMs.toFixed(0)} ms`).join(', ')}, once per change of the home.`,
+);

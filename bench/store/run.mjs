@@ -115,7 +115,11 @@ async function startBridge() {
     if (Date.now() > until) throw new Error(`the bridge was not healthy within 30 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const res = await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: USER, password: PASSWORD }) });
+  const res = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: USER, password: PASSWORD }),
+  });
   const { access_token: token } = await res.json();
   const api = async (path, method = 'GET', json) => {
     const r = await fetch(`${base}${path}`, {

@@ -30,7 +30,18 @@ const port = await new Promise((resolve) => {
 });
 /** The built bridge on `port` with extra settings; answers its base URL, headers and child. */
 async function bridge(extra) {
-  const env = { PATH: process.env.PATH, HOME: work, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(work, 'data-')), AUTH_USERNAME: 'bench', AUTH_PASSWORD: 'bench-password-1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', ...extra };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(join(work, 'data-')),
+    AUTH_USERNAME: 'bench',
+    AUTH_PASSWORD: 'bench-password-1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '0',
+    ...extra,
+  };
   const child = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   children.add(child);
   const base = `http://127.0.0.1:${port}`;
@@ -43,9 +54,16 @@ async function bridge(extra) {
     if (i > 300) throw new Error('the bridge did not become healthy');
     await new Promise((r) => setTimeout(r, 100));
   }
-  const { access_token: token } = await (await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password-1' }) })).json();
+  const { access_token: token } = await (
+    await fetch(`${base}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password-1' }),
+    })
+  ).json();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const stop = () => new Promise((r) => {
+  const stop = () =>
+    new Promise((r) => {
       if (child.exitCode !== null) return r();
       child.once('exit', r);
       child.kill('SIGTERM');
@@ -95,10 +113,28 @@ const read = await time('search_entities', () => ({ domain: 'light' }));
 const act = await time('control_lights', (i) => ({ entity_id: 'light.living_room_lamp', command: i % 2 ? 'on' : 'off' }));
 // An automation to change: each applied change alternates its brightness, so every one writes, waits
 // for the reload and keeps a version; a preview only plans and diffs.
-const automation = (pct) => ({ alias: 'Bench light', triggers: [{ trigger: 'event', event_type: 'bench' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.living_room_lamp' }, data: { brightness_pct: pct } }] });
-await fetch(`${base}/api/tools/call`, { method: 'POST', headers, body: JSON.stringify({ name: 'config_change', arguments: { kind: 'automation', op: 'create', id: 'bench_light', config: automation(10), confirm: true, reason: 'bench' } }) });
+const automation = (pct) => ({
+  alias: 'Bench light',
+  triggers: [{ trigger: 'event', event_type: 'bench' }],
+  actions: [{ action: 'light.turn_on', target: { entity_id: 'light.living_room_lamp' }, data: { brightness_pct: pct } }],
+});
+await fetch(`${base}/api/tools/call`, {
+  method: 'POST',
+  headers,
+  body: JSON.stringify({
+    name: 'config_change',
+    arguments: { kind: 'automation', op: 'create', id: 'bench_light', config: automation(10), confirm: true, reason: 'bench' },
+  }),
+});
 const preview = await time('config_change', (i) => ({ kind: 'automation', op: 'update', id: 'bench_light', config: automation(20 + (i % 50)), dry_run: true }));
-const applied = await time('config_change', (i) => ({ kind: 'automation', op: 'update', id: 'bench_light', config: automation(i % 2 ? 30 : 40), confirm: true, reason: 'bench' }));
+const applied = await time('config_change', (i) => ({
+  kind: 'automation',
+  op: 'update',
+  id: 'bench_light',
+  config: automation(i % 2 ? 30 : 40),
+  confirm: true,
+  reason: 'bench',
+}));
 await stop();
 
 const f = (x) => `${x.toFixed(2)} ms`;

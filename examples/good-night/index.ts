@@ -24,7 +24,8 @@ function outcome(result: ToolResult): { entity_id: string; state: string | null 
 const goodNight = tool({
   name: 'good_night',
   title: 'Good night',
-  description: 'Put the home to bed: turn off the lights that are on (except keep_on), lock the unlocked locks, and list the doors, windows and covers still open. dry_run: true says what it would do.',
+  description:
+    'Put the home to bed: turn off the lights that are on (except keep_on), lock the unlocked locks, and list the doors, windows and covers still open. dry_run: true says what it would do.',
   input: v.object({
     keep_on: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^light\.[a-z0-9_]+$/, 'must be light entity ids such as light.hallway'))), v.maxLength(50))),
     dry_run: v.optional(v.boolean()),
@@ -33,12 +34,21 @@ const goodNight = tool({
   run: async (args, { home }) => {
     const keep = new Set(args.keep_on ?? []);
     for (const id of keep) if (!home.has(id)) throw home.unknownEntity(id);
-    const lights = home.states('light').filter((s) => s.state === 'on' && !keep.has(s.entity_id)).map((s) => s.entity_id);
-    const locks = home.states('lock').filter((s) => s.state === 'unlocked').map((s) => s.entity_id);
+    const lights = home
+      .states('light')
+      .filter((s) => s.state === 'on' && !keep.has(s.entity_id))
+      .map((s) => s.entity_id);
+    const locks = home
+      .states('lock')
+      .filter((s) => s.state === 'unlocked')
+      .map((s) => s.entity_id);
     const dry_run = args.dry_run === true;
     const done: Record<string, { entity_id: string; state: string | null }[]> = { lights_off: [], locked: [] };
     // One act per kind: the checkpoint sees each as one batch, all allowed or none.
-    for (const [key, domain, service, ids] of [['lights_off', 'light', 'turn_off', lights], ['locked', 'lock', 'lock', locks]] as const) {
+    for (const [key, domain, service, ids] of [
+      ['lights_off', 'light', 'turn_off', lights],
+      ['locked', 'lock', 'lock', locks],
+    ] as const) {
       if (!ids.length) continue;
       const result = await home.act({ domain, service, entity_id: [...ids], dry_run });
       if (result.isError) return result;

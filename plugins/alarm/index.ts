@@ -13,7 +13,8 @@ export default definePlugin({
     tool({
       name: 'control_alarm',
       title: 'Arm or disarm the alarm',
-      description: 'Alarm panels: arm_home, arm_away, arm_night, arm_vacation, or disarm, with the code where the panel asks for one. Disarm needs confirm: true after asking the person.',
+      description:
+        'Alarm panels: arm_home, arm_away, arm_night, arm_vacation, or disarm, with the code where the panel asks for one. Disarm needs confirm: true after asking the person.',
       input: v.object({
         ...targetFields('alarm_control_panel'),
         ...confirmField,

@@ -24,7 +24,14 @@ function controls(home: Home, s: EntityState): Record<string, unknown> | undefin
   }
   if (domain === 'climate') {
     const unit = home.config?.unit_system?.temperature ?? '°C';
-    return { kind: 'climate', target: typeof a.temperature === 'number' ? a.temperature : null, min: a.min_temp ?? 7, max: a.max_temp ?? 35, step: a.target_temp_step ?? 0.5, unit };
+    return {
+      kind: 'climate',
+      target: typeof a.temperature === 'number' ? a.temperature : null,
+      min: a.min_temp ?? 7,
+      max: a.max_temp ?? 35,
+      step: a.target_temp_step ?? 0.5,
+      unit,
+    };
   }
   return undefined;
 }
@@ -42,7 +49,13 @@ const appHomeState = tool({
   run: (args, { home }) => {
     const row = (s: EntityState) => {
       const c = controls(home, s);
-      return { entity_id: s.entity_id, name: typeof s.attributes.friendly_name === 'string' ? s.attributes.friendly_name : s.entity_id, state: s.state, area: home.areaOf(s.entity_id)?.name ?? null, ...(c ? { controls: c } : {}) };
+      return {
+        entity_id: s.entity_id,
+        name: typeof s.attributes.friendly_name === 'string' ? s.attributes.friendly_name : s.entity_id,
+        state: s.state,
+        area: home.areaOf(s.entity_id)?.name ?? null,
+        ...(c ? { controls: c } : {}),
+      };
     };
     let title = 'Areas';
     let states: EntityState[] = [];
@@ -53,13 +66,21 @@ const appHomeState = tool({
       const id = home.areaIdFor(args.area);
       const area = id ? home.area(id) : undefined;
       if (area) {
-        states = home.states().filter((s) => home.areaOf(s.entity_id)?.area_id === area.area_id).slice(0, MAX);
+        states = home
+          .states()
+          .filter((s) => home.areaOf(s.entity_id)?.area_id === area.area_id)
+          .slice(0, MAX);
         title = area.name;
       }
     }
     const entities = states.map(row);
-    const areas = entities.length ? [] : home.areas().map((a) => ({ area_id: a.area_id, name: a.name, count: home.ids().filter((id) => home.areaOf(id)?.area_id === a.area_id).length }));
-    return { content: [{ type: 'text', text: `${title}: ${entities.map((e) => `${e.name} ${e.state}`).join(', ') || areas.map((a) => a.name).join(', ')}` }], structuredContent: { title, entities, areas } };
+    const areas = entities.length
+      ? []
+      : home.areas().map((a) => ({ area_id: a.area_id, name: a.name, count: home.ids().filter((id) => home.areaOf(id)?.area_id === a.area_id).length }));
+    return {
+      content: [{ type: 'text', text: `${title}: ${entities.map((e) => `${e.name} ${e.state}`).join(', ') || areas.map((a) => a.name).join(', ')}` }],
+      structuredContent: { title, entities, areas },
+    };
   },
 });
 
@@ -75,7 +96,8 @@ export default definePlugin({
       uri: HOME_APP_URI,
       name: 'Home app',
       title: 'Home',
-      description: 'An interactive view of the entities a tool answered with, or of an area: live state, switches, brightness, cover positions, thermostat targets.',
+      description:
+        'An interactive view of the entities a tool answered with, or of an area: live state, switches, brightness, cover positions, thermostat targets.',
       mimeType: UI_MIME,
       // No origin at all: the page loads nothing and connects nowhere; it talks only to its host.
       ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },

@@ -7,7 +7,8 @@
 // cover's position, a thermostat's target.
 
 /** What the page may load and reach: its own inline script and style, nothing over the network. */
-export const VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'";
+export const VIEW_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'";
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1c1c1c; --muted: #6b6b6b; --bg: #fff; --card: #f4f6f8; --accent: #03a9f4; }

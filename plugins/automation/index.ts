@@ -9,22 +9,32 @@ const automations = resource({
   description: 'Home Assistant’s automations (enabled or not, last triggered) and scripts.',
   mimeType: 'application/json',
   read: (_p, { home }) => {
-    const automations = home.states('automation').map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id, enabled: s.state === 'on', last_triggered: s.attributes.last_triggered ?? null }));
+    const automations = home.states('automation').map((s) => ({
+      entity_id: s.entity_id,
+      name: s.attributes.friendly_name ?? s.entity_id,
+      enabled: s.state === 'on',
+      last_triggered: s.attributes.last_triggered ?? null,
+    }));
     const scripts = home.states('script').map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id, running: s.state === 'on' }));
-    return { contents: [{ uri: 'home://automations', mimeType: 'application/json', text: JSON.stringify({ automations, scripts }) }], entities: [...automations, ...scripts].map((x) => x.entity_id) };
+    return {
+      contents: [{ uri: 'home://automations', mimeType: 'application/json', text: JSON.stringify({ automations, scripts }) }],
+      entities: [...automations, ...scripts].map((x) => x.entity_id),
+    };
   },
 });
 
 const run = tool({
   name: 'run_automation',
   title: 'Run automations, scripts and scenes',
-  description: 'Home Assistant’s own: run a script, activate a scene, trigger an automation (command run), or enable / disable an automation. entity_id is automation.*, script.* or scene.*.',
+  description:
+    'Home Assistant’s own: run a script, activate a scene, trigger an automation (command run), or enable / disable an automation. entity_id is automation.*, script.* or scene.*.',
   input: v.object({ entity_id: runnable, command: v.optional(v.picklist(['run', 'enable', 'disable']), 'run'), dry_run: v.optional(v.boolean()) }),
   output: actOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (args, { home }) => {
     const domain = args.entity_id.slice(0, args.entity_id.indexOf('.'));
-    if (args.command !== 'run' && domain !== 'automation') throw new PluginError(`${args.command} is for automations; ${domain} entities are only run`, { field: 'command' }, 'INVALID_ACTION');
+    if (args.command !== 'run' && domain !== 'automation')
+      throw new PluginError(`${args.command} is for automations; ${domain} entities are only run`, { field: 'command' }, 'INVALID_ACTION');
     const service = args.command === 'enable' ? 'turn_on' : args.command === 'disable' ? 'turn_off' : domain === 'automation' ? 'trigger' : 'turn_on';
     return home.act({ domain, service, entity_id: args.entity_id, dry_run: args.dry_run });
   },

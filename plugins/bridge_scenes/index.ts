@@ -11,9 +11,14 @@ const scenes = resource({
   mimeType: 'application/json',
   read: (_p, { home, scenes }) => {
     const hubScenes = home.states('scene').map((s) => ({ entity_id: s.entity_id, name: s.attributes.friendly_name ?? s.entity_id }));
-    const bridge = scenes.list().map((x) => ({ id: x.id, name: x.name, description: x.description, entities: [...new Set(x.actions.map((a) => a.entity_id))] }));
+    const bridge = scenes
+      .list()
+      .map((x) => ({ id: x.id, name: x.name, description: x.description, entities: [...new Set(x.actions.map((a) => a.entity_id))] }));
     const text = JSON.stringify({ home_assistant: hubScenes, bridge });
-    return { contents: [{ uri: 'home://scenes', mimeType: 'application/json', text }], entities: [...hubScenes.map((x) => x.entity_id), ...bridge.flatMap((x) => x.entities)] };
+    return {
+      contents: [{ uri: 'home://scenes', mimeType: 'application/json', text }],
+      entities: [...hubScenes.map((x) => x.entity_id), ...bridge.flatMap((x) => x.entities)],
+    };
   },
 });
 
@@ -39,7 +44,10 @@ const bridgeScenes = tool({
       control_group: ['name', 'action', 'confirm'],
     };
     const extra = (['name', 'entities', 'action', 'confirm'] as const).filter((f) => args[f] !== undefined && !uses[args.command].includes(f));
-    if (extra.length) throw new PluginError(`${args.command} takes ${uses[args.command].join(', ') || 'nothing more'}; ${extra.join(', ')} would be ignored, so leave it out`, { field: extra[0] });
+    if (extra.length)
+      throw new PluginError(`${args.command} takes ${uses[args.command].join(', ') || 'nothing more'}; ${extra.join(', ')} would be ignored, so leave it out`, {
+        field: extra[0],
+      });
     const need = <K extends 'name' | 'entities' | 'action'>(field: K): NonNullable<(typeof args)[K]> => {
       const value = args[field];
       if (value === undefined) throw new PluginError(`${args.command} needs ${field}`, { field });

@@ -39,12 +39,19 @@ export default definePlugin({
         if (!setting) return text('Give one setting: temperature (or a low/high range), hvac_mode, fan_mode, preset_mode, swing_mode or humidity.', true);
         if ((temps.length && others.length) || others.length > 1) return text(`One setting per call: got ${[...temps, ...others].join(', ')}.`, true);
         if (setting === 'temperature') {
-          if ((args.target_temp_low === undefined) !== (args.target_temp_high === undefined)) return text('A range needs both target_temp_low and target_temp_high.', true);
+          if ((args.target_temp_low === undefined) !== (args.target_temp_high === undefined))
+            return text('A range needs both target_temp_low and target_temp_high.', true);
           const data: Record<string, unknown> = Object.fromEntries(temps.map((k) => [k, args[k]]));
           if (args.hvac_mode !== undefined) data.hvac_mode = args.hvac_mode;
           return home.act({ domain: 'climate', service: 'set_temperature', data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
         }
-        const service = { hvac_mode: 'set_hvac_mode', fan_mode: 'set_fan_mode', preset_mode: 'set_preset_mode', swing_mode: 'set_swing_mode', humidity: 'set_humidity' }[setting];
+        const service = {
+          hvac_mode: 'set_hvac_mode',
+          fan_mode: 'set_fan_mode',
+          preset_mode: 'set_preset_mode',
+          swing_mode: 'set_swing_mode',
+          humidity: 'set_humidity',
+        }[setting];
         return home.act({ domain: 'climate', service, data: { [setting]: args[setting] }, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
       },
     }),

@@ -32,19 +32,26 @@ const read = tool({
   run: async ({ kind, id: itemId }, { config }) => {
     if (itemId === undefined) {
       const items = await config.list(kind);
-      const lines = items.map((i) => `${i.id}${i.entity_id && i.entity_id !== i.id ? ` (${i.entity_id})` : ''}: ${i.name}${i.state ? `, ${i.state}` : ''}${i.last_triggered !== undefined ? `, last ran ${i.last_triggered ?? 'never'}` : ''}${i.mode ? `, ${i.mode} mode` : ''}${i.editable ? '' : ', not editable here'}`);
+      const lines = items.map(
+        (i) =>
+          `${i.id}${i.entity_id && i.entity_id !== i.id ? ` (${i.entity_id})` : ''}: ${i.name}${i.state ? `, ${i.state}` : ''}${i.last_triggered !== undefined ? `, last ran ${i.last_triggered ?? 'never'}` : ''}${i.mode ? `, ${i.mode} mode` : ''}${i.editable ? '' : ', not editable here'}`,
+      );
       return { content: [{ type: 'text', text: lines.length ? lines.join('\n') : `No ${kind}s.` }], structuredContent: { items } };
     }
     const item = await config.get(kind, itemId);
     const note = item.mode === 'yaml' ? `\n(YAML mode: Home Assistant reads it from ${item.filename ?? 'a file'}; the bridge cannot change it.)` : '';
-    return { content: [{ type: 'text', text: `${kind} ${item.id}${item.entity_id ? ` (${item.entity_id})` : ''}:${note}\n${item.yaml || '{}\n'}` }], structuredContent: { ...item } };
+    return {
+      content: [{ type: 'text', text: `${kind} ${item.id}${item.entity_id ? ` (${item.entity_id})` : ''}:${note}\n${item.yaml || '{}\n'}` }],
+      structuredContent: { ...item },
+    };
   },
 });
 
 const trace = tool({
   name: 'config_trace',
   title: 'Why did (or didn’t) it run?',
-  description: "An automation's or script's recent runs from Home Assistant's traces, in words: what triggered each, the condition that stopped it or the step that failed; if none ran, why not.",
+  description:
+    "An automation's or script's recent runs from Home Assistant's traces, in words: what triggered each, the condition that stopped it or the step that failed; if none ran, why not.",
   input: v.object({ kind: v.picklist(['automation', 'script']), id, run_id: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
   annotations: { readOnlyHint: true },
   run: async ({ kind, id: itemId, run_id }, { config }) => {
@@ -58,7 +65,7 @@ const change = tool({
   name: 'config_change',
   title: 'Change an automation, script, helper or dashboard',
   description:
-    'Create, update or delete through Home Assistant\'s config API. First dry_run: true (a diff), show the person, then apply with confirm, preview_id and reason. config: the whole new item (helpers: fields to change). Helper id: type.id (the type alone to create). Dashboard id: default or url_path; create with view adds a card, else a view; update/delete take view (index, path or title) and card (index).',
+    "Create, update or delete through Home Assistant's config API. First dry_run: true (a diff), show the person, then apply with confirm, preview_id and reason. config: the whole new item (helpers: fields to change). Helper id: type.id (the type alone to create). Dashboard id: default or url_path; create with view adds a card, else a view; update/delete take view (index, path or title) and card (index).",
   input: v.object({
     kind: KIND,
     op: v.picklist(['create', 'update', 'delete']),
@@ -79,16 +86,28 @@ const change = tool({
 const history = tool({
   name: 'config_history',
   title: 'Versions of automations, scripts, helpers, dashboards',
-  description: 'Versions the bridge kept (who, when, why, what changed): of one item (kind, id), else the latest changes; version: one, with its config and diff.',
+  description:
+    'Versions the bridge kept (who, when, why, what changed): of one item (kind, id), else the latest changes; version: one, with its config and diff.',
   input: v.object({ kind: v.optional(KIND), id: v.optional(id), version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))) }),
   annotations: { readOnlyHint: true },
   run: ({ kind, id: itemId, version }, { config }) => {
     if (version !== undefined) {
       const one = config.version(version);
-      return { content: [{ type: 'text', text: `Version ${one.id} of ${one.kind} ${one.item} (${one.change} ${one.created_at}${one.actor ? ` by ${one.actor}` : ''}${one.reason ? `: ${one.reason}` : ''}):\n${json(one.config)}${one.diff ? `\n\n${one.diff}` : ''}` }], structuredContent: { ...one } };
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `Version ${one.id} of ${one.kind} ${one.item} (${one.change} ${one.created_at}${one.actor ? ` by ${one.actor}` : ''}${one.reason ? `: ${one.reason}` : ''}):\n${json(one.config)}${one.diff ? `\n\n${one.diff}` : ''}`,
+          },
+        ],
+        structuredContent: { ...one },
+      };
     }
     const versions = config.history(kind, itemId);
-    const lines = versions.map((x) => `${x.id}: ${x.kind} ${x.item} ${x.change} ${x.created_at}${x.actor ? ` by ${x.actor}` : ''}${x.reason ? ` (${x.reason})` : ''}: ${x.summary ?? x.words.join('; ')}`);
+    const lines = versions.map(
+      (x) =>
+        `${x.id}: ${x.kind} ${x.item} ${x.change} ${x.created_at}${x.actor ? ` by ${x.actor}` : ''}${x.reason ? ` (${x.reason})` : ''}: ${x.summary ?? x.words.join('; ')}`,
+    );
     return { content: [{ type: 'text', text: lines.length ? lines.join('\n') : 'No versions kept yet.' }], structuredContent: { versions } };
   },
 });
@@ -97,7 +116,13 @@ const restore = tool({
   name: 'config_restore',
   title: 'Put a kept version back',
   description: 'Puts a config_history version back (kept as a new version). First dry_run: true, show the person, then confirm with preview_id and reason.',
-  input: v.object({ version: v.pipe(v.number(), v.integer(), v.minValue(1)), dry_run: v.optional(v.boolean()), confirm: v.optional(v.boolean()), reason: v.optional(reason), preview_id: v.optional(previewId) }),
+  input: v.object({
+    version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    dry_run: v.optional(v.boolean()),
+    confirm: v.optional(v.boolean()),
+    reason: v.optional(reason),
+    preview_id: v.optional(previewId),
+  }),
   annotations: { readOnlyHint: false },
   edits: 'config',
   run: async ({ version, ...opts }, { config }) => outcomeResult(await config.restore(version, opts)),

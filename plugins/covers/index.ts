@@ -2,7 +2,13 @@
 import { actOutput, confirmField, definePlugin, homeApp, misplaced, targetFields, text, tool, v } from 'home-mcp-bridge/plugin';
 
 const pct = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
-const SERVICE = { open: 'open_cover', close: 'close_cover', stop: 'stop_cover', set_position: 'set_cover_position', set_tilt: 'set_cover_tilt_position' } as const;
+const SERVICE = {
+  open: 'open_cover',
+  close: 'close_cover',
+  stop: 'stop_cover',
+  set_position: 'set_cover_position',
+  set_tilt: 'set_cover_tilt_position',
+} as const;
 
 export default definePlugin({
   name: 'covers',
@@ -17,8 +23,14 @@ export default definePlugin({
       name: 'control_covers',
       ui: homeApp,
       title: 'Control covers',
-      description: 'Open, close or stop covers (blinds, curtains, garage doors, gates), or set_position / set_tilt 0-100 (100 is open). Opening a garage door or gate needs confirm: true.',
-      input: v.object({ ...targetFields('cover'), ...confirmField, command: v.picklist(['open', 'close', 'stop', 'set_position', 'set_tilt']), position: v.optional(pct) }),
+      description:
+        'Open, close or stop covers (blinds, curtains, garage doors, gates), or set_position / set_tilt 0-100 (100 is open). Opening a garage door or gate needs confirm: true.',
+      input: v.object({
+        ...targetFields('cover'),
+        ...confirmField,
+        command: v.picklist(['open', 'close', 'stop', 'set_position', 'set_tilt']),
+        position: v.optional(pct),
+      }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       run: (args, { home }) => {

@@ -6,8 +6,16 @@ const nameOf = (home: Home, id: string) => {
   const s = home.state(id);
   return typeof s?.attributes.friendly_name === 'string' ? s.attributes.friendly_name : id;
 };
-const line = (home: Home, id: string) => ({ entity_id: id, name: nameOf(home, id), state: home.state(id)?.state ?? 'unknown', area: home.areaOf(id)?.name ?? null });
-const json = (uri: string, data: unknown, entities: string[]): ResourceContents => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(data) }], entities });
+const line = (home: Home, id: string) => ({
+  entity_id: id,
+  name: nameOf(home, id),
+  state: home.state(id)?.state ?? 'unknown',
+  area: home.areaOf(id)?.name ?? null,
+});
+const json = (uri: string, data: unknown, entities: string[]): ResourceContents => ({
+  contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(data) }],
+  entities,
+});
 const domains = (home: Home) => [...new Set(home.ids().map((id) => id.slice(0, id.indexOf('.'))))].sort();
 
 const resources = [
@@ -19,7 +27,8 @@ const resources = [
     read: (_p, { home }) => {
       const all = home.states();
       const count = Object.fromEntries(domains(home).map((d) => [d, all.filter((s) => s.entity_id.startsWith(`${d}.`)).length]));
-      const pick = (domain: string, states: string[]) => all.filter((s) => s.entity_id.startsWith(`${domain}.`) && states.includes(s.state)).map((s) => s.entity_id);
+      const pick = (domain: string, states: string[]) =>
+        all.filter((s) => s.entity_id.startsWith(`${domain}.`) && states.includes(s.state)).map((s) => s.entity_id);
       const data = {
         entities: count,
         lights_on: pick('light', ['on']),
@@ -28,10 +37,16 @@ const resources = [
         unlocked: pick('lock', ['unlocked', 'open', 'jammed']),
         alarm: all.filter((s) => s.entity_id.startsWith('alarm_control_panel.')).map((s) => ({ entity_id: s.entity_id, state: s.state })),
         playing: pick('media_player', ['playing']),
-        climate: all.filter((s) => s.entity_id.startsWith('climate.')).map((s) => ({ entity_id: s.entity_id, mode: s.state, current: s.attributes.current_temperature ?? null, target: s.attributes.temperature ?? null })),
+        climate: all
+          .filter((s) => s.entity_id.startsWith('climate.'))
+          .map((s) => ({ entity_id: s.entity_id, mode: s.state, current: s.attributes.current_temperature ?? null, target: s.attributes.temperature ?? null })),
         unavailable: all.filter((s) => s.state === 'unavailable').map((s) => s.entity_id),
       };
-      return json('home://dashboard', data, all.map((s) => s.entity_id));
+      return json(
+        'home://dashboard',
+        data,
+        all.map((s) => s.entity_id),
+      );
     },
   }),
   resource({
@@ -45,8 +60,17 @@ const resources = [
         const a = home.areaOf(id);
         if (a) byArea.set(a.area_id, [...(byArea.get(a.area_id) ?? []), id]);
       }
-      const areas = home.areas().map((a) => ({ area_id: a.area_id, name: a.name, floor: a.floor_id ? (home.floor(a.floor_id)?.name ?? a.floor_id) : null, entities: (byArea.get(a.area_id) ?? []).sort() }));
-      return json('home://areas', { areas }, areas.flatMap((a) => a.entities));
+      const areas = home.areas().map((a) => ({
+        area_id: a.area_id,
+        name: a.name,
+        floor: a.floor_id ? (home.floor(a.floor_id)?.name ?? a.floor_id) : null,
+        entities: (byArea.get(a.area_id) ?? []).sort(),
+      }));
+      return json(
+        'home://areas',
+        { areas },
+        areas.flatMap((a) => a.entities),
+      );
     },
   }),
   resource({
@@ -55,11 +79,20 @@ const resources = [
     description: 'The entities of one area with their states.',
     mimeType: 'application/json',
     list: ({ home }) => home.areas().map((a) => ({ uri: `home://area/${a.area_id}`, name: a.name })),
-    complete: { area_id: (typed, { home }) => startingWith(home.areas().map((a) => a.area_id), typed) },
+    complete: {
+      area_id: (typed, { home }) =>
+        startingWith(
+          home.areas().map((a) => a.area_id),
+          typed,
+        ),
+    },
     read: ({ area_id }, { home }) => {
       const area = home.area(area_id!);
       if (!area) throw new PluginError(`No area ${area_id}`, { area_id }, 'NOT_FOUND', 404);
-      const ids = home.ids().filter((id) => home.areaOf(id)?.area_id === area.area_id).sort();
+      const ids = home
+        .ids()
+        .filter((id) => home.areaOf(id)?.area_id === area.area_id)
+        .sort();
       return json(`home://area/${area.area_id}`, { area_id: area.area_id, name: area.name, entities: ids.map((id) => line(home, id)) }, ids);
     },
   }),
@@ -71,7 +104,10 @@ const resources = [
     list: ({ home }) => domains(home).map((d) => ({ uri: `home://devices/${d}`, name: `All ${d} entities` })),
     complete: { domain: (typed, { home }) => startingWith(domains(home), typed) },
     read: ({ domain }, { home }) => {
-      const ids = home.ids().filter((id) => id.startsWith(`${domain}.`)).sort();
+      const ids = home
+        .ids()
+        .filter((id) => id.startsWith(`${domain}.`))
+        .sort();
       return json(`home://devices/${domain}`, { domain, entities: ids.map((id) => line(home, id)) }, ids);
     },
   }),
@@ -86,7 +122,11 @@ const resources = [
       if (!s) throw new PluginError(`No entity ${entity_id}`, { entity_id }, 'INVALID_ENTITY', 404);
       const entry = home.entry(s.entity_id);
       const device = entry?.device_id ? home.device(entry.device_id) : undefined;
-      const data = { ...s, area: home.areaOf(s.entity_id)?.name ?? null, device: device ? { id: device.id, name: device.name_by_user ?? device.name ?? null } : null };
+      const data = {
+        ...s,
+        area: home.areaOf(s.entity_id)?.name ?? null,
+        device: device ? { id: device.id, name: device.name_by_user ?? device.name ?? null } : null,
+      };
       return json(`home://entity/${s.entity_id}`, data, [s.entity_id]);
     },
   }),
@@ -134,7 +174,8 @@ const search = tool({
     const start = offsetOf(args.cursor);
     const [query, floor, label] = [word(args.query), word(args.floor), word(args.label)];
     const areaId = args.area !== undefined ? home.areaIdFor(args.area) : undefined;
-    if (args.area !== undefined && areaId === undefined) return text(`There is no area ${JSON.stringify(args.area.slice(0, 40))}; list_areas lists them.`, true);
+    if (args.area !== undefined && areaId === undefined)
+      return text(`There is no area ${JSON.stringify(args.area.slice(0, 40))}; list_areas lists them.`, true);
     const labelId = label && home.labels().find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const found = [];
     for (const s of home.states(args.domain)) {
@@ -143,7 +184,8 @@ const search = tool({
       const where = home.areaOf(s.entity_id);
       const level = where?.floor_id ? home.floor(where.floor_id) : undefined;
       if (areaId !== undefined && where?.area_id !== areaId) continue;
-      if (floor && !(level && (level.floor_id === floor || level.name.toLowerCase() === floor || level.aliases?.some((x) => x.toLowerCase() === floor)))) continue;
+      if (floor && !(level && (level.floor_id === floor || level.name.toLowerCase() === floor || level.aliases?.some((x) => x.toLowerCase() === floor))))
+        continue;
       const entry = home.entry(s.entity_id);
       if (label && !(labelId && entry?.labels?.includes(labelId))) continue;
       const names = [name, ...(entry?.aliases ?? [])].map((n) => n.toLowerCase());
@@ -155,7 +197,11 @@ const search = tool({
     const fields: readonly Field[] = args.fields ?? ['entity_id', 'name', 'state', 'area'];
     const page = found.slice(start, start + args.limit).map((e) => Object.fromEntries(fields.map((f) => [f, e[f]])));
     const next = start + args.limit < found.length ? cursorOf(start + args.limit) : null;
-    const lines = page.map((e) => Object.values(e).map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x))).join(' | '));
+    const lines = page.map((e) =>
+      Object.values(e)
+        .map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)))
+        .join(' | '),
+    );
     const more = next ? `\n${found.length - start - page.length} more: call again with cursor ${next}.` : '';
     return { content: [{ type: 'text', text: `${lines.join('\n')}${more}` }], structuredContent: { entities: page, total: found.length, next_cursor: next } };
   },
@@ -181,11 +227,24 @@ const areas = tool({
     const floorWord = args.floor?.trim().toLowerCase();
     const list = home
       .areas()
-      .map((a) => ({ area_id: a.area_id, name: a.name, floor: a.floor_id ? (home.floor(a.floor_id)?.name ?? a.floor_id) : null, floor_id: a.floor_id ?? null, entities: counts.get(a.area_id) ?? {} }))
+      .map((a) => ({
+        area_id: a.area_id,
+        name: a.name,
+        floor: a.floor_id ? (home.floor(a.floor_id)?.name ?? a.floor_id) : null,
+        floor_id: a.floor_id ?? null,
+        entities: counts.get(a.area_id) ?? {},
+      }))
       .filter((a) => !floorWord || a.floor_id === floorWord || a.floor?.toLowerCase() === floorWord)
       .sort((a, b) => a.name.localeCompare(b.name));
     const floors = home.floors().map((f) => ({ floor_id: f.floor_id, name: f.name, level: f.level ?? null }));
-    const lines = list.map((a) => `${a.name} (${a.area_id})${a.floor ? `, ${a.floor}` : ''}: ${Object.entries(a.entities).map(([d, n]) => `${n} ${d}`).join(', ') || 'no entities'}`);
+    const lines = list.map(
+      (a) =>
+        `${a.name} (${a.area_id})${a.floor ? `, ${a.floor}` : ''}: ${
+          Object.entries(a.entities)
+            .map(([d, n]) => `${n} ${d}`)
+            .join(', ') || 'no entities'
+        }`,
+    );
     return { content: [{ type: 'text', text: lines.join('\n') || 'No areas.' }], structuredContent: { areas: list, floors } };
   },
 });
@@ -193,7 +252,8 @@ const areas = tool({
 const devices = tool({
   name: 'list_devices',
   title: 'List devices',
-  description: 'Devices (name, area, maker, model, their entities), optionally one device by device_id, of one area or label, or matching a word; every label. Pages of limit with next_cursor.',
+  description:
+    'Devices (name, area, maker, model, their entities), optionally one device by device_id, of one area or label, or matching a word; every label. Pages of limit with next_cursor.',
   input: v.object({
     device_id: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(128))),
     area: v.optional(v.pipe(v.string(), v.maxLength(100))),
@@ -202,14 +262,20 @@ const devices = tool({
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 50),
     cursor: v.optional(v.pipe(v.string(), v.maxLength(64))),
   }),
-  output: v.object({ devices: v.array(v.record(v.string(), v.unknown())), labels: v.array(v.record(v.string(), v.unknown())), total: v.number(), next_cursor: v.nullable(v.string()) }),
+  output: v.object({
+    devices: v.array(v.record(v.string(), v.unknown())),
+    labels: v.array(v.record(v.string(), v.unknown())),
+    total: v.number(),
+    next_cursor: v.nullable(v.string()),
+  }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, { home }) => {
     const start = offsetOf(args.cursor);
     if (args.device_id !== undefined && !home.device(args.device_id)) throw home.unknownDevice(args.device_id);
     const [label, query] = [word(args.label), word(args.query)];
     const areaId = args.area !== undefined ? home.areaIdFor(args.area) : undefined;
-    if (args.area !== undefined && areaId === undefined) return text(`There is no area ${JSON.stringify(args.area.slice(0, 40))}; list_areas lists them.`, true);
+    if (args.area !== undefined && areaId === undefined)
+      return text(`There is no area ${JSON.stringify(args.area.slice(0, 40))}; list_areas lists them.`, true);
     const labelId = label && home.labels().find((l) => l.label_id === label || l.name.toLowerCase() === label)?.label_id;
     const byDevice = new Map<string, string[]>();
     for (const id of home.ids()) {
@@ -221,7 +287,16 @@ const devices = tool({
       .filter((d) => byDevice.has(d.id) && (args.device_id === undefined || d.id === args.device_id))
       .map((d) => {
         const where = d.area_id ? home.area(d.area_id) : undefined;
-        return { device_id: d.id, name: d.name_by_user ?? d.name ?? d.id, area: where?.name ?? null, area_id: where?.area_id ?? null, manufacturer: d.manufacturer ?? null, model: d.model ?? null, labels: d.labels ?? [], entities: byDevice.get(d.id)!.sort() };
+        return {
+          device_id: d.id,
+          name: d.name_by_user ?? d.name ?? d.id,
+          area: where?.name ?? null,
+          area_id: where?.area_id ?? null,
+          manufacturer: d.manufacturer ?? null,
+          model: d.model ?? null,
+          labels: d.labels ?? [],
+          entities: byDevice.get(d.id)!.sort(),
+        };
       })
       .filter((d) => areaId === undefined || d.area_id === areaId)
       .filter((d) => !label || (labelId !== undefined && d.labels.includes(labelId)))
@@ -230,9 +305,14 @@ const devices = tool({
     const page = found.slice(start, start + args.limit);
     const next = start + args.limit < found.length ? cursorOf(start + args.limit) : null;
     const labels = home.labels().map((l) => ({ label_id: l.label_id, name: l.name }));
-    const lines = page.map((d) => `${d.name}${d.area ? ` (${d.area})` : ''}${d.manufacturer ? `, ${d.manufacturer}${d.model ? ` ${d.model}` : ''}` : ''}: ${d.entities.join(', ')}`);
+    const lines = page.map(
+      (d) => `${d.name}${d.area ? ` (${d.area})` : ''}${d.manufacturer ? `, ${d.manufacturer}${d.model ? ` ${d.model}` : ''}` : ''}: ${d.entities.join(', ')}`,
+    );
     const more = next ? `\n${found.length - start - page.length} more: call again with cursor ${next}.` : '';
-    return { content: [{ type: 'text', text: `${lines.join('\n') || 'No device matches.'}${more}` }], structuredContent: { devices: page, labels, total: found.length, next_cursor: next } };
+    return {
+      content: [{ type: 'text', text: `${lines.join('\n') || 'No device matches.'}${more}` }],
+      structuredContent: { devices: page, labels, total: found.length, next_cursor: next },
+    };
   },
 });
 

@@ -13,7 +13,8 @@ export default definePlugin({
     tool({
       name: 'control_fans',
       title: 'Control fans',
-      description: 'Fans: command on, off or toggle; set_speed with percentage 0-100; set_preset with preset_mode (one the fan lists); oscillate with oscillating; set_direction forward or reverse.',
+      description:
+        'Fans: command on, off or toggle; set_speed with percentage 0-100; set_preset with preset_mode (one the fan lists); oscillate with oscillating; set_direction forward or reverse.',
       input: v.object({
         ...targetFields('fan'),
         command: v.picklist(['on', 'off', 'toggle', 'set_speed', 'set_preset', 'oscillate', 'set_direction']),
@@ -25,7 +26,12 @@ export default definePlugin({
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: (args, { home }) => {
-        const wrong = misplaced(args, args.command, { percentage: ['set_speed'], preset_mode: ['set_preset'], oscillating: ['oscillate'], direction: ['set_direction'] });
+        const wrong = misplaced(args, args.command, {
+          percentage: ['set_speed'],
+          preset_mode: ['set_preset'],
+          oscillating: ['oscillate'],
+          direction: ['set_direction'],
+        });
         if (wrong) return wrong;
         const need = { set_speed: 'percentage', set_preset: 'preset_mode', oscillate: 'oscillating', set_direction: 'direction' } as const;
         const field = need[args.command as keyof typeof need];

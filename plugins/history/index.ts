@@ -50,7 +50,17 @@ function localTime(ms: number, tz: string | undefined): string {
   if (!tz) return date.toISOString().replace(/\.\d+Z$/, 'Z');
   const parts: Record<string, string> = {};
   try {
-    for (const p of new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(date)) parts[p.type] = p.value;
+    for (const p of new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(date))
+      parts[p.type] = p.value;
   } catch {
     return date.toISOString().replace(/\.\d+Z$/, 'Z');
   }
@@ -68,7 +78,12 @@ async function ask<T>(home: Home, question: HubQuestion, integration: string): P
     return await home.read<T>(question);
   } catch (err) {
     if ((err as { details?: { hub_code?: unknown } }).details?.hub_code === 'unknown_command') {
-      throw new PluginError(`Home Assistant does not answer ${question.type}: its ${integration} integration is not loaded (add "${integration}:" or "default_config:" to its configuration.yaml)`, { integration }, 'HUB_ERROR', 501);
+      throw new PluginError(
+        `Home Assistant does not answer ${question.type}: its ${integration} integration is not loaded (add "${integration}:" or "default_config:" to its configuration.yaml)`,
+        { integration },
+        'HUB_ERROR',
+        501,
+      );
     }
     throw err;
   }
@@ -81,7 +96,15 @@ function known(ids: readonly string[], home: Home): string[] {
 }
 
 /** A page of rows as structured content and as lines of text. */
-function page<T extends Record<string, unknown>>(key: string, rows: T[], w: { offset: number; start: number; end: number }, limit: number, tz: string | undefined, line: (r: T) => string, empty: string): ToolResult {
+function page<T extends Record<string, unknown>>(
+  key: string,
+  rows: T[],
+  w: { offset: number; start: number; end: number },
+  limit: number,
+  tz: string | undefined,
+  line: (r: T) => string,
+  empty: string,
+): ToolResult {
   const slice = rows.slice(w.offset, w.offset + limit);
   const next = w.offset + limit < rows.length ? cursorOf(w.offset + limit, w) : null;
   const more = next ? `\n${rows.length - w.offset - slice.length} more: call again with cursor ${next}.` : '';
@@ -114,23 +137,60 @@ const history = tool({
     const tz = home.config?.time_zone;
     const answer = await ask<Record<string, { s: string; a?: Record<string, unknown>; lu: number }[]>>(
       home,
-      { type: 'history/history_during_period', start_time: new Date(w.start).toISOString(), end_time: new Date(w.end).toISOString(), entity_ids: ids, minimal_response: !args.attributes, no_attributes: !args.attributes, significant_changes_only: !args.attributes },
+      {
+        type: 'history/history_during_period',
+        start_time: new Date(w.start).toISOString(),
+        end_time: new Date(w.end).toISOString(),
+        entity_ids: ids,
+        minimal_response: !args.attributes,
+        no_attributes: !args.attributes,
+        significant_changes_only: !args.attributes,
+      },
       'history',
     );
     const rows = ids.flatMap((id) =>
-      (answer[id] ?? []).map((r) => ({ entity_id: id, when: localTime(r.lu * 1000, tz), state: r.s, ...(args.attributes ? { attributes: r.a ?? {} } : {}), at: r.lu })),
+      (answer[id] ?? []).map((r) => ({
+        entity_id: id,
+        when: localTime(r.lu * 1000, tz),
+        state: r.s,
+        ...(args.attributes ? { attributes: r.a ?? {} } : {}),
+        at: r.lu,
+      })),
     );
     rows.sort((a, b) => a.at - b.at);
     const out = rows.map(({ at: _at, ...r }) => r);
-    return page('changes', out, w, args.limit, tz, (r) => `${r.when} ${r.entity_id} ${r.state}${r.attributes ? ` ${JSON.stringify(r.attributes)}` : ''}`, 'No recorded states in that period');
+    return page(
+      'changes',
+      out,
+      w,
+      args.limit,
+      tz,
+      (r) => `${r.when} ${r.entity_id} ${r.state}${r.attributes ? ` ${JSON.stringify(r.attributes)}` : ''}`,
+      'No recorded states in that period',
+    );
   },
 });
 
-type LogbookEntry = { when: number; entity_id?: string | null; name?: string | null; state?: string; message?: string | null; domain?: string | null; source?: string | null; context_user_id?: string; context_entity_id?: string; context_domain?: string; context_service?: string; context_event_type?: string; context_name?: string };
+type LogbookEntry = {
+  when: number;
+  entity_id?: string | null;
+  name?: string | null;
+  state?: string;
+  message?: string | null;
+  domain?: string | null;
+  source?: string | null;
+  context_user_id?: string;
+  context_entity_id?: string;
+  context_domain?: string;
+  context_service?: string;
+  context_event_type?: string;
+  context_name?: string;
+};
 
 /** Why something happened, in a few words: the service, automation or entity behind it. */
 function causeOf(e: LogbookEntry): string | null {
-  if (e.context_event_type === 'call_service' && e.context_domain) return `${e.context_domain}.${e.context_service ?? ''}${e.context_user_id ? ' by a user' : ''}`;
+  if (e.context_event_type === 'call_service' && e.context_domain)
+    return `${e.context_domain}.${e.context_service ?? ''}${e.context_user_id ? ' by a user' : ''}`;
   if (e.context_entity_id) return e.context_name ? `${e.context_name} (${e.context_entity_id})` : e.context_entity_id;
   return e.context_user_id ? 'a user' : null;
 }
@@ -163,7 +223,15 @@ const logbook = tool({
       ...(e.state !== undefined ? { state: e.state } : { message: e.message ?? null }),
       caused_by: causeOf(e),
     }));
-    return page('entries', entries, w, args.limit, tz, (e) => `${e.when} ${e.entity_id ?? e.name ?? ''} ${'state' in e ? e.state : e.message}${e.caused_by ? ` (${e.caused_by})` : ''}`, 'Nothing in the logbook for that period');
+    return page(
+      'entries',
+      entries,
+      w,
+      args.limit,
+      tz,
+      (e) => `${e.when} ${e.entity_id ?? e.name ?? ''} ${'state' in e ? e.state : e.message}${e.caused_by ? ` (${e.caused_by})` : ''}`,
+      'Nothing in the logbook for that period',
+    );
   },
 });
 
@@ -176,7 +244,11 @@ const statistics = tool({
   description:
     'Long-term statistics of sensors with a state class (energy, temperature, ...) or of an integration ("domain:name" ids): mean/min/max or state/sum/change per 5minute, hour (default), day, week or month over a period (default the last 24 hours). Pages of limit with next_cursor.',
   input: v.object({
-    statistic_ids: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9_]+[.:][a-z0-9_]+$/, 'must be an entity id (sensor.energy) or an external statistic id (domain:name)'))), v.minLength(1), v.maxLength(20)),
+    statistic_ids: v.pipe(
+      v.array(v.pipe(v.string(), v.regex(/^[a-z0-9_]+[.:][a-z0-9_]+$/, 'must be an entity id (sensor.energy) or an external statistic id (domain:name)'))),
+      v.minLength(1),
+      v.maxLength(20),
+    ),
     period: v.optional(v.picklist(['5minute', 'hour', 'day', 'week', 'month']), 'hour'),
     types: v.optional(v.pipe(v.array(v.picklist(TYPES)), v.minLength(1))),
     ...period,
@@ -189,7 +261,14 @@ const statistics = tool({
     const tz = home.config?.time_zone;
     const answer = await ask<Record<string, Record<string, number | null>[]>>(
       home,
-      { type: 'recorder/statistics_during_period', start_time: new Date(w.start).toISOString(), end_time: new Date(w.end).toISOString(), statistic_ids: ids, period: args.period, ...(args.types ? { types: args.types } : {}) },
+      {
+        type: 'recorder/statistics_during_period',
+        start_time: new Date(w.start).toISOString(),
+        end_time: new Date(w.end).toISOString(),
+        statistic_ids: ids,
+        period: args.period,
+        ...(args.types ? { types: args.types } : {}),
+      },
       'recorder',
     );
     const rows = ids.flatMap((id) =>
@@ -197,12 +276,32 @@ const statistics = tool({
         statistic_id: id,
         start: localTime(start!, tz),
         end: localTime(end!, tz),
-        ...Object.fromEntries(Object.entries(values).filter(([, x]) => x !== null).map(([k, x]) => [k, round(x)])),
+        ...Object.fromEntries(
+          Object.entries(values)
+            .filter(([, x]) => x !== null)
+            .map(([k, x]) => [k, round(x)]),
+        ),
       })),
     );
-    const candidates = home.states('sensor').filter((st) => st.attributes.state_class).map((st) => st.entity_id).sort();
+    const candidates = home
+      .states('sensor')
+      .filter((st) => st.attributes.state_class)
+      .map((st) => st.entity_id)
+      .sort();
     const empty = `No statistics for ${ids.join(', ')} in that period; Home Assistant keeps them for sensors with a state_class (here: ${candidates.slice(0, 20).join(', ') || 'none'}${candidates.length > 20 ? ', ...' : ''}), per 5 minutes once 5 have passed and per hour once a full hour has`;
-    return page('statistics', rows, w, args.limit, tz, (r) => `${r.start} ${r.statistic_id} ${Object.entries(r).filter(([k]) => !['statistic_id', 'start', 'end'].includes(k)).map(([k, x]) => `${k} ${x}`).join(', ')}`, empty);
+    return page(
+      'statistics',
+      rows,
+      w,
+      args.limit,
+      tz,
+      (r) =>
+        `${r.start} ${r.statistic_id} ${Object.entries(r)
+          .filter(([k]) => !['statistic_id', 'start', 'end'].includes(k))
+          .map(([k, x]) => `${k} ${x}`)
+          .join(', ')}`,
+      empty,
+    );
   },
 });
 

@@ -14,11 +14,24 @@ export default definePlugin({
       name: 'control_locks',
       title: 'Control locks',
       description: 'Lock, unlock or open (unlatch) locks, with a code where the lock asks for one. Unlock and open need confirm: true after asking the person.',
-      input: v.object({ ...targetFields('lock'), ...confirmField, command: v.picklist(['lock', 'unlock', 'open']), code: v.optional(v.pipe(v.string(), v.maxLength(32))) }),
+      input: v.object({
+        ...targetFields('lock'),
+        ...confirmField,
+        command: v.picklist(['lock', 'unlock', 'open']),
+        code: v.optional(v.pipe(v.string(), v.maxLength(32))),
+      }),
       output: actOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       run: (args, { home }) =>
-        home.act({ domain: 'lock', service: args.command, data: args.code !== undefined ? { code: args.code } : {}, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run, confirm: args.confirm }),
+        home.act({
+          domain: 'lock',
+          service: args.command,
+          data: args.code !== undefined ? { code: args.code } : {},
+          entity_id: args.entity_id,
+          area: args.area,
+          dry_run: args.dry_run,
+          confirm: args.confirm,
+        }),
     }),
   ],
 });

@@ -45,17 +45,27 @@ export default definePlugin({
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: (args, { home }) => {
         const c = args.command;
-        const wrong = misplaced(args, c, { volume_level: ['volume_set'], source: ['select_source'], media_content_id: ['play_media'], media_content_type: ['play_media'] });
+        const wrong = misplaced(args, c, {
+          volume_level: ['volume_set'],
+          source: ['select_source'],
+          media_content_id: ['play_media'],
+          media_content_type: ['play_media'],
+        });
         if (wrong) return wrong;
         if (c === 'volume_set' && args.volume_level === undefined) return text('volume_set needs volume_level (0-1).', true);
         if (c === 'select_source' && args.source === undefined) return text('select_source needs source.', true);
-        if (c === 'play_media' && (!args.media_content_id || !args.media_content_type)) return text('play_media needs media_content_id and media_content_type.', true);
+        if (c === 'play_media' && (!args.media_content_id || !args.media_content_type))
+          return text('play_media needs media_content_id and media_content_type.', true);
         const data =
-          c === 'volume_set' ? { volume_level: args.volume_level }
-          : c === 'mute' || c === 'unmute' ? { is_volume_muted: c === 'mute' }
-          : c === 'select_source' ? { source: args.source }
-          : c === 'play_media' ? { media_content_id: args.media_content_id, media_content_type: args.media_content_type }
-          : {};
+          c === 'volume_set'
+            ? { volume_level: args.volume_level }
+            : c === 'mute' || c === 'unmute'
+              ? { is_volume_muted: c === 'mute' }
+              : c === 'select_source'
+                ? { source: args.source }
+                : c === 'play_media'
+                  ? { media_content_id: args.media_content_id, media_content_type: args.media_content_type }
+                  : {};
         return home.act({ domain: 'media_player', service: SERVICE[c], data, entity_id: args.entity_id, area: args.area, dry_run: args.dry_run });
       },
     }),

@@ -16,7 +16,9 @@ function targets(home: Home): { entities: string[]; services: string[] } {
 }
 
 const listed = (t: { entities: string[]; services: string[] }) =>
-  [t.entities.length ? `notify entities: ${t.entities.join(', ')}` : '', t.services.length ? `notify services: ${t.services.join(', ')}` : ''].filter(Boolean).join('; ') || 'none';
+  [t.entities.length ? `notify entities: ${t.entities.join(', ')}` : '', t.services.length ? `notify services: ${t.services.join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ') || 'none';
 
 export default definePlugin({
   name: 'notify',
@@ -44,17 +46,21 @@ export default definePlugin({
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       run: async (args, { home, client }) => {
         const named = [args.entity_id && 'entity_id', args.service && 'service', args.persistent && 'persistent'].filter(Boolean);
-        if (named.length > 1) throw new PluginError(`Give one of entity_id, service or persistent, not ${named.join(' and ')}.`, { field: named[1] }, 'INVALID_PARAMETERS');
+        if (named.length > 1)
+          throw new PluginError(`Give one of entity_id, service or persistent, not ${named.join(' and ')}.`, { field: named[1] }, 'INVALID_PARAMETERS');
         const data = { message: args.message, ...(args.title ? { title: args.title } : {}) };
         const send = async (call: Parameters<Home['call']>[0]) => {
           const answer = await home.call(call, { dry_run: args.dry_run });
           const to = call.target?.entity_id ? `${answer.service} to ${String(call.target.entity_id)}` : answer.service;
-          return { content: [{ type: 'text' as const, text: answer.dry_run ? `Would call ${to} with ${JSON.stringify(answer.data)}.` : `Sent through ${to}.` }] };
+          return {
+            content: [{ type: 'text' as const, text: answer.dry_run ? `Would call ${to} with ${JSON.stringify(answer.data)}.` : `Sent through ${to}.` }],
+          };
         };
         const toEntity = (entityId: string) => {
           // A title goes only to an entity that takes one (the hub would drop it without a word).
           const titled = (Number(home.state(entityId)?.attributes.supported_features ?? 0) & TITLE) !== 0;
-          if (args.title && !titled) throw new PluginError(`${entityId} takes no title; send the message without one.`, { field: 'title', entity_id: entityId }, 'INVALID_PARAMETERS');
+          if (args.title && !titled)
+            throw new PluginError(`${entityId} takes no title; send the message without one.`, { field: 'title', entity_id: entityId }, 'INVALID_PARAMETERS');
           return send({ domain: 'notify', service: 'send_message', data, target: { entity_id: entityId } });
         };
 
@@ -62,14 +68,22 @@ export default definePlugin({
         const known = targets(home);
         if (args.entity_id) {
           if (!home.services('notify').send_message) {
-            throw new PluginError(`This Home Assistant has no notify entities (notify.send_message came in 2024.5); ${listed(known)}`, { ...known, field: 'entity_id' }, 'INVALID_ACTION');
+            throw new PluginError(
+              `This Home Assistant has no notify entities (notify.send_message came in 2024.5); ${listed(known)}`,
+              { ...known, field: 'entity_id' },
+              'INVALID_ACTION',
+            );
           }
           if (!home.has(args.entity_id)) throw home.unknownEntity(args.entity_id);
           return toEntity(args.entity_id);
         }
         if (args.service) {
           if (!known.services.includes(args.service)) {
-            throw new PluginError(`The hub has no notify.${args.service}; ${listed(known)}`, { ...known, available_services: known.services, field: 'service' }, 'INVALID_ACTION');
+            throw new PluginError(
+              `The hub has no notify.${args.service}; ${listed(known)}`,
+              { ...known, available_services: known.services, field: 'service' },
+              'INVALID_ACTION',
+            );
           }
           return send({ domain: 'notify', service: args.service, data });
         }
@@ -78,13 +92,30 @@ export default definePlugin({
         if (known.entities.length === 1) return toEntity(known.entities[0]!);
         if (known.entities.length > 1) {
           const question = `Which one should get the message? ${listed(known)}.`;
-          const candidates = known.entities.map((id) => ({ entity_id: id, name: String(home.state(id)?.attributes.friendly_name ?? id), area: home.areaOf(id)?.name ?? null }));
-          if (!client.can('elicitation')) throw new PluginError(`${question} Name entity_id (or service).`, { ...known, field: 'entity_id', candidates }, 'AMBIGUOUS');
-          const pick = await client.choose(question, candidates.map((c) => ({ value: c.entity_id, label: c.area ? `${c.name} (${c.area})` : c.name })));
-          if (pick === undefined) throw new PluginError(`No notify entity was chosen; nothing was sent. ${question}`, { ...known, field: 'entity_id', candidates, declined: true }, 'AMBIGUOUS');
+          const candidates = known.entities.map((id) => ({
+            entity_id: id,
+            name: String(home.state(id)?.attributes.friendly_name ?? id),
+            area: home.areaOf(id)?.name ?? null,
+          }));
+          if (!client.can('elicitation'))
+            throw new PluginError(`${question} Name entity_id (or service).`, { ...known, field: 'entity_id', candidates }, 'AMBIGUOUS');
+          const pick = await client.choose(
+            question,
+            candidates.map((c) => ({ value: c.entity_id, label: c.area ? `${c.name} (${c.area})` : c.name })),
+          );
+          if (pick === undefined)
+            throw new PluginError(
+              `No notify entity was chosen; nothing was sent. ${question}`,
+              { ...known, field: 'entity_id', candidates, declined: true },
+              'AMBIGUOUS',
+            );
           return toEntity(pick);
         }
-        throw new PluginError(`The hub has no notify.notify and no notify entity; ${listed(known)}`, { ...known, available_services: known.services }, 'INVALID_ACTION');
+        throw new PluginError(
+          `The hub has no notify.notify and no notify entity; ${listed(known)}`,
+          { ...known, available_services: known.services },
+          'INVALID_ACTION',
+        );
       },
     }),
   ],

@@ -17,7 +17,10 @@ export const BINFMT_CONFS = '/usr/lib/binfmt.d';
  * binfmt.d files hold it), as { name, interpreter, flags, line }.
  */
 export function parseRegistration(text) {
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('#'));
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l && !l.startsWith('#'));
   if (!line) throw new Error('no registration line');
   const sep = line[0];
   const fields = line.slice(1).split(sep);
@@ -109,7 +112,10 @@ export function enableEmulation(qemuArch, { claimFile, log = () => {} }) {
       log(`binfmt_misc: registered ${reg.name} (${entry.interpreter}, flags ${entry.flags})`);
     }
     // Without F the kernel opens the interpreter at each exec, inside the chroot, where it is not.
-    if (!entry.flags.includes('F')) throw new Error(`${entryFile} has flags "${entry.flags}": a chroot needs F (the interpreter opened when registered); remove it (echo -1 > ${entryFile}) and run again`);
+    if (!entry.flags.includes('F'))
+      throw new Error(
+        `${entryFile} has flags "${entry.flags}": a chroot needs F (the interpreter opened when registered); remove it (echo -1 > ${entryFile}) and run again`,
+      );
     let released = false;
     const release = () => {
       if (released) return;
@@ -125,7 +131,15 @@ export function enableEmulation(qemuArch, { claimFile, log = () => {} }) {
         process.kill(process.pid, signal);
       });
     }
-    return { name: reg.name, interpreter: entry.interpreter, executable: realpathSync(entry.interpreter), flags: entry.flags, registered: Boolean(claim.registered), mounted: claim.mounted, release };
+    return {
+      name: reg.name,
+      interpreter: entry.interpreter,
+      executable: realpathSync(entry.interpreter),
+      flags: entry.flags,
+      registered: Boolean(claim.registered),
+      mounted: claim.mounted,
+      release,
+    };
   } catch (err) {
     undo(claim, log);
     rmSync(claimFile, { force: true });

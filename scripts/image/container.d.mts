@@ -18,4 +18,9 @@ export interface Container {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined>;
 }
-export declare function startContainer(opts: { rehearsal: Rehearsal; dataDir: string; supervisor: { token: string; hosts?: Record<string, string> }; timezone?: string }): Container;
+export declare function startContainer(opts: {
+  rehearsal: Rehearsal;
+  dataDir: string;
+  supervisor: { token: string; hosts?: Record<string, string> };
+  timezone?: string;
+}): Container;

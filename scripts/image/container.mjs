@@ -52,7 +52,11 @@ const quote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 export function startContainer({ rehearsal, dataDir, supervisor, timezone = 'Etc/UTC' }) {
   const root = rehearsal.root;
   const run = parseRunScript(readFileSync(join(root, RUN_SCRIPT), 'utf8'));
-  const hosts = ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', ...Object.entries(supervisor.hosts ?? {}).map(([name, ip]) => `${ip}\t${name}`)];
+  const hosts = [
+    '127.0.0.1\tlocalhost',
+    '::1\tlocalhost ip6-localhost ip6-loopback',
+    ...Object.entries(supervisor.hosts ?? {}).map(([name, ip]) => `${ip}\t${name}`),
+  ];
   writeFileSync(join(root, 'etc/hosts'), `${hosts.join('\n')}\n`);
   const mounts = new Mounts();
   mounts.proc(join(root, 'proc'));
@@ -68,7 +72,10 @@ export function startContainer({ rehearsal, dataDir, supervisor, timezone = 'Etc
     HASSIO_TOKEN: supervisor.token,
     ...run.env,
   };
-  const child = spawn('chroot', [root, '/bin/sh', '-c', `cd ${quote(run.cwd)} && exec ${run.argv.map(quote).join(' ')}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('chroot', [root, '/bin/sh', '-c', `cd ${quote(run.cwd)} && exec ${run.argv.map(quote).join(' ')}`], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

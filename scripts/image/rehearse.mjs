@@ -16,7 +16,23 @@
 // (chroot, mount), debootstrap and the package registries; aarch64 also qemu-user-static.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,7 +186,14 @@ async function debianRoot(suite, packages, arch) {
   removeRoot(partial);
   mkdirSync(partial, { recursive: true });
   log(`debootstrap --arch=${arch} --variant=minbase ${packages.length ? `--include=${spec.packages.join(',')} ` : ''}${suite} (a few minutes, once)`);
-  const args = [`--arch=${arch}`, '--variant=minbase', ...(packages.length ? [`--include=${spec.packages.join(',')}`] : []), suite, join(partial, 'root'), MIRROR];
+  const args = [
+    `--arch=${arch}`,
+    '--variant=minbase',
+    ...(packages.length ? [`--include=${spec.packages.join(',')}`] : []),
+    suite,
+    join(partial, 'root'),
+    MIRROR,
+  ];
   const r = spawnSync('debootstrap', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   writeFileSync(join(partial, 'debootstrap.log'), `${r.stdout}${r.stderr}`);
   if (r.status !== 0) throw new Error(`debootstrap failed (${join(partial, 'debootstrap.log')}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
@@ -225,7 +248,10 @@ function installNode(root, version, nodeArch) {
   const npmDir = join(root, 'usr/local/lib/node_modules/npm');
   mkdirSync(npmDir, { recursive: true });
   execFileSync('tar', ['xzf', npmTgz, '-C', npmDir, '--strip-components=1']);
-  for (const [bin, target] of [['npm', 'npm-cli.js'], ['npx', 'npx-cli.js']]) {
+  for (const [bin, target] of [
+    ['npm', 'npm-cli.js'],
+    ['npx', 'npx-cli.js'],
+  ]) {
     rmSync(join(root, 'usr/local/bin', bin), { force: true });
     symlinkSync(`../lib/node_modules/npm/bin/${target}`, join(root, 'usr/local/bin', bin));
   }
@@ -303,7 +329,10 @@ export async function rehearse({ workspace, arch = 'amd64', version, emulator } 
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`the rehearsal needs ${tool} (apt-get install debootstrap)`);
   }
   const target = lane(arch);
-  if (target.emulated && !emulator) throw new Error(`the ${arch} image runs on this ${process.arch} host only under qemu-user: rehearse it with tests/image/run.mjs --arch=${arch} (or this script's --arch), which registers the emulator`);
+  if (target.emulated && !emulator)
+    throw new Error(
+      `the ${arch} image runs on this ${process.arch} host only under qemu-user: rehearse it with tests/image/run.mjs --arch=${arch} (or this script's --arch), which registers the emulator`,
+    );
   const dockerfile = parseDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'));
   const context = contextFiles();
   const appVersion = version ?? /^version:\s*"?([^"\n]+)"?/m.exec(readFileSync(join(REPO, 'config.yaml'), 'utf8'))?.[1];
@@ -317,10 +346,21 @@ export async function rehearse({ workspace, arch = 'amd64', version, emulator } 
     const baseRoot = await debianRoot(base.suite, base.packages, target.debian);
     const root = join(workspace, `stage-${i}-${stage.name}`);
     removeRoot(root);
-    log(`FROM ${stage.image} (stand-in: ${relative(CACHE, baseRoot)}${base.kind === 'node' ? ` + Node ${base.node} linux-${target.node}` : ''}) AS ${stage.name}`);
+    log(
+      `FROM ${stage.image} (stand-in: ${relative(CACHE, baseRoot)}${base.kind === 'node' ? ` + Node ${base.node} linux-${target.node}` : ''}) AS ${stage.name}`,
+    );
     mkdirSync(root, { recursive: true });
     execFileSync('cp', ['-a', `${baseRoot}/.`, root], { stdio: 'inherit' });
-    const state = { root, image: stage.image, base, workdir: '/', env: { PATH: DEFAULT_PATH, ...base.env }, vars: { ...buildArgs }, healthcheck: undefined, labels: {} };
+    const state = {
+      root,
+      image: stage.image,
+      base,
+      workdir: '/',
+      env: { PATH: DEFAULT_PATH, ...base.env },
+      vars: { ...buildArgs },
+      healthcheck: undefined,
+      labels: {},
+    };
     if (base.kind === 'node') state.npm = installNode(root, base.node, target.node);
     const mounts = new Mounts();
     for (const step of stage.steps) {
@@ -417,7 +457,7 @@ export function archArgument(argv) {
   const i = rest.findIndex((a) => a === '--arch' || a.startsWith('--arch='));
   if (i >= 0) {
     const [flag] = rest.splice(i, 1);
-    arch = flag.includes('=') ? flag.slice('--arch='.length) : rest.splice(i, 1)[0] ?? '';
+    arch = flag.includes('=') ? flag.slice('--arch='.length) : (rest.splice(i, 1)[0] ?? '');
   }
   lane(arch);
   return { arch, rest };

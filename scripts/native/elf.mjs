@@ -30,7 +30,11 @@ const LIBC = 'libc.so.6';
 
 /** Compares glibc version names or numbers ("GLIBC_2.38", "2.36"): negative, 0 or positive. */
 export function compareGlibc(a, b) {
-  const parts = (v) => v.replace(/^GLIBC_/, '').split('.').map(Number);
+  const parts = (v) =>
+    v
+      .replace(/^GLIBC_/, '')
+      .split('.')
+      .map(Number);
   const x = parts(a);
   const y = parts(b);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
@@ -197,7 +201,8 @@ export function redirectC23Imports(buf, hostGlibc) {
     for (const v of need.versions) {
       if (!v.name.startsWith('GLIBC_') || compareGlibc(v.name, hostGlibc) <= 0) continue;
       const user = after.symbols.find((s) => s.undefined && s.file === need.file && s.version === v.name);
-      if (stillUsed.has(`${need.file} ${v.name}`)) throw new Error(`${user?.name}@${v.name} (${need.file}) has no older equivalent; glibc ${hostGlibc} cannot load this object`);
+      if (stillUsed.has(`${need.file} ${v.name}`))
+        throw new Error(`${user?.name}@${v.name} (${need.file}) has no older equivalent; glibc ${hostGlibc} cannot load this object`);
       out.writeUInt16LE(v.flags | VER_FLG_WEAK, v.auxOffset + 4);
       weakened.push(`${need.file} ${v.name}`);
     }

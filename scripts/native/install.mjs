@@ -50,7 +50,9 @@ const uwsPkg = JSON.parse(readFileSync(join(uwsDir, 'package.json'), 'utf8'));
 if (uwsPkg.name !== record.package || uwsPkg.version !== record.version) {
   fail([`uWebSockets.js is ${uwsPkg.name}@${uwsPkg.version}; scripts/native/uws-binaries.json records ${record.package}@${record.version}.`]);
 }
-const present = readdirSync(uwsDir).filter((f) => f.endsWith('.node')).sort();
+const present = readdirSync(uwsDir)
+  .filter((f) => f.endsWith('.node'))
+  .sort();
 const problems = [];
 for (const file of present) if (!record.sha256[file]) problems.push(`${file}: not in the record`);
 for (const [file, want] of Object.entries(record.sha256)) {
@@ -60,7 +62,8 @@ for (const [file, want] of Object.entries(record.sha256)) {
 if (problems.length > 0) fail([`${record.package}@${record.version} is not the package that was checked:`, ...problems]);
 
 const binary = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
-if (!record.sha256[binary]) fail([`${record.package}@${record.version} has no binary for ${process.platform}-${process.arch} on Node ABI ${process.versions.modules} (${binary}).`]);
+if (!record.sha256[binary])
+  fail([`${record.package}@${record.version} has no binary for ${process.platform}-${process.arch} on Node ABI ${process.versions.modules} (${binary}).`]);
 
 // ---- 3. The binary this host loads -----------------------------------------------------------
 
@@ -95,7 +98,8 @@ const glibc = hostGlibc();
 const official = readFileSync(join(uwsDir, binary));
 const needs = process.platform === 'linux' ? glibcNeeds(readDynamic(official))[0] : undefined;
 let copy = null;
-if (process.platform === 'linux' && !glibc) fail([`${binary} needs glibc; this Node runs on another C library (musl?), which uWebSockets.js does not support.`]);
+if (process.platform === 'linux' && !glibc)
+  fail([`${binary} needs glibc; this Node runs on another C library (musl?), which uWebSockets.js does not support.`]);
 if (glibc && needs && compareGlibc(glibc, needs) < 0) {
   let redirected;
   try {
@@ -113,7 +117,9 @@ if (glibc && needs && compareGlibc(glibc, needs) < 0) {
   } catch (err) {
     fail([`the redirected copy of ${binary} does not serve on glibc ${glibc}: ${err.stderr || err.message}`]);
   }
-  say(`glibc ${glibc} is older than the ${needs} that ${binary} needs: using a checked copy (${redirected.renamed.map((r) => `${r.from} -> ${r.to}`).join(', ')}; ${redirected.weakened.join(', ')} marked weak), loaded and answering HTTP`);
+  say(
+    `glibc ${glibc} is older than the ${needs} that ${binary} needs: using a checked copy (${redirected.renamed.map((r) => `${r.from} -> ${r.to}`).join(', ')}; ${redirected.weakened.join(', ')} marked weak), loaded and answering HTTP`,
+  );
 } else {
   try {
     proveServes(join(uwsDir, binary));
@@ -125,13 +131,19 @@ if (glibc && needs && compareGlibc(glibc, needs) < 0) {
 // ---- 4. better-sqlite3 -----------------------------------------------------------------------
 
 try {
-  const v = execFileSync(process.execPath, ['-e', "const D = require('better-sqlite3'); process.stdout.write(new D(':memory:').prepare('select sqlite_version() v').get().v)"], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 30_000,
-  });
-  say(`Node ${process.version}; uWebSockets.js ${record.version} binaries match their recorded SHA-256, ${copy ? 'the checked copy' : binary} serves; better-sqlite3 opens SQLite ${v}`);
+  const v = execFileSync(
+    process.execPath,
+    ['-e', "const D = require('better-sqlite3'); process.stdout.write(new D(':memory:').prepare('select sqlite_version() v').get().v)"],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+    },
+  );
+  say(
+    `Node ${process.version}; uWebSockets.js ${record.version} binaries match their recorded SHA-256, ${copy ? 'the checked copy' : binary} serves; better-sqlite3 opens SQLite ${v}`,
+  );
 } catch (err) {
   fail([`better-sqlite3 does not load on Node ${process.version}: ${err.stderr || err.message}`]);
 }

@@ -8,10 +8,12 @@ export interface Alias {
   data?: (value: unknown, rest: Data) => Data;
 }
 
-const value = (key: string, scale?: (v: number) => number) => (v: unknown, rest: Data): Data => ({
-  ...rest,
-  [key]: typeof v === 'number' && scale ? scale(v) : v,
-});
+const value =
+  (key: string, scale?: (v: number) => number) =>
+  (v: unknown, rest: Data): Data => ({
+    ...rest,
+    [key]: typeof v === 'number' && scale ? scale(v) : v,
+  });
 
 export const ALIASES: Record<string, Record<string, Alias>> = {
   cover: {

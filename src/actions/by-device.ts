@@ -24,11 +24,21 @@ export function entityForDevice(home: HomeView, actions: ActionExecutor, deviceI
   const name = device.name_by_user ?? device.name ?? deviceId;
   if (!takers.length) {
     const supported = own.map((entity_id) => ({ entity_id, supported_actions: actions.supportedActions(entity_id) }));
-    throw new AppError('INVALID_ACTION', 400, `No entity of ${name} (${deviceId}) takes ${action}; its entities: ${own.join(', ') || 'none'}`, { device_id: deviceId, action, entities: supported });
+    throw new AppError('INVALID_ACTION', 400, `No entity of ${name} (${deviceId}) takes ${action}; its entities: ${own.join(', ') || 'none'}`, {
+      device_id: deviceId,
+      action,
+      entities: supported,
+    });
   }
   const candidates = takers.map((entity_id) => {
     const s = home.state(entity_id);
-    return { entity_id, name: typeof s?.attributes.friendly_name === 'string' ? s.attributes.friendly_name : entity_id, area: home.areaOf(entity_id)?.name ?? null };
+    return {
+      entity_id,
+      name: typeof s?.attributes.friendly_name === 'string' ? s.attributes.friendly_name : entity_id,
+      area: home.areaOf(entity_id)?.name ?? null,
+    };
   });
-  throw ambiguous(`${name} (${deviceId}) has ${takers.length} entities that take ${action}: ${takers.join(', ')}; give entity_id`, candidates, { device_id: deviceId });
+  throw ambiguous(`${name} (${deviceId}) has ${takers.length} entities that take ${action}: ${takers.join(', ')}; give entity_id`, candidates, {
+    device_id: deviceId,
+  });
 }

@@ -35,11 +35,16 @@ export function checkChoices(domain: string, service: string, data: Record<strin
     const value = data[param];
     if (allowed.includes(value)) continue;
     const list = allowed.map(String);
-    throw new AppError('INVALID_PARAMETERS', 400, `${param}: ${state.entity_id} offers ${list.join(', ') || 'no choices'}, not ${JSON.stringify(echo(value) ?? typeof value)}`, {
-      field: param,
-      entity_id: state.entity_id,
-      value: echo(value),
-      allowed: list,
-    });
+    throw new AppError(
+      'INVALID_PARAMETERS',
+      400,
+      `${param}: ${state.entity_id} offers ${list.join(', ') || 'no choices'}, not ${JSON.stringify(echo(value) ?? typeof value)}`,
+      {
+        field: param,
+        entity_id: state.entity_id,
+        value: echo(value),
+        allowed: list,
+      },
+    );
   }
 }

@@ -130,7 +130,10 @@ export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
   if (typeof entityId === 'string' && entityId.length > MAX_ENTITY_ID) {
     throw invalidParameters(`${field}: is too long: at most ${MAX_ENTITY_ID} characters (got ${entityId.length})`, { field, value, max_length: MAX_ENTITY_ID });
   }
-  throw invalidParameters(`${field}: must look like <domain>.<object_id> in lower case${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`, { field, value });
+  throw invalidParameters(`${field}: must look like <domain>.<object_id> in lower case${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`, {
+    field,
+    value,
+  });
 }
 
 export class ActionExecutor {
@@ -148,7 +151,13 @@ export class ActionExecutor {
       // A service that reaches no entity the bridge knows (notify.mobile_app_phone, or a target
       // the registries do not resolve) is judged by its name.
       if (!p.entity_ids.length) return [{ entity_id: `${p.domain}.${p.service}`, service: p.service, data: p.data, targetless: true }];
-      return p.entity_ids.map((id) => ({ entity_id: id, service: p.service, data: p.data, state: this.hub.cache.get(id), ...(domainOf(id) !== p.domain ? { domain: p.domain } : {}) }));
+      return p.entity_ids.map((id) => ({
+        entity_id: id,
+        service: p.service,
+        data: p.data,
+        state: this.hub.cache.get(id),
+        ...(domainOf(id) !== p.domain ? { domain: p.domain } : {}),
+      }));
     });
   }
 
@@ -164,7 +173,13 @@ export class ActionExecutor {
    * judged by its name. Nothing is checked against the hub's services: the config may name a
    * service that is not loaded yet.
    */
-  guardedOf(call: { domain: string; service: string; target: Omit<TargetLists, 'entity_id'> & { entity_id: string[] }; data: Record<string, unknown>; device_action?: boolean }): GuardedAction[] {
+  guardedOf(call: {
+    domain: string;
+    service: string;
+    target: Omit<TargetLists, 'entity_id'> & { entity_id: string[] };
+    data: Record<string, unknown>;
+    device_action?: boolean;
+  }): GuardedAction[] {
     if (this.effects) return this.effects.ofCall(call);
     const { domain, service, data } = call;
     const all = call.target.entity_id.includes(MATCH_ALL);
@@ -201,7 +216,11 @@ export class ActionExecutor {
   unknownEntity(entityId: string): AppError {
     return new AppError('INVALID_ENTITY', 404, `Entity ${entityId} not found`, {
       entity_id: entityId,
-      available_entities: closestEntities(entityId, [...this.hub.cache.ids()].filter((id) => this.policy.maySee(id)), AVAILABLE_CAP),
+      available_entities: closestEntities(
+        entityId,
+        [...this.hub.cache.ids()].filter((id) => this.policy.maySee(id)),
+        AVAILABLE_CAP,
+      ),
     });
   }
 
@@ -308,13 +327,17 @@ export class ActionExecutor {
     if (call.return_response && !desc.response) throw invalidParameters(`return_response: ${what} gives no response`, { field: 'return_response' });
     const checked = checkServiceData(desc, kelvinWhereNeeded(domain, desc, data), what);
 
-    const written = call.target ? (Object.fromEntries(TARGET_KEYS.filter((k) => call.target![k] !== undefined).map((k) => [k, call.target![k]])) as ServiceTarget) : null;
+    const written = call.target
+      ? (Object.fromEntries(TARGET_KEYS.filter((k) => call.target![k] !== undefined).map((k) => [k, call.target![k]])) as ServiceTarget)
+      : null;
     const entity_ids = written ? this.entitiesOf(written, desc, what) : this.ownEntity(domain, service);
     // The hub is sent the ids the checkpoint judged, not their spelling.
     const ids = written?.entity_id !== undefined ? canonicalEntityIds(written.entity_id, this.hub.registries) : undefined;
     const canonical = ids ? (ids.all ? MATCH_ALL : ids.ids) : undefined;
     // Sent as given when it already is what was judged; otherwise the judged ids go.
-    const same = JSON.stringify(written?.entity_id) === JSON.stringify(canonical) || (typeof written?.entity_id === 'string' && ids?.ids.length === 1 && ids.ids[0] === written.entity_id);
+    const same =
+      JSON.stringify(written?.entity_id) === JSON.stringify(canonical) ||
+      (typeof written?.entity_id === 'string' && ids?.ids.length === 1 && ids.ids[0] === written.entity_id);
     const target = written && ids && !same ? { ...written, entity_id: canonical! } : written;
     for (const id of entity_ids) checkChoices(domain, service, checked, this.hub.cache.get(id));
     return {
@@ -340,7 +363,13 @@ export class ActionExecutor {
     await this.prepare([p]);
     this.authorize(caller, [p]);
     const result = await this.hub.call(
-      { domain: p.domain, service: p.service, service_data: p.data, ...(p.target ? { target: p.target } : {}), ...(p.return_response ? { return_response: true } : {}) },
+      {
+        domain: p.domain,
+        service: p.service,
+        service_data: p.data,
+        ...(p.target ? { target: p.target } : {}),
+        ...(p.return_response ? { return_response: true } : {}),
+      },
       { watch: p.entity_ids, ...(opts.settle === false ? { settleMs: 0 } : {}) },
     );
     return {
@@ -351,7 +380,11 @@ export class ActionExecutor {
       entities: p.entity_ids.map((id) => {
         const state = result.states.get(id);
         // An entity of another domain (a light switched through homeassistant.turn_on) is judged by its own domain.
-        return { entity_id: id, state: state ? toDeviceState(state, this.hub.registries) : null, ...verify(domainOf(id) === p.domain ? p.domain : domainOf(id), p.service, p.data, state) };
+        return {
+          entity_id: id,
+          state: state ? toDeviceState(state, this.hub.registries) : null,
+          ...verify(domainOf(id) === p.domain ? p.domain : domainOf(id), p.service, p.data, state),
+        };
       }),
       ...(p.return_response ? { response: result.response ?? null } : {}),
     };
@@ -397,10 +430,13 @@ export class ActionExecutor {
     const version = this.hub.config?.version;
     for (const key of ['floor_id', 'label_id'] as const) {
       if (lists[key].length && !versionAtLeast(version, FLOOR_LABEL_TARGETS_SINCE)) {
-        throw invalidParameters(`target.${key}: Home Assistant ${version} does not take ${KIND[key].plural} as targets (it does from ${FLOOR_LABEL_TARGETS_SINCE} on)`, {
-          field: `target.${key}`,
-          hub_version: version ?? null,
-        });
+        throw invalidParameters(
+          `target.${key}: Home Assistant ${version} does not take ${KIND[key].plural} as targets (it does from ${FLOOR_LABEL_TARGETS_SINCE} on)`,
+          {
+            field: `target.${key}`,
+            hub_version: version ?? null,
+          },
+        );
       }
     }
     if (lists.entity_id !== MATCH_ALL) {

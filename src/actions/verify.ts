@@ -14,8 +14,13 @@ export interface Verification {
 
 type Expect = (data: Record<string, unknown>) => Record<string, unknown> | undefined;
 
-const state = (s: string): Expect => () => ({ state: s });
-const attr = (name: string, param = name): Expect => (d) => (d[param] === undefined ? undefined : { [name]: d[param] });
+const state =
+  (s: string): Expect =>
+  () => ({ state: s });
+const attr =
+  (name: string, param = name): Expect =>
+  (d) =>
+    d[param] === undefined ? undefined : { [name]: d[param] };
 
 /** `domain.service` (or `*.service` for any domain) -> what the entity should show after it. */
 const EXPECT: Record<string, Expect> = {

@@ -22,7 +22,12 @@ export const tokenRequestSchema = v.strictObject({
     v.check((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not hold control characters'),
   ),
   expires_in_days: v.optional(
-    v.pipe(v.number('must be a number of days'), v.integer('must be a whole number of days'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_TOKEN_DAYS, `must be at most ${MAX_TOKEN_DAYS}`)),
+    v.pipe(
+      v.number('must be a number of days'),
+      v.integer('must be a whole number of days'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(MAX_TOKEN_DAYS, `must be at most ${MAX_TOKEN_DAYS}`),
+    ),
   ),
 });
 export type TokenRequest = v.InferOutput<typeof tokenRequestSchema>;
@@ -59,7 +64,8 @@ export class BridgeTokens {
   /** Makes a token; the secret is in the answer only, once. */
   async create(input: TokenRequest, createdBy: Principal): Promise<BridgeTokenView & { token: string }> {
     const name = input.name.trim();
-    for (const r of this.live.values()) if (r.name === name) throw conflict(`A token named ${JSON.stringify(name)} exists; revoke it first or choose another name`, { id: r.id });
+    for (const r of this.live.values())
+      if (r.name === name) throw conflict(`A token named ${JSON.stringify(name)} exists; revoke it first or choose another name`, { id: r.id });
     const id = randomUUID();
     const ttlSeconds = (input.expires_in_days ?? MAX_TOKEN_DAYS) * DAY;
     const { access_token } = await this.tokens.issue(`token:${id}`, { id, ttlSeconds });

@@ -94,7 +94,11 @@ export class DiscoveryLink {
         const f = JSON.parse(readFileSync(path, 'utf8')) as Partial<LinkFile>;
         if (typeof f.key === 'string' && KEY.test(f.key)) {
           const scope = Array.isArray(f.scope) ? LINK_SCOPES.filter((s) => f.scope!.includes(s)) : [...LINK_SCOPES];
-          this.set({ key: f.key, scope: scope.length ? scope : ['read'], created_at: typeof f.created_at === 'string' ? f.created_at : new Date().toISOString() });
+          this.set({
+            key: f.key,
+            scope: scope.length ? scope : ['read'],
+            created_at: typeof f.created_at === 'string' ? f.created_at : new Date().toISOString(),
+          });
           return;
         }
       } catch {
@@ -172,7 +176,11 @@ export class DiscoveryLink {
     if (!this.supervisor || !this.file) return;
     const generation = ++this.generation;
     for (let attempt = 0; attempt < attempts && !this.stopped && generation === this.generation; attempt++) {
-      this.announcement = { state: 'pending', attempt: attempt + 1, ...(this.announcement.state === 'pending' && this.announcement.error ? { error: this.announcement.error } : {}) };
+      this.announcement = {
+        state: 'pending',
+        attempt: attempt + 1,
+        ...(this.announcement.state === 'pending' && this.announcement.error ? { error: this.announcement.error } : {}),
+      };
       try {
         const info = await this.supervisor.addonInfo();
         if (info.slug) this.slug = info.slug;

@@ -23,11 +23,16 @@ const RETRY_MS = 5_000;
 export function parseIngressRule(text: string): IngressRule {
   const t = text.trim().toLowerCase();
   if (t === 'all' || t === 'admins') return t;
-  return t.split(',').map((s) => s.trim()).filter(Boolean);
+  return t
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 const forbidden = (p: Principal, why: string) =>
-  new AppError('FORBIDDEN', 403, `The Home Assistant user ${p.haUser?.displayName || p.haUser?.name || p.haUser?.id} may not use this bridge: ${why}`, { home_assistant_user: p.haUser?.id ?? null });
+  new AppError('FORBIDDEN', 403, `The Home Assistant user ${p.haUser?.displayName || p.haUser?.name || p.haUser?.id} may not use this bridge: ${why}`, {
+    home_assistant_user: p.haUser?.id ?? null,
+  });
 
 export class IngressAccess {
   private admins = new Set<string>();
@@ -53,7 +58,11 @@ export class IngressAccess {
       () =>
         this.admins.has(id)
           ? undefined
-          : new AppError('CONNECTION_ERROR', 503, 'Cannot tell whether this Home Assistant user is an administrator while Home Assistant is unreachable; try again shortly'),
+          : new AppError(
+              'CONNECTION_ERROR',
+              503,
+              'Cannot tell whether this Home Assistant user is an administrator while Home Assistant is unreachable; try again shortly',
+            ),
     );
   }
 

@@ -46,7 +46,10 @@ export class TokenService {
   private lastToken?: string;
   private lastHit?: Principal & { expMs: number };
 
-  constructor(secret: string, readonly ttlSeconds: number) {
+  constructor(
+    secret: string,
+    readonly ttlSeconds: number,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -110,10 +113,18 @@ export class TokenService {
     // OAuth tokens are for the resource they were asked for (checked against the request by
     // admission); every other token is for the bridge itself.
     const oauth = payload.kind === OAUTH_KIND && typeof payload.gid === 'string' && typeof payload.aud === 'string';
-    if (!oauth && payload.aud !== AUDIENCE && !(Array.isArray(payload.aud) && payload.aud.includes(AUDIENCE))) throw unauthorized('The access token is invalid');
+    if (!oauth && payload.aud !== AUDIENCE && !(Array.isArray(payload.aud) && payload.aud.includes(AUDIENCE)))
+      throw unauthorized('The access token is invalid');
     const bridge = payload.kind === BRIDGE_KIND && typeof payload.jti === 'string';
     const extra: Partial<Principal> = oauth
-      ? { via: 'oauth', grantId: payload.gid as string, scope: String(payload.scope ?? '').split(' ').filter(Boolean), audience: payload.aud as string }
+      ? {
+          via: 'oauth',
+          grantId: payload.gid as string,
+          scope: String(payload.scope ?? '')
+            .split(' ')
+            .filter(Boolean),
+          audience: payload.aud as string,
+        }
       : bridge
         ? { via: 'token', tokenId: payload.jti as string }
         : {};

@@ -50,7 +50,11 @@ function readJson<T>(path: string): T | undefined {
 }
 
 const isStored = (x: unknown): x is StoredUser =>
-  typeof x === 'object' && x !== null && typeof (x as StoredUser).username === 'string' && typeof (x as StoredUser).salt === 'string' && typeof (x as StoredUser).hash === 'string';
+  typeof x === 'object' &&
+  x !== null &&
+  typeof (x as StoredUser).username === 'string' &&
+  typeof (x as StoredUser).salt === 'string' &&
+  typeof (x as StoredUser).hash === 'string';
 
 /** The seconds since the epoch before which a user's tokens are refused. */
 const notBefore = (u: StoredUser) => (u.password_changed_at ? Math.floor(Date.parse(u.password_changed_at) / 1000) : 0);

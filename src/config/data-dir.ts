@@ -15,7 +15,12 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
   return posix.join(xdg, NAME);
 }
 
-export function defaultDataDir(command: 'serve' | 'stdio', env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
+export function defaultDataDir(
+  command: 'serve' | 'stdio',
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home?: string,
+): string {
   if (env.SUPERVISOR_TOKEN) return '/data';
   return command === 'stdio' ? userDataDir(env, platform, home) : './data';
 }

@@ -56,7 +56,7 @@ function readFile(path: string): Record<string, unknown> {
 
 function describe(value: unknown, secret: boolean): string {
   if (secret) return '';
-  const s = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return ` (got ${s.length > 60 ? `${s.slice(0, 57)}...` : s})`;
 }
 
@@ -124,7 +124,11 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const out: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [SettingKey, (typeof SETTINGS)[SettingKey]][]) {
     const given = raw.get(key);
-    const value = given ? given.value : key === 'dataDir' && opts.dataDirDefault !== undefined ? opts.dataDirDefault : (setting as { default?: unknown }).default;
+    const value = given
+      ? given.value
+      : key === 'dataDir' && opts.dataDirDefault !== undefined
+        ? opts.dataDirDefault
+        : (setting as { default?: unknown }).default;
     if (value === undefined) continue;
     // The window may arrive as a fraction of a minute from security.rateLimitWindow; it is checked there.
     const schema = key === 'rateLimitWindow' && given?.source.startsWith('security.') ? v.number() : setting.schema;

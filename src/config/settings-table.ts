@@ -5,7 +5,14 @@ import { SETTINGS } from './settings.js';
 export function settingsTable(): string {
   const rows = ['| Environment | Config file key | Default | Unit | What it does |', '|---|---|---|---|---|'];
   for (const s of Object.values(SETTINGS) as { env: string; file: string; default?: unknown; unit?: string; description: string }[]) {
-    const def = s.default === undefined ? '(unset)' : Array.isArray(s.default) ? (s.default.length ? `\`${s.default.join(',')}\`` : '(none)') : `\`${String(s.default)}\``;
+    const def =
+      s.default === undefined
+        ? '(unset)'
+        : Array.isArray(s.default)
+          ? s.default.length
+            ? `\`${s.default.join(',')}\``
+            : '(none)'
+          : `\`${String(s.default)}\``;
     rows.push(`| \`${s.env}\` | \`${s.file}\` | ${def} | ${s.unit ?? ''} | ${s.description} |`);
   }
   return rows.join('\n');

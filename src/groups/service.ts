@@ -92,7 +92,9 @@ export class GroupService {
     const current = this.get(nameOrKey);
     const name = def.name ?? current.name;
     if (keyOf(name) !== current.id) {
-      throw invalidParameters(`name: its key ${keyOf(name)} differs from ${current.id}; to rename, create the new group and delete this one`, { field: 'name' });
+      throw invalidParameters(`name: its key ${keyOf(name)} differs from ${current.id}; to rename, create the new group and delete this one`, {
+        field: 'name',
+      });
     }
     const saved = this.save({ name, entities: def.entities }, 'replace', opts);
     if (!saved) throw notFound(`No group ${current.id}`, { group: current.id });
@@ -112,7 +114,8 @@ export class GroupService {
     const { hub, actions } = this.deps;
     const group = this.get(nameOrKey);
     const entities = expandGroup(group, this.lookup);
-    if (entities.length > MAX_ITEMS) throw invalidParameters(`group ${group.id} reaches ${entities.length} entities, more than ${MAX_ITEMS}`, { entities: entities.length });
+    if (entities.length > MAX_ITEMS)
+      throw invalidParameters(`group ${group.id} reaches ${entities.length} entities, more than ${MAX_ITEMS}`, { entities: entities.length });
     const batch = await runBatch(
       actions,
       hub.isConnected,
@@ -132,7 +135,8 @@ export class GroupService {
     g.entities.forEach((m, i) => {
       const nested = nestedKey(m);
       if (nested !== undefined) {
-        if (nested !== g.id && !this.lookup(nested)) throw invalidParameters(`entities.${i}: there is no group ${nested}`, { field: `entities.${i}`, group: nested });
+        if (nested !== g.id && !this.lookup(nested))
+          throw invalidParameters(`entities.${i}: there is no group ${nested}`, { field: `entities.${i}`, group: nested });
       } else if (!opts.allowUnknown && !hub.cache.has(m)) {
         const e = actions.unknownEntity(m);
         throw new AppError(e.code, e.status, `entities.${i}: ${e.message}`, { ...e.details, at: `entities.${i}` });
@@ -142,7 +146,8 @@ export class GroupService {
       const cycle = findCycle(g.id, store.groups.nesting());
       if (cycle) throw invalidParameters(`entities: nesting would make a cycle: ${cycle.join(' -> ')}`, { field: 'entities', cycle });
       const reach = expandGroup(g, this.lookup).length;
-      if (reach > MAX_ITEMS) throw invalidParameters(`entities: the group would reach ${reach} entities, more than ${MAX_ITEMS}`, { field: 'entities', entities: reach });
+      if (reach > MAX_ITEMS)
+        throw invalidParameters(`entities: the group would reach ${reach} entities, more than ${MAX_ITEMS}`, { field: 'entities', entities: reach });
     });
   }
 }

@@ -28,7 +28,8 @@ const cardName = (c: Json) => `${typeof c.type === 'string' ? c.type : 'a'} card
 
 function viewsOf(config: Json): Json[] {
   const views = config.views ?? [];
-  if (!Array.isArray(views) || !views.every(isObject)) throw new AppError('HUB_ERROR', 409, "The dashboard's config has no list of views the bridge can edit; change it in Home Assistant", { field: 'views' });
+  if (!Array.isArray(views) || !views.every(isObject))
+    throw new AppError('HUB_ERROR', 409, "The dashboard's config has no list of views the bridge can edit; change it in Home Assistant", { field: 'views' });
   return views as Json[];
 }
 
@@ -37,16 +38,23 @@ function findView(views: Json[], view: number | string): number {
     if (Number.isInteger(view) && view >= 0 && view < views.length) return view;
   } else {
     const word = view.trim().toLowerCase();
-    const i = views.findIndex((v) => (typeof v.path === 'string' && v.path.toLowerCase() === word) || (typeof v.title === 'string' && v.title.toLowerCase() === word));
+    const i = views.findIndex(
+      (v) => (typeof v.path === 'string' && v.path.toLowerCase() === word) || (typeof v.title === 'string' && v.title.toLowerCase() === word),
+    );
     if (i >= 0) return i;
   }
   const known = views.map((v, i) => `${i}: ${viewName(v, i)}`).join(', ') || 'none';
-  throw new AppError('NOT_FOUND', 404, `The dashboard has no view ${JSON.stringify(view)}; its views are ${known}`, { field: 'view', views: views.map((v, i) => ({ index: i, title: v.title ?? null, path: v.path ?? null })) });
+  throw new AppError('NOT_FOUND', 404, `The dashboard has no view ${JSON.stringify(view)}; its views are ${known}`, {
+    field: 'view',
+    views: views.map((v, i) => ({ index: i, title: v.title ?? null, path: v.path ?? null })),
+  });
 }
 
 function cardsOf(view: Json): Json[] {
   if ('sections' in view && !('cards' in view)) {
-    throw invalidParameters('view: this view holds sections, not cards; the bridge edits views with cards (change the whole view with update instead)', { field: 'view' });
+    throw invalidParameters('view: this view holds sections, not cards; the bridge edits views with cards (change the whole view with update instead)', {
+      field: 'view',
+    });
   }
   const cards = view.cards ?? [];
   if (!Array.isArray(cards)) throw invalidParameters('view: its cards are not a list', { field: 'view' });
@@ -54,7 +62,8 @@ function cardsOf(view: Json): Json[] {
 }
 
 function checkCard(card: unknown): Json {
-  if (!isObject(card) || typeof card.type !== 'string' || !card.type) throw invalidParameters('config: a card is an object with a type, such as {"type": "tile", "entity": "light.kitchen"}', { field: 'config' });
+  if (!isObject(card) || typeof card.type !== 'string' || !card.type)
+    throw invalidParameters('config: a card is an object with a type, such as {"type": "tile", "entity": "light.kitchen"}', { field: 'config' });
   return card;
 }
 
@@ -71,7 +80,11 @@ export function editDashboard(current: Json | null, change: DashboardChange): Da
   base.views = views;
   const { op, view, card, config } = change;
   if (card !== undefined && view === undefined) throw invalidParameters('card: say which view it is in (view)', { field: 'card' });
-  if (op !== 'delete' && config === undefined) throw invalidParameters(`config: ${op} needs the ${view === undefined ? (op === 'create' ? 'view' : 'dashboard') : op === 'create' || card !== undefined ? 'card' : 'view'} to write`, { field: 'config' });
+  if (op !== 'delete' && config === undefined)
+    throw invalidParameters(
+      `config: ${op} needs the ${view === undefined ? (op === 'create' ? 'view' : 'dashboard') : op === 'create' || card !== undefined ? 'card' : 'view'} to write`,
+      { field: 'config' },
+    );
   if (op === 'delete' && config !== undefined) throw invalidParameters('config: delete takes none', { field: 'config' });
 
   if (view === undefined) {
@@ -81,7 +94,8 @@ export function editDashboard(current: Json | null, change: DashboardChange): Da
       return { after: base, written: v, words: `adds view ${viewName(v, views.length - 1)}` };
     }
     if (op === 'update') {
-      if (!isObject(config) || !Array.isArray(config.views)) throw invalidParameters('config: a whole dashboard is an object with a list of views', { field: 'config' });
+      if (!isObject(config) || !Array.isArray(config.views))
+        throw invalidParameters('config: a whole dashboard is an object with a list of views', { field: 'config' });
       viewsOf(config).forEach(checkView);
       return { after: structuredClone(config), written: config, words: 'replaces the whole dashboard' };
     }
@@ -94,7 +108,8 @@ export function editDashboard(current: Json | null, change: DashboardChange): Da
     const c = checkCard(config);
     const cards = cardsOf(target);
     const at = card === undefined ? cards.length : card;
-    if (!Number.isInteger(at) || at < 0 || at > cards.length) throw invalidParameters(`card: where to add it is 0 to ${cards.length} in ${where}`, { field: 'card' });
+    if (!Number.isInteger(at) || at < 0 || at > cards.length)
+      throw invalidParameters(`card: where to add it is 0 to ${cards.length} in ${where}`, { field: 'card' });
     cards.splice(at, 0, c);
     target.cards = cards;
     return { after: base, written: c, words: `adds ${cardName(c)} to ${where} at position ${at}` };
@@ -110,7 +125,10 @@ export function editDashboard(current: Json | null, change: DashboardChange): Da
   }
   const cards = cardsOf(target);
   if (!Number.isInteger(card) || card < 0 || card >= cards.length) {
-    throw new AppError('NOT_FOUND', 404, `${where} has no card ${card}; it has ${cards.length} (0 to ${cards.length - 1})`, { field: 'card', cards: cards.map((c, i) => ({ index: i, type: c.type ?? null, entity: c.entity ?? null })) });
+    throw new AppError('NOT_FOUND', 404, `${where} has no card ${card}; it has ${cards.length} (0 to ${cards.length - 1})`, {
+      field: 'card',
+      cards: cards.map((c, i) => ({ index: i, type: c.type ?? null, entity: c.entity ?? null })),
+    });
   }
   const old = cards[card]!;
   if (op === 'update') {

@@ -98,7 +98,7 @@ export function unifiedDiff(before: string, after: string, name: string): string
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const short = (x: unknown) => {
-  const s = typeof x === 'string' ? JSON.stringify(x) : JSON.stringify(x) ?? 'nothing';
+  const s = typeof x === 'string' ? JSON.stringify(x) : (JSON.stringify(x) ?? 'nothing');
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -120,7 +120,11 @@ export function changeWords(before: unknown, after: unknown): string[] {
       const n = Math.min(a.length, b.length);
       let changed = 0;
       for (let i = 0; i < n; i++) if (!same(a[i], b[i])) changed++;
-      const parts = [changed ? `${changed} changed` : '', a.length > b.length ? `${a.length - b.length} added` : '', b.length > a.length ? `${b.length - a.length} removed` : ''].filter(Boolean);
+      const parts = [
+        changed ? `${changed} changed` : '',
+        a.length > b.length ? `${a.length - b.length} added` : '',
+        b.length > a.length ? `${b.length - a.length} removed` : '',
+      ].filter(Boolean);
       out.push(`${key}: ${parts.join(', ')}`);
     } else if (isObject(a) || isObject(b)) out.push(`${key}: changed`);
     else out.push(`${key}: ${short(b)} → ${short(a)}`);

@@ -21,28 +21,35 @@ export function plainWords(message: string): string {
       const m = (re: RegExp) => re.exec(line);
       let x: RegExpExecArray | null;
       if ((x = m(/^required key not provided (?:at '([^']+)'|@ data\[(.+)\])(?:\. Got .*)?$/))) return `${x[1] ?? x[2]} is required and missing`;
-      if ((x = m(/^(?:not a valid option|extra keys not allowed)(?:, did you mean (.+)\?)? (?:at '([^']+)'|@ data\[(.+)\])(?:\. Got .*)?$/))) return `${x[2] ?? x[3]} is not a setting Home Assistant knows here${x[1] ? ` (did you mean ${x[1]!.replace(/'/g, '')}?)` : ''}`;
+      if ((x = m(/^(?:not a valid option|extra keys not allowed)(?:, did you mean (.+)\?)? (?:at '([^']+)'|@ data\[(.+)\])(?:\. Got .*)?$/)))
+        return `${x[2] ?? x[3]} is not a setting Home Assistant knows here${x[1] ? ` (did you mean ${x[1]!.replace(/'/g, '')}?)` : ''}`;
       if ((x = m(/^Invalid trigger '(.+)' specified$/))) return `there is no trigger type "${x[1]}"`;
       if ((x = m(/^Invalid condition "(.+)" specified$/))) return `there is no condition type "${x[1]}"`;
-      if ((x = m(/^Unable to determine action at '([^']+)'$/))) return `${x[1]} is not an action Home Assistant recognises (an action needs a key such as action, delay, event or condition)`;
-      if ((x = m(/^Service (.+) does not match format <domain>\.<name> at '([^']+)'$/))) return `${x[2]}: "${x[1]}" is not an action name (write it as domain.name, such as light.turn_on)`;
+      if ((x = m(/^Unable to determine action at '([^']+)'$/)))
+        return `${x[1]} is not an action Home Assistant recognises (an action needs a key such as action, delay, event or condition)`;
+      if ((x = m(/^Service (.+) does not match format <domain>\.<name> at '([^']+)'$/)))
+        return `${x[2]}: "${x[1]}" is not an action name (write it as domain.name, such as light.turn_on)`;
       if ((x = m(/^value must be one of (\[.*\]) at '([^']+)'(?:\. Got .*)?$/))) return `${x[2]} must be one of ${x[1]!.replace(/'/g, '')}`;
-      if ((x = m(/^expected (\w+) at '([^']+)'(?:\. Got (.*))?$/))) return `${x[2]} must be a ${({ int: 'whole number', float: 'number', str: 'text', bool: 'true or false', list: 'list' } as Record<string, string>)[x[1]!] ?? x[1]}${x[3] ? ` (it was ${x[3]})` : ''}`;
-      if ((x = m(/^Entity (.+) is neither a valid entity ID nor a valid UUID at '([^']+)'$/))) return `${x[2]}: "${x[1]}" is not an entity id (domain.object_id in lower case)`;
+      if ((x = m(/^expected (\w+) at '([^']+)'(?:\. Got (.*))?$/)))
+        return `${x[2]} must be a ${({ int: 'whole number', float: 'number', str: 'text', bool: 'true or false', list: 'list' } as Record<string, string>)[x[1]!] ?? x[1]}${x[3] ? ` (it was ${x[3]})` : ''}`;
+      if ((x = m(/^Entity (.+) is neither a valid entity ID nor a valid UUID at '([^']+)'$/)))
+        return `${x[2]}: "${x[1]}" is not an entity id (domain.object_id in lower case)`;
       if ((x = m(/^invalid slug (.+) \(try (.+)\)$/))) return `"${x[1]}" cannot be an id: use lower case letters, digits and _ (such as ${x[2]})`;
       return line.replace(/\. Got .*$/, '');
     })
     .join('; ');
 }
 
-const refused = (what: string, hubMessage: string, status = 400) => new AppError('INVALID_PARAMETERS', status, `Home Assistant refused ${what}: ${plainWords(hubMessage)}`, { hub_message: hubMessage });
+const refused = (what: string, hubMessage: string, status = 400) =>
+  new AppError('INVALID_PARAMETERS', status, `Home Assistant refused ${what}: ${plainWords(hubMessage)}`, { hub_message: hubMessage });
 
 /** A hub command's refusal, said plainly. */
 function commandRefused(err: unknown, what: string): AppError {
   if (!(err instanceof AppError)) return new AppError('HUB_ERROR', 502, `Home Assistant failed ${what}`);
   const code = err.details.hub_code;
   const message = String(err.details.hub_message ?? err.message);
-  if (code === 'unknown_command') return new AppError('HUB_ERROR', 501, `Home Assistant does not answer ${what}: the integration is not loaded`, { ...err.details });
+  if (code === 'unknown_command')
+    return new AppError('HUB_ERROR', 501, `Home Assistant does not answer ${what}: the integration is not loaded`, { ...err.details });
   if (code === 'invalid_format' || code === 'home_assistant_error') return refused(what, message);
   if (code === 'not_found') return new AppError('NOT_FOUND', 404, `Home Assistant has no such item: ${message}`, { ...err.details });
   return err;
@@ -69,8 +76,12 @@ export class HubConfig {
   async stored(kind: 'automation' | 'script', id: string): Promise<Json | null> {
     const r = await this.rest.request('GET', `/api/config/${kind}/config/${encodeURIComponent(id)}`);
     if (r.status === 404) return null;
-    if (r.status === 401 || r.status === 403) throw new AppError('HUB_ERROR', 403, `Home Assistant refused to show the ${kind}: the bridge's token is not an administrator's`, { hub_status: r.status });
-    if (r.status !== 200 || typeof r.json !== 'object' || r.json === null) throw new AppError('HUB_ERROR', 502, `Home Assistant answered ${r.status} when asked for ${kind} ${id}`, { hub_status: r.status });
+    if (r.status === 401 || r.status === 403)
+      throw new AppError('HUB_ERROR', 403, `Home Assistant refused to show the ${kind}: the bridge's token is not an administrator's`, {
+        hub_status: r.status,
+      });
+    if (r.status !== 200 || typeof r.json !== 'object' || r.json === null)
+      throw new AppError('HUB_ERROR', 502, `Home Assistant answered ${r.status} when asked for ${kind} ${id}`, { hub_status: r.status });
     return r.json as Json;
   }
 
@@ -80,8 +91,16 @@ export class HubConfig {
     if (r.status === 200) return;
     const message = typeof (r.json as Json | undefined)?.message === 'string' ? String((r.json as Json).message) : '';
     if (r.status === 400 && message) throw refused(`the ${kind}`, message.replace(/^Key malformed: /, ''));
-    if (r.status === 401) throw new AppError('HUB_ERROR', 403, `Home Assistant refused to change the ${kind}: the bridge's token is not an administrator's`, { hub_status: r.status });
-    throw new AppError('HUB_ERROR', 502, `Home Assistant failed to store the ${kind} (${r.status}); it is probably not valid there (${kind === 'automation' ? 'an automation' : 'a script'} is an object of settings)`, { hub_status: r.status });
+    if (r.status === 401)
+      throw new AppError('HUB_ERROR', 403, `Home Assistant refused to change the ${kind}: the bridge's token is not an administrator's`, {
+        hub_status: r.status,
+      });
+    throw new AppError(
+      'HUB_ERROR',
+      502,
+      `Home Assistant failed to store the ${kind} (${r.status}); it is probably not valid there (${kind === 'automation' ? 'an automation' : 'a script'} is an object of settings)`,
+      { hub_status: r.status },
+    );
   }
 
   async remove(kind: 'automation' | 'script', id: string): Promise<void> {
@@ -145,7 +164,8 @@ export class HubConfig {
   async dashboard(urlPath: string | null): Promise<Json | null> {
     try {
       const config = await this.hub.command<unknown>({ type: 'lovelace/config', url_path: urlPath });
-      if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new AppError('HUB_ERROR', 409, "The dashboard's config is not an object the bridge can edit; change it in Home Assistant");
+      if (typeof config !== 'object' || config === null || Array.isArray(config))
+        throw new AppError('HUB_ERROR', 409, "The dashboard's config is not an object the bridge can edit; change it in Home Assistant");
       return config as Json;
     } catch (err) {
       if (err instanceof AppError && err.details.hub_code === 'config_not_found') {
@@ -180,6 +200,9 @@ export const isHelperType = (x: string): x is HelperType => (HELPER_TYPES as rea
 export function helperRef(id: string): { type: HelperType; itemId: string } {
   const dot = id.indexOf('.');
   const type = dot < 0 ? id : id.slice(0, dot);
-  if (!isHelperType(type)) throw invalidParameters(`id: a helper is named <type>.<id> with the type one of ${HELPER_TYPES.join(', ')} (got ${JSON.stringify(id.slice(0, 60))})`, { field: 'id' });
+  if (!isHelperType(type))
+    throw invalidParameters(`id: a helper is named <type>.<id> with the type one of ${HELPER_TYPES.join(', ')} (got ${JSON.stringify(id.slice(0, 60))})`, {
+      field: 'id',
+    });
   return { type, itemId: dot < 0 ? '' : id.slice(dot + 1) };
 }

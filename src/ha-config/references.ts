@@ -41,9 +41,16 @@ const canonical = (x: string): string => {
   return ENTITY.test(lower) || lower === 'all' || lower === 'none' ? lower : x.trim();
 };
 const idList = (x: unknown): string[] =>
-  x === undefined || x === null ? [] : typeof x === 'string' ? x.split(',').map(canonical).filter(Boolean) : Array.isArray(x) ? x.filter((i): i is string => typeof i === 'string').map(canonical) : [];
+  x === undefined || x === null
+    ? []
+    : typeof x === 'string'
+      ? x.split(',').map(canonical).filter(Boolean)
+      : Array.isArray(x)
+        ? x.filter((i): i is string => typeof i === 'string').map(canonical)
+        : [];
 /** Other target ids (devices, areas, floors, labels) are taken as written. */
-const otherList = (x: unknown): string[] => (x === undefined || x === null ? [] : typeof x === 'string' ? [x] : Array.isArray(x) ? x.filter((i): i is string => typeof i === 'string') : []);
+const otherList = (x: unknown): string[] =>
+  x === undefined || x === null ? [] : typeof x === 'string' ? [x] : Array.isArray(x) ? x.filter((i): i is string => typeof i === 'string') : [];
 /** Data whose value decides what an action touches or how far (a templated position could open a garage). */
 const decides = (key: string) => /(^|_)(entity|entities|entity_id|entity_ids)$/.test(key) || key === 'position' || key === 'tilt_position';
 /** Domains whose services run other things (scripts, scenes, automations, groups, generic calls): any template in their data is refused. */
@@ -113,13 +120,33 @@ export function referencesOf(config: unknown, known: (entityId: string) => boole
       else if ('service_template' in node) templated.push(path);
       else if ('service' in node && typeof node.service === 'string') action(node, path, node.service, 'service_data');
       else if ('perform_action' in node) action(node, path, node.perform_action, 'data');
-      else if (typeof node.device_id === 'string' && typeof node.domain === 'string' && typeof node.type === 'string' && !('condition' in node) && !('trigger' in node) && !('platform' in node)) {
+      else if (
+        typeof node.device_id === 'string' &&
+        typeof node.domain === 'string' &&
+        typeof node.type === 'string' &&
+        !('condition' in node) &&
+        !('trigger' in node) &&
+        !('platform' in node)
+      ) {
         // A device action: the device's entity (or the device) in its domain, the type as what it does.
         if ([node.device_id, node.domain, node.type, node.entity_id].some(anyTemplate)) templated.push(path);
-        actions.push({ domain: node.domain.toLowerCase(), service: node.type.toLowerCase(), device_action: true, target: { entity_id: idList(node.entity_id), device_id: node.entity_id ? [] : [node.device_id], area_id: [], floor_id: [], label_id: [] }, data: {}, path });
+        actions.push({
+          domain: node.domain.toLowerCase(),
+          service: node.type.toLowerCase(),
+          device_action: true,
+          target: { entity_id: idList(node.entity_id), device_id: node.entity_id ? [] : [node.device_id], area_id: [], floor_id: [], label_id: [] },
+          data: {},
+          path,
+        });
       } else if (typeof node.scene === 'string' && !('condition' in node)) {
         if (isTemplate(node.scene)) templated.push(`${path}.scene`);
-        actions.push({ domain: 'scene', service: 'turn_on', target: { entity_id: idList(node.scene), device_id: [], area_id: [], floor_id: [], label_id: [] }, data: {}, path });
+        actions.push({
+          domain: 'scene',
+          service: 'turn_on',
+          target: { entity_id: idList(node.scene), device_id: [], area_id: [], floor_id: [], label_id: [] },
+          data: {},
+          path,
+        });
       }
       for (const [k, v] of Object.entries(node)) walk(v, path ? `${path}.${k}` : k, k);
       return;

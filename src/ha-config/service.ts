@@ -181,7 +181,10 @@ export class HaConfigService {
     if (!id.startsWith('automation.')) return id;
     const s = this.o.hub.cache.get(id);
     const configId = s?.attributes.id;
-    if (typeof configId !== 'string') throw notFound(`${id} is not an automation Home Assistant lets the bridge edit (it has no id: it is written in YAML by hand, or it does not exist)`, { id });
+    if (typeof configId !== 'string')
+      throw notFound(`${id} is not an automation Home Assistant lets the bridge edit (it has no id: it is written in YAML by hand, or it does not exist)`, {
+        id,
+      });
     return configId;
   }
 
@@ -217,7 +220,15 @@ export class HaConfigService {
       }));
     }
     if (kind === 'script') {
-      return this.states('script').map((s) => ({ kind, id: s.entity_id.slice('script.'.length), entity_id: s.entity_id, name: String(s.attributes.friendly_name ?? s.entity_id), state: s.state, last_triggered: (s.attributes.last_triggered as string | null | undefined) ?? null, editable: true }));
+      return this.states('script').map((s) => ({
+        kind,
+        id: s.entity_id.slice('script.'.length),
+        entity_id: s.entity_id,
+        name: String(s.attributes.friendly_name ?? s.entity_id),
+        state: s.state,
+        last_triggered: (s.attributes.last_triggered as string | null | undefined) ?? null,
+        editable: true,
+      }));
     }
     if (kind === 'helper') {
       const out: ItemSummary[] = [];
@@ -243,12 +254,22 @@ export class HaConfigService {
     const defaultYaml = boards.some((b) => b.url_path === 'lovelace' && b.mode === 'yaml');
     return [
       ...(defaultYaml ? [] : [{ kind, id: 'default', entity_id: null, name: 'Overview (the default dashboard)', mode: 'storage', editable: true }]),
-      ...boards.map((b) => ({ kind, id: String(b.url_path), entity_id: null, name: String(b.title ?? b.url_path), mode: String(b.mode), editable: b.mode === 'storage' })),
+      ...boards.map((b) => ({
+        kind,
+        id: String(b.url_path),
+        entity_id: null,
+        name: String(b.title ?? b.url_path),
+        mode: String(b.mode),
+        editable: b.mode === 'storage',
+      })),
     ];
   }
 
   /** One item as Home Assistant stores it. */
-  async get(kind: Kind, rawId: string): Promise<{ kind: Kind; id: string; entity_id: string | null; config: Json; yaml: string; mode?: string; filename?: string }> {
+  async get(
+    kind: Kind,
+    rawId: string,
+  ): Promise<{ kind: Kind; id: string; entity_id: string | null; config: Json; yaml: string; mode?: string; filename?: string }> {
     const { hubConfig } = this.o;
     if (kind === 'automation' || kind === 'script') {
       const id = kind === 'automation' ? this.automationId(rawId) : this.scriptKey(rawId);
@@ -260,7 +281,8 @@ export class HaConfigService {
     if (kind === 'helper') {
       const { type, itemId } = helperRef(rawId);
       const item = (await hubConfig.helpers(type)).find((i) => i.id === itemId);
-      if (!item) throw notFound(`Home Assistant has no ${type} helper ${itemId} made in its UI (helpers written in YAML cannot be edited here)`, { kind, id: rawId });
+      if (!item)
+        throw notFound(`Home Assistant has no ${type} helper ${itemId} made in its UI (helpers written in YAML cannot be edited here)`, { kind, id: rawId });
       this.visible(kind, `${type}.${itemId}`, item);
       return { kind, id: `${type}.${itemId}`, entity_id: this.entityOf(kind, `${type}.${itemId}`), config: item, yaml: toYaml(item) };
     }
@@ -278,7 +300,11 @@ export class HaConfigService {
       return { id, urlPath: null, mode: yaml ? 'yaml' : 'storage', ...(yaml?.filename ? { filename: String(yaml.filename) } : {}) };
     }
     const b = boards.find((x) => x.url_path === id);
-    if (!b) throw notFound(`Home Assistant has no dashboard ${id}; its dashboards: default${boards.map((x) => `, ${String(x.url_path)}`).join('')}`, { kind: 'dashboard', id });
+    if (!b)
+      throw notFound(`Home Assistant has no dashboard ${id}; its dashboards: default${boards.map((x) => `, ${String(x.url_path)}`).join('')}`, {
+        kind: 'dashboard',
+        id,
+      });
     return { id, urlPath: id, mode: String(b.mode), ...(b.filename ? { filename: String(b.filename) } : {}) };
   }
 
@@ -294,7 +320,8 @@ export class HaConfigService {
     let runs = await hubConfig.traceList<TraceSummary>(kind, id);
     if (runId !== undefined) {
       runs = runs.filter((r) => r.run_id === runId);
-      if (!runs.length) throw notFound(`Home Assistant keeps no run ${runId} of ${kind} ${id} (it keeps the last few, since its last start)`, { run_id: runId });
+      if (!runs.length)
+        throw notFound(`Home Assistant keeps no run ${runId} of ${kind} ${id} (it keeps the last few, since its last start)`, { run_id: runId });
     }
     const explained = await Promise.all(
       runs.slice(-5).map(async (r) => {
@@ -309,7 +336,11 @@ export class HaConfigService {
 
   private view(v: ConfigVersion, previous: ConfigVersion | undefined): VersionView {
     const name = `${v.kind}/${v.item}.yaml`;
-    return { ...v, diff: previous ? unifiedDiff(toYaml(previous.config), toYaml(v.config), name) : '', words: previous ? changeWords(previous.config, v.config) : [v.config === null ? 'absent' : 'first version kept'] };
+    return {
+      ...v,
+      diff: previous ? unifiedDiff(toYaml(previous.config), toYaml(v.config), name) : '',
+      words: previous ? changeWords(previous.config, v.config) : [v.config === null ? 'absent' : 'first version kept'],
+    };
   }
 
   private subjectOf(kind: Kind, item: string): string {
@@ -323,12 +354,26 @@ export class HaConfigService {
   history(kind?: Kind, rawId?: string, limit = 20): VersionView[] {
     const store = this.o.versions;
     if (kind && rawId) {
-      const item = kind === 'automation' ? this.automationIdLoose(rawId) : kind === 'script' ? this.scriptKey(rawId) : kind === 'dashboard' && rawId === 'lovelace' ? 'default' : rawId;
+      const item =
+        kind === 'automation'
+          ? this.automationIdLoose(rawId)
+          : kind === 'script'
+            ? this.scriptKey(rawId)
+            : kind === 'dashboard' && rawId === 'lovelace'
+              ? 'default'
+              : rawId;
       const list = store.history(kind, item, limit + 1);
       return list.slice(0, limit).map((v, i) => this.view(v, list[i + 1]));
     }
-    const recent = store.recent(limit * 2).filter((v) => (!kind || v.kind === kind) && v.change !== 'found' && this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item)));
-    return recent.slice(0, limit).map((v) => this.view(v, store.history(v.kind, v.item, 1000).find((p) => p.id < v.id)));
+    const recent = store
+      .recent(limit * 2)
+      .filter((v) => (!kind || v.kind === kind) && v.change !== 'found' && this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item)));
+    return recent.slice(0, limit).map((v) =>
+      this.view(
+        v,
+        store.history(v.kind, v.item, 1000).find((p) => p.id < v.id),
+      ),
+    );
   }
 
   /** An automation's id when it may no longer exist (history of a deleted one). */
@@ -340,8 +385,12 @@ export class HaConfigService {
 
   version(id: number): VersionView {
     const v = this.o.versions.get(id);
-    if (!v || !this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item))) throw notFound(`No version ${id} is kept; config_history lists them`, { version: id });
-    return this.view(v, this.o.versions.history(v.kind, v.item, 1000).find((p) => p.id < v.id));
+    if (!v || !this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item)))
+      throw notFound(`No version ${id} is kept; config_history lists them`, { version: id });
+    return this.view(
+      v,
+      this.o.versions.history(v.kind, v.item, 1000).find((p) => p.id < v.id),
+    );
   }
 
   // --- changing ------------------------------------------------------------------------------
@@ -370,9 +419,13 @@ export class HaConfigService {
 
   private async plan(req: ChangeRequest): Promise<Plan> {
     const { kind, op } = req;
-    if (op !== 'delete' && kind !== 'dashboard' && !isObject(req.config)) throw invalidParameters(`config: ${op} needs the ${kind}'s config (an object)`, { field: 'config' });
+    if (op !== 'delete' && kind !== 'dashboard' && !isObject(req.config))
+      throw invalidParameters(`config: ${op} needs the ${kind}'s config (an object)`, { field: 'config' });
     if (op === 'delete' && req.config !== undefined && kind !== 'dashboard') throw invalidParameters('config: delete takes none', { field: 'config' });
-    if (kind !== 'dashboard' && (req.view !== undefined || req.card !== undefined)) throw invalidParameters(`${req.view !== undefined ? 'view' : 'card'}: only dashboards have views and cards`, { field: req.view !== undefined ? 'view' : 'card' });
+    if (kind !== 'dashboard' && (req.view !== undefined || req.card !== undefined))
+      throw invalidParameters(`${req.view !== undefined ? 'view' : 'card'}: only dashboards have views and cards`, {
+        field: req.view !== undefined ? 'view' : 'card',
+      });
     if (kind === 'automation' || kind === 'script') return this.planScripted(kind, req);
     if (kind === 'helper') return this.planHelper(req);
     return this.planDashboard(req);
@@ -383,10 +436,12 @@ export class HaConfigService {
     const config = req.config as Json | undefined;
     let id: string;
     if (req.op === 'create') {
-      const wanted = req.id !== undefined ? (kind === 'automation' ? req.id.replace(/^automation\./, '') : this.scriptKey(req.id)) : slug(String(config?.alias ?? kind));
+      const wanted =
+        req.id !== undefined ? (kind === 'automation' ? req.id.replace(/^automation\./, '') : this.scriptKey(req.id)) : slug(String(config?.alias ?? kind));
       id = wanted;
       if (req.id !== undefined) {
-        if (await hubConfig.stored(kind, id)) throw conflict(`Home Assistant already has ${kind} ${id}; change it with update, or leave id out for a new one`, { kind, id });
+        if (await hubConfig.stored(kind, id))
+          throw conflict(`Home Assistant already has ${kind} ${id}; change it with update, or leave id out for a new one`, { kind, id });
       } else {
         for (let n = 2; (await hubConfig.stored(kind, id)) || (kind === 'script' && this.o.hub.cache.has(`script.${id}`)); n++) id = `${wanted}_${n}`;
       }
@@ -401,7 +456,10 @@ export class HaConfigService {
     const entityId = this.entityOf(kind, id);
     const alias = String((after ?? before)?.alias ?? id);
     const subject = entityId ?? (kind === 'script' ? `script.${id}` : `automation.${slug(alias)}`);
-    const write = (c: Json | null) => (c === null ? hubConfig.remove(kind, id) : hubConfig.write(kind, id, kind === 'automation' ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'id')) : c));
+    const write = (c: Json | null) =>
+      c === null
+        ? hubConfig.remove(kind, id)
+        : hubConfig.write(kind, id, kind === 'automation' ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'id')) : c);
     return {
       kind,
       id,
@@ -452,7 +510,10 @@ export class HaConfigService {
 
   private async planHelper(req: ChangeRequest): Promise<Plan> {
     const { hubConfig } = this.o;
-    if (req.id === undefined) throw invalidParameters(`id: a helper is named <type>.<id> (to create one, the type alone, such as input_boolean); types: ${HELPER_TYPES.join(', ')}`, { field: 'id' });
+    if (req.id === undefined)
+      throw invalidParameters(`id: a helper is named <type>.<id> (to create one, the type alone, such as input_boolean); types: ${HELPER_TYPES.join(', ')}`, {
+        field: 'id',
+      });
     const { type, itemId } = helperRef(req.id);
     const items = await hubConfig.helpers(type);
     const fields = req.config ? Object.fromEntries(Object.entries(req.config).filter(([k]) => k !== 'id')) : undefined;
@@ -512,10 +573,20 @@ export class HaConfigService {
     if (req.id === undefined) throw invalidParameters('id: say which dashboard: "default" or its url_path; config_read lists them', { field: 'id' });
     const board = await this.dashboardInfo(req.id);
     if (board.mode !== 'storage') {
-      throw new AppError('CONFLICT', 409, `The dashboard ${board.id} is in YAML mode: Home Assistant reads it from ${board.filename ?? 'a YAML file'} and never saves it, so it can only be changed in that file; the bridge changes dashboards Home Assistant stores itself (storage mode)`, { kind: 'dashboard', id: board.id, mode: board.mode });
+      throw new AppError(
+        'CONFLICT',
+        409,
+        `The dashboard ${board.id} is in YAML mode: Home Assistant reads it from ${board.filename ?? 'a YAML file'} and never saves it, so it can only be changed in that file; the bridge changes dashboards Home Assistant stores itself (storage mode)`,
+        { kind: 'dashboard', id: board.id, mode: board.mode },
+      );
     }
     const before = await this.o.hubConfig.dashboard(board.urlPath);
-    const change: DashboardChange = { op: req.op, ...(req.view !== undefined ? { view: req.view } : {}), ...(req.card !== undefined ? { card: req.card } : {}), ...(req.config !== undefined ? { config: req.config } : {}) };
+    const change: DashboardChange = {
+      op: req.op,
+      ...(req.view !== undefined ? { view: req.view } : {}),
+      ...(req.card !== undefined ? { card: req.card } : {}),
+      ...(req.config !== undefined ? { config: req.config } : {}),
+    };
     const edit = editDashboard(before, change);
     const save = (c: Json | null) => (c === null ? this.o.hubConfig.deleteDashboardConfig(board.urlPath) : this.o.hubConfig.saveDashboard(board.urlPath, c));
     return {
@@ -543,7 +614,19 @@ export class HaConfigService {
     const op = target === null ? 'delete' : current === null ? 'create' : 'update';
     if (op === 'delete' && current === null) {
       // Already absent: a no-op plan.
-      return { kind: v.kind, id: v.item, subject: this.subjectOf(v.kind, v.item), entityId: null, before: null, after: null, written: null, change: 'restored', what: `restoring ${v.kind} ${v.item}`, apply: async () => ({ id: v.item, after: null }), undo: async () => undefined };
+      return {
+        kind: v.kind,
+        id: v.item,
+        subject: this.subjectOf(v.kind, v.item),
+        entityId: null,
+        before: null,
+        after: null,
+        written: null,
+        change: 'restored',
+        what: `restoring ${v.kind} ${v.item}`,
+        apply: async () => ({ id: v.item, after: null }),
+        undo: async () => undefined,
+      };
     }
     let plan: Plan;
     if (v.kind === 'dashboard') {
@@ -593,12 +676,13 @@ export class HaConfigService {
       templated.push(...refs.templated.map((p) => (where ? `${where}: ${p}` : p)));
       for (const a of refs.actions) {
         actions.push(...this.o.actions.guardedOf(a));
-        if (depth < MAX_NESTING) for (const [kind, id] of this.runs(a)) {
-          if (seen.has(`${kind}.${id}`)) continue;
-          seen.add(`${kind}.${id}`);
-          const nested = kind === 'script' ? await this.o.hubConfig.stored('script', id) : await this.o.hubConfig.loaded('automation', id);
-          if (nested) await take(nested, `${kind}.${id}`, depth + 1);
-        }
+        if (depth < MAX_NESTING)
+          for (const [kind, id] of this.runs(a)) {
+            if (seen.has(`${kind}.${id}`)) continue;
+            seen.add(`${kind}.${id}`);
+            const nested = kind === 'script' ? await this.o.hubConfig.stored('script', id) : await this.o.hubConfig.loaded('automation', id);
+            if (nested) await take(nested, `${kind}.${id}`, depth + 1);
+          }
       }
     };
     await take(plan.written, '', 0);
@@ -606,16 +690,20 @@ export class HaConfigService {
   }
 
   /** The scripts and automations an action runs: script.<key>, script.turn_on of script entities, automation.trigger. */
-  private runs(a: ActionRef): [('script' | 'automation'), string][] {
-    const out: [('script' | 'automation'), string][] = [];
+  private runs(a: ActionRef): ['script' | 'automation', string][] {
+    const out: ['script' | 'automation', string][] = [];
     if (a.domain === 'script' && !['turn_on', 'turn_off', 'toggle', 'reload'].includes(a.service)) out.push(['script', a.service]);
-    if (a.domain === 'script' && (a.service === 'turn_on' || a.service === 'toggle')) for (const e of a.target.entity_id) if (e.startsWith('script.')) out.push(['script', e.slice(7)]);
+    if (a.domain === 'script' && (a.service === 'turn_on' || a.service === 'toggle'))
+      for (const e of a.target.entity_id) if (e.startsWith('script.')) out.push(['script', e.slice(7)]);
     if (a.domain === 'automation' && a.service === 'trigger') for (const e of a.target.entity_id) if (e.startsWith('automation.')) out.push(['automation', e]);
     return out;
   }
 
   private previewId(plan: Plan): string {
-    return createHash('sha256').update(JSON.stringify([plan.kind, plan.id, plan.before, plan.after])).digest('hex').slice(0, 16);
+    return createHash('sha256')
+      .update(JSON.stringify([plan.kind, plan.id, plan.before, plan.after]))
+      .digest('hex')
+      .slice(0, 16);
   }
 
   private async run(plan: Plan, principal: Principal | undefined, opts: ApplyOptions, restoredFrom?: number): Promise<Outcome> {
@@ -626,7 +714,9 @@ export class HaConfigService {
     const words = plan.detail ? [plan.detail, ...changeWords(plan.before, plan.after)] : changeWords(plan.before, plan.after);
     const previewId = this.previewId(plan);
     const unchanged = same(plan.before, plan.after);
-    const summary = unchanged ? `No change: ${plan.kind} ${plan.id} is already so.` : `${plan.what.charAt(0).toUpperCase()}${plan.what.slice(1)}: ${words.join('; ')}.`;
+    const summary = unchanged
+      ? `No change: ${plan.kind} ${plan.id} is already so.`
+      : `${plan.what.charAt(0).toUpperCase()}${plan.what.slice(1)}: ${words.join('; ')}.`;
     const edit: ConfigEdit = { what: plan.what, subject: plan.subject, subjectIsEntity: plan.entityId !== null };
     const refs = await this.references(plan);
     await policy.prepare(refs.actions);
@@ -654,21 +744,42 @@ export class HaConfigService {
     }
     if (unchanged) return outcome({});
     if (opts.preview_id !== undefined && opts.preview_id !== previewId) {
-      throw conflict(`The ${plan.kind} changed since that preview (or the change asked is another one): look at the new preview (dry_run) and confirm that`, { preview_id: previewId, diff, summary });
+      throw conflict(`The ${plan.kind} changed since that preview (or the change asked is another one): look at the new preview (dry_run) and confirm that`, {
+        preview_id: previewId,
+        diff,
+        summary,
+      });
     }
-    if (!opts.reason?.trim() && (opts.assistant || !isPerson(principal))) throw invalidParameters('reason: say why this change is made (it is kept with the version)', { field: 'reason' });
+    if (!opts.reason?.trim() && (opts.assistant || !isPerson(principal)))
+      throw invalidParameters('reason: say why this change is made (it is kept with the version)', { field: 'reason' });
     try {
       policy.authorizeConfigEdit(caller, edit, refs);
     } catch (err) {
       // What the person is asked to confirm travels with the refusal: the preview itself.
-      if (err instanceof AppError && err.code === 'CONFIRMATION_REQUIRED') throw new AppError(err.code, err.status, err.message, { ...err.details, summary, diff, preview_id: previewId });
+      if (err instanceof AppError && err.code === 'CONFIRMATION_REQUIRED')
+        throw new AppError(err.code, err.status, err.message, { ...err.details, summary, diff, preview_id: previewId });
       throw err;
     }
     const actor = who(principal);
     // The version before the change is kept before Home Assistant is asked.
     const latest = versions.latest(plan.kind, plan.id);
     if (latest ? !same(latest.config, plan.before) : plan.before !== null) {
-      versions.add([{ kind: plan.kind, item: plan.id, config: plan.before, change: 'found', actor_kind: null, actor: null, reason: null, summary: 'as found in Home Assistant before the change', restored_from: null }], keep);
+      versions.add(
+        [
+          {
+            kind: plan.kind,
+            item: plan.id,
+            config: plan.before,
+            change: 'found',
+            actor_kind: null,
+            actor: null,
+            reason: null,
+            summary: 'as found in Home Assistant before the change',
+            restored_from: null,
+          },
+        ],
+        keep,
+      );
     }
     const done = await plan.apply();
     this.o.hubConfigs?.invalidate();
@@ -682,13 +793,33 @@ export class HaConfigService {
         undone = `the bridge could not put the previous version back (${(err as Error).message}); config_history has it`;
         this.o.log.error({ err, kind: plan.kind, id: plan.id }, 'undoing a change Home Assistant did not load failed');
       }
-      throw new AppError('HUB_ERROR', 502, `${failed}, so ${undone}. Nothing else changed.`, { kind: plan.kind, id: plan.id, undone: !undone.includes('could not'), reload_failed: failed });
+      throw new AppError('HUB_ERROR', 502, `${failed}, so ${undone}. Nothing else changed.`, {
+        kind: plan.kind,
+        id: plan.id,
+        undone: !undone.includes('could not'),
+        reload_failed: failed,
+      });
     }
     const [version] = versions.add(
-      [{ kind: plan.kind, item: done.id, config: done.after, change: plan.change, actor_kind: actor.kind, actor: actor.name, reason: opts.reason?.trim() || null, summary, restored_from: restoredFrom ?? null }],
+      [
+        {
+          kind: plan.kind,
+          item: done.id,
+          config: done.after,
+          change: plan.change,
+          actor_kind: actor.kind,
+          actor: actor.name,
+          reason: opts.reason?.trim() || null,
+          summary,
+          restored_from: restoredFrom ?? null,
+        },
+      ],
       keep,
     );
-    this.o.log.info({ kind: plan.kind, id: done.id, change: plan.change, by: actor.name, version }, `Home Assistant config ${plan.change}: ${plan.kind} ${done.id}`);
+    this.o.log.info(
+      { kind: plan.kind, id: done.id, change: plan.change, by: actor.name, version },
+      `Home Assistant config ${plan.change}: ${plan.kind} ${done.id}`,
+    );
     return outcome({ id: done.id, entity_id: this.entityOf(plan.kind, done.id), applied: true, version, needs_confirmation });
   }
 }

@@ -44,7 +44,12 @@ function at(config: unknown, path: string): unknown {
   let cur: unknown = config;
   const keys = path.split('/');
   // Home Assistant's trace paths name the plural keys in the singular.
-  const rename: Record<string, string[]> = { condition: ['conditions', 'condition'], action: ['actions', 'action'], trigger: ['triggers', 'trigger'], sequence: ['sequence'] };
+  const rename: Record<string, string[]> = {
+    condition: ['conditions', 'condition'],
+    action: ['actions', 'action'],
+    trigger: ['triggers', 'trigger'],
+    sequence: ['sequence'],
+  };
   for (const [i, k] of keys.entries()) {
     if (Array.isArray(cur) && /^\d+$/.test(k)) cur = cur[Number(k)];
     else if (isObject(cur)) {
@@ -63,7 +68,9 @@ function stepWords(config: unknown, path: string): string {
   const [kind, index] = path.split('/');
   const n = index === undefined ? '' : ` ${Number(index) + 1}`;
   const step = index === undefined ? undefined : at(config, `${kind}/${index}`);
-  const name = isObject(step) ? (step.alias ?? step.action ?? step.service ?? step.condition ?? step.event ?? (('delay' in step) ? 'delay' : undefined)) : undefined;
+  const name = isObject(step)
+    ? (step.alias ?? step.action ?? step.service ?? step.condition ?? step.event ?? ('delay' in step ? 'delay' : undefined))
+    : undefined;
   const noun = kind === 'sequence' ? 'step' : kind;
   return `${noun}${n}${typeof name === 'string' ? ` (${name})` : ''}`;
 }
@@ -127,7 +134,8 @@ export function triggerWords(config: unknown): string[] {
   return items.map((t) => {
     if (!isObject(t)) return String(t);
     const kind = t.trigger ?? t.platform;
-    if (kind === 'state') return `state of ${[t.entity_id].flat().join(', ')}${t.from !== undefined ? ` from ${JSON.stringify(t.from)}` : ''}${t.to !== undefined ? ` to ${JSON.stringify(t.to)}` : ''}`;
+    if (kind === 'state')
+      return `state of ${[t.entity_id].flat().join(', ')}${t.from !== undefined ? ` from ${JSON.stringify(t.from)}` : ''}${t.to !== undefined ? ` to ${JSON.stringify(t.to)}` : ''}`;
     if (kind === 'event') return `event ${JSON.stringify(t.event_type)}`;
     if (kind === 'time') return `time ${JSON.stringify(t.at)}`;
     return String(kind);
@@ -135,10 +143,16 @@ export function triggerWords(config: unknown): string[] {
 }
 
 /** The answer for one automation or script from its state, config and runs (newest last, as trace/list gives them). */
-export function explain(kind: 'automation' | 'script', entity: { entity_id: string; state: string; attributes: Record<string, unknown> } | undefined, config: unknown, runs: RunExplained[]): Explanation {
+export function explain(
+  kind: 'automation' | 'script',
+  entity: { entity_id: string; state: string; attributes: Record<string, unknown> } | undefined,
+  config: unknown,
+  runs: RunExplained[],
+): Explanation {
   const newest = runs.at(-1);
   let why: string;
-  if (!entity) why = `Home Assistant has no ${kind} entity for it: it is not loaded (a config that failed to load shows as unavailable, one without an id cannot be edited).`;
+  if (!entity)
+    why = `Home Assistant has no ${kind} entity for it: it is not loaded (a config that failed to load shows as unavailable, one without an id cannot be edited).`;
   else if (entity.state === 'unavailable') why = `Home Assistant could not load it (it is unavailable): its config is not valid; read it and fix it.`;
   else if (kind === 'automation' && entity.state === 'off') why = 'It is turned off, so its triggers are ignored; turn it on (run_automation with enable).';
   else if (!newest) {

@@ -34,7 +34,10 @@ export interface BridgeRequest {
 /** The request body as a stream: uWS is paused while the consumer is behind. */
 export class BodyStream extends Readable {
   private paused = false;
-  constructor(private readonly res: HttpResponse, private readonly state: { aborted: boolean }) {
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly state: { aborted: boolean },
+  ) {
     super();
   }
   /** Called with each chunk uWS hands over; pauses the socket while the consumer is behind. */
@@ -71,18 +74,21 @@ export function loggableUrl(url: string): string {
   const path = url.replace(LINK_KEY, '$1…');
   const q = path.indexOf('?');
   if (q === -1) return path;
-  const parts = path.slice(q + 1).split('&').map((part) => {
-    const eq = part.indexOf('=');
-    if (eq === -1) return part;
-    let name = part.slice(0, eq);
-    try {
-      name = decodeURIComponent(name.replace(/\+/g, ' '));
-    } catch {
-      // A name that does not decode is hidden too: it may be a mangled token.
-      return `${part.slice(0, eq)}=***`;
-    }
-    return SECRET_PARAMS.test(name.trim()) ? `${part.slice(0, eq)}=***` : part;
-  });
+  const parts = path
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq === -1) return part;
+      let name = part.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A name that does not decode is hidden too: it may be a mangled token.
+        return `${part.slice(0, eq)}=***`;
+      }
+      return SECRET_PARAMS.test(name.trim()) ? `${part.slice(0, eq)}=***` : part;
+    });
   return `${path.slice(0, q)}?${parts.join('&')}`;
 }
 
@@ -91,7 +97,15 @@ const SECRET_PARAMS = /^(token|access_token|refresh_token|code|code_verifier|pas
 const LINK_KEY = new RegExp(`^(${LINK_PREFIX.replace(/[/.]/g, '\\$&')})[^/?#]*`, 'i');
 
 // The usual methods as one shared string each, instead of a new upper-cased copy per request.
-const METHODS = new Map(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].flatMap((m) => [[m, m], [m.toLowerCase(), m]] as [string, string][]));
+const METHODS = new Map(
+  ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].flatMap(
+    (m) =>
+      [
+        [m, m],
+        [m.toLowerCase(), m],
+      ] as [string, string][],
+  ),
+);
 const methodName = (m: string): string => METHODS.get(m) ?? m.toUpperCase();
 
 // uWS calls this once per header; it fills the object of the request being read (no closure per request).

@@ -108,13 +108,22 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
   const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
     // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
     // (Ingress and capability principals were checked where they were made.)
-    const auth = verified instanceof AppError || verified === undefined || verified.via === 'ingress' || verified.via === 'discovery' ? verified : (refusal(verified, caller, policy) ?? verified);
+    const auth =
+      verified instanceof AppError || verified === undefined || verified.via === 'ingress' || verified.via === 'discovery'
+        ? verified
+        : (refusal(verified, caller, policy) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
     let headers = NO_HEADERS;
     if (policy.rateLimited !== false && limiter.enabled) {
       headers = {};
       // Each token has its own budget (two assistants of one user do not share one); no token, the address.
-      const d = limiter.hit(principal?.via === 'ingress' || principal?.via === 'discovery' ? `u:${principal.sub}` : principal && typeof token === 'string' ? `t:${token}` : `ip:${caller.ip}`);
+      const d = limiter.hit(
+        principal?.via === 'ingress' || principal?.via === 'discovery'
+          ? `u:${principal.sub}`
+          : principal && typeof token === 'string'
+            ? `t:${token}`
+            : `ip:${caller.ip}`,
+      );
       headers['X-RateLimit-Limit'] = String(d.limit);
       headers['X-RateLimit-Remaining'] = String(d.remaining);
       headers['X-RateLimit-Reset'] = String(d.reset);

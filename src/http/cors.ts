@@ -2,7 +2,17 @@
 // in ALLOWED_ORIGINS; none by default. Answers preflights and marks the answers to allowed origins.
 
 /** Headers a browser page may read from an answer. */
-const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'MCP-Session-Id', 'MCP-Protocol-Version', 'WWW-Authenticate', 'Location'].join(', ');
+const EXPOSED = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+  'MCP-Session-Id',
+  'MCP-Protocol-Version',
+  'WWW-Authenticate',
+  'Location',
+].join(', ');
 /** Headers a page may send. */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Last-Event-ID', 'MCP-Session-Id', 'MCP-Protocol-Version', 'X-Request-Id'].join(', ');
 const MAX_AGE = '600';

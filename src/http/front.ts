@@ -12,7 +12,21 @@ import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
 import { Router } from './router.js';
-import { kindOf, versioned, type ApiRequest, type JsonRoute, type Method, type Route, type RouteTable, type SocketData, type SocketRoute, type StreamRoute, type FetchRoute, RawReply, Reply } from './routes.js';
+import {
+  kindOf,
+  versioned,
+  type ApiRequest,
+  type JsonRoute,
+  type Method,
+  type Route,
+  type RouteTable,
+  type SocketData,
+  type SocketRoute,
+  type StreamRoute,
+  type FetchRoute,
+  RawReply,
+  Reply,
+} from './routes.js';
 import { HEADER_POLICIES } from './security-headers.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket, WebSocketBehavior } from './uws.js';
 
@@ -60,7 +74,9 @@ async function parseBody(req: BridgeRequest, limit: number): Promise<unknown> {
   if (declared > limit) throw tooLarge(limit);
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 415, 'The request body must be JSON (Content-Type: application/json)', { content_type: type.slice(0, 80) || null });
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 415, 'The request body must be JSON (Content-Type: application/json)', {
+      content_type: type.slice(0, 80) || null,
+    });
   }
   const raw = await readBody(req.body, limit, () => tooLarge(limit));
   if (raw.length === 0) return undefined;
@@ -249,7 +265,12 @@ function refusedAtDoor(res: HttpResponse, request: BridgeRequest, tracker: Track
   }
   // The Host header as read with the others (no second call into uWS for it).
   if (hostIsMalformed(request.headers.host ?? '')) {
-    answerAtDoor(res, tracker, new AppError('BAD_REQUEST', 400, 'The Host header is malformed: it must be a host name or address, with an optional port', { header: 'Host' }), true);
+    answerAtDoor(
+      res,
+      tracker,
+      new AppError('BAD_REQUEST', 400, 'The Host header is malformed: it must be a host name or address, with an optional port', { header: 'Host' }),
+      true,
+    );
     return true;
   }
   return false;
@@ -310,7 +331,8 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, router: Router, deps
           if (!key) throw upgradeRequired(request.path);
           if (request.aborted) return;
           const data: SocketData = { principal, request: apiRequest(route, request, principal, undefined) };
-          const upgrade = () => res.upgrade(data, key, request.headers['sec-websocket-protocol'] ?? '', request.headers['sec-websocket-extensions'] ?? '', context);
+          const upgrade = () =>
+            res.upgrade(data, key, request.headers['sec-websocket-protocol'] ?? '', request.headers['sec-websocket-extensions'] ?? '', context);
           // The upgrade happens inside uWS's handler call (already corked), as admission by token
           // never waits. Only a wait (an ingress user's check) upgrades later, in a cork of its own,
           // where uWS 20.57 may close the new socket as that cork ends (uNetworking/uWebSockets#1929);
@@ -374,7 +396,12 @@ function exchange(route: FetchRoute, request: BridgeRequest, response: ResponseA
     for (const k in request.headers) if (!HOP_BY_HOP.has(k)) headers.set(k, request.headers[k]!);
     const aborted = new AbortController();
     response.onClose(() => aborted.abort());
-    const fetchRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.originalUrl}`, { method: request.method, headers, body, signal: aborted.signal });
+    const fetchRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.originalUrl}`, {
+      method: request.method,
+      headers,
+      body,
+      signal: aborted.signal,
+    });
     const answer = await route.handle(fetchRequest, apiRequest(route, request, principal, undefined));
     if (!response.finished) await sendResponse(answer, response);
   });

@@ -21,7 +21,10 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function operationIdOf(route: Route): string {
   if (route.operationId) return route.operationId;
-  const words = route.path.split('/').filter(Boolean).map((seg) => (seg.startsWith(':') ? `by_${seg.slice(1)}` : seg.replace(/[^a-zA-Z0-9]+/g, '_')));
+  const words = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `by_${seg.slice(1)}` : seg.replace(/[^a-zA-Z0-9]+/g, '_')));
   return [route.method.toLowerCase(), ...words].join('_');
 }
 
@@ -77,7 +80,8 @@ function responses(route: Route): Json {
     add(415, 'The body is not JSON');
   }
   if (!route.public) add(401, 'The token is missing or not valid (see WWW-Authenticate)');
-  if (route.rateLimited !== false) out[429] ??= { description: 'Too many requests in the window', content: { 'application/json': { schema: { $ref: '#/components/schemas/RateLimited' } } } };
+  if (route.rateLimited !== false)
+    out[429] ??= { description: 'Too many requests in the window', content: { 'application/json': { schema: { $ref: '#/components/schemas/RateLimited' } } } };
   return out;
 }
 

@@ -23,6 +23,12 @@ export const saveQuery = v.object({ replace: flag, allow_unknown: flag });
 /** An optional whole number within bounds, with its default as the query would spell it. */
 export const wholeNumber = (min: number, max: number, fallback: string) =>
   v.optional(
-    v.pipe(v.string('must be given once'), v.regex(/^\d{1,10}$/, 'must be a whole number'), v.transform(Number), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`)),
+    v.pipe(
+      v.string('must be given once'),
+      v.regex(/^\d{1,10}$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
     fallback,
   );

@@ -12,7 +12,10 @@ export class RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(readonly max: number, readonly windowMs: number) {
+  constructor(
+    readonly max: number,
+    readonly windowMs: number,
+  ) {
     // Forget closed windows so memory follows the number of recent clients, not all clients ever.
     this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(windowMs, 60_000));
     this.sweeper.unref();

@@ -60,8 +60,16 @@ export interface HeaderSet {
 
 export function encodeHeaders(headers: readonly (readonly [string, string])[]): HeaderSet {
   const encoded = headers.map(([name, value]) => ({ lower: name.toLowerCase(), name: Buffer.from(name), value: Buffer.from(value) }));
-  const rest = headers.slice(1).map(([name, value]) => `\r\n${name}: ${value}`).join('');
-  return { headers: encoded, names: new Set(encoded.map((h) => h.lower)), blockName: Buffer.from(headers[0]![0]), blockValue: Buffer.from(`${headers[0]![1]}${rest}`) };
+  const rest = headers
+    .slice(1)
+    .map(([name, value]) => `\r\n${name}: ${value}`)
+    .join('');
+  return {
+    headers: encoded,
+    names: new Set(encoded.map((h) => h.lower)),
+    blockName: Buffer.from(headers[0]![0]),
+    blockValue: Buffer.from(`${headers[0]![1]}${rest}`),
+  };
 }
 
 /** Which set a route's answers carry: the API refuses framing, the panel allows its own origin. */

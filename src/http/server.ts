@@ -59,7 +59,19 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
       if (request.body && !request.body.readableEnded) request.body.destroy();
       if (accessLog) {
         const ms = Math.round((performance.now() - request.started!) * 100) / 100;
-        opts.log.debug({ reqId: request.id, method: request.method, url: loggableUrl(request.originalUrl), status: response.statusCode, ms, aborted: response.aborted || undefined, ip: request.ip, user: request.user }, 'request');
+        opts.log.debug(
+          {
+            reqId: request.id,
+            method: request.method,
+            url: loggableUrl(request.originalUrl),
+            status: response.statusCode,
+            ms,
+            aborted: response.aborted || undefined,
+            ip: request.ip,
+            user: request.user,
+          },
+          'request',
+        );
       }
       lastActivity = Date.now();
       if (response.longLived) streams.delete(response);

@@ -73,7 +73,18 @@ export const health = v.object({
 });
 
 const pluginReport = v.object({
-  loaded: v.array(v.object({ name: text, version: text, source: v.picklist(['builtin', 'user']), path: text, tools: v.array(text), deprecated: v.optional(text), renamed: v.optional(v.record(v.string(), text)), withheld: v.optional(v.array(text)) })),
+  loaded: v.array(
+    v.object({
+      name: text,
+      version: text,
+      source: v.picklist(['builtin', 'user']),
+      path: text,
+      tools: v.array(text),
+      deprecated: v.optional(text),
+      renamed: v.optional(v.record(v.string(), text)),
+      withheld: v.optional(v.array(text)),
+    }),
+  ),
   failed: v.array(v.object({ path: text, name: v.optional(text), reason: text })),
   disabled: v.array(text),
 });
@@ -98,7 +109,15 @@ export const subscription = ok(subscriptionView);
 export const subscriptionList = ok(v.object({ subscriptions: v.array(v.object({ id: text, ...subscriptionView.entries, last_event: v.nullable(time) })) }));
 export const eventHistory = ok(v.object({ events: v.array(v.object({ seq: v.number(), ...eventMessage.entries })), next_cursor: nullableText }));
 export const streamStats = ok(
-  v.object({ active_connections: v.number(), total_events_sent: v.number(), events_per_second: v.number(), memory_usage: v.number(), cpu_usage: v.number(), uptime: text, event_backlog: v.number() }),
+  v.object({
+    active_connections: v.number(),
+    total_events_sent: v.number(),
+    events_per_second: v.number(),
+    memory_usage: v.number(),
+    cpu_usage: v.number(),
+    uptime: text,
+    event_backlog: v.number(),
+  }),
 );
 const connectionInfo = v.object({
   id: text,
@@ -133,7 +152,18 @@ export const streamMetrics = ok(
 export const streamHistory = ok(
   v.object({
     connections: v.array(
-      v.object({ id: text, transport: text, client_id: text, ip_address: nullableText, user_agent: nullableText, connected_at: time, disconnected_at: time, events_sent: v.number(), events_dropped: v.number(), close_reason: text }),
+      v.object({
+        id: text,
+        transport: text,
+        client_id: text,
+        ip_address: nullableText,
+        user_agent: nullableText,
+        connected_at: time,
+        disconnected_at: time,
+        events_sent: v.number(),
+        events_dropped: v.number(),
+        close_reason: text,
+      }),
     ),
     next_cursor: nullableText,
   }),
@@ -195,9 +225,28 @@ export const confidentialClientList = v.object({ clients: v.array(confidentialCl
 // --- Home Assistant's config (src/ha-config) ------------------------------------------------------
 const configKind = v.picklist(['automation', 'script', 'helper', 'dashboard']);
 export const haConfigList = v.object({
-  items: v.array(v.object({ kind: configKind, id: text, entity_id: v.nullable(text), name: text, state: v.optional(text), last_triggered: v.optional(v.nullable(text)), mode: v.optional(text), editable: v.boolean() })),
+  items: v.array(
+    v.object({
+      kind: configKind,
+      id: text,
+      entity_id: v.nullable(text),
+      name: text,
+      state: v.optional(text),
+      last_triggered: v.optional(v.nullable(text)),
+      mode: v.optional(text),
+      editable: v.boolean(),
+    }),
+  ),
 });
-export const haConfigItem = v.object({ kind: configKind, id: text, entity_id: v.nullable(text), config: json, yaml: text, mode: v.optional(text), filename: v.optional(text) });
+export const haConfigItem = v.object({
+  kind: configKind,
+  id: text,
+  entity_id: v.nullable(text),
+  config: json,
+  yaml: text,
+  mode: v.optional(text),
+  filename: v.optional(text),
+});
 export const haConfigExplanation = v.object({
   entity_id: v.nullable(text),
   state: v.nullable(text),
@@ -217,7 +266,11 @@ export const haConfigOutcome = v.object({
   diff: text,
   needs_confirmation: v.array(text),
   preview_id: text,
-  effects: v.optional(v.array(v.object({ entity_id: v.string(), service: text, via: v.optional(text), needs_confirmation: v.optional(v.boolean()), cannot_tell: v.optional(text) }))),
+  effects: v.optional(
+    v.array(
+      v.object({ entity_id: v.string(), service: text, via: v.optional(text), needs_confirmation: v.optional(v.boolean()), cannot_tell: v.optional(text) }),
+    ),
+  ),
   may_also_run: v.optional(v.array(v.object({ automation: text, because: text }))),
   version: v.optional(v.number()),
   restored_from: v.optional(v.number()),

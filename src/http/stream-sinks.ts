@@ -43,10 +43,12 @@ export class SseSink implements Sink {
     res.cork(corkedWrite);
     corkBytes = '';
     if (corkOk) return true;
-    res.onWritable((this.onWritable ??= () => {
-      this.listener?.drained();
-      return true;
-    }));
+    res.onWritable(
+      (this.onWritable ??= () => {
+        this.listener?.drained();
+        return true;
+      }),
+    );
     return false;
   }
 
@@ -61,10 +63,13 @@ export class SseSink implements Sink {
     // A bound method, not a closure: no context object per stream.
     this.res = adapter.handOff(this.aborted.bind(this));
     this.adapter = undefined;
-    if (!ok) this.res.onWritable((this.onWritable ??= () => {
-        this.listener?.drained();
-        return true;
-      }));
+    if (!ok)
+      this.res.onWritable(
+        (this.onWritable ??= () => {
+          this.listener?.drained();
+          return true;
+        }),
+      );
     return ok;
   }
 

@@ -62,7 +62,7 @@ export function canonicalEntityIds(value: unknown, registries?: Registries): Ent
     const byRegistry = typeof part === 'string' && REGISTRY_ID.test(part) ? entityOfRegistryId(part, registries) : undefined;
     if (byRegistry) {
       if (!out.ids.includes(byRegistry)) out.ids.push(byRegistry);
-    } else out.unknown.push(typeof part === 'string' ? part : JSON.stringify(part) ?? String(part));
+    } else out.unknown.push(typeof part === 'string' ? part : (JSON.stringify(part) ?? String(part)));
   }
   return out;
 }

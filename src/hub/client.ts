@@ -217,8 +217,16 @@ export class HubClient {
       this.connected = true;
       const log = this.opts.log;
       log.info(
-        { version: config.version, entities: this.cache.size, areas: this.registries.areas.size, floors: this.registries.floorsSupported ? this.registries.floors.size : 'unsupported', changed: reconnect ? changes.length : undefined },
-        reconnect ? `hub reconnected; ${changes.length} entities changed while away` : `hub connected: Home Assistant ${config.version}, ${this.cache.size} entities`,
+        {
+          version: config.version,
+          entities: this.cache.size,
+          areas: this.registries.areas.size,
+          floors: this.registries.floorsSupported ? this.registries.floors.size : 'unsupported',
+          changed: reconnect ? changes.length : undefined,
+        },
+        reconnect
+          ? `hub reconnected; ${changes.length} entities changed while away`
+          : `hub connected: Home Assistant ${config.version}, ${this.cache.size} entities`,
       );
       const data: HubConnectedData = {
         kind: reconnect ? 'reconnect' : 'initial',
@@ -274,7 +282,11 @@ export class HubClient {
     if (!conn) return;
     try {
       const send = (msg: { type: string }) => conn.sendMessagePromise(msg);
-      const [config, services, registries] = await Promise.all([send({ type: MSG.getConfig }) as Promise<HubConfig>, send({ type: MSG.getServices }) as Promise<HubServices>, loadRegistries(send)]);
+      const [config, services, registries] = await Promise.all([
+        send({ type: MSG.getConfig }) as Promise<HubConfig>,
+        send({ type: MSG.getServices }) as Promise<HubServices>,
+        loadRegistries(send),
+      ]);
       this.config = config;
       this.services = services;
       this.registries.replace(registries);
@@ -360,7 +372,9 @@ export class HubClient {
   async command<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
     const conn = this.ensureConnected();
     const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
-    return (await withTimeout(conn.sendMessagePromise(message), timeoutMs, () => hubUnavailable(`The hub did not answer ${message.type} within ${timeoutMs} ms`)).catch((err: unknown) => {
+    return (await withTimeout(conn.sendMessagePromise(message), timeoutMs, () =>
+      hubUnavailable(`The hub did not answer ${message.type} within ${timeoutMs} ms`),
+    ).catch((err: unknown) => {
       throw hubError(err, message.type);
     })) as T;
   }
@@ -478,7 +492,12 @@ export function hubError(err: unknown, what: string): AppError {
   const wantsCode = /(?:^|: )The code for (\S+) doesn't match pattern (.+?)\.?$/.exec(message);
   if (e.translation_key === 'add_default_code' || wantsCode) {
     const [entity, format] = [wantsCode?.[1], wantsCode?.[2]];
-    return new AppError('INVALID_PARAMETERS', 400, `${entity ?? 'The lock'} wants a code: give it as \`code\`${format ? ` (matching ${format})` : ''}`, { field: 'code', ...(entity ? { entity_id: entity } : {}), code_format: format ?? null, ...details });
+    return new AppError('INVALID_PARAMETERS', 400, `${entity ?? 'The lock'} wants a code: give it as \`code\`${format ? ` (matching ${format})` : ''}`, {
+      field: 'code',
+      ...(entity ? { entity_id: entity } : {}),
+      code_format: format ?? null,
+      ...details,
+    });
   }
   if (e.code === HA_ERROR.notFound) return new AppError('INVALID_ACTION', 400, message, details);
   if (e.code === HA_ERROR.unauthorized) return new AppError('HUB_ERROR', 403, message, details);

@@ -107,7 +107,12 @@ export class HubConfigs {
       const before = d.old_state as { attributes?: Record<string, unknown> } | null;
       const after = d.new_state as { attributes?: Record<string, unknown> } | null;
       // Added, removed, or a scene whose members changed: what it does may have changed.
-      if (!before || !after || JSON.stringify(before.attributes?.entity_id) !== JSON.stringify(after.attributes?.entity_id) || before.attributes?.id !== after.attributes?.id) {
+      if (
+        !before ||
+        !after ||
+        JSON.stringify(before.attributes?.entity_id) !== JSON.stringify(after.attributes?.entity_id) ||
+        before.attributes?.id !== after.attributes?.id
+      ) {
         this.invalidate(id);
       }
     }
@@ -123,7 +128,8 @@ export function hubConfigSource(hub: HubClient, rest: HubRest | undefined): Conf
         if (typeof id !== 'string' || !rest) return null;
         const r = await rest.request('GET', `/api/config/scene/config/${encodeURIComponent(id)}`);
         if (r.status === 404) return null;
-        if (r.status !== 200 || typeof r.json !== 'object' || r.json === null) throw new Error(`Home Assistant answered ${r.status} when asked for scene ${id}`);
+        if (r.status !== 200 || typeof r.json !== 'object' || r.json === null)
+          throw new Error(`Home Assistant answered ${r.status} when asked for scene ${id}`);
         return r.json as ItemConfig;
       }
       try {

@@ -59,7 +59,10 @@ export class Exposure {
   }
 
   private signature(): string {
-    return `${this.known}|${this.exposeNew}|${[...this.explicit].map(([id, on]) => `${id}=${on}`).sort().join(',')}`;
+    return `${this.known}|${this.exposeNew}|${[...this.explicit]
+      .map(([id, on]) => `${id}=${on}`)
+      .sort()
+      .join(',')}`;
   }
 
   /** Reads the hub's choices; a hub that refuses (not an admin's token, too old) exposes nothing. */
@@ -82,7 +85,8 @@ export class Exposure {
       this.exposeNew = fresh.expose_new;
       this.known = true;
     } catch (err) {
-      if (this.known) this.log.warn({ err: (err as Error).message }, 'reading which entities Home Assistant exposes failed; none count as exposed until it works');
+      if (this.known)
+        this.log.warn({ err: (err as Error).message }, 'reading which entities Home Assistant exposes failed; none count as exposed until it works');
       this.known = false;
     }
   }

@@ -87,7 +87,11 @@ export const FLOOR_LABEL_TARGETS_SINCE = '2024.4';
 
 /** Whether a hub version ("2024.3.3", "2025.1.0.dev0") is `since` ("2024.4") or newer; unknown versions count as new. */
 export function versionAtLeast(version: string | undefined, since: string): boolean {
-  const parse = (v: string) => v.split('.').slice(0, 3).map((p) => Number.parseInt(p, 10));
+  const parse = (v: string) =>
+    v
+      .split('.')
+      .slice(0, 3)
+      .map((p) => Number.parseInt(p, 10));
   const have = parse(version ?? '');
   if (have.length < 2 || have.some((n) => Number.isNaN(n))) return true;
   const want = parse(since);

@@ -5,6 +5,8 @@ import type { HubClient } from './client.js';
 export function requireHubReached(hub: Pick<HubClient, 'services' | 'status'>): void {
   if (Object.keys(hub.services).length === 0) {
     const since = hub.status().since;
-    throw hubUnavailable(`The hub has not been reached yet${since ? ` (trying since ${since})` : ''}, so its entities and services are unknown; try again once it is connected`);
+    throw hubUnavailable(
+      `The hub has not been reached yet${since ? ` (trying since ${since})` : ''}, so its entities and services are unknown; try again once it is connected`,
+    );
   }
 }

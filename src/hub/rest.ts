@@ -29,7 +29,9 @@ export class HubRest {
       });
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError';
-      throw hubUnavailable(timedOut ? `Home Assistant did not answer ${method} ${path} within ${this.timeoutMs} ms` : `Home Assistant could not be reached for ${method} ${path}`);
+      throw hubUnavailable(
+        timedOut ? `Home Assistant did not answer ${method} ${path} within ${this.timeoutMs} ms` : `Home Assistant could not be reached for ${method} ${path}`,
+      );
     }
     const text = await res.text();
     let json: unknown;

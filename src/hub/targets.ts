@@ -36,7 +36,12 @@ export function expandGroups(ids: readonly string[], cache: StateCache, seen = n
     seen.add(id);
     const members = id.startsWith('group.') ? cache.get(id)?.attributes.entity_id : undefined;
     if (Array.isArray(members)) {
-      for (const m of expandGroups(members.filter((x): x is string => typeof x === 'string'), cache, seen)) if (!out.includes(m)) out.push(m);
+      for (const m of expandGroups(
+        members.filter((x): x is string => typeof x === 'string'),
+        cache,
+        seen,
+      ))
+        if (!out.includes(m)) out.push(m);
     } else if (!out.includes(id)) {
       out.push(id);
     }

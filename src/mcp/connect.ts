@@ -50,10 +50,14 @@ export function connectPlan(args: string[], env: NodeJS.ProcessEnv = process.env
   }
   const ha = flags.get('--home-assistant');
   if (ha !== undefined) {
-    if (!/^https?:\/\/[^\s/]+/i.test(ha) || rest.length) throw new Error(`--home-assistant takes Home Assistant's URL, such as http://homeassistant.local:8123\n${CONNECT_USAGE}`);
+    if (!/^https?:\/\/[^\s/]+/i.test(ha) || rest.length)
+      throw new Error(`--home-assistant takes Home Assistant's URL, such as http://homeassistant.local:8123\n${CONNECT_USAGE}`);
     const file = flags.get('--token-file');
     const token = file !== undefined ? readFileSync(file, 'utf8').trim() : env.HASS_TOKEN?.trim();
-    if (!token) throw new Error('HASS_TOKEN is not set (nor --token-file): make a long-lived access token on your Home Assistant profile page (Security), as an administrator');
+    if (!token)
+      throw new Error(
+        'HASS_TOKEN is not set (nor --token-file): make a long-lived access token on your Home Assistant profile page (Security), as an administrator',
+      );
     const renew = flags.get('--renew-seconds');
     const renewMs = renew === undefined ? undefined : Number(renew) * 1000;
     if (renewMs !== undefined && !(renewMs >= 100 && renewMs <= 600_000)) throw new Error('--renew-seconds must be between 0.1 and 600');
@@ -92,7 +96,8 @@ export async function runConnect(args: string[]): Promise<void> {
     // The assistant shows this as the server's error, rather than waiting on a server that never answers.
     local.onmessage = (m) => {
       const msg = m as Message;
-      if (msg.id !== undefined && msg.method) void local.send({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: `Home MCP Bridge: ${reason}` } } as JSONRPCMessage);
+      if (msg.id !== undefined && msg.method)
+        void local.send({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: `Home MCP Bridge: ${reason}` } } as JSONRPCMessage);
     };
     local.onclose = () => process.exit(1);
     process.stdin.on('end', () => process.exit(1));
@@ -143,7 +148,12 @@ export async function runConnect(args: string[]): Promise<void> {
       } catch (err) {
         if (attempt >= RETRIES.length) {
           log(`giving up on a message after ${attempt + 1} attempts: ${(err as Error).message}`);
-          if (m.id !== undefined && m.method) void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `The bridge at ${url.origin} cannot be reached: ${(err as Error).message}` } } as JSONRPCMessage);
+          if (m.id !== undefined && m.method)
+            void local.send({
+              jsonrpc: '2.0',
+              id: m.id,
+              error: { code: -32000, message: `The bridge at ${url.origin} cannot be reached: ${(err as Error).message}` },
+            } as JSONRPCMessage);
           return;
         }
         await new Promise((r) => setTimeout(r, RETRIES[attempt]));

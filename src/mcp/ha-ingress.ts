@@ -63,13 +63,16 @@ export class HaIngress {
   async start(): Promise<URL> {
     const user = await this.command<{ name: string; is_admin: boolean }>({ type: 'auth/current_user' });
     if (!user.is_admin) {
-      throw new IngressSetupError(`the token belongs to ${user.name}, who is not a Home Assistant administrator; add-ons are reached through ingress only with an administrator's long-lived access token`);
+      throw new IngressSetupError(
+        `the token belongs to ${user.name}, who is not a Home Assistant administrator; add-ons are reached through ingress only with an administrator's long-lived access token`,
+      );
     }
     this.slug = this.opts.addon ?? (await this.findAddon());
     const info = await this.supervisor<AddonInfo>(`/addons/${this.slug}/info`, 'get').catch((err: Error) => {
       throw err instanceof CommandError ? new IngressSetupError(`the add-on ${this.slug} is not installed (${err.message || err.code})`) : err;
     });
-    if (info.state !== 'started') throw new IngressSetupError(`the add-on ${info.name ?? this.slug} is ${info.state ?? 'not running'}; start it in Home Assistant (Settings → Add-ons)`);
+    if (info.state !== 'started')
+      throw new IngressSetupError(`the add-on ${info.name ?? this.slug} is ${info.state ?? 'not running'}; start it in Home Assistant (Settings → Add-ons)`);
     if (!info.ingress || !info.ingress_url) throw new IngressSetupError(`the add-on ${this.slug} offers no ingress`);
     this.mcpUrl = new URL(`${info.ingress_url.replace(/\/?$/, '/')}mcp`, this.opts.url.replace(/\/+$/, '/'));
     await this.newSession();
@@ -108,8 +111,12 @@ export class HaIngress {
       throw err instanceof CommandError ? new IngressSetupError(`Home Assistant did not list its add-ons (${err.message || err.code})`) : err;
     }
     const found = (list.addons ?? []).filter((a) => a.slug === ADDON_SLUG || a.slug.endsWith(`_${ADDON_SLUG}`));
-    if (found.length === 0) throw new IngressSetupError(`the Home MCP Bridge add-on is not installed on this Home Assistant (looked for a slug ending in ${ADDON_SLUG}; give another with --addon SLUG)`);
-    if (found.length > 1) throw new IngressSetupError(`more than one Home MCP Bridge add-on is installed (${found.map((a) => a.slug).join(', ')}); choose one with --addon SLUG`);
+    if (found.length === 0)
+      throw new IngressSetupError(
+        `the Home MCP Bridge add-on is not installed on this Home Assistant (looked for a slug ending in ${ADDON_SLUG}; give another with --addon SLUG)`,
+      );
+    if (found.length > 1)
+      throw new IngressSetupError(`more than one Home MCP Bridge add-on is installed (${found.map((a) => a.slug).join(', ')}); choose one with --addon SLUG`);
     return found[0]!.slug;
   }
 
@@ -140,7 +147,9 @@ export class HaIngress {
       return await this.command<T>({ type: 'supervisor/api', endpoint, method, ...(data === undefined ? {} : { data }) });
     } catch (err) {
       if (err instanceof CommandError && err.code === HA_ERROR.unknownCommand) {
-        throw new IngressSetupError(`Home Assistant at ${this.opts.url} has no Supervisor (add-ons and ingress need Home Assistant OS or a Supervised installation); connect to the bridge's own port instead: connect http://<host>:3000/mcp with BRIDGE_TOKEN`);
+        throw new IngressSetupError(
+          `Home Assistant at ${this.opts.url} has no Supervisor (add-ons and ingress need Home Assistant OS or a Supervised installation); connect to the bridge's own port instead: connect http://<host>:3000/mcp with BRIDGE_TOKEN`,
+        );
       }
       if (err instanceof CommandError && err.code === 'unauthorized') {
         throw new IngressSetupError(`Home Assistant refused ${endpoint} for this token's user: an administrator's token is needed`);
@@ -183,7 +192,8 @@ export class HaIngress {
           if (attempt > 0) this.opts.log('signed in to Home Assistant again');
           return socket;
         } catch (err) {
-          if (err instanceof InvalidAuthError) throw new IngressSetupError(`Home Assistant at ${this.opts.url} refused the token in HASS_TOKEN (${err.message})`);
+          if (err instanceof InvalidAuthError)
+            throw new IngressSetupError(`Home Assistant at ${this.opts.url} refused the token in HASS_TOKEN (${err.message})`);
           // Only the first sign-in reports at once; later ones wait for Home Assistant to come back.
           if (!this.mcpUrl) throw new IngressSetupError(`cannot reach Home Assistant at ${this.opts.url}: ${(err as Error).message}`);
           await new Promise((r) => setTimeout(r, backoffDelay(attempt, { baseMs: 500, maxMs: 10_000 })));
@@ -203,7 +213,13 @@ export class HaIngress {
         return;
       }
       // Messages come coalesced into arrays (the socket asked for that when it signed in).
-      for (const msg of (Array.isArray(parsed) ? parsed : [parsed]) as { id?: number; type?: string; success?: boolean; result?: unknown; error?: { code: string; message: string } }[]) {
+      for (const msg of (Array.isArray(parsed) ? parsed : [parsed]) as {
+        id?: number;
+        type?: string;
+        success?: boolean;
+        result?: unknown;
+        error?: { code: string; message: string };
+      }[]) {
         const waiting = msg.id === undefined ? undefined : this.pending.get(msg.id);
         if (!waiting || msg.type !== 'result') continue;
         this.pending.delete(msg.id!);

@@ -11,7 +11,13 @@
 // the token is revoked, its password changes, its user goes or it expires, they end at once.
 // Clients of the 2024-11-05 revision use GET /sse and POST /messages instead (src/mcp/legacy-sse.ts).
 import { randomUUID } from 'node:crypto';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import { LegacySseTransport } from './legacy-sse.js';
 import type { CredentialEnd, Credentials } from '../auth/credentials.js';
 import { actorName } from '../auth/tokens.js';
@@ -89,12 +95,15 @@ export class McpHttp {
   ) {
     this.hosts = new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
     this.live = new McpLive(services, opts.debounceMs, opts.visibility);
-    this.modern = createMcpHandler(({ authInfo }) => buildServer(services, { seal: this.seal }, authInfo?.extra?.principal as Principal | undefined, 'modern'), {
-      legacy: 'reject',
-      // Listen streams are bounded here, per client and under SSE_MAX_CONNECTIONS, with an HTTP status.
-      maxSubscriptions: Number.MAX_SAFE_INTEGER,
-      onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
-    });
+    this.modern = createMcpHandler(
+      ({ authInfo }) => buildServer(services, { seal: this.seal }, authInfo?.extra?.principal as Principal | undefined, 'modern'),
+      {
+        legacy: 'reject',
+        // Listen streams are bounded here, per client and under SSE_MAX_CONNECTIONS, with an HTTP status.
+        maxSubscriptions: Number.MAX_SAFE_INTEGER,
+        onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
+      },
+    );
     this.stopLive = this.live.on((e) => {
       if (e.kind === 'resource_updated') this.modern.notify.resourceUpdated(e.uri);
       else if (e.kind === 'resources_list_changed') this.modern.notify.resourcesChanged();
@@ -118,9 +127,11 @@ export class McpHttp {
   /** A page from an origin the user did not allow must not drive the home (DNS rebinding, CSRF). */
   private refusal(request: Request, principal?: Principal): Response | undefined {
     const origin = request.headers.get('origin');
-    if (origin !== null && !this.opts.cors.allows(origin)) return rpcError(403, -32000, `Forbidden: the Origin ${String(origin).slice(0, 100)} is not in ALLOWED_ORIGINS`);
+    if (origin !== null && !this.opts.cors.allows(origin))
+      return rpcError(403, -32000, `Forbidden: the Origin ${String(origin).slice(0, 100)} is not in ALLOWED_ORIGINS`);
     // Home Assistant's link names the add-on by its host name on the Supervisor's network, which MCP_ALLOWED_HOSTS (names people use) need not list; no browser holds its key.
-    if (principal?.via !== 'discovery' && !this.hostAllowed(request.headers.get('host'))) return rpcError(403, -32000, 'Forbidden: the Host is not in MCP_ALLOWED_HOSTS');
+    if (principal?.via !== 'discovery' && !this.hostAllowed(request.headers.get('host')))
+      return rpcError(403, -32000, 'Forbidden: the Host is not in MCP_ALLOWED_HOSTS');
     return undefined;
   }
 
@@ -155,7 +166,12 @@ export class McpHttp {
   private async listen(request: Request, principal: Principal): Promise<Response> {
     const max = this.opts.maxPerClient;
     const mine = this.listening.get(principal.sub) ?? 0;
-    if (mine >= max) return rpcError(429, -32000, `Too many listen streams: one client may hold ${max} subscriptions/listen streams open at once (MCP_MAX_SESSIONS); close one first`);
+    if (mine >= max)
+      return rpcError(
+        429,
+        -32000,
+        `Too many listen streams: one client may hold ${max} subscriptions/listen streams open at once (MCP_MAX_SESSIONS); close one first`,
+      );
     let giveBack: () => void;
     try {
       giveBack = this.opts.reserveStream?.() ?? (() => undefined);
@@ -196,7 +212,9 @@ export class McpHttp {
     const stream = endable(response.body, release);
     ender = (end: CredentialEnd) => {
       this.opts.log.info({ user: actorName(principal), reason: end.reason }, 'MCP listen stream ended with its credential');
-      stream.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: end.message, data: { reason: end.reason } } })}\n\n`);
+      stream.end(
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: end.message, data: { reason: end.reason } } })}\n\n`,
+      );
     };
     this.listenStreams.add(ender);
     this.opts.credentials?.add(principal, close);
@@ -234,7 +252,9 @@ export class McpHttp {
       }
     };
     await session.server.connect(transport);
-    return new Response(transport.stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
+    return new Response(transport.stream, {
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+    });
   }
 
   /** POST /messages?sessionId=... (2024-11-05): one client message; the answer goes down the stream. */
@@ -252,7 +272,8 @@ export class McpHttp {
     } catch {
       return rpcError(400, -32700, 'Parse error: the body is not JSON');
     }
-    if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') return rpcError(400, -32600, 'Invalid Request: a JSON-RPC 2.0 message is expected');
+    if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0')
+      return rpcError(400, -32600, 'Invalid Request: a JSON-RPC 2.0 message is expected');
     entry.transport.receive(message as JSONRPCMessage, authInfoOf(principal));
     return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
   }
@@ -353,7 +374,10 @@ async function listenRequest(request: Request): Promise<{ id: unknown; uris: str
     const body = (await request.clone().json()) as { id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
     const list = body.params?.notifications?.resourceSubscriptions;
     const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-    return { id, uris: Array.isArray(list) ? [...new Set(list.filter((u): u is string => typeof u === 'string' && u.length <= 1000))].slice(0, MAX_LISTEN_URIS) : [] };
+    return {
+      id,
+      uris: Array.isArray(list) ? [...new Set(list.filter((u): u is string => typeof u === 'string' && u.length <= 1000))].slice(0, MAX_LISTEN_URIS) : [],
+    };
   } catch {
     // The SDK answers a body that is not JSON.
     return { id: null, uris: [] };

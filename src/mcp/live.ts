@@ -124,7 +124,13 @@ export class McpLive {
 
   /** The tool lists of a caller with control and one with read only, as names. */
   private toolSignature(): string {
-    return `${this.s.tools.listFor(undefined).map((t) => t.name).join(',')}|${this.s.tools.listFor(READ_ONLY).map((t) => t.name).join(',')}`;
+    return `${this.s.tools
+      .listFor(undefined)
+      .map((t) => t.name)
+      .join(',')}|${this.s.tools
+      .listFor(READ_ONLY)
+      .map((t) => t.name)
+      .join(',')}`;
   }
 
   private listsMayHaveChanged(resources: boolean): void {

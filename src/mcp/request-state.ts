@@ -35,11 +35,19 @@ interface Sealed extends Carried {
 const TTL_MS = 10 * 60_000;
 
 const stable = (x: unknown): string =>
-  Array.isArray(x) ? `[${x.map(stable).join(',')}]` : x && typeof x === 'object' ? `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${stable((x as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(x ?? null);
+  Array.isArray(x)
+    ? `[${x.map(stable).join(',')}]`
+    : x && typeof x === 'object'
+      ? `{${Object.keys(x)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${stable((x as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(x ?? null);
 
 const digest = (args: unknown) => createHash('sha256').update(stable(args)).digest('base64url');
 
-const refuse = (why: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid or expired requestState: ${why}; call again without it`, { reason: 'invalid_request_state' });
+const refuse = (why: string) =>
+  new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid or expired requestState: ${why}; call again without it`, { reason: 'invalid_request_state' });
 
 export class RequestStateSeal {
   private readonly key = randomBytes(32);
@@ -48,7 +56,15 @@ export class RequestStateSeal {
   constructor(private readonly ttlMs = TTL_MS) {}
 
   mint(carried: Carried, b: Binding, now = Date.now()): string {
-    const body: Sealed = { ...carried, c: b.caller, m: b.method, n: b.name, h: digest(b.args), id: randomBytes(12).toString('base64url'), exp: now + this.ttlMs };
+    const body: Sealed = {
+      ...carried,
+      c: b.caller,
+      m: b.method,
+      n: b.name,
+      h: digest(b.args),
+      id: randomBytes(12).toString('base64url'),
+      exp: now + this.ttlMs,
+    };
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
   }

@@ -2,7 +2,16 @@
 // prompts and resources from the plugins. The same server serves both eras: built per request for
 // 2026-07-28 traffic (createMcpHandler, serveStdio), and once per session for 2025-era clients
 // (src/mcp/session.ts adds what a session follows). Transports only carry its messages.
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type AuthInfo,
+  type CacheHint,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { AskKind, ClientChannel, InputRequest } from '../plugin/index.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
@@ -38,7 +47,9 @@ const INSTRUCTIONS =
  * the home, so those are private. Each list also announces its changes (subscriptions/listen), and
  * a resource shows live state, so a read is stale at once.
  */
-export const CACHE_HINTS: Partial<Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'server/discover', CacheHint>> = {
+export const CACHE_HINTS: Partial<
+  Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'server/discover', CacheHint>
+> = {
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
   'prompts/list': { ttlMs: 3_600_000, cacheScope: 'public' },
   'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
@@ -49,7 +60,8 @@ export const CACHE_HINTS: Partial<Record<'tools/list' | 'prompts/list' | 'resour
 
 /** A caller's mistake (unknown prompt, resource, tool) as a JSON-RPC error; anything else stays internal. */
 function protocolError(err: unknown): never {
-  if (err instanceof AppError && err.status < 500) throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, { code: err.code, details: err.details });
+  if (err instanceof AppError && err.status < 500)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message, { code: err.code, details: err.details });
   throw err;
 }
 
@@ -70,12 +82,19 @@ function callerOf(ctx: ServerContext, opened: Principal | undefined): Principal 
 /** MCP allows at most 100 values in one completion answer. */
 const MAX_COMPLETIONS = 100;
 
-const byKey = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (x: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /** What the client said it can answer: per request in the 2026 era, at initialize before. */
 function capabilitiesOf(ctx: ServerContext, server: Server): Record<string, unknown> {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
+  return (
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ??
+    (server.getClientCapabilities() as Record<string, unknown> | undefined) ??
+    {}
+  );
 }
 
 export interface ServerParts {
@@ -129,7 +148,10 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
       progress: async (progress, total, message) => {
         // Only a caller that asked for progress (with a token) is sent any.
         if (progressToken === undefined) return;
-        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
+        await ctx.mcpReq.notify({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+        });
       },
       log: (level, data) => ctx.mcpReq.log(level, data),
     });
@@ -154,7 +176,10 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     const { ref, argument } = req.params;
     const who = callerOf(ctx, principal);
     try {
-      const all = ref.type === 'ref/prompt' ? await s.prompts.complete(ref.name, argument.name, argument.value, who) : await s.resources.complete(ref.uri, argument.name, argument.value, who);
+      const all =
+        ref.type === 'ref/prompt'
+          ? await s.prompts.complete(ref.name, argument.name, argument.value, who)
+          : await s.resources.complete(ref.uri, argument.name, argument.value, who);
       return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } } as never;
     } catch (err) {
       return protocolError(err);

@@ -41,7 +41,10 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
       const list = msg.params?.notifications?.resourceSubscriptions;
       const uris = Array.isArray(list) ? list.filter((u): u is string => typeof u === 'string').slice(0, 100) : [];
       // Seen before serveStdio, which may build the connection's server for this very message.
-      listens.set(msg.id, uris.map((uri) => live.watch(uri, principal)));
+      listens.set(
+        msg.id,
+        uris.map((uri) => live.watch(uri, principal)),
+      );
     } else if (msg.method === 'notifications/cancelled') {
       for (const release of listens.get(msg.params?.requestId as string) ?? []) release();
       listens.delete(msg.params?.requestId as string);

@@ -48,7 +48,12 @@ const RANGES: Record<string, [number, number]> = { brightness: [0, 100], positio
 /** A value the act cannot take as said (150% brightness, a step of 300%), with its range; temperatures are the hub's to check. */
 export function outOfRange(act: Act): { value: number; min: number; max: number } | undefined {
   if (act.value === undefined || !['set', 'increase', 'decrease'].includes(act.verb)) return undefined;
-  const prop = act.unit === 'kelvin' ? 'kelvin' : act.unit === 'percent' && (!act.prop || act.prop === 'color') ? 'brightness' : (act.prop ?? (act.color || act.kelvin !== undefined ? undefined : 'brightness'));
+  const prop =
+    act.unit === 'kelvin'
+      ? 'kelvin'
+      : act.unit === 'percent' && (!act.prop || act.prop === 'color')
+        ? 'brightness'
+        : (act.prop ?? (act.color || act.kelvin !== undefined ? undefined : 'brightness'));
   const range = prop ? RANGES[prop] : undefined;
   if (!range) return undefined;
   // A volume below 1 is a level (0.3), not a percentage.
@@ -72,7 +77,8 @@ export function actOf(f: Frame): Act | undefined {
   // "flip the lights back on": the particle says which way, so it is not a toggle.
   const strong = said === 'toggle' && particle0 ? (particle0 === 'on' ? 'turn_on' : 'turn_off') : said;
   const num = f.numbers[0];
-  const prop = f.props.find((p) => CHANGE_PROPS.includes(p)) ?? (num?.unit && DEGREES.has(num.unit) ? 'temperature' : num?.unit === 'kelvin' ? 'kelvin' : undefined);
+  const prop =
+    f.props.find((p) => CHANGE_PROPS.includes(p)) ?? (num?.unit && DEGREES.has(num.unit) ? 'temperature' : num?.unit === 'kelvin' ? 'kelvin' : undefined);
   const value = num?.value ?? f.fraction ?? f.fanSpeed;
   const base: Partial<Act> = { ...(f.code ? { code: f.code } : {}), ...(num?.unit ? { unit: num.unit } : {}), ...(f.amount ? { amount: f.amount } : {}) };
   const particle = f.particles.find((p) => p === 'on' || p === 'off');
@@ -81,7 +87,13 @@ export function actOf(f: Frame): Act | undefined {
   // "10 percent more", "two degrees less": a change by the amount said.
   if (num && !num.to && f.rel && !f.comparative && strong !== 'dim' && strong !== 'brighten') {
     const up = strong === 'open' || strong === 'increase' || (strong !== 'close' && strong !== 'decrease' && f.rel === 'up');
-    return { ...base, verb: up ? 'increase' : 'decrease', prop: prop ?? (strong === 'open' || strong === 'close' ? 'position' : undefined), value: num.value, relative: true };
+    return {
+      ...base,
+      verb: up ? 'increase' : 'decrease',
+      prop: prop ?? (strong === 'open' || strong === 'close' ? 'position' : undefined),
+      value: num.value,
+      relative: true,
+    };
   }
   if (f.comparative) {
     const [p, dir] = PROP_OF_COMPARATIVE[f.comparative] ?? ['brightness', 'increase'];
@@ -89,7 +101,14 @@ export function actOf(f: Frame): Act | undefined {
     return { ...base, verb: dir, prop: p, ...(num ? { value: num.value, relative: true } : {}) };
   }
   // "warm it up in here", "cool it down": with no light named, warm and cool mean the room's temperature.
-  if (f.kelvin !== undefined && !f.color && !strong && updown && !num && !f.mentions.some((m) => m.meanings.some((x) => x.k === 'domain' && x.domain === 'light'))) {
+  if (
+    f.kelvin !== undefined &&
+    !f.color &&
+    !strong &&
+    updown &&
+    !num &&
+    !f.mentions.some((m) => m.meanings.some((x) => x.k === 'domain' && x.domain === 'light'))
+  ) {
     return { ...base, verb: updown === 'up' ? 'increase' : 'decrease', prop: 'temperature' };
   }
   if (strong === 'dim' || strong === 'brighten') {
@@ -112,7 +131,8 @@ export function actOf(f: Frame): Act | undefined {
   if (strong === 'turn_off') return { ...base, verb: 'turn_off' };
   if (!strong && particle === 'off') return { ...base, verb: 'turn_off', raise: true };
   if (strong) return { ...base, verb: strong, ...(value !== undefined ? { value } : {}) };
-  if (f.color || f.kelvin !== undefined) return { ...base, verb: 'set', prop: 'color', color: f.color, kelvin: f.kelvin, ...(value !== undefined ? { value } : {}) };
+  if (f.color || f.kelvin !== undefined)
+    return { ...base, verb: 'set', prop: 'color', color: f.color, kelvin: f.kelvin, ...(value !== undefined ? { value } : {}) };
   if (f.alarmMode && value === undefined) return { ...base, verb: 'arm', alarm: f.alarmMode };
   if (value !== undefined) return { ...base, verb: 'set', prop, value };
   // "light this room up"
@@ -173,11 +193,25 @@ export interface ServiceStep {
   data: Record<string, unknown>;
 }
 
-const num = (x: unknown): number | undefined => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && !Number.isNaN(Number(x)) ? Number(x) : undefined);
+const num = (x: unknown): number | undefined =>
+  typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && !Number.isNaN(Number(x)) ? Number(x) : undefined;
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-const ON_OFF = new Set(['light', 'switch', 'fan', 'input_boolean', 'automation', 'media_player', 'climate', 'humidifier', 'siren', 'remote', 'water_heater', 'group']);
+const ON_OFF = new Set([
+  'light',
+  'switch',
+  'fan',
+  'input_boolean',
+  'automation',
+  'media_player',
+  'climate',
+  'humidifier',
+  'siren',
+  'remote',
+  'water_heater',
+  'group',
+]);
 
 /** The service (and data) that does an act on one entity, or undefined when its domain cannot. */
 export function serviceFor(act: Act, domain: string, state: HubState | undefined, units: Units = { temperature: '°C' }): ServiceStep | undefined {
@@ -285,7 +319,10 @@ function setFor(act: Act, domain: string, attrs: Record<string, unknown>, units:
       return { service: 'volume_set', data: { volume_level: round2(clamp(v <= 1 && !Number.isInteger(v) ? v : v / 100, 0, 1)) } };
     case 'climate':
       if (v === undefined || (act.prop && act.prop !== 'temperature')) return undefined;
-      return { service: 'set_temperature', data: { temperature: inHubUnit(v, act.unit, units, num(attrs.target_temp_step) ?? (units.temperature === '°F' ? 1 : 0.5)) } };
+      return {
+        service: 'set_temperature',
+        data: { temperature: inHubUnit(v, act.unit, units, num(attrs.target_temp_step) ?? (units.temperature === '°F' ? 1 : 0.5)) },
+      };
     case 'fan':
       if (v === undefined || (act.prop && !['speed', 'brightness'].includes(act.prop))) return undefined;
       return { service: 'set_percentage', data: { percentage: Math.round(v) } };

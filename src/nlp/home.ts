@@ -41,7 +41,17 @@ export interface Home {
 }
 
 /** A sensor without a device class is known by its unit (a thermometer in °C). */
-const CLASS_OF_UNIT: Record<string, string> = { '°C': 'temperature', '°F': 'temperature', K: 'temperature', lx: 'illuminance', hPa: 'atmospheric_pressure', W: 'power', kWh: 'energy', V: 'voltage', A: 'current' };
+const CLASS_OF_UNIT: Record<string, string> = {
+  '°C': 'temperature',
+  '°F': 'temperature',
+  K: 'temperature',
+  lx: 'illuminance',
+  hPa: 'atmospheric_pressure',
+  W: 'power',
+  kWh: 'energy',
+  V: 'voltage',
+  A: 'current',
+};
 
 function classOf(s: HubState): string | null {
   if (typeof s.attributes.device_class === 'string') return s.attributes.device_class;
@@ -55,7 +65,10 @@ function singularPhrase(ws: string[], lang: LanguageData): string[] | undefined 
   return one === undefined ? undefined : [...ws.slice(0, -1), one];
 }
 
-const nameOf = (s: HubState) => (typeof s.attributes.friendly_name === 'string' && s.attributes.friendly_name.trim() ? s.attributes.friendly_name : s.entity_id.split('.')[1]!.replace(/_/g, ' '));
+const nameOf = (s: HubState) =>
+  typeof s.attributes.friendly_name === 'string' && s.attributes.friendly_name.trim()
+    ? s.attributes.friendly_name
+    : s.entity_id.split('.')[1]!.replace(/_/g, ' ');
 
 export function buildHome(src: HomeSource, lang: LanguageData, vocabulary: Lexicon): Home {
   const reg = src.registries;

@@ -218,7 +218,8 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   each(lang.sensor_classes, (cls, p) => lex.add(p, { k: 'snoun', cls }));
   for (const [domain, w] of Object.entries(lang.domains)) {
     for (const p of w.nouns ?? []) lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p.split('|')[0]!, plural }));
-    for (const [cls, nouns] of Object.entries(w.classes ?? {})) for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p.split('|')[0]!, plural }));
+    for (const [cls, nouns] of Object.entries(w.classes ?? {}))
+      for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p.split('|')[0]!, plural }));
   }
   for (const p of lang.negation) lex.add(p, { k: 'negation' });
   for (const p of [...lang.time, ...lang.time_units]) lex.add(p, { k: 'time' });

@@ -18,7 +18,12 @@ export interface OfflinePlanner {
 /** Plugins' words by language, as the loader reads them ({en: {...}, de: {...}} per plugin). */
 export type WordsByLanguage = Record<string, PluginWords>;
 
-export function offlinePlanner(home: Home, words: readonly WordsByLanguage[], language = 'en', languageDirs: readonly string[] = [BUILT_IN_LANGUAGES]): OfflinePlanner {
+export function offlinePlanner(
+  home: Home,
+  words: readonly WordsByLanguage[],
+  language = 'en',
+  languageDirs: readonly string[] = [BUILT_IN_LANGUAGES],
+): OfflinePlanner {
   // The home as the hub client would hold it, read from the simulator's answers.
   const snapshot = snapshotHome(home);
   const registries = new Registries();
@@ -28,7 +33,10 @@ export function offlinePlanner(home: Home, words: readonly WordsByLanguage[], la
   const services: HubServices = snapshot.services;
   const base = readLanguages(languageDirs).get(language);
   if (!base) throw new Error(`no language ${language}`);
-  const lang = languageWith(base, words.map((w) => w[language] ?? {}));
+  const lang = languageWith(
+    base,
+    words.map((w) => w[language] ?? {}),
+  );
   const vocabulary = languageLexicon(lang);
   const byId = new Map(states.map((s) => [s.entity_id, s]));
   const deps: PlanDeps = {

@@ -119,7 +119,11 @@ function notAParticle(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], deter
   const value = (x: Lexeme | undefined) => ['number', 'fraction', 'color', 'white', 'fan_speed'].some((k) => has(x, k as Meaning['k']));
   if (value(next[0]) || (has(next[0], 'filler') && value(next[1]))) return has(l, 'to');
   if (determiners.includes(l.text) && next[0]?.meanings.some((m) => TARGET.has(m.k))) return true;
-  if (prev?.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on')) && l.meanings.some((m) => m.k === 'particle' && m.p === 'on')) return false;
+  if (
+    prev?.meanings.some((m) => m.k === 'action' && (m.action === 'set' || m.action === 'turn_on')) &&
+    l.meanings.some((m) => m.k === 'particle' && m.p === 'on')
+  )
+    return false;
   let j = 0;
   while (next[j] && determiners.includes(next[j]!.text)) j++;
   return Boolean(next[j]?.meanings.some((m) => PLACE.has(m.k)));
@@ -176,7 +180,11 @@ export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = [
 /** Whether a number or fraction at i counts things ("two of the lights", "half the lights"). */
 function countsThings(lexemes: Lexeme[], i: number, determiners: readonly string[]): boolean {
   let j = i + 1;
-  while (lexemes[j] && (has(lexemes[j], 'of') || determiners.includes(lexemes[j]!.text) || has(lexemes[j], 'area') || has(lexemes[j], 'floor') || has(lexemes[j], 'all'))) j++;
+  while (
+    lexemes[j] &&
+    (has(lexemes[j], 'of') || determiners.includes(lexemes[j]!.text) || has(lexemes[j], 'area') || has(lexemes[j], 'floor') || has(lexemes[j], 'all'))
+  )
+    j++;
   const next = lexemes[j];
   return Boolean(next?.meanings.some((m) => (m.k === 'domain' || m.k === 'generic' || m.k === 'bnoun') && m.plural));
 }
@@ -204,11 +212,22 @@ function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: bool
   const last = content[content.length - 1];
   // A tag after a comma or a question mark; at the very end without either when it can be nothing else ("isn't it", "oder").
   const plainTag = Boolean(last && (last.text.includes(' ') || !last.meanings.some((m) => m.k === 'position' || NAMES.has(m.k) || TARGET.has(m.k))));
-  const imperative = content.some((l) => has(l, 'action') && !l.meanings.some((m) => m.k === 'filler' || m.k === 'state' || m.k === 'bstate' || m.k === 'particle' || m.k === 'question' || m.k === 'tag_question'));
+  const imperative = content.some(
+    (l) =>
+      has(l, 'action') &&
+      !l.meanings.some((m) => m.k === 'filler' || m.k === 'state' || m.k === 'bstate' || m.k === 'particle' || m.k === 'question' || m.k === 'tag_question'),
+  );
   // "the tv is off right": after a thing and "is" with no verb, even a word that may be a position is a tag.
-  const stated = !imperative && content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x)));
+  const stated =
+    !imperative &&
+    content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x)));
   const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
-  if (!(marked || tagged || lexemes.some((l) => has(l, 'asks'))) || lexemes.some((l) => has(l, 'request')) || (has(last, 'tag_request') && !has(last, 'tag_question'))) return undefined;
+  if (
+    !(marked || tagged || lexemes.some((l) => has(l, 'asks'))) ||
+    lexemes.some((l) => has(l, 'request')) ||
+    (has(last, 'tag_request') && !has(last, 'tag_question'))
+  )
+    return undefined;
   if (imperative) return 'act';
   const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   return { q: 'yesno', at: at - 1 };
@@ -287,7 +306,13 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       block('asked', l.text);
       continue;
     }
-    if (has(l, 'request') || ((has(l, 'tag_question') || has(l, 'tag_request')) && i === lexemes.length - 1 && only(l, 'tag_question', 'tag_request', 'filler', 'particle', 'state', 'position'))) continue;
+    if (
+      has(l, 'request') ||
+      ((has(l, 'tag_question') || has(l, 'tag_request')) &&
+        i === lexemes.length - 1 &&
+        only(l, 'tag_question', 'tag_request', 'filler', 'particle', 'state', 'position'))
+    )
+      continue;
     // "how much gas did we use today": a period asked about, not a time to act at.
     const period = ms.find((m): m is Extract<Meaning, { k: 'period' }> => m.k === 'period');
     if (period && asking && !ms.some((m) => NAMES.has(m.k))) {
@@ -343,7 +368,12 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
     const num = ms.find((m): m is Extract<Meaning, { k: 'number' }> => m.k === 'number');
     // "the bedroom one": one after a place or a name stands for a thing of the kind said.
-    if (num && l.text === '1' && (has(lexemes[i - 1], 'area') || has(lexemes[i - 1], 'floor') || has(lexemes[i - 1], 'position')) && !lexemes[i + 1]?.meanings.some((m) => m.k === 'unit' || TARGET.has(m.k))) {
+    if (
+      num &&
+      l.text === '1' &&
+      (has(lexemes[i - 1], 'area') || has(lexemes[i - 1], 'floor') || has(lexemes[i - 1], 'position')) &&
+      !lexemes[i + 1]?.meanings.some((m) => m.k === 'unit' || TARGET.has(m.k))
+    ) {
       if (!excluding) {
         f.pronoun ??= 'kind';
         f.kindParts.push({ group, one: true });

@@ -80,7 +80,13 @@ const ORDER: BlockerKind[] = ['asked', 'negation', 'time', 'condition'];
 export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const { lang, vocabulary, home } = deps;
   const recoverer = new Recoverer(lang, [vocabulary, home.names]);
-  const grammar = { determiners: lang.determiners, hesitations: lang.hesitations, separable: vocabulary.separable, delays: lang.delays, placeWords: placeWords(lang) };
+  const grammar = {
+    determiners: lang.determiners,
+    hesitations: lang.hesitations,
+    separable: vocabulary.separable,
+    delays: lang.delays,
+    placeWords: placeWords(lang),
+  };
   const frames: Frame[] = [];
   let unsure: { word: string; guess: string } | undefined;
   // Each sentence on its own: one that ends in a question mark asks in its last part.
@@ -88,9 +94,9 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
-    const lexemes = vocabulary.match(recovered.tokens, home.names).map((l) =>
-      recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l,
-    );
+    const lexemes = vocabulary
+      .match(recovered.tokens, home.names)
+      .map((l) => (recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l));
     if (!lexemes.some((l) => l.text !== ',')) continue;
     const parts = clauses(lexemes, lang.determiners);
     const marked = sentence.trimEnd().endsWith('?');
@@ -113,7 +119,8 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
-    if (i >= 0) out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
+    if (i >= 0)
+      out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
 }
@@ -147,12 +154,20 @@ const placeWords = (lang: LanguageData) => lang.place_prepositions.filter((p) =>
 
 /** An ambiguity the caller settled: the chosen candidate alone. */
 function settled<R extends { kind: string }>(r: R, choose: string | undefined): R | { kind: 'entities'; ids: string[]; singular: true } {
-  return r.kind === 'ambiguous' && choose !== undefined && (r as unknown as { candidates: string[] }).candidates.includes(choose) ? { kind: 'entities', ids: [choose], singular: true } : r;
+  return r.kind === 'ambiguous' && choose !== undefined && (r as unknown as { candidates: string[] }).candidates.includes(choose)
+    ? { kind: 'entities', ids: [choose], singular: true }
+    : r;
 }
 
 function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home } = deps;
-  const refuse = (reason: RefusalReason, words: string[], detail?: Extract<Outcome, { kind: 'not_understood' }>['detail']): Outcome => ({ kind: 'not_understood', reason, words, part: f.text, ...(detail ? { detail } : {}) });
+  const refuse = (reason: RefusalReason, words: string[], detail?: Extract<Outcome, { kind: 'not_understood' }>['detail']): Outcome => ({
+    kind: 'not_understood',
+    reason,
+    words,
+    part: f.text,
+    ...(detail ? { detail } : {}),
+  });
   const scope = scopeOf(f, home, contextArea);
   // "in the sauna": a place this home does not have is said so, never answered from another.
   // Who is somewhere asks of people's zones ("wer ist in der Schule"), not of the home's areas.
@@ -161,14 +176,28 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   if (f.counts.length) return refuse('count_of_things', f.counts);
 
   // A scene said alone ("Partymodus", "movie night") is activated.
-  const act = actOf(f) ?? (!f.unknown.length && f.mentions.length === 1 && f.mentions[0]!.meanings.some((m) => m.k === 'scene' || (m.k === 'entity' && m.ids.every((id) => id.startsWith('scene.')))) ? { verb: 'turn_on' } : undefined);
+  const act =
+    actOf(f) ??
+    (!f.unknown.length &&
+    f.mentions.length === 1 &&
+    f.mentions[0]!.meanings.some((m) => m.k === 'scene' || (m.k === 'entity' && m.ids.every((id) => id.startsWith('scene.'))))
+      ? { verb: 'turn_on' }
+      : undefined);
   if (!act) return refuse('no_action', f.unknown);
   // "leave the tv off", "lass das Licht an": asked to change nothing.
-  if (act.verb === 'keep') return refuse('keep', f.text.split(' ').filter((w) => deps.lang.actions.keep?.some((k) => k.split(' ').includes(w))));
+  if (act.verb === 'keep')
+    return refuse(
+      'keep',
+      f.text.split(' ').filter((w) => deps.lang.actions.keep?.some((k) => k.split(' ').includes(w))),
+    );
   if (f.unknown.length) return refuse('unknown_words', f.unknown);
   // A number that is neither a value nor a count of something known ("turn on the lamp 3").
   const loose = f.numbers.filter((n) => !n.anchored);
-  if (loose.length) return refuse('quantity', loose.map((n) => n.text));
+  if (loose.length)
+    return refuse(
+      'quantity',
+      loose.map((n) => n.text),
+    );
   // A value said to an act that takes none ("lock the doors at 11") is not dropped.
   if (act.value !== undefined && !VALUE_VERBS.has(act.verb)) return refuse('quantity', f.numbers.length ? f.numbers.map((n) => n.text) : [String(act.value)]);
   const range = outOfRange(act);
@@ -183,10 +212,19 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
     steps0.set(e.id, step);
     return step;
   };
-  const filters = { fits: (e: HomeEntity) => stepOf(e) !== undefined, implied: f.everything ? EVERYTHING : impliedDomains(act), valueQuestion: false, state: deps.state, outdoors: deps.lang.outdoors, fold: (t: string) => fold(t, deps.lang), looseCovers: deps.lang.loose_cover_words };
+  const filters = {
+    fits: (e: HomeEntity) => stepOf(e) !== undefined,
+    implied: f.everything ? EVERYTHING : impliedDomains(act),
+    valueQuestion: false,
+    state: deps.state,
+    outdoors: deps.lang.outdoors,
+    fold: (t: string) => fold(t, deps.lang),
+    looseCovers: deps.lang.loose_cover_words,
+  };
   let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.
-  if (r.kind === 'none' && act.verb === 'clean' && scope.explicit) r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters, contextArea);
+  if (r.kind === 'none' && act.verb === 'clean' && scope.explicit)
+    r = resolve({ ...f, areas: [], floors: [], here: false }, home, { explicit: false, areas: new Set(), floors: new Set() }, filters, contextArea);
   r = settled(r, choose);
   if (r.kind === 'scene') {
     if (['turn_on', 'start', 'set'].includes(act.verb)) return { kind: 'scene', key: r.key, name: r.name };
@@ -206,7 +244,11 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
     if (playing.length !== 1) return r;
     r = { kind: 'entities', ids: playing, singular: true };
   }
-  if (r.kind === 'none') return refuse('no_target', r.noun ? [r.noun] : [], { verb: act.verb, where: [...scope.areas, ...scope.floors].map((id) => home.areas.get(id)?.name ?? home.floors.get(id)?.name ?? id) });
+  if (r.kind === 'none')
+    return refuse('no_target', r.noun ? [r.noun] : [], {
+      verb: act.verb,
+      where: [...scope.areas, ...scope.floors].map((id) => home.areas.get(id)?.name ?? home.floors.get(id)?.name ?? id),
+    });
   // One step per distinct service and data, so "all the lights" is one call.
   const steps = new Map<string, Step>();
   for (const id of r.ids) {
@@ -235,7 +277,8 @@ const MEDIA_BUSY: Record<string, string[]> = {
 function groupAction(act: Act): { action: string; parameters: Record<string, unknown> } | undefined {
   if (act.verb === 'turn_on' || act.verb === 'turn_off' || act.verb === 'toggle') return { action: act.verb, parameters: {} };
   if (act.verb === 'set' && act.color) return { action: 'turn_on', parameters: { color_name: act.color } };
-  if (act.verb === 'set' && act.value !== undefined && (!act.prop || act.prop === 'brightness')) return { action: 'turn_on', parameters: { brightness_pct: act.value } };
+  if (act.verb === 'set' && act.value !== undefined && (!act.prop || act.prop === 'brightness'))
+    return { action: 'turn_on', parameters: { brightness_pct: act.value } };
   return undefined;
 }
 
@@ -244,14 +287,29 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   const q = f.question!;
   const valueQuestion = q === 'value' || q === 'where';
   const words = [...f.states];
-  const fits = words.length || f.bstates.length ? (e: HomeEntity) => words.some((w) => stateApplies(w, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls) : undefined;
+  const fits =
+    words.length || f.bstates.length
+      ? (e: HomeEntity) => words.some((w) => stateApplies(w, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls)
+      : undefined;
   let implied: string[] = [];
   if (q === 'who' || words.includes('home') || words.includes('not_home')) implied = ['person'];
-  let r = resolve(f, home, scope, { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
+  let r = resolve(
+    f,
+    home,
+    scope,
+    { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) },
+    contextArea,
+  );
   // State words that fit nothing here ("wer hält sich in der Schule auf": auf) are not what is asked.
   let dropped = false;
   if (r.kind === 'none' && (words.length || f.bstates.length)) {
-    const plain = resolve({ ...f, states: [], bstates: [] }, home, scope, { implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) }, contextArea);
+    const plain = resolve(
+      { ...f, states: [], bstates: [] },
+      home,
+      scope,
+      { implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) },
+      contextArea,
+    );
     if (plain.kind === 'entities') {
       r = plain;
       words.length = 0;
@@ -260,7 +318,8 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   }
   r = settled(r, choose);
   // "is the sauna on": a thing not known, with no name or kind said that is known, is not answered with another.
-  if (f.unknown.length && !f.mentions.length && q !== 'who' && r.kind !== 'none') return { kind: 'not_understood', words: f.unknown, reason: 'no_target', part: f.text };
+  if (f.unknown.length && !f.mentions.length && q !== 'who' && r.kind !== 'none')
+    return { kind: 'not_understood', words: f.unknown, reason: 'no_target', part: f.text };
   if (r.kind === 'ambiguous') return r;
   // "what is the temperature in the living room" where it has no thermometer: say so.
   if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) {
@@ -282,7 +341,11 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   // "how much gas today": only a reading kept for that period answers it (its name says the period).
   if (f.period) {
     const names = f.period.names;
-    const kept = r.ids.filter((id) => fold(home.entities.get(id)!.name, lang).split(/[^\p{L}\p{N}]+/u).some((w) => names.some((n) => w === n || w.startsWith(n))));
+    const kept = r.ids.filter((id) =>
+      fold(home.entities.get(id)!.name, lang)
+        .split(/[^\p{L}\p{N}]+/u)
+        .some((w) => names.some((n) => w === n || w.startsWith(n))),
+    );
     if (!kept.length) return { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
     r = { ...r, ids: kept };
   }
@@ -298,8 +361,15 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     return w ? stateIs(w, e, st) : true;
   };
   // State words that fit none of the things asked about are no test of them (they are answered with their state).
-  const applies = words.some((w) => entities.some((e) => stateApplies(w, e))) || f.bstates.some((b) => entities.some((e) => e.domain === 'binary_sensor' && e.cls === b.cls));
+  const applies =
+    words.some((w) => entities.some((e) => stateApplies(w, e))) || f.bstates.some((b) => entities.some((e) => e.domain === 'binary_sensor' && e.cls === b.cls));
   const hasTest = Boolean(((f.bstates.length || words.length) && applies) || q === 'who' || (implicitOn && entities.some((e) => stateApplies('on', e))));
   const matching = hasTest ? entities.filter(test) : entities;
-  return { kind: 'query', question: q, entities: r.ids, matching: matching.map((e) => e.id), answer: answer({ question: q, all: f.all, entities, matching, hasTest }, deps.state, lang) };
+  return {
+    kind: 'query',
+    question: q,
+    entities: r.ids,
+    matching: matching.map((e) => e.id),
+    answer: answer({ question: q, all: f.all, entities, matching, hasTest }, deps.state, lang),
+  };
 }

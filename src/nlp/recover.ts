@@ -99,7 +99,10 @@ export class Recoverer {
     private readonly lang: LanguageData,
     private readonly lexicons: readonly Lexicon[],
   ) {
-    this.endings = lang.endings.map((e) => e.split(':') as [string, string?]).map(([end, put = '']) => [end, put] as [string, string]).sort((a, b) => b[0].length - a[0].length);
+    this.endings = lang.endings
+      .map((e) => e.split(':') as [string, string?])
+      .map(([end, put = '']) => [end, put] as [string, string])
+      .sort((a, b) => b[0].length - a[0].length);
   }
 
   private known(w: string): boolean {
@@ -218,7 +221,9 @@ export class Recoverer {
   /** Words before their numbers are read: a mistyped number word ("fourty five") becomes the one it spells. */
   numberWords(input: readonly string[]): string[] {
     const isNumberWord = (t: string) => this.lang.numbers[t] !== undefined || this.lang.number_scales[t] !== undefined;
-    return input.map((t) => (isNumber(t) || t === ',' || isNumberWord(t) || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) ? t : (this.numberWord(t) ?? t)));
+    return input.map((t) =>
+      isNumber(t) || t === ',' || isNumberWord(t) || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) ? t : (this.numberWord(t) ?? t),
+    );
   }
 
   recover(tokens: readonly string[]): Recovery {

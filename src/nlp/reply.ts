@@ -20,7 +20,11 @@ export function listOf(items: readonly string[], lang: LanguageData, joiner: 'li
 }
 
 export const quote = (text: string, lang: LanguageData) => say(lang, 'quote', { text });
-export const quoted = (words: readonly string[], lang: LanguageData) => listOf(words.map((w) => quote(w, lang)), lang);
+export const quoted = (words: readonly string[], lang: LanguageData) =>
+  listOf(
+    words.map((w) => quote(w, lang)),
+    lang,
+  );
 
 /** A number as the language writes it (20,5 in German). */
 export function number(n: number, lang: LanguageData): string {
@@ -35,7 +39,8 @@ export function number(n: number, lang: LanguageData): string {
 export function phraseOf(service: string, data: Record<string, unknown>, lang: LanguageData, unit = ''): { id: string; value?: string } {
   const n = (x: unknown) => number(Number(x), lang);
   if (data.brightness_pct !== undefined) return { id: 'brightness', value: n(data.brightness_pct) };
-  if (typeof data.brightness_step_pct === 'number') return data.brightness_step_pct >= 0 ? { id: 'brighter', value: n(data.brightness_step_pct) } : { id: 'dimmer', value: n(-data.brightness_step_pct) };
+  if (typeof data.brightness_step_pct === 'number')
+    return data.brightness_step_pct >= 0 ? { id: 'brighter', value: n(data.brightness_step_pct) } : { id: 'dimmer', value: n(-data.brightness_step_pct) };
   if (typeof data.color_name === 'string') {
     const said = Object.entries(lang.colors).find(([, css]) => css === data.color_name)?.[0];
     return { id: 'color', value: said ?? data.color_name };
@@ -50,7 +55,14 @@ export function phraseOf(service: string, data: Record<string, unknown>, lang: L
 }
 
 /** "turn on A and B" (do), or "Turned on A and B." (done). */
-export function stepSentence(form: 'do' | 'done', service: string, data: Record<string, unknown>, names: readonly string[], lang: LanguageData, unit?: string): string {
+export function stepSentence(
+  form: 'do' | 'done',
+  service: string,
+  data: Record<string, unknown>,
+  names: readonly string[],
+  lang: LanguageData,
+  unit?: string,
+): string {
   const p = phraseOf(service, data, lang, unit);
   return say(lang, `${form}.${p.id}`, { names: listOf(names, lang), value: p.value ?? '', service });
 }
@@ -67,17 +79,24 @@ export interface Answerable {
 function readingOf(e: HomeEntity, st: HubState | undefined, lang: LanguageData): string {
   if (!st) return say(lang, 'unknown_value');
   const a = st.attributes;
-  const num = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '' && !Number.isNaN(Number(x))) ? number(Number(x), lang) : String(x));
+  const num = (x: unknown) =>
+    typeof x === 'number' || (typeof x === 'string' && x.trim() !== '' && !Number.isNaN(Number(x))) ? number(Number(x), lang) : String(x);
   const stateWord = (s: string) => lang.messages[`state.${s}`] ?? s;
-  if (e.domain === 'climate' && a.current_temperature !== undefined) return `${num(a.current_temperature)}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
-  if (e.domain === 'weather' && a.temperature !== undefined) return `${stateWord(st.state)}, ${num(a.temperature)}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
+  if (e.domain === 'climate' && a.current_temperature !== undefined)
+    return `${num(a.current_temperature)}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
+  if (e.domain === 'weather' && a.temperature !== undefined)
+    return `${stateWord(st.state)}, ${num(a.temperature)}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
   const unit = typeof a.unit_of_measurement === 'string' ? ` ${a.unit_of_measurement}` : '';
   return unit ? `${num(st.state)}${unit}` : stateWord(st.state);
 }
 
 /** The answer to a question, as sentences. */
 export function answer(q: Answerable, state: (id: string) => HubState | undefined, lang: LanguageData): string {
-  const names = (list: HomeEntity[]) => listOf(list.map((e) => e.name), lang);
+  const names = (list: HomeEntity[]) =>
+    listOf(
+      list.map((e) => e.name),
+      lang,
+    );
   const values = (list: HomeEntity[]) => list.map((e) => say(lang, 'value', { name: e.name, value: readingOf(e, state(e.id), lang) })).join(' ');
   const count = () => say(lang, 'count', { count: q.matching.length, total: q.entities.length });
   switch (q.question) {
@@ -101,6 +120,7 @@ export function answer(q: Answerable, state: (id: string) => HubState | undefine
 /** "There is no temperature sensor in Living Room.": a question about a kind of thing a place lacks. */
 export function absent(said: TargetMeaning, places: readonly string[], lang: LanguageData): string {
   const classWord = (cls: string) => lang.sensor_classes[cls]?.[0] ?? lang.binary_sensor_classes[cls]?.nouns[0]?.split('|')[0] ?? cls.replace(/_/g, ' ');
-  const what = said.k === 'domain' ? said.word : said.k === 'bnoun' || said.k === 'snoun' ? say(lang, 'sensor', { kind: classWord(said.cls) }) : say(lang, 'thing');
+  const what =
+    said.k === 'domain' ? said.word : said.k === 'bnoun' || said.k === 'snoun' ? say(lang, 'sensor', { kind: classWord(said.cls) }) : say(lang, 'thing');
   return places.length ? say(lang, 'no_such', { what, where: listOf(places, lang, 'list_or') }) : say(lang, 'no_such_anywhere', { what });
 }

@@ -7,12 +7,21 @@ const text = v.string();
 /** {command, context?: {area?}, dry_run?, language?, confirm?, choose?, code?}; the length limit is COMMAND_MAX_LENGTH, checked by the service. */
 export const commandFields = {
   command: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
-  context: v.optional(v.strictObject({ area: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))) }, 'must be an object such as {"area": "Kitchen"}')),
+  context: v.optional(
+    v.strictObject(
+      { area: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))) },
+      'must be an object such as {"area": "Kitchen"}',
+    ),
+  ),
   dry_run: v.optional(v.boolean('must be true or false')),
-  language: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag (BCP 47) such as en, de or de-CH'))),
+  language: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag (BCP 47) such as en, de or de-CH')),
+  ),
   confirm: v.optional(v.boolean('must be true or false')),
   /** Settles an ambiguity: the entity meant, one of the candidates the last answer listed. */
-  choose: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z_]+\.[a-z0-9_]+$/, 'must be an entity id from the candidates, such as light.desk_lamp'))),
+  choose: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(/^[a-z_]+\.[a-z0-9_]+$/, 'must be an entity id from the candidates, such as light.desk_lamp')),
+  ),
   /** The code for a lock or alarm panel that wants one, where the words gave none. */
   code: v.optional(v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(32, 'must be at most 32 characters'))),
 };
@@ -41,6 +50,10 @@ export const commandResult = v.object({
   device: v.optional(text),
   query: v.optional(v.object({ question: text, entities: v.array(text), matching: v.array(text), answer: text })),
   candidates: v.optional(v.array(v.object({ entity_id: text, name: text, area: v.nullable(text) }))),
-  effects: v.optional(v.array(v.object({ entity_id: v.string(), service: text, via: v.optional(text), needs_confirmation: v.optional(v.boolean()), cannot_tell: v.optional(text) }))),
+  effects: v.optional(
+    v.array(
+      v.object({ entity_id: v.string(), service: text, via: v.optional(text), needs_confirmation: v.optional(v.boolean()), cannot_tell: v.optional(text) }),
+    ),
+  ),
   may_also_run: v.optional(v.array(v.object({ automation: text, because: text }))),
 });

@@ -108,7 +108,10 @@ export class CommandService {
     this.builtIn = readLanguages(deps.languageDirs ?? [BUILT_IN_LANGUAGES]);
     const setting = deps.language ?? 'auto';
     if (setting !== 'auto' && !pickLanguage(setting, this.builtIn.keys())) {
-      throw invalidParameters(`COMMAND_LANGUAGE: the command parser has no words for ${JSON.stringify(setting)}; it has ${this.languages.join(', ')}`, { field: 'COMMAND_LANGUAGE', languages: this.languages });
+      throw invalidParameters(`COMMAND_LANGUAGE: the command parser has no words for ${JSON.stringify(setting)}; it has ${this.languages.join(', ')}`, {
+        field: 'COMMAND_LANGUAGE',
+        languages: this.languages,
+      });
     }
     deps.bus.on('event', (e) => {
       if (e.event_type === EVENT.stateChanged) {
@@ -139,7 +142,10 @@ export class CommandService {
   private parser(code: string): Parser {
     let p = this.parsers.get(code);
     if (!p) {
-      const lang = languageWith(this.builtIn.get(code)!, this.pluginWords.map((w) => w[code] ?? {}));
+      const lang = languageWith(
+        this.builtIn.get(code)!,
+        this.pluginWords.map((w) => w[code] ?? {}),
+      );
       p = { lang, vocabulary: languageLexicon(lang) };
       this.parsers.set(code, p);
     }
@@ -153,7 +159,11 @@ export class CommandService {
   languageOf(input: { language?: string }): string {
     if (input.language !== undefined) {
       const code = pickLanguage(input.language, this.builtIn.keys());
-      if (!code) throw invalidParameters(`language: the command parser has no words for ${JSON.stringify(input.language.slice(0, 35))}; it has ${this.languages.join(', ')}`, { field: 'language', languages: this.languages });
+      if (!code)
+        throw invalidParameters(
+          `language: the command parser has no words for ${JSON.stringify(input.language.slice(0, 35))}; it has ${this.languages.join(', ')}`,
+          { field: 'language', languages: this.languages },
+        );
       return code;
     }
     const setting = this.deps.language ?? 'auto';
@@ -182,7 +192,10 @@ export class CommandService {
     const code = this.languageOf(input);
     if (typeof input.command !== 'string' || !input.command.trim()) throw invalidParameters('command: must be a non-empty string', { field: 'command' });
     if (input.command.length > this.deps.maxLength) {
-      throw invalidParameters(`command: is too long: at most ${this.deps.maxLength} characters (COMMAND_MAX_LENGTH; got ${input.command.length})`, { field: 'command', max_length: this.deps.maxLength });
+      throw invalidParameters(`command: is too long: at most ${this.deps.maxLength} characters (COMMAND_MAX_LENGTH; got ${input.command.length})`, {
+        field: 'command',
+        max_length: this.deps.maxLength,
+      });
     }
     return code;
   }
@@ -196,8 +209,15 @@ export class CommandService {
     const area = input.context?.area;
     if (area !== undefined && !areaIdOf(home, area)) {
       const areas = [...home.areas.values()].map((a) => a.name);
-      const closest = areas.map((name) => ({ name, score: similarity(area.toLowerCase(), name.toLowerCase()) })).sort((a, b) => b.score - a.score).slice(0, CLOSEST).map((x) => x.name);
-      throw invalidParameters(say(p.lang, 'no_area', { area: quote(area.slice(0, 40), p.lang), names: listOf(closest, p.lang) }), { field: 'context.area', available_areas: closest });
+      const closest = areas
+        .map((name) => ({ name, score: similarity(area.toLowerCase(), name.toLowerCase()) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, CLOSEST)
+        .map((x) => x.name);
+      throw invalidParameters(say(p.lang, 'no_area', { area: quote(area.slice(0, 40), p.lang), names: listOf(closest, p.lang) }), {
+        field: 'context.area',
+        available_areas: closest,
+      });
     }
     return plan(input, {
       ...p,
@@ -232,12 +252,28 @@ export class CommandService {
         const e = home.entities.get(id)!;
         return { entity_id: id, name: e.name, area: e.area ? (home.areas.get(e.area)?.name ?? null) : null };
       });
-      const message = say(lang, 'ambiguous', { noun: ambiguous.noun, candidates: listOf(candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`), lang, 'list_or') });
+      const message = say(lang, 'ambiguous', {
+        noun: ambiguous.noun,
+        candidates: listOf(
+          candidates.map((c) => `${c.name}${c.area ? ` (${c.area})` : ''}`),
+          lang,
+          'list_or',
+        ),
+      });
       throw ambiguousError(message, candidates, { noun: ambiguous.noun });
     }
 
     // Plan every call first, so a refusal (unknown service data, the guard) acts on nothing.
-    type Planned = { step: Step; call: PlannedCall } | { scene: string; name: string; list: { entity_id: string; action: string; service: string; data: Record<string, unknown> }[] } | { group: string; name: string; action: string; parameters: Record<string, unknown>; list: { entity_id: string; service: string; data: Record<string, unknown> }[] };
+    type Planned =
+      | { step: Step; call: PlannedCall }
+      | { scene: string; name: string; list: { entity_id: string; action: string; service: string; data: Record<string, unknown> }[] }
+      | {
+          group: string;
+          name: string;
+          action: string;
+          parameters: Record<string, unknown>;
+          list: { entity_id: string; service: string; data: Record<string, unknown> }[];
+        };
     const planned: Planned[] = [];
     const queries: Extract<Outcome, { kind: 'query' }>[] = [];
     const guarded: GuardedAction[] = [];
@@ -301,13 +337,31 @@ export class CommandService {
     };
     const notDone = (service: string, data: Record<string, unknown>, rows: { entity_id: string; error?: { message: string } }[]) => {
       for (const [message, list] of groupBy(rows, (r) => r.error?.message ?? '')) {
-        sentences.push(say(lang, 'failed', { what: stepSentence('do', service, data, list.map((r) => nameOf(r.entity_id)), lang, this.units.temperature), error: message }));
+        sentences.push(
+          say(lang, 'failed', {
+            what: stepSentence(
+              'do',
+              service,
+              data,
+              list.map((r) => nameOf(r.entity_id)),
+              lang,
+              this.units.temperature,
+            ),
+            error: message,
+          }),
+        );
       }
     };
     for (const p of planned) {
       if ('call' in p) {
         const { step, call } = p;
-        const row = (entity_id: string): CommandAction => ({ entity_id, action: step.service, parameters: call.data, status: 'planned', ...needs(entity_id, step.service, call.data) });
+        const row = (entity_id: string): CommandAction => ({
+          entity_id,
+          action: step.service,
+          parameters: call.data,
+          status: 'planned',
+          ...needs(entity_id, step.service, call.data),
+        });
         if (dry) {
           out.push(...step.entity_ids.map(row));
           continue;
@@ -324,33 +378,74 @@ export class CommandService {
         });
         out.push(...rows);
         const ok = rows.filter((r) => r.status === 'completed');
-        if (ok.length) sentences.push(stepSentence('done', step.service, call.data, ok.map((r) => nameOf(r.entity_id)), lang, this.units.temperature));
-        notDone(step.service, call.data, rows.filter((r) => r.status === 'failed'));
+        if (ok.length)
+          sentences.push(
+            stepSentence(
+              'done',
+              step.service,
+              call.data,
+              ok.map((r) => nameOf(r.entity_id)),
+              lang,
+              this.units.temperature,
+            ),
+          );
+        notDone(
+          step.service,
+          call.data,
+          rows.filter((r) => r.status === 'failed'),
+        );
         for (const r of ok) if (r.verified === false) sentences.push(unverifiedNote(lang, nameOf(r.entity_id), r));
       } else {
         if (dry) {
-          out.push(...p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, parameters: a.data, status: 'planned' as const, ...needs(a.entity_id, a.service, a.data) })));
+          out.push(
+            ...p.list.map((a) => ({
+              entity_id: a.entity_id,
+              action: a.service,
+              parameters: a.data,
+              status: 'planned' as const,
+              ...needs(a.entity_id, a.service, a.data),
+            })),
+          );
           continue;
         }
         let results: ActionResult[];
         try {
-          results = ('scene' in p ? await scenes.activate(p.scene, caller) : await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller)).results;
+          results = (
+            'scene' in p ? await scenes.activate(p.scene, caller) : await groups.control(p.group, { action: p.action, parameters: p.parameters }, caller)
+          ).results;
         } catch (err) {
           // None of its actions succeeded: each one's result is in the error's details.
           const e = toAppError(err);
           const given = (e.details as { results?: ActionResult[] }).results;
-          results = given ?? p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, status: 'failed' as const, error: { code: e.code, message: e.message } }));
+          results =
+            given ?? p.list.map((a) => ({ entity_id: a.entity_id, action: a.service, status: 'failed' as const, error: { code: e.code, message: e.message } }));
           errors.push(e);
         }
         results.forEach((x, i) => {
           const a = p.list[i]!;
-          out.push({ entity_id: x.entity_id, action: a.service, parameters: a.data, status: x.status, ...(x.state !== undefined ? { state: x.state } : {}), ...(x.error ? { error: x.error } : {}) });
+          out.push({
+            entity_id: x.entity_id,
+            action: a.service,
+            parameters: a.data,
+            status: x.status,
+            ...(x.state !== undefined ? { state: x.state } : {}),
+            ...(x.error ? { error: x.error } : {}),
+          });
         });
         const failures = results.filter((x) => x.status === 'failed');
-        if (failures.length < results.length) sentences.push('scene' in p ? say(lang, 'done.scene', { names: p.name }) : stepSentence('done', p.action, p.parameters, [p.name], lang));
+        if (failures.length < results.length)
+          sentences.push('scene' in p ? say(lang, 'done.scene', { names: p.name }) : stepSentence('done', p.action, p.parameters, [p.name], lang));
         if (failures.length) {
           const what = 'scene' in p ? say(lang, 'do.scene', { names: p.name }) : doing(p);
-          sentences.push(say(lang, 'failed', { what, error: `${listOf(failures.map((x) => nameOf(x.entity_id)), lang)}: ${failures[0]!.error?.message ?? ''}` }));
+          sentences.push(
+            say(lang, 'failed', {
+              what,
+              error: `${listOf(
+                failures.map((x) => nameOf(x.entity_id)),
+                lang,
+              )}: ${failures[0]!.error?.message ?? ''}`,
+            }),
+          );
         }
       }
     }
@@ -391,8 +486,16 @@ export class CommandService {
   /** Why nothing was done, in the request's language: code NOT_UNDERSTOOD, details.reason naming the rule. */
   private refusal(command: string, o: Extract<Outcome, { kind: 'not_understood' }>, compound: boolean, home: Home, lang: LanguageData): AppError {
     const words = quoted(o.words, lang);
-    const names = (ids: string[] | undefined) => listOf((ids ?? []).map((id) => home.entities.get(id)?.name ?? id), lang);
-    const details: Record<string, unknown> = { reason: o.reason, words: o.words, unknown_words: o.reason === 'unknown_words' || o.reason === 'no_action' ? o.words : [] };
+    const names = (ids: string[] | undefined) =>
+      listOf(
+        (ids ?? []).map((id) => home.entities.get(id)?.name ?? id),
+        lang,
+      );
+    const details: Record<string, unknown> = {
+      reason: o.reason,
+      words: o.words,
+      unknown_words: o.reason === 'unknown_words' || o.reason === 'no_action' ? o.words : [],
+    };
     if (compound) details.part = o.part;
     let message: string;
     switch (o.reason) {
@@ -408,10 +511,18 @@ export class CommandService {
         message = say(lang, 'not_understood', { words, command: command.slice(0, 80) });
         break;
       case 'no_target':
-        message = o.detail?.where?.length && o.words.length ? say(lang, 'no_target_in', { words, where: listOf(o.detail.where, lang) }) : say(lang, 'no_target', { words: o.words.length ? words : quote(o.part, lang) });
+        message =
+          o.detail?.where?.length && o.words.length
+            ? say(lang, 'no_target_in', { words, where: listOf(o.detail.where, lang) })
+            : say(lang, 'no_target', { words: o.words.length ? words : quote(o.part, lang) });
         break;
       case 'cannot':
-        message = say(lang, 'cannot', { what: say(lang, `do.${o.detail?.verb ?? '*'}`, { names: o.detail?.ids?.length ? names(o.detail.ids) : o.words.join(' '), service: o.detail?.verb ?? '' }) });
+        message = say(lang, 'cannot', {
+          what: say(lang, `do.${o.detail?.verb ?? '*'}`, {
+            names: o.detail?.ids?.length ? names(o.detail.ids) : o.words.join(' '),
+            service: o.detail?.verb ?? '',
+          }),
+        });
         break;
       case 'scene_action':
         message = say(lang, 'scene_action', { names: o.words.join(', ') });
@@ -475,6 +586,9 @@ function verification(e: Partial<Verification> | undefined): Partial<CommandActi
 /** "Garage Side Door is jammed, not locked." / "Living Room Blinds is still opening." */
 function unverifiedNote(lang: LanguageData, name: string, a: CommandAction): string {
   const word = (v: unknown) => lang.messages[`state.${String(v)}`] ?? String(v);
-  const shown = (x: Record<string, unknown> | undefined) => Object.entries(x ?? {}).map(([k, v]) => (k === 'state' ? word(v) : `${k.replace(/_/g, ' ')} ${String(v)}`)).join(', ');
+  const shown = (x: Record<string, unknown> | undefined) =>
+    Object.entries(x ?? {})
+      .map(([k, v]) => (k === 'state' ? word(v) : `${k.replace(/_/g, ' ')} ${String(v)}`))
+      .join(', ');
   return say(lang, a.pending ? 'pending' : 'unverified', { name, actual: shown(a.actual), expected: shown(a.expected) });
 }

@@ -3,7 +3,21 @@
 import type { HubState } from '../hub/types.js';
 import type { HomeEntity } from './home.js';
 
-const ON_DOMAINS = new Set(['light', 'switch', 'fan', 'input_boolean', 'automation', 'media_player', 'climate', 'humidifier', 'siren', 'remote', 'binary_sensor', 'water_heater', 'group']);
+const ON_DOMAINS = new Set([
+  'light',
+  'switch',
+  'fan',
+  'input_boolean',
+  'automation',
+  'media_player',
+  'climate',
+  'humidifier',
+  'siren',
+  'remote',
+  'binary_sensor',
+  'water_heater',
+  'group',
+]);
 const OPENINGS = new Set(['door', 'garage_door', 'opening', 'window']);
 
 /** Whether a state word can be said of this entity. */

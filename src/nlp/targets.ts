@@ -21,7 +21,7 @@ export interface Scope {
 export type Resolution =
   | { kind: 'entities'; ids: string[]; noun?: string; singular: boolean }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
-  | { kind: 'none'; noun?: string; where?: string; /** The kind of thing said, when the words named one the place lacks. */ said?: TargetMeaning }
+  | { kind: 'none'; noun?: string; where?: string /** The kind of thing said, when the words named one the place lacks. */; said?: TargetMeaning }
   /** Named things that cannot do what is asked. */
   | { kind: 'cannot'; noun: string; ids: string[] }
   /** What "except" names was not found. */
@@ -58,7 +58,10 @@ export function scopeOf(f: Pick<Frame, 'areas' | 'floors' | 'here' | 'everywhere
 }
 
 export function areaIdOf(home: Home, area: string): string | undefined {
-  return areaIdFor([...home.areas.values()].map((a) => ({ area_id: a.id, name: a.name, aliases: a.aliases })), area);
+  return areaIdFor(
+    [...home.areas.values()].map((a) => ({ area_id: a.id, name: a.name, aliases: a.aliases })),
+    area,
+  );
 }
 
 const inScope = (e: HomeEntity, s: Scope) => s.areas.has(e.area ?? '') || s.floors.has(e.floor ?? '');
@@ -102,7 +105,9 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
 /** Of several things, the one whose name carries the word of the kind said ("the one" after "the bedroom lamp": a lamp), else all. */
 function carryingWord(ids: string[], mentions: Mention[], home: Home, filters: Filters): string[] {
   const words = mentions.flatMap((m) => m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : [])));
-  const carrying = ids.filter((id) => words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)));
+  const carrying = ids.filter((id) =>
+    words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)),
+  );
   return carrying.length === 1 ? carrying : ids;
 }
 
@@ -112,7 +117,10 @@ export function kindsOf(mentions: Mention[], home: Home): Mention[] {
     .map((m) => {
       const kinds = m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group');
       if (kinds.length) return { ...m, meanings: kinds };
-      const named = m.meanings.flatMap((x) => (x.k === 'entity' ? x.ids : [])).map((id) => home.entities.get(id)).filter((e): e is HomeEntity => e !== undefined);
+      const named = m.meanings
+        .flatMap((x) => (x.k === 'entity' ? x.ids : []))
+        .map((id) => home.entities.get(id))
+        .filter((e): e is HomeEntity => e !== undefined);
       const domains = [...new Set(named.map((e) => e.domain))];
       // Of one device class ("Rollo links": a blind), the one(s) said after are of that class too.
       const classes = [...new Set(named.map((e) => e.cls))];
@@ -139,17 +147,26 @@ function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filt
     const own = (p: Place[]) => p.filter((x) => x.group === g);
     const mentions = f.mentions.filter((m) => m.group === g);
     // "den linken Vorhang und den rechten": a position alone stands for one of the kind said.
-    const pronoun = f.kindParts.find((k) => k.group === g) ?? (!mentions.length && f.positions.some((x) => x.group === g) ? { group: g, one: true } : undefined);
+    const pronoun =
+      f.kindParts.find((k) => k.group === g) ?? (!mentions.length && f.positions.some((x) => x.group === g) ? { group: g, one: true } : undefined);
     // A part that is only a place takes the kinds of thing said in the others ("the lights in the bedroom and the kitchen");
     // "the one in the kitchen" takes the kind of the thing named ("the bedroom lamp and the one in the kitchen").
-    const kinds = mentions.length ? mentions : pronoun ? kindsOf(f.mentions, home) : f.mentions.map((m) => ({ ...m, meanings: m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group') })).filter((m) => m.meanings.length);
+    const kinds = mentions.length
+      ? mentions
+      : pronoun
+        ? kindsOf(f.mentions, home)
+        : f.mentions
+            .map((m) => ({ ...m, meanings: m.meanings.filter((x) => x.k !== 'entity' && x.k !== 'scene' && x.k !== 'group') }))
+            .filter((m) => m.meanings.length);
     const part = { ...f, mentions: kinds, areas: own(f.areas), floors: own(f.floors), positions: f.positions.filter((x) => x.group === g), kindParts: [] };
     // A part with no place of its own takes the clause's; if nothing is there, the speaker's or the whole home.
     const hasOwn = part.areas.length > 0 || part.floors.length > 0;
     let one = resolveGroup(part, home, hasOwn ? scopeOf(part, home, contextArea) : scope, filters);
-    if (one.kind === 'none' && !hasOwn && scope.explicit) one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
+    if (one.kind === 'none' && !hasOwn && scope.explicit)
+      one = resolveGroup({ ...part, areas: [], floors: [] }, home, scopeOf({ ...part, areas: [], floors: [] }, home, contextArea), filters);
     if (one.kind === 'entities' && pronoun?.one && one.ids.length > 1) one = { ...one, ids: carryingWord(one.ids, kinds, home, filters) };
-    if (one.kind === 'entities' && pronoun?.one && one.ids.length > 1) return { kind: 'ambiguous', noun: kinds.map((m) => m.text).join(' '), candidates: one.ids };
+    if (one.kind === 'entities' && pronoun?.one && one.ids.length > 1)
+      return { kind: 'ambiguous', noun: kinds.map((m) => m.text).join(' '), candidates: one.ids };
     if (one.kind !== 'entities') return one;
     ids.push(...one.ids);
   }
@@ -185,7 +202,9 @@ function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<F
     let ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
     // "except the lamp": of the things meant, those that carry the word said, if any do.
     const words = m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : []));
-    const carrying = ids.filter((id) => words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)));
+    const carrying = ids.filter((id) =>
+      words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)),
+    );
     if (carrying.length) ids = carrying;
     if (!ids.length) return { kind: 'no_exception', words: [m.text] };
     for (const id of ids) out.add(id);
@@ -205,12 +224,37 @@ function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefine
   const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === cls && named(e));
   if (sensors.length) return { kind: 'entities', ids: sensors.map((e) => e.id), singular: sensors.length === 1 };
   const weather = home.byDomain.get('weather') ?? [];
-  if (weather.length && (cls === 'temperature' || cls === 'humidity')) return { kind: 'entities', ids: weather.map((e) => e.id), singular: weather.length === 1 };
+  if (weather.length && (cls === 'temperature' || cls === 'humidity'))
+    return { kind: 'entities', ids: weather.map((e) => e.id), singular: weather.length === 1 };
   return undefined;
 }
 
 function emptyFrame(): Frame {
-  return { actions: [], particles: [], mentions: [], areas: [], floors: [], here: false, everywhere: false, outdoors: false, all: false, any: false, everything: false, states: [], bstates: [], numbers: [], props: [], unknown: [], blockers: [], counts: [], text: '', positions: [], kindParts: [], places: [], nouns: [] };
+  return {
+    actions: [],
+    particles: [],
+    mentions: [],
+    areas: [],
+    floors: [],
+    here: false,
+    everywhere: false,
+    outdoors: false,
+    all: false,
+    any: false,
+    everything: false,
+    states: [],
+    bstates: [],
+    numbers: [],
+    props: [],
+    unknown: [],
+    blockers: [],
+    counts: [],
+    text: '',
+    positions: [],
+    kindParts: [],
+    places: [],
+    nouns: [],
+  };
 }
 
 const KINDS = new Set(['domain', 'bnoun', 'snoun', 'generic']);
@@ -234,10 +278,12 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     // "the signal strength of my phone": a sensor of the kind asked whose name carries the name said, over the thing of that name.
     if (f.question !== undefined && !list.some((e) => kinds.some((k) => kindFits(k, e)))) {
       const said = (filters.fold?.(m.text) ?? m.text.toLowerCase()).split(' ');
-      const carrying = kinds.flatMap((k) => (k.k === 'snoun' ? entitiesOfKind(home, k) : [])).filter((e) => {
-        const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
-        return said.every((w) => words.includes(w));
-      });
+      const carrying = kinds
+        .flatMap((k) => (k.k === 'snoun' ? entitiesOfKind(home, k) : []))
+        .filter((e) => {
+          const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
+          return said.every((w) => words.includes(w));
+        });
       if (carrying.length) list = carrying;
     }
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
@@ -255,7 +301,8 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     if (!list.length && f.question !== undefined && before.length && !kinds.length) list = before;
     if (!list.length) {
       // Only a name, and what it names cannot do this: say so rather than act on something else.
-      if (f.question === undefined && before.length && !m.meanings.some((x) => KINDS.has(x.k)) && !kinds.length) cannot ??= { noun: m.text, ids: before.map((e) => e.id) };
+      if (f.question === undefined && before.length && !m.meanings.some((x) => KINDS.has(x.k)) && !kinds.length)
+        cannot ??= { noun: m.text, ids: before.map((e) => e.id) };
       continue;
     }
     if (list.length > 1 && !filters.valueQuestion && f.question === undefined) return { kind: 'ambiguous', noun: m.text, candidates: list.map((e) => e.id) };
@@ -267,7 +314,8 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
   // Two kinds of thing side by side that share no domain ("the tv light") name no one thing.
   if (f.question === undefined) {
     const domains = f.mentions.map((m) => new Set(m.meanings.flatMap((x) => (x.k === 'domain' ? [x.domain] : []))));
-    if (domains.some((a, i) => a.size && domains.some((b, j) => j !== i && b.size && ![...a].some((d) => b.has(d))))) return { kind: 'none', noun: f.mentions.map((m) => m.text).join(' ') };
+    if (domains.some((a, i) => a.size && domains.some((b, j) => j !== i && b.size && ![...a].some((d) => b.has(d)))))
+      return { kind: 'none', noun: f.mentions.map((m) => m.text).join(' ') };
   }
 
   // Kinds of thing: the mentions' meanings, else device classes from state words, else the act's domains.
@@ -278,7 +326,8 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
   if (f.question === undefined) options = options.filter((o) => o.k === 'domain');
   if (f.question === 'who') options = [{ k: 'domain', domain: 'person', word: 'person', plural: true }];
   const said = options[0];
-  if (!options.length && f.bstates.length && !filters.implied.length) options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
+  if (!options.length && f.bstates.length && !filters.implied.length)
+    options = f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning);
   if (!options.length) options = filters.implied.map((domain) => ({ k: 'domain', domain, word: domain, plural: false }) as TargetMeaning);
   if (generic && f.bstates.length) options = [...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: true }) as TargetMeaning), ...options];
   return resolveKinds(f, home, scope, filters, options, said);
@@ -293,11 +342,19 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
   const union: HomeEntity[] = [];
   // Another kind the same words name that the home has ("Tür": a lock as well as a door cover).
   const present = new Map<TargetMeaning, boolean>();
-  const hasAny = (x: TargetMeaning) => present.get(x) ?? present.set(x, entitiesOfKind(home, x).some((e) => !e.background && (!filters.fits || filters.fits(e)))).get(x)!;
+  const hasAny = (x: TargetMeaning) =>
+    present.get(x) ??
+    present
+      .set(
+        x,
+        entitiesOfKind(home, x).some((e) => !e.background && (!filters.fits || filters.fits(e))),
+      )
+      .get(x)!;
   const others = (o: TargetMeaning) => options.some((x) => x !== o && hasAny(x));
   for (const o of options) {
     let list = entitiesOfKind(home, o);
-    if (!list.length && o.k === 'domain' && o.cls && !others(o)) list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
+    if (!list.length && o.k === 'domain' && o.cls && !others(o))
+      list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
     // In a command, covers go by many names (blinds, shades, curtains, shutters): said of several or of a
     // place they mean its covers; one said alone means that kind, or any cover when there is none of it
     // and the words name nothing else (a garage door, a gate or an awning the home lacks is not another
@@ -305,8 +362,10 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
     // Where the language's words for covers are loose (German, as its corpus says), several or a place mean
     // every cover there; elsewhere a kind of window covering stands in for another only where there is none of it.
     const loose = filters.looseCovers !== false;
-    const lacking = !list.some((e) => !e.background && (!scope.explicit || inScope(e, scope))) && !others(o) && o.k === 'domain' && WINDOW_COVERINGS.has(o.cls ?? '');
-    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && !f.positions.length && (loose ? wide || lacking : lacking)) list = (home.byDomain.get('cover') ?? []).filter((e) => loose || !e.cls || WINDOW_COVERINGS.has(e.cls));
+    const lacking =
+      !list.some((e) => !e.background && (!scope.explicit || inScope(e, scope))) && !others(o) && o.k === 'domain' && WINDOW_COVERINGS.has(o.cls ?? '');
+    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && !f.positions.length && (loose ? wide || lacking : lacking))
+      list = (home.byDomain.get('cover') ?? []).filter((e) => loose || !e.cls || WINDOW_COVERINGS.has(e.cls));
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)) && placed(e, f.positions, filters));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
@@ -337,9 +396,11 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
       const w = m.word.toLowerCase();
       const withWord = list.filter((e) => e.name.toLowerCase().includes(w));
       if (withWord.length === 1) list = withWord;
-      else if (withWord.length > 1 && (f.question === undefined || f.question === 'yesno')) return { kind: 'ambiguous', noun: word ?? m.word, candidates: withWord.map((e) => e.id) };
+      else if (withWord.length > 1 && (f.question === undefined || f.question === 'yesno'))
+        return { kind: 'ambiguous', noun: word ?? m.word, candidates: withWord.map((e) => e.id) };
     }
-    if (list.length > 1 && (f.question === undefined || f.question === 'yesno')) return { kind: 'ambiguous', noun: word ?? kindWord(m), candidates: list.map((e) => e.id) };
+    if (list.length > 1 && (f.question === undefined || f.question === 'yesno'))
+      return { kind: 'ambiguous', noun: word ?? kindWord(m), candidates: list.map((e) => e.id) };
   }
   return { kind: 'entities', ids: list.map((e) => e.id), noun: word, singular: list.length === 1 };
 }

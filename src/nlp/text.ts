@@ -41,7 +41,8 @@ export function words(text: string, lang: LanguageData): string[] {
 /** Splits a word written as one into number words (zweihundertfünfzig: zwei hundert fünfzig), or undefined. */
 function numberParts(word: string, lang: LanguageData): string[] | undefined {
   if (!lang.number_compounds || lang.numbers[word] !== undefined) return undefined;
-  const known = (s: string) => lang.numbers[s] !== undefined || lang.number_parts[s] !== undefined || lang.number_scales[s] !== undefined || lang.number_joiners.includes(s);
+  const known = (s: string) =>
+    lang.numbers[s] !== undefined || lang.number_parts[s] !== undefined || lang.number_scales[s] !== undefined || lang.number_joiners.includes(s);
   // Longest pieces first, so "siebzehn" stays one and "achtzig" is not "acht zig".
   const split = (rest: string): string[] | undefined => {
     if (!rest) return [];

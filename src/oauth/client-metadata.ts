@@ -42,7 +42,8 @@ export class ClientMetadataFetcher {
     if (hit && hit.until > Date.now()) return hit.doc;
     const doc = await this.fetch(url);
     if (doc.client_id !== url) throw new MetadataError(`the document's client_id (${JSON.stringify(String(doc.client_id).slice(0, 100))}) is not its own URL`);
-    if (!Array.isArray(doc.redirect_uris) || doc.redirect_uris.length === 0 || !doc.redirect_uris.every((u) => typeof u === 'string')) throw new MetadataError('the document lists no redirect_uris');
+    if (!Array.isArray(doc.redirect_uris) || doc.redirect_uris.length === 0 || !doc.redirect_uris.every((u) => typeof u === 'string'))
+      throw new MetadataError('the document lists no redirect_uris');
     // Only what the bridge uses is kept (anyone can make it fetch a document): a few hundred bytes
     // a client rather than up to 64 KiB.
     const kept = {
@@ -59,7 +60,12 @@ export class ClientMetadataFetcher {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 4);
       const refused = addresses.find((a) => isPrivateAddress(a.address));
-      if (refused && !this.allowPrivate) return callback(new MetadataError(`${hostname} is a private address (${refused.address}); metadata documents are fetched from public addresses only`), '', 4);
+      if (refused && !this.allowPrivate)
+        return callback(
+          new MetadataError(`${hostname} is a private address (${refused.address}); metadata documents are fetched from public addresses only`),
+          '',
+          4,
+        );
       const first = addresses[0]!;
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       else callback(null, first.address, first.family);
@@ -69,7 +75,8 @@ export class ClientMetadataFetcher {
   private fetch(url: string): Promise<Record<string, unknown>> {
     const u = new URL(url);
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && isPrivateAddress(host) && !this.allowPrivate) return Promise.reject(new MetadataError(`${host} is a private address; metadata documents are fetched from public addresses only`));
+    if (isIP(host) && isPrivateAddress(host) && !this.allowPrivate)
+      return Promise.reject(new MetadataError(`${host} is a private address; metadata documents are fetched from public addresses only`));
     const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const req = request(u, { method: 'GET', lookup: this.lookup, headers: { accept: 'application/json' }, timeout: METADATA_TIMEOUT_MS }, (res) => {

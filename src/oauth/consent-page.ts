@@ -46,7 +46,8 @@ function page(title: string, body: string): string {
 const SCOPE_WORDS = {
   read: 'See your entities, their states and history, and the bridge’s resources',
   control: 'Control your devices: switch, dim, open, lock and run scenes',
-  config: 'Change your automations, scripts, helpers and dashboards (each change previewed, confirmed and kept as a version; only while the bridge allows config editing)',
+  config:
+    'Change your automations, scripts, helpers and dashboards (each change previewed, confirmed and kept as a version; only while the bridge allows config editing)',
 };
 
 export function consentPage(p: PendingAuthorization, who: Principal | undefined, error?: string): string {
@@ -90,5 +91,8 @@ export function consentPage(p: PendingAuthorization, who: Principal | undefined,
 }
 
 export function errorPage(message: string): string {
-  return page('Cannot authorize', `<section class="card narrow"><h2>This request cannot be authorized</h2><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">Nothing was granted. Start again from the assistant.</p></section>`);
+  return page(
+    'Cannot authorize',
+    `<section class="card narrow"><h2>This request cannot be authorized</h2><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">Nothing was granted. Start again from the assistant.</p></section>`,
+  );
 }

@@ -209,7 +209,13 @@ export class OAuthService {
 
   protectedResource(headers: Record<string, string>) {
     const base = this.base(headers);
-    return { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: [...SCOPES], bearer_methods_supported: ['header'], resource_name: 'Home MCP Bridge' };
+    return {
+      resource: `${base}/mcp`,
+      authorization_servers: [base],
+      scopes_supported: [...SCOPES],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Home MCP Bridge',
+    };
   }
 
   authorizationServer(headers: Record<string, string>) {
@@ -235,8 +241,14 @@ export class OAuthService {
 
   /** RFC 7591: public clients only (PKCE instead of a secret). */
   register(body: unknown, from = 'unknown'): Record<string, unknown> {
-    if (!this.settings.registration) throw new OAuthError('access_denied', 'Dynamic client registration is turned off on this bridge (OAUTH_REGISTRATION); identify with a client ID metadata document', 403);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object of client metadata');
+    if (!this.settings.registration)
+      throw new OAuthError(
+        'access_denied',
+        'Dynamic client registration is turned off on this bridge (OAUTH_REGISTRATION); identify with a client ID metadata document',
+        403,
+      );
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object of client metadata');
     const m = body as Record<string, unknown>;
     const uris = m.redirect_uris;
     if (
@@ -246,7 +258,10 @@ export class OAuthService {
       !uris.every((u) => typeof u === 'string' && u.length <= REDIRECT_URI_MAX_CHARS) ||
       (uris as string[]).reduce((n, u) => n + u.length, 0) > REDIRECT_URIS_MAX_CHARS
     ) {
-      throw new OAuthError('invalid_redirect_uri', `redirect_uris must be a list of 1 to ${REDIRECT_URIS_MAX} URLs, each at most ${REDIRECT_URI_MAX_CHARS} characters and ${REDIRECT_URIS_MAX_CHARS} in all`);
+      throw new OAuthError(
+        'invalid_redirect_uri',
+        `redirect_uris must be a list of 1 to ${REDIRECT_URIS_MAX} URLs, each at most ${REDIRECT_URI_MAX_CHARS} characters and ${REDIRECT_URIS_MAX_CHARS} in all`,
+      );
     }
     for (const u of uris as string[]) {
       const problem = redirectUriProblem(u);
@@ -254,11 +269,16 @@ export class OAuthService {
     }
     const name = typeof m.client_name === 'string' && m.client_name.trim() ? m.client_name.trim().slice(0, 100) : 'Unnamed client';
     const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
-    if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) throw new OAuthError('invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only');
-    if (m.response_types !== undefined && !(Array.isArray(m.response_types) && m.response_types.every((r) => r === 'code'))) throw new OAuthError('invalid_client_metadata', 'response_types may hold code only');
+    if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
+      throw new OAuthError('invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only');
+    if (m.response_types !== undefined && !(Array.isArray(m.response_types) && m.response_types.every((r) => r === 'code')))
+      throw new OAuthError('invalid_client_metadata', 'response_types may hold code only');
     // A client with a secret is made by an admin, who sees who it is; registration is open to anyone.
     if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
-      throw new OAuthError('invalid_client_metadata', 'Registration makes public clients only (token_endpoint_auth_method "none", with PKCE); a client with a secret is made by an admin in the bridge\'s panel (or POST /api/oauth/clients)');
+      throw new OAuthError(
+        'invalid_client_metadata',
+        'Registration makes public clients only (token_endpoint_auth_method "none", with PKCE); a client with a secret is made by an admin in the bridge\'s panel (or POST /api/oauth/clients)',
+      );
     }
     const clientId = `hmb_${randomBytes(16).toString('base64url')}`;
     const issuedAt = Math.floor(Date.now() / 1000);
@@ -285,13 +305,27 @@ export class OAuthService {
       try {
         doc = await this.metadata.get(clientId);
       } catch (err) {
-        throw new OAuthError('invalid_client', `The client's metadata document ${clientId.slice(0, 200)} could not be used: ${err instanceof MetadataError ? err.message : 'fetching it failed'}`, 401);
+        throw new OAuthError(
+          'invalid_client',
+          `The client's metadata document ${clientId.slice(0, 200)} could not be used: ${err instanceof MetadataError ? err.message : 'fetching it failed'}`,
+          401,
+        );
       }
       const uris = (doc.redirect_uris as string[]).filter((u) => !redirectUriProblem(u));
-      return { client_id: clientId, client_name: typeof doc.client_name === 'string' ? doc.client_name.slice(0, 100) : new URL(clientId).host, redirect_uris: uris, kind: 'metadata_document' };
+      return {
+        client_id: clientId,
+        client_name: typeof doc.client_name === 'string' ? doc.client_name.slice(0, 100) : new URL(clientId).host,
+        redirect_uris: uris,
+        kind: 'metadata_document',
+      };
     }
     const stored = this.store.client(clientId);
-    if (!stored) throw new OAuthError('invalid_client', `Unknown client ${JSON.stringify(clientId.slice(0, 100))}: register first, or use a client ID metadata document URL`, 401);
+    if (!stored)
+      throw new OAuthError(
+        'invalid_client',
+        `Unknown client ${JSON.stringify(clientId.slice(0, 100))}: register first, or use a client ID metadata document URL`,
+        401,
+      );
     const confidential = stored.token_endpoint_auth_method === 'client_secret_post';
     return {
       client_id: clientId,
@@ -318,10 +352,26 @@ export class OAuthService {
     const secret = `hmbs_${randomBytes(32).toString('base64url')}`;
     const createdAt = new Date().toISOString();
     const createdBy = actorName(by);
-    const metadata = { client_id: clientId, client_name: name, redirect_uris: [...new Set(input.redirect_uris)], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post', created_by: createdBy };
+    const metadata = {
+      client_id: clientId,
+      client_name: name,
+      redirect_uris: [...new Set(input.redirect_uris)],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+      created_by: createdBy,
+    };
     this.store.addClient(clientId, metadata, createdAt, { secretHash: sha256(secret), createdBy });
     this.log.info({ client: clientId, name, user: createdBy }, 'OAuth confidential client made');
-    return { client_id: clientId, client_name: name, redirect_uris: metadata.redirect_uris, token_endpoint_auth_method: 'client_secret_post', created_at: createdAt, created_by: createdBy, client_secret: secret };
+    return {
+      client_id: clientId,
+      client_name: name,
+      redirect_uris: metadata.redirect_uris,
+      token_endpoint_auth_method: 'client_secret_post',
+      created_at: createdAt,
+      created_by: createdBy,
+      client_secret: secret,
+    };
   }
 
   confidentialClients(): ConfidentialClientView[] {
@@ -356,7 +406,13 @@ export class OAuthService {
     if (hash === undefined) {
       if (secret) {
         const known = this.store.client(clientId) !== undefined || isMetadataUrl(clientId, this.settings.allowPrivateMetadata);
-        throw new OAuthError('invalid_client', known ? 'This client is public: it has no secret (it proves itself with PKCE); send no client_secret' : `Unknown client ${JSON.stringify(clientId.slice(0, 100))}`, 401);
+        throw new OAuthError(
+          'invalid_client',
+          known
+            ? 'This client is public: it has no secret (it proves itself with PKCE); send no client_secret'
+            : `Unknown client ${JSON.stringify(clientId.slice(0, 100))}`,
+          401,
+        );
       }
       return { confidential: false };
     }
@@ -378,18 +434,29 @@ export class OAuthService {
     }
     // Only an exact match: nothing is ever sent to an address the client did not name beforehand.
     if (!q.redirect_uri || !client.redirect_uris.includes(q.redirect_uri)) {
-      return { kind: 'error', message: `The redirect URI ${JSON.stringify((q.redirect_uri ?? '').slice(0, 200))} is not one ${client.client_name} registered.` };
+      return {
+        kind: 'error',
+        message: `The redirect URI ${JSON.stringify((q.redirect_uri ?? '').slice(0, 200))} is not one ${client.client_name} registered.`,
+      };
     }
     const issuer = this.base(headers);
     const state = q.state !== undefined && q.state.length <= STATE_MAX ? q.state : undefined;
-    const back = (error: string, description: string): AuthorizeOutcome => ({ kind: 'redirect', location: withParams(q.redirect_uri!, { error, error_description: description, state, iss: issuer }) });
+    const back = (error: string, description: string): AuthorizeOutcome => ({
+      kind: 'redirect',
+      location: withParams(q.redirect_uri!, { error, error_description: description, state, iss: issuer }),
+    });
     if (q.state !== undefined && state === undefined) return back('invalid_request', `state is longer than ${STATE_MAX} characters`);
     if (q.response_type !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
     // PKCE: always for public clients; a confidential client proves itself with its secret instead, and may add PKCE.
     const pkce = q.code_challenge !== undefined || q.code_challenge_method !== undefined;
     if (pkce || client.kind !== 'confidential') {
       if (q.code_challenge_method !== 'S256' || !q.code_challenge || !CHALLENGE.test(q.code_challenge)) {
-        return back('invalid_request', client.kind === 'confidential' ? 'PKCE, when used, is code_challenge (S256, 43 characters) with code_challenge_method=S256' : 'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256');
+        return back(
+          'invalid_request',
+          client.kind === 'confidential'
+            ? 'PKCE, when used, is code_challenge (S256, 43 characters) with code_challenge_method=S256'
+            : 'PKCE is required: code_challenge (S256, 43 characters) and code_challenge_method=S256',
+        );
       }
     }
     const scope = this.parseScope(q.scope);
@@ -398,7 +465,18 @@ export class OAuthService {
     if (q.resource !== undefined && q.resource.replace(/\/+$/, '') !== resource) return back('invalid_target', `This server's resource is ${resource}`);
     this.sweep();
     this.makeRoom(from, client.client_id);
-    const pending: PendingAuthorization = { id: randomBytes(24).toString('base64url'), client, redirectUri: q.redirect_uri, state, ...(pkce ? { challenge: q.code_challenge } : {}), scope, resource, issuer, expires: Date.now() + PENDING_TTL_MS, from };
+    const pending: PendingAuthorization = {
+      id: randomBytes(24).toString('base64url'),
+      client,
+      redirectUri: q.redirect_uri,
+      state,
+      ...(pkce ? { challenge: q.code_challenge } : {}),
+      scope,
+      resource,
+      issuer,
+      expires: Date.now() + PENDING_TTL_MS,
+      from,
+    };
     this.pending.set(pending.id, pending);
     return { kind: 'consent', pending };
   }
@@ -486,14 +564,20 @@ export class OAuthService {
     if (issued.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request');
     if (issued.challenge === undefined) {
       // Issued without PKCE: the client's secret (checked above) is what redeems it, nothing else.
-      if (!confidential) throw new OAuthError('invalid_grant', 'The authorization code was issued without PKCE; only a confidential client redeems such a code, with its secret');
+      if (!confidential)
+        throw new OAuthError(
+          'invalid_grant',
+          'The authorization code was issued without PKCE; only a confidential client redeems such a code, with its secret',
+        );
       if (verifier !== null) throw new OAuthError('invalid_grant', 'A code_verifier was sent for a code issued without a code_challenge');
     } else {
       if (verifier === null) throw new OAuthError('invalid_request', 'code_verifier is required: the code was issued with a PKCE code_challenge');
-      if (!VERIFIER.test(verifier) || sha256(verifier) !== issued.challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge');
+      if (!VERIFIER.test(verifier) || sha256(verifier) !== issued.challenge)
+        throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge');
     }
     const resource = form.get('resource');
-    if (resource !== null && resource.replace(/\/+$/, '') !== issued.resource) throw new OAuthError('invalid_target', `The code was issued for ${issued.resource}`);
+    if (resource !== null && resource.replace(/\/+$/, '') !== issued.resource)
+      throw new OAuthError('invalid_target', `The code was issued for ${issued.resource}`);
     const now = new Date();
     const refresh = `hmbr_${randomBytes(32).toString('base64url')}`;
     const grant: OAuthGrantRecord = {
@@ -581,7 +665,13 @@ export class OAuthService {
   // --- grants as the person sees them ---------------------------------------------------------
 
   list(): GrantView[] {
-    return [...this.grants.values()].map(({ scope, approved_by, ...g }) => ({ kind: 'oauth_grant', ...g, name: g.client_name, scope: scope.split(' '), created_by: approved_by }));
+    return [...this.grants.values()].map(({ scope, approved_by, ...g }) => ({
+      kind: 'oauth_grant',
+      ...g,
+      name: g.client_name,
+      scope: scope.split(' '),
+      created_by: approved_by,
+    }));
   }
 
   /** Revokes a grant by id (the panel, DELETE /api/tokens/{id}); undefined when there is none. */
@@ -607,11 +697,19 @@ export class OAuthService {
 
   /** Why an OAuth access token is refused for this request, or undefined; notes the grant's use. */
   refusal(p: Principal, headers: Record<string, string>): AppError | undefined {
-    const invalid = (message: string) => new AppError('AUTHENTICATION_ERROR', 401, message, {}, { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${this.resourceMetadataUrl(headers)}"` });
+    const invalid = (message: string) =>
+      new AppError(
+        'AUTHENTICATION_ERROR',
+        401,
+        message,
+        {},
+        { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${this.resourceMetadataUrl(headers)}"` },
+      );
     const end = this.ended(p);
     if (end) return invalid(end.message);
     const grant = this.grants.get(p.grantId!)!;
-    if (p.audience?.replace(/\/+$/, '') !== this.resource(headers)) return invalid(`The access token is for another resource (${String(p.audience).slice(0, 200)})`);
+    if (p.audience?.replace(/\/+$/, '') !== this.resource(headers))
+      return invalid(`The access token is for another resource (${String(p.audience).slice(0, 200)})`);
     grant.last_used_at = this.used.note(grant.id);
     return undefined;
   }

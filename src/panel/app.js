@@ -96,7 +96,8 @@ async function loadStatus() {
   const [health, config] = await Promise.all([api('health'), api('api/config')]);
   showHub(health);
   $('#st-hub').textContent = health.hub.connected ? 'Connected' : 'Disconnected';
-  $('#st-hub-url').textContent = { home_assistant: 'Home Assistant', supervisor: 'through the Supervisor', simulator: 'built-in simulator' }[config.hub.mode] ?? config.hub.mode;
+  $('#st-hub-url').textContent =
+    { home_assistant: 'Home Assistant', supervisor: 'through the Supervisor', simulator: 'built-in simulator' }[config.hub.mode] ?? config.hub.mode;
   $('#st-version').textContent = health.hub.version ?? '—';
   $('#st-uptime').textContent = duration(health.uptime);
   $('#st-bridge-version').textContent = `bridge ${health.version}`;
@@ -130,16 +131,20 @@ function examples(list) {
     const found = domains.map((d) => list.find((e) => e.entity_id.startsWith(`${d}.`))?.entity_id).filter(Boolean);
     return (found.length >= 2 ? found : list.map((e) => e.entity_id)).slice(0, 2).join(', ');
   };
-  const lights = list.filter((e) => e.entity_id.startsWith('light.')).slice(0, 2).map((e) => e.entity_id);
+  const lights = list
+    .filter((e) => e.entity_id.startsWith('light.'))
+    .slice(0, 2)
+    .map((e) => e.entity_id);
   $('#scene-form input[name="entities"]').placeholder = pick(CAPTURED);
   $('#group-form input[name="entities"]').placeholder = lights.length === 2 ? lights.join(', ') : pick(GROUPED);
 }
 
 function entityRow(s) {
   const domain = s.entity_id.split('.')[0];
-  const toggle = TOGGLES.has(domain) && (s.state === 'on' || s.state === 'off')
-    ? el('button', { class: 'small secondary', onclick: () => control(s.entity_id, 'toggle') }, s.state === 'on' ? 'Turn off' : 'Turn on')
-    : '';
+  const toggle =
+    TOGGLES.has(domain) && (s.state === 'on' || s.state === 'off')
+      ? el('button', { class: 'small secondary', onclick: () => control(s.entity_id, 'toggle') }, s.state === 'on' ? 'Turn off' : 'Turn on')
+      : '';
   return el(
     'tr',
     { 'data-entity': s.entity_id },
@@ -201,7 +206,9 @@ function summary(m) {
     return `${from} → ${to}`;
   }
   const d = m.data ?? {};
-  const keys = Object.keys(d).filter((k) => k !== 'entity_id').slice(0, 3);
+  const keys = Object.keys(d)
+    .filter((k) => k !== 'entity_id')
+    .slice(0, 3);
   return keys.map((k) => `${k}: ${typeof d[k] === 'object' ? JSON.stringify(d[k]) : d[k]}`).join(', ');
 }
 
@@ -231,7 +238,9 @@ function renderEvents() {
 
 function homeEvents() {
   const latest = state.events.slice(0, 8).map(eventItem);
-  $('#home-events').replaceChildren(...(latest.length ? latest : [el('li', { class: 'muted empty' }, 'No events since the page opened; they appear here as they happen.')]));
+  $('#home-events').replaceChildren(
+    ...(latest.length ? latest : [el('li', { class: 'muted empty' }, 'No events since the page opened; they appear here as they happen.')]),
+  );
 }
 
 function onEvent(m) {
@@ -284,17 +293,62 @@ function openStream() {
 async function loadScenesAndGroups() {
   const [{ scenes }, { groups }] = await Promise.all([api('api/scenes'), api('api/groups')]);
   $('#scene-list').replaceChildren(
-    ...(scenes.length ? scenes.map((s) => el('li', {}, el('span', { class: 'name' }, s.name), el('span', { class: 'id' }, `${s.actions.length} entities`),
-      el('button', { class: 'small', onclick: () => act(`api/scene/${encodeURIComponent(s.id)}/activate`, 'POST', `Scene ${s.name} activated`) }, 'Activate'),
-      el('button', { class: 'small danger', onclick: () => confirm(`Delete the scene ${s.name}?`) && act(`api/scene/${encodeURIComponent(s.id)}`, 'DELETE', `Scene ${s.name} deleted`) }, 'Delete'),
-    )) : [el('li', { class: 'muted' }, 'No scenes yet.')]),
+    ...(scenes.length
+      ? scenes.map((s) =>
+          el(
+            'li',
+            {},
+            el('span', { class: 'name' }, s.name),
+            el('span', { class: 'id' }, `${s.actions.length} entities`),
+            el(
+              'button',
+              { class: 'small', onclick: () => act(`api/scene/${encodeURIComponent(s.id)}/activate`, 'POST', `Scene ${s.name} activated`) },
+              'Activate',
+            ),
+            el(
+              'button',
+              {
+                class: 'small danger',
+                onclick: () => confirm(`Delete the scene ${s.name}?`) && act(`api/scene/${encodeURIComponent(s.id)}`, 'DELETE', `Scene ${s.name} deleted`),
+              },
+              'Delete',
+            ),
+          ),
+        )
+      : [el('li', { class: 'muted' }, 'No scenes yet.')]),
   );
   $('#group-list').replaceChildren(
-    ...(groups.length ? groups.map((g) => el('li', {}, el('span', { class: 'name' }, g.name), el('span', { class: 'id members' }, ...g.entities.map((m) => el('span', { class: 'member' }, m))),
-      el('button', { class: 'small', onclick: () => act(`api/group/${encodeURIComponent(g.id)}/control`, 'POST', `${g.name}: on`, { action: 'turn_on' }) }, 'On'),
-      el('button', { class: 'small secondary', onclick: () => act(`api/group/${encodeURIComponent(g.id)}/control`, 'POST', `${g.name}: off`, { action: 'turn_off' }) }, 'Off'),
-      el('button', { class: 'small danger', onclick: () => confirm(`Delete the group ${g.name}?`) && act(`api/group/${encodeURIComponent(g.id)}`, 'DELETE', `Group ${g.name} deleted`) }, 'Delete'),
-    )) : [el('li', { class: 'muted' }, 'No groups yet.')]),
+    ...(groups.length
+      ? groups.map((g) =>
+          el(
+            'li',
+            {},
+            el('span', { class: 'name' }, g.name),
+            el('span', { class: 'id members' }, ...g.entities.map((m) => el('span', { class: 'member' }, m))),
+            el(
+              'button',
+              { class: 'small', onclick: () => act(`api/group/${encodeURIComponent(g.id)}/control`, 'POST', `${g.name}: on`, { action: 'turn_on' }) },
+              'On',
+            ),
+            el(
+              'button',
+              {
+                class: 'small secondary',
+                onclick: () => act(`api/group/${encodeURIComponent(g.id)}/control`, 'POST', `${g.name}: off`, { action: 'turn_off' }),
+              },
+              'Off',
+            ),
+            el(
+              'button',
+              {
+                class: 'small danger',
+                onclick: () => confirm(`Delete the group ${g.name}?`) && act(`api/group/${encodeURIComponent(g.id)}`, 'DELETE', `Group ${g.name} deleted`),
+              },
+              'Delete',
+            ),
+          ),
+        )
+      : [el('li', { class: 'muted' }, 'No groups yet.')]),
   );
 }
 
@@ -351,7 +405,16 @@ function showPlan(command, plan) {
   planned = command;
   $('#command-message').textContent = plan.query ? plan.query.answer || plan.message : plan.message;
   $('#command-actions').replaceChildren(
-    ...plan.actions.map((a) => el('li', {}, el('code', {}, a.entity_id), ` ${a.action}`, Object.keys(a.parameters ?? {}).length ? ` ${JSON.stringify(a.parameters)}` : '', a.needs_confirmation ? el('strong', {}, ' (needs confirmation)') : '')),
+    ...plan.actions.map((a) =>
+      el(
+        'li',
+        {},
+        el('code', {}, a.entity_id),
+        ` ${a.action}`,
+        Object.keys(a.parameters ?? {}).length ? ` ${JSON.stringify(a.parameters)}` : '',
+        a.needs_confirmation ? el('strong', {}, ' (needs confirmation)') : '',
+      ),
+    ),
     ...(plan.candidates ?? []).map((c) => el('li', {}, `${c.name}${c.area ? ` (${c.area})` : ''}: `, el('code', {}, c.entity_id))),
   );
   const needsConfirm = plan.actions.some((a) => a.needs_confirmation);
@@ -392,7 +455,17 @@ async function loadStreams() {
   const l = metrics.data.metrics.latency;
   $('#ss-latency').textContent = `Delivery latency over the last hour: p50 ${l.p50} ms, p95 ${l.p95} ms, p99 ${l.p99} ms.`;
   $('#ss-rows').replaceChildren(
-    ...conns.data.connections.map((c) => el('tr', {}, el('td', {}, c.transport), el('td', {}, c.client_id), el('td', {}, ago(c.connected_at)), el('td', {}, String(c.events_sent)), el('td', {}, String(c.events_dropped)))),
+    ...conns.data.connections.map((c) =>
+      el(
+        'tr',
+        {},
+        el('td', {}, c.transport),
+        el('td', {}, c.client_id),
+        el('td', {}, ago(c.connected_at)),
+        el('td', {}, String(c.events_sent)),
+        el('td', {}, String(c.events_dropped)),
+      ),
+    ),
   );
 }
 

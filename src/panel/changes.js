@@ -5,7 +5,25 @@ import { $, ago, el, toast } from './dom.js';
 
 /** A unified diff as lines coloured by kind; text only. */
 function diffBlock(diff) {
-  return el('pre', { class: 'diff' }, ...diff.split('\n').map((line) => el('span', { class: line.startsWith('@@') ? 'hunk' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : undefined }, `${line}\n`)));
+  return el(
+    'pre',
+    { class: 'diff' },
+    ...diff.split('\n').map((line) =>
+      el(
+        'span',
+        {
+          class: line.startsWith('@@')
+            ? 'hunk'
+            : line.startsWith('+') && !line.startsWith('+++')
+              ? 'add'
+              : line.startsWith('-') && !line.startsWith('---')
+                ? 'del'
+                : undefined,
+        },
+        `${line}\n`,
+      ),
+    ),
+  );
 }
 
 async function restore(v) {
@@ -14,7 +32,10 @@ async function restore(v) {
     if (preview.change === 'unchanged') return toast(`${v.kind} ${v.item} is already as version ${v.id} has it`);
     const ok = confirm(`${preview.summary}\n\n${preview.diff.split('\n').slice(0, 30).join('\n')}\n\nPut this version back?`);
     if (!ok) return;
-    const done = await api(`api/ha-config-versions/${v.id}/restore`, { method: 'POST', body: { confirm: true, reason: 'put back from the panel', preview_id: preview.preview_id } });
+    const done = await api(`api/ha-config-versions/${v.id}/restore`, {
+      method: 'POST',
+      body: { confirm: true, reason: 'put back from the panel', preview_id: preview.preview_id },
+    });
     toast(`Put back: ${done.summary}`);
     await loadConfigChanges();
   } catch (err) {

@@ -20,17 +20,35 @@ export function renderConnect(who) {
   $('#mcp-url').textContent = mcpUrl();
   $('#mcp-url-ha').textContent = mcpUrl();
   $('#cfg-ha').textContent = JSON.stringify(
-    { mcpServers: { home: { command: 'home-mcp-bridge', args: ['connect', '--home-assistant', homeAssistantUrl()], env: { HASS_TOKEN: '<a Home Assistant long-lived access token of an administrator>' } } } },
+    {
+      mcpServers: {
+        home: {
+          command: 'home-mcp-bridge',
+          args: ['connect', '--home-assistant', homeAssistantUrl()],
+          env: { HASS_TOKEN: '<a Home Assistant long-lived access token of an administrator>' },
+        },
+      },
+    },
     null,
     2,
   );
-  $('#cfg-stdio').textContent = JSON.stringify({ mcpServers: { home: { command: 'home-mcp-bridge', args: ['connect', mcpUrl()], env: { BRIDGE_TOKEN: token } } } }, null, 2);
-  $('#cfg-http').textContent = JSON.stringify({ mcpServers: { home: { type: 'http', url: mcpUrl(), headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
+  $('#cfg-stdio').textContent = JSON.stringify(
+    { mcpServers: { home: { command: 'home-mcp-bridge', args: ['connect', mcpUrl()], env: { BRIDGE_TOKEN: token } } } },
+    null,
+    2,
+  );
+  $('#cfg-http').textContent = JSON.stringify(
+    { mcpServers: { home: { type: 'http', url: mcpUrl(), headers: { Authorization: `Bearer ${token}` } } } },
+    null,
+    2,
+  );
 }
 
 export async function renderTokens() {
   if (!me?.may_manage_tokens) {
-    $('#token-rows').replaceChildren(el('tr', {}, el('td', { colspan: 5, class: 'muted' }, 'Signed in with an assistant token: tokens are managed by a person.')));
+    $('#token-rows').replaceChildren(
+      el('tr', {}, el('td', { colspan: 5, class: 'muted' }, 'Signed in with an assistant token: tokens are managed by a person.')),
+    );
     return;
   }
   const { tokens } = await api('api/tokens');
@@ -104,14 +122,17 @@ export async function renderHomeAssistant() {
   const link = await api('api/discovery');
   $('#ha-link-on').hidden = !link.enabled;
   $('#ha-link-off').hidden = link.enabled;
-  $('#ha-link-off').textContent = link.enabled ? '' : `Home Assistant discovers the bridge only when it runs as a Home Assistant add-on (here: ${link.announcement.reason}). Use its MCP integration by hand, below.`;
+  $('#ha-link-off').textContent = link.enabled
+    ? ''
+    : `Home Assistant discovers the bridge only when it runs as a Home Assistant add-on (here: ${link.announcement.reason}). Use its MCP integration by hand, below.`;
   if (link.enabled) {
     $('#ha-link-status').textContent = ANNOUNCED[link.announcement.state](link.announcement);
     $('#ha-link-used').textContent = ago(link.last_used_at);
     $('#ha-link-control').checked = link.scope.includes('control');
     $('#ha-mcp-url').textContent = `${homeAssistantUrl()}/api/mcp/${link.home_assistant_api ?? 'mcp-<add-on slug>'}`;
     // While the Supervisor has not taken it yet, look again, as long as this tab is open.
-    if (link.announcement.state === 'pending') linkTimer = setTimeout(() => !$('section[data-panel="connect"]').hidden && renderHomeAssistant().catch(() => undefined), 2000);
+    if (link.announcement.state === 'pending')
+      linkTimer = setTimeout(() => !$('section[data-panel="connect"]').hidden && renderHomeAssistant().catch(() => undefined), 2000);
   }
   const { clients } = await api('api/oauth/clients');
   $('#client-rows').replaceChildren(
@@ -147,7 +168,10 @@ export function initHomeAssistant() {
   const fail = (target) => (err) => ($(target).textContent = err.message);
   $('#ha-link-control').addEventListener('change', (e) => {
     $('#ha-link-error').textContent = '';
-    api('api/discovery', { method: 'PATCH', body: { scope: e.target.checked ? ['read', 'control'] : ['read'] } }).then(renderHomeAssistant, fail('#ha-link-error'));
+    api('api/discovery', { method: 'PATCH', body: { scope: e.target.checked ? ['read', 'control'] : ['read'] } }).then(
+      renderHomeAssistant,
+      fail('#ha-link-error'),
+    );
   });
   $('#ha-link-rotate').addEventListener('click', () => {
     if (!confirm('Give Home Assistant a new link key? The old link stops at once; Home Assistant takes the new one when the add-on announces it.')) return;

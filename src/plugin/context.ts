@@ -195,7 +195,11 @@ export interface GroupInfo {
 export interface Groups {
   list(): { id: string; name: string; entities: string[] }[];
   view(nameOrKey: string): GroupInfo;
-  control(nameOrKey: string, command: { action: string; parameters?: Record<string, unknown> }, opts?: { confirm?: boolean }): Promise<BatchAnswer & { group: string; action: string }>;
+  control(
+    nameOrKey: string,
+    command: { action: string; parameters?: Record<string, unknown> },
+    opts?: { confirm?: boolean },
+  ): Promise<BatchAnswer & { group: string; action: string }>;
 }
 
 export interface CommandInput {
@@ -334,7 +338,10 @@ export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' |
 /** One question for the client to answer: MCP's input requests (elicitation, sampling, roots). */
 export type InputRequest =
   | { method: 'elicitation/create'; params: { message: string; requestedSchema: Record<string, unknown>; [k: string]: unknown } }
-  | { method: 'sampling/createMessage'; params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown } }
+  | {
+      method: 'sampling/createMessage';
+      params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown };
+    }
   | { method: 'roots/list'; params?: Record<string, never> };
 
 /** What a client can be asked, as it declared it. */
@@ -371,7 +378,10 @@ export interface ClientChannel {
   /** Asks the person through the client (an MCP elicitation form); `key` names the question (default "elicit"). */
   elicit(params: { message: string; requestedSchema: Record<string, unknown> }, key?: string): Promise<ElicitResult>;
   /** Asks the client's model for a completion (MCP sampling). */
-  sample(params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown }, key?: string): Promise<Record<string, unknown>>;
+  sample(
+    params: { messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[]; maxTokens: number; [k: string]: unknown },
+    key?: string,
+  ): Promise<Record<string, unknown>>;
   /** The client's roots (MCP roots/list). */
   roots(key?: string): Promise<{ roots: { uri: string; name?: string }[] }>;
   /** A yes/no question to the person; true only on an explicit yes. */

@@ -7,7 +7,10 @@ import type { ResourceUi, ToolUi } from './ui.js';
 import type { JsonInput } from './json-input.js';
 
 /** A tool's arguments: an object schema. Arguments it does not name are refused, never ignored. */
-export type ToolInput = JsonInput | v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
+export type ToolInput =
+  | JsonInput
+  | v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>
+  | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
 
 export interface ToolDefinition<S extends ToolInput = ToolInput> {
   /** Unique across plugins; at most 64 letters, digits, `_` and `-`. */

@@ -39,7 +39,10 @@ export class PluginError extends AppError {
 export const text = (message: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: message }], ...(isError ? { isError } : {}) });
 
 /** A result with text for the model and the same data as structuredContent. */
-export const data = (message: string, structured: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: message }], structuredContent: structured });
+export const data = (message: string, structured: Record<string, unknown>): ToolResult => ({
+  content: [{ type: 'text', text: message }],
+  structuredContent: structured,
+});
 
 /**
  * Arguments that go only with some commands (`position` with set_position): the first one given
@@ -47,7 +50,8 @@ export const data = (message: string, structured: Record<string, unknown>): Tool
  */
 export function misplaced(args: Record<string, unknown>, command: string, only: Record<string, readonly string[]>): ToolResult | undefined {
   for (const [field, commands] of Object.entries(only)) {
-    if (args[field] !== undefined && !commands.includes(command)) return text(`${field} goes with ${commands.join(' or ')}, not with ${command}; leave it out or use that command.`, true);
+    if (args[field] !== undefined && !commands.includes(command))
+      return text(`${field} goes with ${commands.join(' or ')}, not with ${command}; leave it out or use that command.`, true);
   }
   return undefined;
 }

@@ -9,16 +9,21 @@ import { fromJsonSchema } from '@modelcontextprotocol/server';
 export const JSON_SCHEMA = Symbol.for('home-mcp-bridge.json-schema');
 
 // biome-ignore lint/complexity/noBannedTypes: valibot's type for v.looseObject({}), an object with no declared entries
-export type JsonInput = v.SchemaWithPipe<readonly [v.LooseObjectSchema<{}, undefined>, v.RawCheckAction<{ [k: string]: unknown }>]> & { [JSON_SCHEMA]: Record<string, unknown> };
+export type JsonInput = v.SchemaWithPipe<readonly [v.LooseObjectSchema<{}, undefined>, v.RawCheckAction<{ [k: string]: unknown }>]> & {
+  [JSON_SCHEMA]: Record<string, unknown>;
+};
 
 export function jsonInput(schema: Record<string, unknown>): JsonInput {
   if (schema.type !== 'object') throw new TypeError('jsonInput: the schema must have type "object"');
-  if (schema.additionalProperties !== false && schema.unevaluatedProperties !== false) throw new TypeError('jsonInput: the schema must refuse arguments it does not name (additionalProperties: false)');
+  if (schema.additionalProperties !== false && schema.unevaluatedProperties !== false)
+    throw new TypeError('jsonInput: the schema must refuse arguments it does not name (additionalProperties: false)');
   const standard = fromJsonSchema<Record<string, unknown>>(schema as never);
   const checked = v.pipe(
     v.looseObject({}),
     v.rawCheck(({ dataset, addIssue }) => {
-      const result = standard['~standard'].validate(dataset.value) as { issues?: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[] };
+      const result = standard['~standard'].validate(dataset.value) as {
+        issues?: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[];
+      };
       for (const issue of result.issues ?? []) {
         const path = (issue.path ?? []).map((p) => (typeof p === 'object' ? p.key : p)).join('.');
         addIssue({ message: path ? `${path}: ${issue.message}` : issue.message });

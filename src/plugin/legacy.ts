@@ -9,7 +9,10 @@ import type { PromptDefinition, ResourceDefinition, ToolDefinition, ToolInput } 
 export const LEGACY_ACT = Symbol('home-mcp-bridge.legacy-act');
 
 /** @deprecated since 0.2: declare tools with `tool()`; their context is the same for every plugin. */
-export const toolsWith = (_needs: readonly string[]) => <S extends ToolInput>(def: ToolDefinition<S>) => def;
+export const toolsWith =
+  (_needs: readonly string[]) =>
+  <S extends ToolInput>(def: ToolDefinition<S>) =>
+    def;
 /** @deprecated since 0.2: use `prompt()`. */
 export const promptsWith = (_needs: readonly string[]) => (def: PromptDefinition) => def;
 /** @deprecated since 0.2: use `resource()`. */

@@ -35,7 +35,8 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 /** Whether an answer has the shape of a result of this question. */
 function answers(q: InputRequest, a: unknown): boolean {
   if (!isObject(a)) return false;
-  if (q.method === 'elicitation/create') return ['accept', 'decline', 'cancel'].includes(a.action as string) && (a.content === undefined || isObject(a.content));
+  if (q.method === 'elicitation/create')
+    return ['accept', 'decline', 'cancel'].includes(a.action as string) && (a.content === undefined || isObject(a.content));
   if (q.method === 'sampling/createMessage') return typeof a.role === 'string' && isObject(a.content);
   return Array.isArray(a.roots) && a.roots.every((r) => isObject(r) && typeof r.uri === 'string');
 }
@@ -93,12 +94,22 @@ export function askingChannel(parts: ChannelParts): ClientChannel {
     sample: async (params, key) => (await one('sample', { method: 'sampling/createMessage', params }, key)) as Record<string, unknown>,
     roots: async (key) => (await one('roots', { method: 'roots/list', params: {} }, key)) as never,
     confirm: async (question) => {
-      const r = (await one('confirm', { method: 'elicitation/create', params: { message: question, requestedSchema: CONFIRM_SCHEMA } })) as { action: string; content?: Record<string, unknown> };
+      const r = (await one('confirm', { method: 'elicitation/create', params: { message: question, requestedSchema: CONFIRM_SCHEMA } })) as {
+        action: string;
+        content?: Record<string, unknown>;
+      };
       return r.action === 'accept' && r.content?.confirm === true;
     },
     choose: async (question, options: readonly Choice[]) => {
-      const schema = { type: 'object', properties: { choice: { type: 'string', title: 'Which one', oneOf: options.map((o) => ({ const: o.value, title: o.label })) } }, required: ['choice'] };
-      const r = (await one('choose', { method: 'elicitation/create', params: { message: question, requestedSchema: schema } })) as { action: string; content?: Record<string, unknown> };
+      const schema = {
+        type: 'object',
+        properties: { choice: { type: 'string', title: 'Which one', oneOf: options.map((o) => ({ const: o.value, title: o.label })) } },
+        required: ['choice'],
+      };
+      const r = (await one('choose', { method: 'elicitation/create', params: { message: question, requestedSchema: schema } })) as {
+        action: string;
+        content?: Record<string, unknown>;
+      };
       const choice = r.content?.choice;
       return r.action === 'accept' && options.some((o) => o.value === choice) ? (choice as string) : undefined;
     },

@@ -15,7 +15,19 @@ import type { Caller, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import type { HaConfigService } from '../ha-config/service.js';
 import { commandWithCode, withCode } from './lock-code.js';
-import type { ActRequest, CallerInfo, ClientChannel, ConfigChangeRequest, ConfigOutcome, Home, HomeConfig, Need, PluginContext, PluginLog, ToolResult } from '../plugin/context.js';
+import type {
+  ActRequest,
+  CallerInfo,
+  ClientChannel,
+  ConfigChangeRequest,
+  ConfigOutcome,
+  Home,
+  HomeConfig,
+  Need,
+  PluginContext,
+  PluginLog,
+  ToolResult,
+} from '../plugin/context.js';
 
 /** What the bridge lends plugins: built once at start. */
 export interface PluginParts {
@@ -67,7 +79,10 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
   const visibleOnly = (answer: unknown, type: string): unknown => {
     // Answers that list entities keep only those the caller may see.
     if (type === 'logbook/get_events' && Array.isArray(answer)) {
-      return answer.filter((e: { entity_id?: string; context_entity_id?: string }) => (!e.entity_id || policy.maySee(e.entity_id)) && (!e.context_entity_id || policy.maySee(e.context_entity_id)));
+      return answer.filter(
+        (e: { entity_id?: string; context_entity_id?: string }) =>
+          (!e.entity_id || policy.maySee(e.entity_id)) && (!e.context_entity_id || policy.maySee(e.context_entity_id)),
+      );
     }
     if (type === 'history/history_during_period' && answer && typeof answer === 'object') {
       return Object.fromEntries(Object.entries(answer).filter(([id]) => policy.maySee(id)));
@@ -101,25 +116,38 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       confirmed(client, req.confirm, (confirm) =>
         withCode(client, req.data?.code, (code) => act(parts, { principal, confirm }, code === undefined ? req : { ...req, data: { ...req.data, code } })),
       ),
-    call: (call, opts = {}) => confirmed(client, opts.confirm, async (confirm) => {
-      const caller: Caller = { principal, confirm };
-      const plan = actions.planCall(call);
-      if (opts.dry_run) {
-        await actions.prepare([plan]);
-        actions.authorize(caller, [plan], { planOnly: true });
-        return { service: `${plan.domain}.${plan.service}`, dry_run: true, data: plan.data, entities: plan.entity_ids.map((entity_id) => ({ entity_id, state: home.state(entity_id)?.state ?? null })) };
-      }
-      const done = await actions.runCall(plan, caller);
-      return {
-        service: done.service,
-        dry_run: false,
-        data: done.parameters,
-        entities: done.entities.map((e) => ({ entity_id: e.entity_id, state: e.state?.state ?? null, ...(e.verified !== undefined ? { verified: e.verified } : {}) })),
-        ...('response' in done ? { response: done.response } : {}),
-      };
-    }),
+    call: (call, opts = {}) =>
+      confirmed(client, opts.confirm, async (confirm) => {
+        const caller: Caller = { principal, confirm };
+        const plan = actions.planCall(call);
+        if (opts.dry_run) {
+          await actions.prepare([plan]);
+          actions.authorize(caller, [plan], { planOnly: true });
+          return {
+            service: `${plan.domain}.${plan.service}`,
+            dry_run: true,
+            data: plan.data,
+            entities: plan.entity_ids.map((entity_id) => ({ entity_id, state: home.state(entity_id)?.state ?? null })),
+          };
+        }
+        const done = await actions.runCall(plan, caller);
+        return {
+          service: done.service,
+          dry_run: false,
+          data: done.parameters,
+          entities: done.entities.map((e) => ({
+            entity_id: e.entity_id,
+            state: e.state?.state ?? null,
+            ...(e.verified !== undefined ? { verified: e.verified } : {}),
+          })),
+          ...('response' in done ? { response: done.response } : {}),
+        };
+      }),
     read: async <T>(question: { type: string; [k: string]: unknown }) => {
-      if (!READS.has(question.type)) throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, { field: 'type' });
+      if (!READS.has(question.type))
+        throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, {
+          field: 'type',
+        });
       for (const field of ENTITY_FIELDS) {
         const given = question[field];
         for (const id of Array.isArray(given) ? given : given === undefined ? [] : [given]) {
@@ -140,13 +168,20 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
  */
 async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise<ToolResult> {
   const { home, actions, policy } = parts;
-  if (!req.entity_id && !req.area) throw new AppError('INVALID_PARAMETERS', 400, `Say which ${req.domain} entities: give entity_id (one or a list) or area; search_entities finds them`, { field: 'entity_id' });
+  if (!req.entity_id && !req.area)
+    throw new AppError('INVALID_PARAMETERS', 400, `Say which ${req.domain} entities: give entity_id (one or a list) or area; search_entities finds them`, {
+      field: 'entity_id',
+    });
   let areaId: string | undefined;
   if (req.area !== undefined) {
     areaId = home.areaIdFor(req.area);
     if (!areaId) {
       const known = home.areas().map((a) => a.name);
-      throw new AppError('INVALID_ENTITY', 404, `There is no area ${JSON.stringify(req.area.slice(0, 40))}; areas: ${known.join(', ') || 'none'}`, { field: 'area', area: req.area, available_areas: known });
+      throw new AppError('INVALID_ENTITY', 404, `There is no area ${JSON.stringify(req.area.slice(0, 40))}; areas: ${known.join(', ') || 'none'}`, {
+        field: 'area',
+        area: req.area,
+        available_areas: known,
+      });
     }
   }
   const target = { ...(req.entity_id ? { entity_id: req.entity_id } : {}), ...(areaId ? { area_id: areaId } : {}) };
@@ -155,14 +190,19 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
   // An area stands for the entities of this domain in it that the caller may see: when it holds
   // one the caller may not, the call names the others one by one instead of the area.
   const ids = ofDomain.filter((id) => req.entity_id !== undefined || policy.maySee(id));
-  if (!ids.length) throw new AppError('INVALID_ENTITY', 404, `No ${req.domain} entities in ${req.area ?? 'that target'}`, { area: req.area ?? null, domain: req.domain });
+  if (!ids.length)
+    throw new AppError('INVALID_ENTITY', 404, `No ${req.domain} entities in ${req.area ?? 'that target'}`, { area: req.area ?? null, domain: req.domain });
   const scoped = ids.length === ofDomain.length ? { ...plan, entity_ids: ids } : { ...plan, target: { entity_id: ids }, entity_ids: ids };
   const what = `${req.domain}.${req.service}`;
   if (req.dry_run) {
     await actions.prepare([scoped]);
     actions.authorize(caller, [scoped], { planOnly: true });
     const guarded = actions.guarded([scoped]);
-    const entities = ids.map((entity_id, i) => ({ entity_id, state: home.state(entity_id)?.state ?? null, ...(policy.confirmationOf(guarded[i]!) ? { needs_confirmation: true } : {}) }));
+    const entities = ids.map((entity_id, i) => ({
+      entity_id,
+      state: home.state(entity_id)?.state ?? null,
+      ...(policy.confirmationOf(guarded[i]!) ? { needs_confirmation: true } : {}),
+    }));
     const data = Object.keys(plan.data).length ? ` with ${JSON.stringify(plan.data)}` : '';
     const held = entities.filter((e) => e.needs_confirmation).map((e) => e.entity_id);
     const note = held.length ? ` ${held.join(', ')} would need the person's confirmation (confirm: true).` : '';
@@ -170,8 +210,13 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
     const preview = await policy.preview(guarded);
     const indirect = preview.effects.filter((e) => e.via);
     const does = indirect.length ? ` It would: ${indirect.map((e) => `${e.service} on ${e.entity_id} (${e.via})`).join('; ')}.` : '';
-    const may = preview.may_also_run.length ? ` Home Assistant may also run ${preview.may_also_run.map((m) => `${m.automation} (${m.because})`).join(', ')}.` : '';
-    return { content: [{ type: 'text', text: `Would call ${what} on ${ids.join(', ')}${data}.${does}${note}${may}` }], structuredContent: { service: what, dry_run: true, entities, preview: { effects: preview.effects, may_also_run: preview.may_also_run } } };
+    const may = preview.may_also_run.length
+      ? ` Home Assistant may also run ${preview.may_also_run.map((m) => `${m.automation} (${m.because})`).join(', ')}.`
+      : '';
+    return {
+      content: [{ type: 'text', text: `Would call ${what} on ${ids.join(', ')}${data}.${does}${note}${may}` }],
+      structuredContent: { service: what, dry_run: true, entities, preview: { effects: preview.effects, may_also_run: preview.may_also_run } },
+    };
   }
   const outcome = await actions.runCall(scoped, caller);
   const entities = outcome.entities
@@ -183,7 +228,10 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
       ...(e.pending ? { pending: true } : {}),
     }));
   const missed = entities.filter((e) => e.verified === false && !e.pending);
-  const lines = entities.map((e) => `${e.entity_id}: ${e.state}${e.verified === false ? (e.pending ? ' (still changing)' : ` (NOT as asked: wanted ${JSON.stringify(e.expected)}, got ${JSON.stringify(e.actual)})`) : ''}`);
+  const lines = entities.map(
+    (e) =>
+      `${e.entity_id}: ${e.state}${e.verified === false ? (e.pending ? ' (still changing)' : ` (NOT as asked: wanted ${JSON.stringify(e.expected)}, got ${JSON.stringify(e.actual)})`) : ''}`,
+  );
   return {
     content: [{ type: 'text', text: `${what} done.\n${lines.join('\n')}${missed.length ? `\n${missed.length} did not end as asked.` : ''}` }],
     structuredContent: { service: what, dry_run: false, entities },
@@ -202,7 +250,8 @@ async function confirmed<T>(client: ClientChannel, given: boolean | undefined, r
     if (!(err instanceof AppError) || err.code !== 'CONFIRMATION_REQUIRED' || given || !client.can('elicitation')) throw err;
     const reasons = (err.details.needs_confirmation as string[] | undefined) ?? [];
     const what = reasons.join(', ') || 'this action';
-    if (!(await client.confirm(`Allow ${what}?`))) throw new AppError('CONFIRMATION_REQUIRED', 409, `The person did not allow ${what}; nothing was done`, { needs_confirmation: reasons, declined: true });
+    if (!(await client.confirm(`Allow ${what}?`)))
+      throw new AppError('CONFIRMATION_REQUIRED', 409, `The person did not allow ${what}; nothing was done`, { needs_confirmation: reasons, declined: true });
     return run(true);
   }
 }
@@ -211,7 +260,10 @@ async function confirmed<T>(client: ClientChannel, given: boolean | undefined, r
  * A command whose words name several entities where they mean one: the person picks one of the
  * candidates when the client can ask, else the answer is AMBIGUOUS with the candidates.
  */
-async function settled<T extends { success: boolean; message: string; candidates?: Candidate[] }>(client: ClientChannel, run: (choose?: string) => Promise<T>): Promise<T> {
+async function settled<T extends { success: boolean; message: string; candidates?: Candidate[] }>(
+  client: ClientChannel,
+  run: (choose?: string) => Promise<T>,
+): Promise<T> {
   const once = async (choose?: string) => {
     const r = await run(choose);
     // The planner's answer for an ambiguity, as the shared error (the same code on every transport).
@@ -223,7 +275,10 @@ async function settled<T extends { success: boolean; message: string; candidates
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'AMBIGUOUS' || !client.can('elicitation')) throw err;
     const candidates = (err.details.candidates ?? []) as Candidate[];
-    const pick = await client.choose(err.message, candidates.map((c) => ({ value: c.entity_id, label: c.area ? `${c.name} (${c.area})` : c.name })));
+    const pick = await client.choose(
+      err.message,
+      candidates.map((c) => ({ value: c.entity_id, label: c.area ? `${c.name} (${c.area})` : c.name })),
+    );
     if (pick === undefined) throw new AppError('AMBIGUOUS', 409, `No entity was chosen; nothing was done. ${err.message}`, { ...err.details, declined: true });
     return once(pick);
   }
@@ -238,7 +293,11 @@ const CONFIRM_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean
  * caller that cannot be asked keeps the answer: CONFIRMATION_REQUIRED with the preview, to show the
  * person and call again with confirm: true.
  */
-async function confirmedChange(client: ClientChannel, given: boolean | undefined, run: (confirm: boolean | undefined, previewId?: string) => Promise<ConfigOutcome>): Promise<ConfigOutcome> {
+async function confirmedChange(
+  client: ClientChannel,
+  given: boolean | undefined,
+  run: (confirm: boolean | undefined, previewId?: string) => Promise<ConfigOutcome>,
+): Promise<ConfigOutcome> {
   try {
     return await run(given);
   } catch (err) {
@@ -247,8 +306,12 @@ async function confirmedChange(client: ClientChannel, given: boolean | undefined
     const diff = String(err.details.diff ?? '').split('\n');
     const shown = diff.slice(0, 40).join('\n') + (diff.length > 40 ? `\n… (${diff.length - 40} more lines)` : '');
     const message = `Apply this change to Home Assistant? ${String(err.details.summary ?? err.message)}\n\n${shown}`;
-    const answer = (await client.elicit({ message, requestedSchema: CONFIRM_SCHEMA }, `confirm_config_${previewId}`)) as { action: string; content?: Record<string, unknown> };
-    if (answer.action !== 'accept' || answer.content?.confirm !== true) throw new AppError('CONFIRMATION_REQUIRED', 409, 'The person did not allow this change; nothing was changed', { ...err.details, declined: true });
+    const answer = (await client.elicit({ message, requestedSchema: CONFIRM_SCHEMA }, `confirm_config_${previewId}`)) as {
+      action: string;
+      content?: Record<string, unknown>;
+    };
+    if (answer.action !== 'accept' || answer.content?.confirm !== true)
+      throw new AppError('CONFIRMATION_REQUIRED', 409, 'The person did not allow this change; nothing was changed', { ...err.details, declined: true });
     return run(true, previewId);
   }
 }
@@ -263,10 +326,15 @@ function configFor(service: HaConfigService, principal: Principal | undefined, c
     get: (kind, id) => service.get(kind, id),
     trace: (kind, id, runId) => service.trace(kind, id, runId),
     change: ({ dry_run, confirm, reason, preview_id, ...req }: ConfigChangeRequest) =>
-      confirmedChange(client, confirm, (yes, asked) => service.change(req, principal, { dry_run, confirm: yes, reason, preview_id: preview_id ?? asked, assistant: true })),
+      confirmedChange(client, confirm, (yes, asked) =>
+        service.change(req, principal, { dry_run, confirm: yes, reason, preview_id: preview_id ?? asked, assistant: true }),
+      ),
     history: (kind, id, limit) => service.history(kind, id, limit),
     version: (id) => service.version(id),
-    restore: (version, opts = {}) => confirmedChange(client, opts.confirm, (yes, asked) => service.restore(version, principal, { ...opts, confirm: yes, preview_id: opts.preview_id ?? asked, assistant: true })),
+    restore: (version, opts = {}) =>
+      confirmedChange(client, opts.confirm, (yes, asked) =>
+        service.restore(version, principal, { ...opts, confirm: yes, preview_id: opts.preview_id ?? asked, assistant: true }),
+      ),
   };
 }
 
@@ -275,14 +343,20 @@ const undeclared = (plugin: string, part: Need) => () => {
 };
 
 /** The context for one call of one plugin's tool, prompt or resource. */
-export function pluginContext(parts: PluginParts, plugin: { name: string; needs: readonly Need[]; log: PluginLog }, principal: Principal | undefined, client: ClientChannel): PluginContext {
+export function pluginContext(
+  parts: PluginParts,
+  plugin: { name: string; needs: readonly Need[]; log: PluginLog },
+  principal: Principal | undefined,
+  client: ClientChannel,
+): PluginContext {
   const caller = (confirm?: boolean): Caller => ({ principal, confirm });
   const made: Record<Need, () => unknown> = {
     home: () => homeFor(parts, principal, client),
     scenes: () => ({
       list: () => parts.scenes.list(),
       get: (name: string) => parts.scenes.get(name, 'name'),
-      activate: (name: string, opts: { confirm?: boolean } = {}) => confirmed(client, opts.confirm, (confirm) => parts.scenes.activate(name, caller(confirm), 'name')),
+      activate: (name: string, opts: { confirm?: boolean } = {}) =>
+        confirmed(client, opts.confirm, (confirm) => parts.scenes.activate(name, caller(confirm), 'name')),
       capture: (def: { name: string; entities: string[]; description?: string }, opts: { replace?: boolean } = {}) => parts.scenes.capture(def, caller(), opts),
     }),
     groups: () => ({
@@ -295,7 +369,9 @@ export function pluginContext(parts: PluginParts, plugin: { name: string; needs:
       run: (input: Parameters<CommandService['runCommand']>[0]) =>
         settled(client, (choose) =>
           confirmed(client, input.confirm, (confirm) =>
-            commandWithCode(client, parts.home, input, (extra) => parts.commands.runCommand({ ...input, confirm, ...(choose !== undefined ? { choose } : {}), ...extra }, principal)),
+            commandWithCode(client, parts.home, input, (extra) =>
+              parts.commands.runCommand({ ...input, confirm, ...(choose !== undefined ? { choose } : {}), ...extra }, principal),
+            ),
           ),
         ),
     }),

@@ -41,21 +41,45 @@ const toolShape = v.object({
   run: v.function('must be a function'),
 });
 
-const wordsShape = v.union([v.instance(URL), v.record(v.string(), v.record(v.string(), v.unknown()))], 'must be {<language>: {...}} or the URL of a folder of <language>.json files');
+const wordsShape = v.union(
+  [v.instance(URL), v.record(v.string(), v.record(v.string(), v.unknown()))],
+  'must be {<language>: {...}} or the URL of a folder of <language>.json files',
+);
 
 const pluginShape = v.object({
   name: v.pipe(v.string(), v.regex(PLUGIN_NAME, 'must be lower snake case, starting with a letter, at most 64 characters')),
   version: v.pipe(v.string(), v.nonEmpty()),
   description: v.optional(v.string()),
-  bridge: v.optional(v.pipe(v.string(), v.check((r) => parseRange(r) !== undefined, 'must be a semver range such as ^0.2.0'))),
+  bridge: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((r) => parseRange(r) !== undefined, 'must be a semver range such as ^0.2.0'),
+    ),
+  ),
   needs: v.optional(v.array(v.string())),
   domains: v.optional(v.array(v.string())),
   setup: v.optional(v.function('must be a function')),
   available: v.optional(v.function('must be a function')),
   close: v.optional(v.function('must be a function')),
   tools: v.optional(v.array(toolShape)),
-  prompts: v.optional(v.array(v.object({ name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')), description: v.string(), get: v.function('must be a function') }))),
-  resources: v.optional(v.array(v.object({ uri: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be a URI such as home://areas')), name: v.string(), read: v.function('must be a function') }))),
+  prompts: v.optional(
+    v.array(
+      v.object({
+        name: v.pipe(v.string(), v.regex(TOOL_NAME, 'must be 1 to 64 letters, digits, _ or -')),
+        description: v.string(),
+        get: v.function('must be a function'),
+      }),
+    ),
+  ),
+  resources: v.optional(
+    v.array(
+      v.object({
+        uri: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be a URI such as home://areas')),
+        name: v.string(),
+        read: v.function('must be a function'),
+      }),
+    ),
+  ),
   words: v.optional(wordsShape),
   vocabulary: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
 });
@@ -95,7 +119,16 @@ export interface LoadedPlugin {
 }
 
 export interface PluginReport {
-  loaded: { name: string; version: string; source: 'builtin' | 'user'; path: string; tools: string[]; deprecated?: string; renamed?: Record<string, string>; withheld?: string[] }[];
+  loaded: {
+    name: string;
+    version: string;
+    source: 'builtin' | 'user';
+    path: string;
+    tools: string[];
+    deprecated?: string;
+    renamed?: Record<string, string>;
+    withheld?: string[];
+  }[];
   failed: { path: string; name?: string; reason: string }[];
   disabled: string[];
 }
@@ -205,7 +238,10 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     const allowed: readonly string[] = legacy ? LEGACY_NEEDS : NEEDS;
     const refused = needs.filter((n) => !allowed.includes(n));
     if (refused.length) {
-      fail(`it asks for ${refused.join(', ')}, which plugins cannot have (only ${allowed.join(', ')}: nothing that holds secrets, mints tokens or touches the store)`, def.name);
+      fail(
+        `it asks for ${refused.join(', ')}, which plugins cannot have (only ${allowed.join(', ')}: nothing that holds secrets, mints tokens or touches the store)`,
+        def.name,
+      );
       continue;
     }
     if (!legacy && !satisfies(opts.version, def.bridge)) {
@@ -249,19 +285,43 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       return legacy ? Object.assign(ctx, { services: legacyServices(parts, needs as LegacyNeed[], principal, ctx.home), log: pluginLogger }) : ctx;
     };
     const available = availability(def, parts, plog);
-    const prompts = (def.prompts ?? []).map((p) => ({ plugin: def.name, definition: renamed.prompt.has(p.name) ? { ...p, name: renamed.prompt.get(p.name)! } : p, context }));
+    const prompts = (def.prompts ?? []).map((p) => ({
+      plugin: def.name,
+      definition: renamed.prompt.has(p.name) ? { ...p, name: renamed.prompt.get(p.name)! } : p,
+      context,
+    }));
     const resources = (def.resources ?? []).filter((r) => !withheld.includes(r.uri)).map((definition) => ({ plugin: def.name, definition, context }));
     const tools = (def.tools ?? []).map((t): BoundTool => {
       const definition = { ...t, name: renamed.tool.get(t.name) ?? t.name, input: strictInput(t.input) } as ToolDefinition;
-      return { plugin: def.name, definition, log: pluginLogger, available, run: async (args, principal, client) => t.run(args as never, context(principal, client)) };
+      return {
+        plugin: def.name,
+        definition,
+        log: pluginLogger,
+        available,
+        run: async (args, principal, client) => t.run(args as never, context(principal, client)),
+      };
     });
-    claim(def.name, tools.map((t) => t.definition.name), prompts.map((p) => p.definition.name), resources.map((r) => r.definition.uri), owners);
+    claim(
+      def.name,
+      tools.map((t) => t.definition.name),
+      prompts.map((p) => p.definition.name),
+      resources.map((r) => r.definition.uri),
+      owners,
+    );
     warnUnconvertible(tools, pluginLogger);
     const renames = Object.fromEntries([...renamed.tool, ...renamed.prompt]);
     for (const kind of ['tool', 'prompt'] as const) {
-      for (const [was, now] of renamed[kind]) log.warn({ plugin: def.name, [kind]: was, offered_as: now }, `plugin ${def.name}: the ${kind} name ${was} is taken by the plugin ${owners[kind].get(was)}, so it is offered as ${now}`);
+      for (const [was, now] of renamed[kind])
+        log.warn(
+          { plugin: def.name, [kind]: was, offered_as: now },
+          `plugin ${def.name}: the ${kind} name ${was} is taken by the plugin ${owners[kind].get(was)}, so it is offered as ${now}`,
+        );
     }
-    for (const uri of withheld) log.warn({ plugin: def.name, uri }, `plugin ${def.name}: the resource ${uri} is served by the plugin ${owners.resource.get(uri)}, so this plugin's is not offered`);
+    for (const uri of withheld)
+      log.warn(
+        { plugin: def.name, uri },
+        `plugin ${def.name}: the resource ${uri} is served by the plugin ${owners.resource.get(uri)}, so this plugin's is not offered`,
+      );
     plugins.push({ name: def.name, version: def.version, source, path, definition: def, legacy, words, tools, prompts, resources });
     report.loaded.push({
       name: def.name,
@@ -274,7 +334,10 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
       ...(withheld.length ? { withheld } : {}),
     });
   }
-  log.info({ loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled }, `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`);
+  log.info(
+    { loaded: report.loaded.map((p) => p.name), failed: report.failed.length, disabled: report.disabled },
+    `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`,
+  );
   return { plugins, report };
 }
 
@@ -305,13 +368,20 @@ function warnUnconvertible(tools: BoundTool[], log: Logger): void {
     } catch {
       continue;
     }
-    if (problems.length) log.warn({ tool: t.definition.name, problems }, `tool ${t.definition.name}: Home Assistant's mcp integration cannot convert its input schema (${problems[0]}); it will refuse this whole server`);
+    if (problems.length)
+      log.warn(
+        { tool: t.definition.name, problems },
+        `tool ${t.definition.name}: Home Assistant's mcp integration cannot convert its input schema (${problems[0]}); it will refuse this whole server`,
+      );
   }
 }
 
 /** What an old plugin should change, in words (it keeps loading for this release). */
 function deprecation(def: PluginDefinition & { vocabulary?: unknown }): string {
-  const changes = ['declare the bridge versions it works with (bridge: "^0.2.0")', 'declare needs from home, scenes, groups, commands and use ctx.home instead of services'];
+  const changes = [
+    'declare the bridge versions it works with (bridge: "^0.2.0")',
+    'declare needs from home, scenes, groups, commands and use ctx.home instead of services',
+  ];
   if (def.vocabulary !== undefined) changes.push('rename vocabulary to words');
   return `${changes.join('; ')}. It loads for now; a later release will skip it.`;
 }
@@ -354,8 +424,10 @@ function nameAgainst(def: PluginDefinition, owners: Owners): string | { renamed:
         continue;
       }
       const offered = `${def.name}__${name}`;
-      if (!TOOL_NAME.test(offered)) return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}, and ${offered} is longer than 64 characters`;
-      if (owners[kind].has(offered) || names.includes(offered)) return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}, and so is ${offered}`;
+      if (!TOOL_NAME.test(offered))
+        return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}, and ${offered} is longer than 64 characters`;
+      if (owners[kind].has(offered) || names.includes(offered))
+        return `the ${kind} name ${name} is taken by the plugin ${owners[kind].get(name)}, and so is ${offered}`;
       renamed[kind].set(name, offered);
     }
   }

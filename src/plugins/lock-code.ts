@@ -23,7 +23,8 @@ async function askCode(client: ClientChannel, names: readonly string[], format: 
   };
   const r = await client.elicit({ message: `${what} wants a code. Enter it to go on; nothing has been done yet.`, requestedSchema }, 'code');
   const code = r.action === 'accept' ? r.content?.code : undefined;
-  if (typeof code !== 'string' || !code) throw new AppError('INVALID_PARAMETERS', 400, `No code was given for ${what}; nothing was done`, { field: 'code', declined: true });
+  if (typeof code !== 'string' || !code)
+    throw new AppError('INVALID_PARAMETERS', 400, `No code was given for ${what}; nothing was done`, { field: 'code', declined: true });
   return code;
 }
 
@@ -43,7 +44,12 @@ export async function withCode<T>(client: ClientChannel, given: unknown, run: (c
  * person is asked before any part of it runs (a dry run says what it would do), so nothing is
  * left half done.
  */
-export async function commandWithCode(client: ClientChannel, home: HomeView, input: CommandInput, run: (extra: Pick<CommandInput, 'code' | 'dry_run'>) => Promise<CommandResult>): Promise<CommandResult> {
+export async function commandWithCode(
+  client: ClientChannel,
+  home: HomeView,
+  input: CommandInput,
+  run: (extra: Pick<CommandInput, 'code' | 'dry_run'>) => Promise<CommandResult>,
+): Promise<CommandResult> {
   if (input.code !== undefined || input.dry_run || !client.can('elicitation')) return run({});
   let planned: CommandResult;
   try {

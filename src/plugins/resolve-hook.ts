@@ -13,7 +13,8 @@ type Next = (specifier: string, context: { parentURL?: string }) => Promise<unkn
 
 export async function resolve(specifier: string, context: { parentURL?: string }, next: Next): Promise<unknown> {
   if (specifier === 'home-mcp-bridge/plugin') return { url: api, shortCircuit: true };
-  if (!(specifier.startsWith('./') || specifier.startsWith('../')) || !/\.js$/.test(specifier) || !/\.m?ts$/.test(context.parentURL ?? '')) return next(specifier, context);
+  if (!(specifier.startsWith('./') || specifier.startsWith('../')) || !/\.js$/.test(specifier) || !/\.m?ts$/.test(context.parentURL ?? ''))
+    return next(specifier, context);
   try {
     return await next(specifier, context);
   } catch (err) {

@@ -12,10 +12,17 @@ const ENTRANCES = new Set(['garage', 'gate', 'door']);
  * indirect action reaches it: "running script.unlocker") the reason says so: "running
  * script.unlocker unlocks lock.front_door".
  */
-export function confirmationReason(entityId: string, service: string, data: Record<string, unknown>, state: HubState | undefined, via?: string): string | undefined {
+export function confirmationReason(
+  entityId: string,
+  service: string,
+  data: Record<string, unknown>,
+  state: HubState | undefined,
+  via?: string,
+): string | undefined {
   const domain = domainOf(entityId);
   const say = (gerund: string, verb: string, what: string) => (via ? `${via} ${verb} ${what}` : `${gerund} ${what}`);
-  if (domain === 'lock' && (service === 'unlock' || service === 'open')) return service === 'open' ? say('opening', 'opens', entityId) : say('unlocking', 'unlocks', entityId);
+  if (domain === 'lock' && (service === 'unlock' || service === 'open'))
+    return service === 'open' ? say('opening', 'opens', entityId) : say('unlocking', 'unlocks', entityId);
   if (domain === 'alarm_control_panel' && service === 'alarm_disarm') return say('disarming', 'disarms', entityId);
   const opens = service === 'open_cover' || (service === 'set_cover_position' && !(Number(data.position) <= 0));
   if (domain === 'cover' && opens) {

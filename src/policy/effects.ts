@@ -114,17 +114,28 @@ export class EffectResolver {
     const domain = call.domain.toLowerCase();
     const service = call.device_action ? serviceOfDeviceAction(domain, call.service) : call.service.toLowerCase();
     const data = call.data;
-    const unresolved = (why: string): GuardedAction[] => [{ entity_id: `${domain}.${service}`, service, data, targetless: true, unresolved: why, ...(via ? { via } : {}) }];
+    const unresolved = (why: string): GuardedAction[] => [
+      { entity_id: `${domain}.${service}`, service, data, targetless: true, unresolved: why, ...(via ? { via } : {}) },
+    ];
     const t = call.target;
     if (anyTemplate(t)) return unresolved(`the target of ${domain}.${service} is a template`);
     const ids = canonicalEntityIds(t.entity_id, this.hub.registries);
-    if (ids.unknown.length) return unresolved(`${ids.unknown.map((x) => JSON.stringify(x)).join(', ')} in the target of ${domain}.${service} is neither an entity id nor a registry id the bridge knows`);
-    const lists = { device_id: canonicalIdList(t.device_id), area_id: canonicalIdList(t.area_id), floor_id: canonicalIdList(t.floor_id), label_id: canonicalIdList(t.label_id) };
+    if (ids.unknown.length)
+      return unresolved(
+        `${ids.unknown.map((x) => JSON.stringify(x)).join(', ')} in the target of ${domain}.${service} is neither an entity id nor a registry id the bridge knows`,
+      );
+    const lists = {
+      device_id: canonicalIdList(t.device_id),
+      area_id: canonicalIdList(t.area_id),
+      floor_id: canonicalIdList(t.floor_id),
+      label_id: canonicalIdList(t.label_id),
+    };
     const reg = this.hub.registries;
     const registry = { device_id: reg.devices, area_id: reg.areas, floor_id: reg.floors, label_id: reg.labels };
     for (const key of ['device_id', 'area_id', 'floor_id', 'label_id'] as const) {
       const unknown = lists[key].filter((id) => !registry[key].has(id));
-      if (unknown.length) return unresolved(`${key.replace('_id', '')} ${unknown.join(', ')} in the target of ${domain}.${service} is not one the bridge knows`);
+      if (unknown.length)
+        return unresolved(`${key.replace('_id', '')} ${unknown.join(', ')} in the target of ${domain}.${service} is not one the bridge knows`);
     }
     let entities: string[];
     if (ids.all) {
@@ -137,7 +148,14 @@ export class EffectResolver {
     // A device action reaches the device's entities of its domain.
     if (call.device_action) entities = entities.filter((id) => domainOf(id) === domain);
     if (!entities.length) return [{ entity_id: `${domain}.${service}`, service, data, targetless: true, ...(via ? { via } : {}) }];
-    return entities.map((id) => ({ entity_id: id, service, data, state: this.hub.cache.get(id), ...(domain !== domainOf(id) ? { domain } : {}), ...(via ? { via } : {}) }));
+    return entities.map((id) => ({
+      entity_id: id,
+      service,
+      data,
+      state: this.hub.cache.get(id),
+      ...(domain !== domainOf(id) ? { domain } : {}),
+      ...(via ? { via } : {}),
+    }));
   }
 
   private one(a: GuardedAction, depth: number, seen: Set<string>, out: GuardedAction[], missing?: Set<string>): void {
@@ -163,7 +181,13 @@ export class EffectResolver {
     if (isTemplate(a.entity_id) || anyTemplate(a.data)) {
       // A templated value in a plain action's data decides nothing about which entity is touched,
       // except in the services that run other things or read entities from their data.
-      if (isTemplate(a.entity_id) || ['script', 'scene', 'automation', 'homeassistant', 'group'].includes(domain) || Object.entries(a.data).some(([k, x]) => ENTITY_DATA.test(k) && anyTemplate(x)) || anyTemplate(a.data.position) || anyTemplate(a.data.tilt_position)) {
+      if (
+        isTemplate(a.entity_id) ||
+        ['script', 'scene', 'automation', 'homeassistant', 'group'].includes(domain) ||
+        Object.entries(a.data).some(([k, x]) => ENTITY_DATA.test(k) && anyTemplate(x)) ||
+        anyTemplate(a.data.position) ||
+        anyTemplate(a.data.tilt_position)
+      ) {
         return fail(`a template in ${a.targetless ? entity : `${domain}.${service} on ${entity}`} decides what it touches`);
       }
     }
@@ -175,7 +199,13 @@ export class EffectResolver {
         return this.sceneStates(a.data.entities, `${domain}.${service}`, service === 'create' ? a.data.snapshot_entities : undefined, via, follow, fail);
       }
       if (domain === 'script' && !GENERIC.has(service) && service !== 'reload') {
-        return follow({ entity_id: `script.${service}`, service: 'turn_on', data: a.data, state: this.hub.cache.get(`script.${service}`), ...(via ? { via } : {}) });
+        return follow({
+          entity_id: `script.${service}`,
+          service: 'turn_on',
+          data: a.data,
+          state: this.hub.cache.get(`script.${service}`),
+          ...(via ? { via } : {}),
+        });
       }
       // group.set gives a group new members: acting on it later reaches them, which its judged members do not show.
       if (domain === 'group' && service === 'set' && (a.data.entities !== undefined || a.data.add_entities !== undefined)) {
@@ -207,7 +237,8 @@ export class EffectResolver {
       const words = via ?? viaWords(domain, service, entity);
       for (const m of canonicalEntityIds(members, this.hub.registries).ids) {
         const md = domainOf(m);
-        if (domain === 'group' || domain === 'homeassistant' || domain === md) follow({ entity_id: m, service, data: a.data, state: this.hub.cache.get(m), via: words, ...(domain === md ? {} : { domain: 'homeassistant' }) });
+        if (domain === 'group' || domain === 'homeassistant' || domain === md)
+          follow({ entity_id: m, service, data: a.data, state: this.hub.cache.get(m), via: words, ...(domain === md ? {} : { domain: 'homeassistant' }) });
       }
       return;
     }
@@ -219,10 +250,14 @@ export class EffectResolver {
     const words = via ?? viaWords(domain, service, entity);
 
     if (GROUP_DOMAINS.has(domain) && members) {
-      for (const m of canonicalEntityIds(members, this.hub.registries).ids) follow({ entity_id: m, service, data: a.data, state: this.hub.cache.get(m), via: words });
+      for (const m of canonicalEntityIds(members, this.hub.registries).ids)
+        follow({ entity_id: m, service, data: a.data, state: this.hub.cache.get(m), via: words });
       return;
     }
-    const runs = (domain === 'script' && (service === 'turn_on' || entity === `script.${service}`)) || (domain === 'automation' && service === 'trigger') || (domain === 'scene' && service === 'turn_on');
+    const runs =
+      (domain === 'script' && (service === 'turn_on' || entity === `script.${service}`)) ||
+      (domain === 'automation' && service === 'trigger') ||
+      (domain === 'scene' && service === 'turn_on');
     if (!runs) return;
     const config = this.configs.get(entity);
     if (config === undefined) {
@@ -233,7 +268,9 @@ export class EffectResolver {
     if (domain === 'scene') {
       if (config === null) {
         // A scene with no readable config (written in YAML): its members are known, their states not.
-        return fail(`${entity} is not a scene whose states the bridge can read (only scenes made in Home Assistant's scene editor are), so what it sets cannot be known`);
+        return fail(
+          `${entity} is not a scene whose states the bridge can read (only scenes made in Home Assistant's scene editor are), so what it sets cannot be known`,
+        );
       }
       return this.sceneStates(config.entities, `activating ${entity}`, undefined, words, follow, fail);
     }
@@ -248,7 +285,8 @@ export class EffectResolver {
     for (const [key, value] of Object.entries(a.data)) {
       if (!ENTITY_DATA.test(key)) continue;
       const ids = isObject(value) ? { all: false, ids: [], unknown: [JSON.stringify(value)] } : canonicalEntityIds(value, this.hub.registries);
-      if (ids.unknown.length || ids.all) return fail(`${domain}.${service} names ${ids.all ? 'all' : ids.unknown.join(', ')} in its data (${key}), which the bridge cannot read as entities`);
+      if (ids.unknown.length || ids.all)
+        return fail(`${domain}.${service} names ${ids.all ? 'all' : ids.unknown.join(', ')} in its data (${key}), which the bridge cannot read as entities`);
       const words = `${domain}.${service} with ${key}`;
       for (const id of ids.ids) follow({ entity_id: id, domain, service, data: {}, state: this.hub.cache.get(id), via: a.via ?? words });
     }
@@ -270,7 +308,14 @@ export class EffectResolver {
   }
 
   /** A scene's wanted states ({entity: state or {state, ...}}) as the services that reach them. */
-  private sceneStates(entities: unknown, words: string, snapshot: unknown, via: string | undefined, follow: (g: GuardedAction) => void, fail: (why: string) => void): void {
+  private sceneStates(
+    entities: unknown,
+    words: string,
+    snapshot: unknown,
+    via: string | undefined,
+    follow: (g: GuardedAction) => void,
+    fail: (why: string) => void,
+  ): void {
     const by = via ?? words;
     if (entities !== undefined && !isObject(entities)) return fail(`${words} names its entities in a way the bridge does not read`);
     for (const [raw, wanted] of Object.entries(entities ?? {})) {

@@ -140,7 +140,13 @@ export class Policy {
     const effects = fx.map((e) => {
       const service = e.targetless ? e.entity_id : `${e.domain ?? domainOf(e.entity_id)}.${e.service}`;
       const asks = this.reasonsOf([e]).length > 0;
-      return { entity_id: e.targetless ? '' : e.entity_id, service, ...(e.via ? { via: e.via } : {}), ...(asks ? { needs_confirmation: true as const } : {}), ...(e.unresolved ? { cannot_tell: e.unresolved } : {}) };
+      return {
+        entity_id: e.targetless ? '' : e.entity_id,
+        service,
+        ...(e.via ? { via: e.via } : {}),
+        ...(asks ? { needs_confirmation: true as const } : {}),
+        ...(e.unresolved ? { cannot_tell: e.unresolved } : {}),
+      };
     });
     return { effects, may_also_run: this.effects?.mayAlsoRun(fx) ?? [] };
   }
@@ -148,7 +154,9 @@ export class Policy {
   /** Whether any rule could hold an action back for this caller: then an action whose effects cannot be known is refused. */
   private anyRule(caller: Caller): boolean {
     const s = this.settings;
-    return s.readOnly || s.requireConfirmation || s.exposedOnly === true || this.allow.length > 0 || this.deny.length > 0 || caller.principal?.scope !== undefined;
+    return (
+      s.readOnly || s.requireConfirmation || s.exposedOnly === true || this.allow.length > 0 || this.deny.length > 0 || caller.principal?.scope !== undefined
+    );
   }
 
   get readOnly(): boolean {
@@ -193,7 +201,12 @@ export class Policy {
   private judgeUnknown(caller: Caller, effects: readonly GuardedAction[], always = false): void {
     const unknown = [...new Set(effects.filter((e) => e.unresolved).map((e) => e.unresolved!))];
     if (!unknown.length || !(always || this.anyRule(caller))) return;
-    throw new AppError('FORBIDDEN', 403, `The bridge cannot tell what this would do, so it does not run it: ${unknown.join('; ')}. Name the entities and services outright`, { unresolved: unknown });
+    throw new AppError(
+      'FORBIDDEN',
+      403,
+      `The bridge cannot tell what this would do, so it does not run it: ${unknown.join('; ')}. Name the entities and services outright`,
+      { unresolved: unknown },
+    );
   }
 
   /** "lock.front_door (running script.unlocker)": an entity with how it is reached. */
@@ -209,7 +222,8 @@ export class Policy {
    */
   authorizeWrite(caller: Caller, what: string): void {
     this.scope(caller, what);
-    if (this.settings.readOnly) throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${what} is not allowed`, { read_only: true });
+    if (this.settings.readOnly)
+      throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${what} is not allowed`, { read_only: true });
   }
 
   /**
@@ -225,17 +239,30 @@ export class Policy {
     const hiddenFx = effects.filter((a) => !a.targetless && !a.unresolved && !this.maySee(a.entity_id));
     if (hiddenFx.length) {
       const hidden = [...new Set(hiddenFx.map((a) => a.entity_id))];
-      throw new AppError('FORBIDDEN', 403, `Not allowed to act on ${this.named(hiddenFx)}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY); expose it under Settings → Voice assistants → Expose`, { entity_ids: hidden, exposed: false });
+      throw new AppError(
+        'FORBIDDEN',
+        403,
+        `Not allowed to act on ${this.named(hiddenFx)}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY); expose it under Settings → Voice assistants → Expose`,
+        { entity_ids: hidden, exposed: false },
+      );
     }
     const keptFx = effects.filter((a) => !a.unresolved && !this.listed(a.entity_id));
     if (keptFx.length) {
       const kept = [...new Set(keptFx.map((a) => a.entity_id))];
-      throw new AppError('FORBIDDEN', 403, `Not allowed to act on ${this.named(keptFx)} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept, domain: domainOf(kept[0]!) });
+      throw new AppError('FORBIDDEN', 403, `Not allowed to act on ${this.named(keptFx)} (TOOLS_ALLOW / TOOLS_DENY)`, {
+        entity_ids: kept,
+        domain: domainOf(kept[0]!),
+      });
     }
     if (opts.planOnly || caller.confirm) return;
     const reasons = this.reasonsOf(effects);
     if (reasons.length) {
-      throw new AppError('CONFIRMATION_REQUIRED', 409, `${capitalise(reasons.join(', '))} needs confirmation: ask the person, then call again with confirm: true`, { needs_confirmation: reasons });
+      throw new AppError(
+        'CONFIRMATION_REQUIRED',
+        409,
+        `${capitalise(reasons.join(', '))} needs confirmation: ask the person, then call again with confirm: true`,
+        { needs_confirmation: reasons },
+      );
     }
   }
 
@@ -249,9 +276,14 @@ export class Policy {
    * refused when it names entities they may not see, so a config never shows what exposure hides.
    */
   authorizeConfigRead(entityId: string | null, named: readonly string[]): void {
-    if (entityId && !this.maySee(entityId)) throw new AppError('NOT_FOUND', 404, `There is no such item: ${entityId} is not exposed to Assist (TOOLS_EXPOSED_ONLY)`, { exposed: false });
+    if (entityId && !this.maySee(entityId))
+      throw new AppError('NOT_FOUND', 404, `There is no such item: ${entityId} is not exposed to Assist (TOOLS_EXPOSED_ONLY)`, { exposed: false });
     const hidden = named.filter((id) => !this.maySee(id));
-    if (hidden.length) throw new AppError('FORBIDDEN', 403, `It names entities Home Assistant does not expose to Assist (TOOLS_EXPOSED_ONLY), so it is not shown`, { exposed: false, count: hidden.length });
+    if (hidden.length)
+      throw new AppError('FORBIDDEN', 403, `It names entities Home Assistant does not expose to Assist (TOOLS_EXPOSED_ONLY), so it is not shown`, {
+        exposed: false,
+        count: hidden.length,
+      });
   }
 
   /**
@@ -265,25 +297,52 @@ export class Policy {
    */
   authorizeConfigEdit(caller: Caller, edit: ConfigEdit, refs: ConfigReferences, opts: AuthorizeOptions = {}): { needs_confirmation: string[] } {
     if (!mayEditConfig(caller.principal)) {
-      throw new AppError('FORBIDDEN', 403, `This assistant was not granted the config scope: ${edit.what} changes Home Assistant's configuration; a person can grant it`, { scope: caller.principal?.scope ?? [] });
+      throw new AppError(
+        'FORBIDDEN',
+        403,
+        `This assistant was not granted the config scope: ${edit.what} changes Home Assistant's configuration; a person can grant it`,
+        { scope: caller.principal?.scope ?? [] },
+      );
     }
-    if (this.settings.readOnly) throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${edit.what} is not allowed`, { read_only: true });
+    if (this.settings.readOnly)
+      throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${edit.what} is not allowed`, { read_only: true });
     if (!this.settings.configEditing) {
-      throw new AppError('FORBIDDEN', 403, `Changing Home Assistant's configuration is off in this bridge (CONFIG_EDITING): ${edit.what} is not allowed; a person can turn it on in the bridge's settings`, { config_editing: false });
+      throw new AppError(
+        'FORBIDDEN',
+        403,
+        `Changing Home Assistant's configuration is off in this bridge (CONFIG_EDITING): ${edit.what} is not allowed; a person can turn it on in the bridge's settings`,
+        { config_editing: false },
+      );
     }
     if (edit.subjectIsEntity && !this.maySee(edit.subject)) {
-      throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY)`, { entity_ids: [edit.subject], exposed: false });
+      throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY)`, {
+        entity_ids: [edit.subject],
+        exposed: false,
+      });
     }
-    if (!this.listed(edit.subject)) throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: [edit.subject] });
+    if (!this.listed(edit.subject))
+      throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: [edit.subject] });
     if (refs.templated.length) {
-      throw new AppError('FORBIDDEN', 403, `The bridge cannot check what a templated action or target would touch (at ${refs.templated.join(', ')}); write the action and its entity ids out`, { templated: [...refs.templated] });
+      throw new AppError(
+        'FORBIDDEN',
+        403,
+        `The bridge cannot check what a templated action or target would touch (at ${refs.templated.join(', ')}); write the action and its entity ids out`,
+        { templated: [...refs.templated] },
+      );
     }
     const hidden = refs.entities.filter((id) => !this.maySee(id));
     if (hidden.length) {
-      throw new AppError('FORBIDDEN', 403, `The config names ${hidden.join(', ')}, which Home Assistant does not expose to Assist (TOOLS_EXPOSED_ONLY)`, { entity_ids: hidden, exposed: false });
+      throw new AppError('FORBIDDEN', 403, `The config names ${hidden.join(', ')}, which Home Assistant does not expose to Assist (TOOLS_EXPOSED_ONLY)`, {
+        entity_ids: hidden,
+        exposed: false,
+      });
     }
     const kept = refs.entities.filter((id) => !this.listed(id));
-    if (kept.length) throw new AppError('FORBIDDEN', 403, `The config names ${kept.join(', ')}, which callers may not act on (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept, domain: domainOf(kept[0]!) });
+    if (kept.length)
+      throw new AppError('FORBIDDEN', 403, `The config names ${kept.join(', ')}, which callers may not act on (TOOLS_ALLOW / TOOLS_DENY)`, {
+        entity_ids: kept,
+        domain: domainOf(kept[0]!),
+      });
     // Applying a config always asks the person, so a rule always applies: what cannot be known is refused.
     this.judgeUnknown(caller, this.effectsOf(refs.actions), true);
     if (refs.actions.length) {
@@ -293,18 +352,28 @@ export class Policy {
     // Every effect the config would have is named, confirmation rules or not: the person confirms what it does.
     const effects = this.effectsOf(refs.actions);
     const asked = (e: GuardedAction) => confirmationReason(e.entity_id, e.service, e.data, e.state) !== undefined && this.settings.requireConfirmation;
-    const does = effects.filter((e) => e.via && !e.targetless && !asked(e)).map((e) => `${e.via} does ${e.domain ?? domainOf(e.entity_id)}.${e.service} on ${e.entity_id}`);
+    const does = effects
+      .filter((e) => e.via && !e.targetless && !asked(e))
+      .map((e) => `${e.via} does ${e.domain ?? domainOf(e.entity_id)}.${e.service} on ${e.entity_id}`);
     const reasons = [edit.what, ...this.reasonsOf(effects), ...does];
     const needs = [...new Set(reasons)];
     if (!opts.planOnly && !caller.confirm) {
-      throw new AppError('CONFIRMATION_REQUIRED', 409, `${capitalise(needs.join('; '))} needs confirmation: show the person the preview (dry_run), ask, then call again with confirm: true`, { needs_confirmation: needs });
+      throw new AppError(
+        'CONFIRMATION_REQUIRED',
+        409,
+        `${capitalise(needs.join('; '))} needs confirmation: show the person the preview (dry_run), ask, then call again with confirm: true`,
+        { needs_confirmation: needs },
+      );
     }
     return { needs_confirmation: needs };
   }
 
   private scope(caller: Caller, what: string): void {
     if (mayControl(caller.principal)) return;
-    const who = caller.principal?.via === 'discovery' ? "Home Assistant's link to this bridge may only read (a person sets that in the bridge's panel, Connect an assistant)" : 'This assistant was granted read access only (scope "read")';
+    const who =
+      caller.principal?.via === 'discovery'
+        ? "Home Assistant's link to this bridge may only read (a person sets that in the bridge's panel, Connect an assistant)"
+        : 'This assistant was granted read access only (scope "read")';
     throw new AppError('FORBIDDEN', 403, `${who}: ${what} changes the home; a person can grant control`, { scope: caller.principal?.scope ?? [] });
   }
 }

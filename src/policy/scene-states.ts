@@ -9,7 +9,8 @@ export interface StateCall {
   data: Record<string, unknown>;
 }
 
-const num = (x: unknown): number | undefined => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && !Number.isNaN(Number(x)) ? Number(x) : undefined);
+const num = (x: unknown): number | undefined =>
+  typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && !Number.isNaN(Number(x)) ? Number(x) : undefined;
 
 const ON_OFF: Record<string, string> = { on: 'turn_on', off: 'turn_off' };
 const LOCK: Record<string, string> = { locked: 'lock', locking: 'lock', unlocked: 'unlock', unlocking: 'unlock', open: 'open', opening: 'open' };
@@ -23,7 +24,15 @@ const ALARM: Record<string, string> = {
   triggered: 'alarm_trigger',
 };
 const MEDIA: Record<string, string> = { off: 'turn_off', on: 'turn_on', idle: 'turn_on', playing: 'media_play', paused: 'media_pause', standby: 'turn_off' };
-const VACUUM: Record<string, string> = { cleaning: 'start', docked: 'return_to_base', returning: 'return_to_base', idle: 'stop', paused: 'pause', on: 'turn_on', off: 'turn_off' };
+const VACUUM: Record<string, string> = {
+  cleaning: 'start',
+  docked: 'return_to_base',
+  returning: 'return_to_base',
+  idle: 'stop',
+  paused: 'pause',
+  on: 'turn_on',
+  off: 'turn_off',
+};
 /** Domains whose scene state is on or off. */
 const TOGGLES = new Set(['light', 'switch', 'input_boolean', 'automation', 'fan', 'humidifier', 'siren', 'remote', 'script', 'group']);
 
@@ -32,7 +41,12 @@ const TOGGLES = new Set(['light', 'switch', 'input_boolean', 'automation', 'fan'
  * undefined when the bridge cannot say (an unknown domain or state).
  */
 export function callsForState(domain: string, wanted: unknown): StateCall[] | undefined {
-  const w = typeof wanted === 'string' ? { state: wanted } : typeof wanted === 'object' && wanted !== null && !Array.isArray(wanted) ? (wanted as Record<string, unknown>) : undefined;
+  const w =
+    typeof wanted === 'string'
+      ? { state: wanted }
+      : typeof wanted === 'object' && wanted !== null && !Array.isArray(wanted)
+        ? (wanted as Record<string, unknown>)
+        : undefined;
   if (!w) return undefined;
   const state = typeof w.state === 'string' ? w.state.toLowerCase() : undefined;
   const attrs = Object.fromEntries(Object.entries(w).filter(([k]) => k !== 'state'));
@@ -62,7 +76,12 @@ export function callsForState(domain: string, wanted: unknown): StateCall[] | un
     case 'vacuum':
       return one(state && VACUUM[state]);
     case 'climate':
-      return state ? [{ service: 'set_hvac_mode', data: { hvac_mode: state } }, ...(num(attrs.temperature) !== undefined ? [{ service: 'set_temperature', data: { temperature: num(attrs.temperature) } }] : [])] : undefined;
+      return state
+        ? [
+            { service: 'set_hvac_mode', data: { hvac_mode: state } },
+            ...(num(attrs.temperature) !== undefined ? [{ service: 'set_temperature', data: { temperature: num(attrs.temperature) } }] : []),
+          ]
+        : undefined;
     case 'input_number':
     case 'number':
       return num(state) !== undefined ? one('set_value', { value: num(state) }) : undefined;
@@ -85,8 +104,22 @@ export function callsForState(domain: string, wanted: unknown): StateCall[] | un
 /** The service a device action's type means (its `type` names the action, not always the service). */
 export function serviceOfDeviceAction(domain: string, type: string): string {
   const t = type.toLowerCase();
-  if (domain === 'cover') return ({ open: 'open_cover', close: 'close_cover', stop: 'stop_cover', set_position: 'set_cover_position', set_tilt_position: 'set_cover_tilt_position', open_tilt: 'open_cover_tilt', close_tilt: 'close_cover_tilt' } as Record<string, string>)[t] ?? t;
-  if (domain === 'valve') return ({ open: 'open_valve', close: 'close_valve', stop: 'stop_valve', set_position: 'set_valve_position' } as Record<string, string>)[t] ?? t;
+  if (domain === 'cover')
+    return (
+      (
+        {
+          open: 'open_cover',
+          close: 'close_cover',
+          stop: 'stop_cover',
+          set_position: 'set_cover_position',
+          set_tilt_position: 'set_cover_tilt_position',
+          open_tilt: 'open_cover_tilt',
+          close_tilt: 'close_cover_tilt',
+        } as Record<string, string>
+      )[t] ?? t
+    );
+  if (domain === 'valve')
+    return ({ open: 'open_valve', close: 'close_valve', stop: 'stop_valve', set_position: 'set_valve_position' } as Record<string, string>)[t] ?? t;
   if (domain === 'alarm_control_panel') return t === 'disarm' || t.startsWith('arm_') || t === 'trigger' ? `alarm_${t}` : t;
   return t;
 }

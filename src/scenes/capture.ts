@@ -26,7 +26,8 @@ function call(services: Services, entityId: string, service: string, params: Att
   const fields = flattenFields(desc.fields);
   const open = Object.keys(fields).length === 0;
   const parameters: Attrs = {};
-  for (const [k, val] of Object.entries(params)) if (val !== undefined && val !== null && (open || k in fields || TAKEN_UNDESCRIBED.has(k))) parameters[k] = val;
+  for (const [k, val] of Object.entries(params))
+    if (val !== undefined && val !== null && (open || k in fields || TAKEN_UNDESCRIBED.has(k))) parameters[k] = val;
   return [{ entity_id: entityId, action: service, parameters }];
 }
 
@@ -122,7 +123,8 @@ const CAPTURE: Record<string, Capture> = {
   },
   water_heater: (s, sv) => {
     const out = call(sv, s.entity_id, 'set_operation_mode', { operation_mode: s.state });
-    if (num(s.attributes.temperature) !== undefined && s.state !== 'off') out.push(...call(sv, s.entity_id, 'set_temperature', { temperature: s.attributes.temperature }));
+    if (num(s.attributes.temperature) !== undefined && s.state !== 'off')
+      out.push(...call(sv, s.entity_id, 'set_temperature', { temperature: s.attributes.temperature }));
     return out;
   },
   humidifier: (s, sv) => {

@@ -46,7 +46,10 @@ export const captureSchema = v.object({
 });
 export type CaptureDefinition = v.InferOutput<typeof captureSchema>;
 
-export const activateSchema = v.object({ name: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')), confirm: v.optional(v.boolean('must be true or false')) });
+export const activateSchema = v.object({
+  name: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
+  confirm: v.optional(v.boolean('must be true or false')),
+});
 
 export interface SaveOptions {
   /** Replace a scene with the same key instead of refusing it (409). */
@@ -79,7 +82,12 @@ export interface SceneDeps {
 /** The first refusal's code and status, with every refused entity in the message and details. */
 function captureRefused(refused: { at: string; error: AppError }[]): AppError {
   const first = refused[0]!.error;
-  const list = refused.map(({ at, error }) => ({ at, entity_id: (error.details.entity_id as string | undefined) ?? null, code: error.code, message: error.message }));
+  const list = refused.map(({ at, error }) => ({
+    at,
+    entity_id: (error.details.entity_id as string | undefined) ?? null,
+    code: error.code,
+    message: error.message,
+  }));
   const named = refused.slice(1, 10).map((r) => r.error.message);
   const rest = refused.length > 10 ? `; and ${refused.length - 10} more (see details.refused)` : '';
   const more = refused.length > 1 ? `; ${refused.length - 1} more refused: ${named.join('; ')}${rest}` : '';
@@ -148,7 +156,8 @@ export class SceneService {
       }
     });
     if (refused.length) throw captureRefused(refused);
-    if (out.length > MAX_ITEMS) throw invalidParameters(`entities: the capture needs ${out.length} actions, more than the ${MAX_ITEMS} a scene may hold`, { field: 'entities' });
+    if (out.length > MAX_ITEMS)
+      throw invalidParameters(`entities: the capture needs ${out.length} actions, more than the ${MAX_ITEMS} a scene may hold`, { field: 'entities' });
     return this.save({ id: keyOf(def.name), name: def.name, description: def.description ?? null, actions: out }, opts);
   }
 

@@ -54,18 +54,8 @@ export class Bus {
     };
   }
 
-  fire<D extends object>(
-    eventType: string,
-    data: D,
-    opts: { origin?: EventOrigin; context?: Context; timeFiredMicros?: number } = {},
-  ): HubEvent<D> {
-    const event = new HubEvent(
-      eventType,
-      data,
-      opts.origin ?? 'LOCAL',
-      opts.timeFiredMicros ?? nowMicros(),
-      opts.context ?? new Context(),
-    );
+  fire<D extends object>(eventType: string, data: D, opts: { origin?: EventOrigin; context?: Context; timeFiredMicros?: number } = {}): HubEvent<D> {
+    const event = new HubEvent(eventType, data, opts.origin ?? 'LOCAL', opts.timeFiredMicros ?? nowMicros(), opts.context ?? new Context());
     for (const key of [eventType, MATCH_ALL]) {
       const set = this.listeners.get(key);
       if (!set) continue;
@@ -76,8 +66,6 @@ export class Bus {
 
   /** [{event, listener_count}] as GET /api/events reports it. */
   listenerCounts(): Array<{ event: string; listener_count: number }> {
-    return [...this.listeners.entries()]
-      .filter(([, set]) => set.size > 0)
-      .map(([event, set]) => ({ event, listener_count: set.size }));
+    return [...this.listeners.entries()].filter(([, set]) => set.size > 0).map(([event, set]) => ({ event, listener_count: set.size }));
   }
 }

@@ -8,21 +8,7 @@ import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, Unaut
 import { ASSISTANTS, type Hub, type NotificationUpdate, type PersistentNotification } from './hub.js';
 import { addRecorderCommands } from './recorder-commands.js';
 import { entitiesInitial, eventMessage, eventMessageJson, pongMessage, stateDiffJson } from './protocol.js';
-import {
-  type KeySpec,
-  type Validator,
-  Invalid,
-  all,
-  coerceInt,
-  dict,
-  isType,
-  listOf,
-  literal,
-  mapOf,
-  oneOf,
-  range,
-  string,
-} from './schema.js';
+import { type KeySpec, type Validator, Invalid, all, coerceInt, dict, isType, listOf, literal, mapOf, oneOf, range, string } from './schema.js';
 import { targetFields } from './services.js';
 import { type State, type StateChangedData, validEntityId } from './states.js';
 import { SINCE } from './version.js';
@@ -96,7 +82,12 @@ const entityIds: Validator = (v, path) => {
 const FILTER_KEYS = ['include_domains', 'include_entities', 'include_entity_globs', 'exclude_domains', 'exclude_entities', 'exclude_entity_globs'];
 
 function globRe(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /** A simplified include/exclude entity filter (domains, entities, globs). */
@@ -129,11 +120,16 @@ function sendServiceError(conn: CommandConnection, msg: Msg, err: unknown): void
     if (err.domain === String(msg.domain).toLowerCase() && err.service === String(msg.service).toLowerCase()) {
       conn.sendError(msg.id, HA_ERROR.notFound, err.message, err.translation);
     } else {
-      conn.sendError(msg.id, HA_ERROR.homeAssistantError, `Service ${err.domain}.${err.service} called service ${String(msg.domain)}.${String(msg.service)} which was not found.`, {
-        domain: 'websocket_api',
-        key: 'child_service_not_found',
-        placeholders: { domain: String(msg.domain), service: String(msg.service), child_domain: err.domain, child_service: err.service },
-      });
+      conn.sendError(
+        msg.id,
+        HA_ERROR.homeAssistantError,
+        `Service ${err.domain}.${err.service} called service ${String(msg.domain)}.${String(msg.service)} which was not found.`,
+        {
+          domain: 'websocket_api',
+          key: 'child_service_not_found',
+          placeholders: { domain: String(msg.domain), service: String(msg.service), child_domain: err.domain, child_service: err.service },
+        },
+      );
     }
   } else if (err instanceof Invalid) {
     conn.sendError(msg.id, HA_ERROR.invalidFormat, err.render(conn.hub.errorStyle));
@@ -168,7 +164,17 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
       mfa_modules: [],
     }),
   );
-  add(MSG.getStates, {}, (conn, msg) => conn.send(rawResult(msg.id, `[${conn.hub.states.all().map((s) => s.json).join(',')}]`)));
+  add(MSG.getStates, {}, (conn, msg) =>
+    conn.send(
+      rawResult(
+        msg.id,
+        `[${conn.hub.states
+          .all()
+          .map((s) => s.json)
+          .join(',')}]`,
+      ),
+    ),
+  );
   add(MSG.getConfig, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.configDict()));
   add(MSG.getServices, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.services.describe()));
 
@@ -264,7 +270,11 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
   // Exposure to assistants (homeassistant/components/homeassistant/exposed_entities.py): admin only.
   add(
     MSG.exposeEntity,
-    { assistants: { v: listOf(oneOf(ASSISTANTS)), required: true }, entity_ids: { v: listOf(string), required: true }, should_expose: { v: isType('bool'), required: true } },
+    {
+      assistants: { v: listOf(oneOf(ASSISTANTS)), required: true },
+      entity_ids: { v: listOf(string), required: true },
+      should_expose: { v: isType('bool'), required: true },
+    },
     (conn, msg) => {
       for (const id of msg.entity_ids as string[]) {
         const settings = conn.hub.exposure.get(id) ?? {};
@@ -289,14 +299,20 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
       } else {
         // Earlier hubs list every choice: the conversation agent decides one for every entity
         // when the hub starts, true or false; other assistants only where one was made.
-        for (const s of conn.hub.states.all()) out[s.entityId] = { ...conn.hub.exposure.get(s.entityId), conversation: conn.hub.isExposed('conversation', s.entityId) };
+        for (const s of conn.hub.states.all())
+          out[s.entityId] = { ...conn.hub.exposure.get(s.entityId), conversation: conn.hub.isExposed('conversation', s.entityId) };
         for (const [id, settings] of conn.hub.exposure) out[id] = { ...out[id], ...settings };
       }
       conn.sendResult(msg.id, { exposed_entities: out });
     },
     true,
   );
-  add(MSG.exposeNewEntitiesGet, { assistant: { v: oneOf(ASSISTANTS), required: true } }, (conn, msg) => conn.sendResult(msg.id, { expose_new: conn.hub.exposeNew[msg.assistant as string] ?? false }), true);
+  add(
+    MSG.exposeNewEntitiesGet,
+    { assistant: { v: oneOf(ASSISTANTS), required: true } },
+    (conn, msg) => conn.sendResult(msg.id, { expose_new: conn.hub.exposeNew[msg.assistant as string] ?? false }),
+    true,
+  );
 
   addRecorderCommands(add);
 
@@ -305,9 +321,7 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
     const id = msg.id;
     conn.subscriptions.set(
       id,
-      conn.hub.onNotifications((type: NotificationUpdate, items) =>
-        conn.send(eventMessage(id, { type, notifications: notificationsById(items) })),
-      ),
+      conn.hub.onNotifications((type: NotificationUpdate, items) => conn.send(eventMessage(id, { type, notifications: notificationsById(items) }))),
     );
     conn.sendResult(id);
     conn.send(eventMessage(id, { type: 'current', notifications: notificationsById(conn.hub.listNotifications()) }));

@@ -206,14 +206,7 @@ export class SimConnection implements CommandConnection {
 
   /** ActiveConnection.async_handle */
   private handle(msg: unknown): void {
-    if (
-      !isPlainObject(msg) ||
-      typeof msg.id !== 'number' ||
-      !Number.isInteger(msg.id) ||
-      msg.id === 0 ||
-      typeof msg.type !== 'string' ||
-      msg.type === ''
-    ) {
+    if (!isPlainObject(msg) || typeof msg.id !== 'number' || !Number.isInteger(msg.id) || msg.id === 0 || typeof msg.type !== 'string' || msg.type === '') {
       const id = isPlainObject(msg) ? (msg.id ?? null) : 0;
       this.send(errorMessage(id, HA_ERROR.invalidFormat, 'Message incorrectly formatted.'));
       return;

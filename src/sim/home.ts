@@ -116,17 +116,9 @@ const HomeSchema = v.looseObject({
       }),
     ),
   ),
-  areas: v.optional(
-    v.array(v.looseObject({ id, name: v.string(), floor: nullableText, aliases: strList, icon: nullableText, labels: strList })),
-  ),
-  devices: v.optional(
-    v.array(
-      v.looseObject({ id, name: v.string(), area: nullableText, manufacturer: nullableText, model: nullableText, labels: strList }),
-    ),
-  ),
-  labels: v.optional(
-    v.array(v.looseObject({ id, name: v.string(), color: nullableText, icon: nullableText, description: nullableText })),
-  ),
+  areas: v.optional(v.array(v.looseObject({ id, name: v.string(), floor: nullableText, aliases: strList, icon: nullableText, labels: strList }))),
+  devices: v.optional(v.array(v.looseObject({ id, name: v.string(), area: nullableText, manufacturer: nullableText, model: nullableText, labels: strList }))),
+  labels: v.optional(v.array(v.looseObject({ id, name: v.string(), color: nullableText, icon: nullableText, description: nullableText }))),
   entities: v.array(
     v.looseObject({
       entity_id: v.pipe(
@@ -195,11 +187,26 @@ export function parseHome(input: unknown, source = 'home'): Home {
     }
     return seen;
   };
-  const floors = unique('floor', (home.floors ?? []).map((f) => f.id));
-  const areas = unique('area', (home.areas ?? []).map((a) => a.id));
-  const devices = unique('device', (home.devices ?? []).map((d) => d.id));
-  const labels = unique('label', (home.labels ?? []).map((l) => l.id));
-  unique('entity', home.entities.map((e) => e.entity_id));
+  const floors = unique(
+    'floor',
+    (home.floors ?? []).map((f) => f.id),
+  );
+  const areas = unique(
+    'area',
+    (home.areas ?? []).map((a) => a.id),
+  );
+  const devices = unique(
+    'device',
+    (home.devices ?? []).map((d) => d.id),
+  );
+  const labels = unique(
+    'label',
+    (home.labels ?? []).map((l) => l.id),
+  );
+  unique(
+    'entity',
+    home.entities.map((e) => e.entity_id),
+  );
   const need = (set: Set<string>, kind: string, ref: string | null | undefined, who: string) => {
     if (ref && !set.has(ref)) throw new HomeError(`${source}: ${who} refers to unknown ${kind} ${ref}`);
   };

@@ -99,8 +99,33 @@ const UNIT_SYSTEMS = {
   },
 } as const;
 
-const DEFAULT_EXPOSED_DOMAINS_2024 = new Set(['climate', 'cover', 'fan', 'humidifier', 'light', 'lock', 'scene', 'script', 'switch', 'todo', 'vacuum', 'water_heater']);
-const DEFAULT_EXPOSED_DOMAINS_2026 = new Set(['climate', 'cover', 'fan', 'humidifier', 'light', 'media_player', 'scene', 'switch', 'todo', 'vacuum', 'water_heater']);
+const DEFAULT_EXPOSED_DOMAINS_2024 = new Set([
+  'climate',
+  'cover',
+  'fan',
+  'humidifier',
+  'light',
+  'lock',
+  'scene',
+  'script',
+  'switch',
+  'todo',
+  'vacuum',
+  'water_heater',
+]);
+const DEFAULT_EXPOSED_DOMAINS_2026 = new Set([
+  'climate',
+  'cover',
+  'fan',
+  'humidifier',
+  'light',
+  'media_player',
+  'scene',
+  'switch',
+  'todo',
+  'vacuum',
+  'water_heater',
+]);
 
 /** The assistants Home Assistant lets entities be exposed to. */
 export const ASSISTANTS = ['cloud.alexa', 'cloud.google_assistant', 'conversation'] as const;
@@ -169,7 +194,8 @@ export class Hub {
     if (domains.has(domain)) return true;
     const deviceClass = String(this.states.get(entityId)?.attributes.device_class ?? '');
     if (domain === 'binary_sensor') return ['door', 'garage_door', 'lock', 'motion', 'opening', 'presence', 'window'].includes(deviceClass);
-    if (domain === 'sensor') return ['aqi', 'carbon_monoxide', 'carbon_dioxide', 'humidity', 'pm10', 'pm25', 'temperature', 'volatile_organic_compounds'].includes(deviceClass);
+    if (domain === 'sensor')
+      return ['aqi', 'carbon_monoxide', 'carbon_dioxide', 'humidity', 'pm10', 'pm25', 'temperature', 'volatile_organic_compounds'].includes(deviceClass);
     return false;
   }
 

@@ -221,7 +221,9 @@ export function handleIngressUpgrade(sup: SimSupervisor, wss: WebSocketServer, r
   const admitted = admit(sup, req);
   if (typeof admitted === 'number') {
     const body = PLAIN[admitted];
-    socket.end(`HTTP/1.1 ${admitted} ${body.slice(5)}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${admitted} ${body.slice(5)}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     return;
   }
   const { target, addon, session } = admitted;

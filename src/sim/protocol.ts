@@ -30,8 +30,7 @@ export function errorMessage(id: unknown, code: string, message: string, transla
 export const pongMessage = (id: number) => ({ id, type: MSG.pong });
 
 /** An event message around an already serialised event body. */
-export const eventMessageJson = (id: number, eventJson: string): string =>
-  `{"id":${id},"type":"${MSG.event}","event":${eventJson}}`;
+export const eventMessageJson = (id: number, eventJson: string): string => `{"id":${id},"type":"${MSG.event}","event":${eventJson}}`;
 
 export const eventMessage = (id: number, event: unknown) => ({ id, type: MSG.event, event });
 

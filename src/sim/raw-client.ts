@@ -142,7 +142,11 @@ export class RawClient {
   }
 
   /** The first event of subscription `id`, counting from its `from`-th event, that `match` accepts. */
-  async waitForEvent<T = any>(id: number, match: (e: EventMessage<T>) => boolean = () => true, { from = 0, timeoutMs = 10_000 } = {}): Promise<EventMessage<T>> {
+  async waitForEvent<T = any>(
+    id: number,
+    match: (e: EventMessage<T>) => boolean = () => true,
+    { from = 0, timeoutMs = 10_000 } = {},
+  ): Promise<EventMessage<T>> {
     const { message } = await this.find(
       (m) => m.type === 'event' && m.id === id && this.eventMessages(id).indexOf(m as EventMessage) >= from && match(m as EventMessage<T>),
       0,

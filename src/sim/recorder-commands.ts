@@ -87,7 +87,13 @@ export function addRecorderCommands(add: Add): void {
 
   add(
     MSG.logbookGetEvents,
-    { start_time: { v: isType('str'), required: true }, end_time: { v: isType('str') }, entity_ids: { v: strings }, device_ids: { v: strings }, context_id: { v: isType('str') } },
+    {
+      start_time: { v: isType('str'), required: true },
+      end_time: { v: isType('str') },
+      entity_ids: { v: strings },
+      device_ids: { v: strings },
+      context_id: { v: isType('str') },
+    },
     (conn, msg) => {
       const p = period(conn, msg);
       if (!p) return;
@@ -99,7 +105,10 @@ export function addRecorderCommands(add: Add): void {
         entityIds = entityIds.filter((id) => !conn.hub.recorder.isContinuous(id));
         if (!entityIds.length && !deviceIds?.length) return conn.sendResult(msg.id, []);
       }
-      conn.sendResult(msg.id, conn.hub.recorder.logbookEvents({ start: p.start, end: p.end ?? now, entityIds, deviceIds, contextId: msg.context_id as string | undefined }));
+      conn.sendResult(
+        msg.id,
+        conn.hub.recorder.logbookEvents({ start: p.start, end: p.end ?? now, entityIds, deviceIds, contextId: msg.context_id as string | undefined }),
+      );
     },
   );
 

@@ -124,7 +124,15 @@ export class Recorder {
     if (!next) return;
     let list = this.rows.get(next.entityId);
     if (!list) this.rows.set(next.entityId, (list = []));
-    list.push({ entityId: next.entityId, state: next.state, attributes: next.attributes, lu: next.lastUpdated, lc: next.lastChanged, old: e.data.old_state?.state ?? null, context: next.context });
+    list.push({
+      entityId: next.entityId,
+      state: next.state,
+      attributes: next.attributes,
+      lu: next.lastUpdated,
+      lc: next.lastChanged,
+      old: e.data.old_state?.state ?? null,
+      context: next.context,
+    });
     trim(list, MAX_ROWS_PER_ENTITY);
   }
 
@@ -298,7 +306,15 @@ export class Recorder {
         const stateClass = latest.state_class;
         if (stateClass !== 'measurement' && stateClass !== 'total' && stateClass !== 'total_increasing') continue;
         const row = this.compilePeriod(id, rows, start, end, stateClass, latest);
-        if (row) this.seriesOf({ statistic_id: id, source: 'recorder', name: null, unit_of_measurement: typeof latest.unit_of_measurement === 'string' ? latest.unit_of_measurement : null, has_mean: stateClass === 'measurement', has_sum: stateClass !== 'measurement' }).short.set(start, row);
+        if (row)
+          this.seriesOf({
+            statistic_id: id,
+            source: 'recorder',
+            name: null,
+            unit_of_measurement: typeof latest.unit_of_measurement === 'string' ? latest.unit_of_measurement : null,
+            has_mean: stateClass === 'measurement',
+            has_sum: stateClass !== 'measurement',
+          }).short.set(start, row);
       }
       if (end % HOUR === 0) {
         for (const s of this.series.values()) {
@@ -306,16 +322,31 @@ export class Recorder {
           if (!parts.length) continue;
           const last = parts[parts.length - 1]!;
           const means = parts.map((p) => p.mean).filter((m): m is number => typeof m === 'number');
-          s.hourly.set(end - HOUR, s.meta.has_mean
-            ? { start: end - HOUR, mean: means.reduce((a, b) => a + b, 0) / means.length, min: Math.min(...parts.map((p) => p.min ?? Infinity)), max: Math.max(...parts.map((p) => p.max ?? -Infinity)) }
-            : { start: end - HOUR, state: last.state ?? null, sum: last.sum ?? null, last_reset: last.last_reset ?? null });
+          s.hourly.set(
+            end - HOUR,
+            s.meta.has_mean
+              ? {
+                  start: end - HOUR,
+                  mean: means.reduce((a, b) => a + b, 0) / means.length,
+                  min: Math.min(...parts.map((p) => p.min ?? Infinity)),
+                  max: Math.max(...parts.map((p) => p.max ?? -Infinity)),
+                }
+              : { start: end - HOUR, state: last.state ?? null, sum: last.sum ?? null, last_reset: last.last_reset ?? null },
+          );
         }
       }
       this.compiledUntil = end;
     }
   }
 
-  private compilePeriod(id: string, rows: StateRow[], start: number, end: number, stateClass: string, latest: Readonly<Record<string, unknown>>): StatisticRow | undefined {
+  private compilePeriod(
+    id: string,
+    rows: StateRow[],
+    start: number,
+    end: number,
+    stateClass: string,
+    latest: Readonly<Record<string, unknown>>,
+  ): StatisticRow | undefined {
     // The value in force at the start, then each change within the period.
     const points: { at: number; value: number }[] = [];
     const before = findLast(rows, (r) => r.lu <= start);
@@ -349,7 +380,15 @@ export class Recorder {
    * recorder/statistics_during_period: rows from start (aligned to the period, in the hub's
    * zone) to end, per statistic id, with start/end/last_reset in milliseconds as sent.
    */
-  statisticsDuringPeriod(q: { start: number; end?: number; statisticIds: string[]; period: Period; types: Set<StatType>; now: number; timeZone: string }): Record<string, Record<string, unknown>[]> {
+  statisticsDuringPeriod(q: {
+    start: number;
+    end?: number;
+    statisticIds: string[];
+    period: Period;
+    types: Set<StatType>;
+    now: number;
+    timeZone: string;
+  }): Record<string, Record<string, unknown>[]> {
     this.compile(q.now);
     const found = [...new Set(q.statisticIds)].map((id) => this.series.get(id)).filter((s): s is Series => s !== undefined);
     if (!found.length) return {};
@@ -425,7 +464,13 @@ function reduce(rows: Record<string, number | null>[], types: Set<string>, tz: s
 function describe(e: EventRow): Record<string, unknown> {
   const d = e.data;
   if (e.type === 'automation_triggered') {
-    return { name: d.name ?? null, message: 'source' in d ? `triggered by ${String(d.source)}` : 'triggered', source: d.source ?? null, entity_id: d.entity_id ?? null, context_id: e.context.id };
+    return {
+      name: d.name ?? null,
+      message: 'source' in d ? `triggered by ${String(d.source)}` : 'triggered',
+      source: d.source ?? null,
+      entity_id: d.entity_id ?? null,
+      context_id: e.context.id,
+    };
   }
   return { name: d.name ?? null, message: 'started', entity_id: d.entity_id ?? null, context_id: e.context.id };
 }

@@ -82,12 +82,24 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
     {
       re: /^\/api\/core\/state$/,
       methods: {
-        GET: ({ res }) =>
-          sendJson(res, 200, JSON.stringify({ state: 'RUNNING', recorder_state: { migration_in_progress: false, migration_is_live: false } })),
+        GET: ({ res }) => sendJson(res, 200, JSON.stringify({ state: 'RUNNING', recorder_state: { migration_in_progress: false, migration_is_live: false } })),
       },
     },
     { re: /^\/api\/components$/, methods: { GET: ({ res }) => sendJson(res, 200, JSON.stringify(hub.configDict().components)) } },
-    { re: /^\/api\/states$/, methods: { GET: ({ res }) => sendJson(res, 200, `[${hub.states.all().map((s) => s.json).join(',')}]`) } },
+    {
+      re: /^\/api\/states$/,
+      methods: {
+        GET: ({ res }) =>
+          sendJson(
+            res,
+            200,
+            `[${hub.states
+              .all()
+              .map((s) => s.json)
+              .join(',')}]`,
+          ),
+      },
+    },
     {
       re: /^\/api\/states\/([^/]+)$/,
       methods: {
@@ -134,8 +146,7 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
     {
       re: /^\/api\/services$/,
       methods: {
-        GET: ({ res }) =>
-          sendJson(res, 200, JSON.stringify(Object.entries(hub.services.describe()).map(([domain, services]) => ({ domain, services })))),
+        GET: ({ res }) => sendJson(res, 200, JSON.stringify(Object.entries(hub.services.describe()).map(([domain, services]) => ({ domain, services })))),
       },
     },
     {

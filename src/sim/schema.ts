@@ -67,7 +67,12 @@ export class MultipleInvalid extends Invalid {
 
 /** probatio's unknown key: "not a valid option", with the close keys it suggests (difflib, cutoff 0.7). */
 function notAnOption(key: string, pool: string[]): string {
-  const close = getCloseMatches(key, pool.filter((k) => k !== key), 3, 0.7).map((k) => `'${k}'`);
+  const close = getCloseMatches(
+    key,
+    pool.filter((k) => k !== key),
+    3,
+    0.7,
+  ).map((k) => `'${k}'`);
   if (!close.length) return 'not a valid option';
   const candidates = close.length === 1 ? close[0] : `${close.slice(0, -1).join(', ')} or ${close.at(-1)}`;
   return `not a valid option, did you mean ${candidates}?`;
@@ -314,21 +319,14 @@ export function dict(keys: Record<string, KeySpec>, extra: 'prevent' | 'allow' =
     const errors: Invalid[] = [];
     for (const [group, members] of exclusive) {
       if (members.filter((k) => k in v).length > 1) {
-        errors.push(
-          new Invalid(`two or more values in the same group of exclusion '${group}'`, [...path, new VirtualPath(group)]),
-        );
+        errors.push(new Invalid(`two or more values in the same group of exclusion '${group}'`, [...path, new VirtualPath(group)]));
       }
     }
     if (errors.length) throw new MultipleInvalid(errors);
     for (const [group, members] of inclusive) {
       const present = members.filter((k) => k in v).length;
       if (present > 0 && present < members.length) {
-        errors.push(
-          new Invalid(`some but not all values in the same group of inclusion '${group}'`, [
-            ...path,
-            new VirtualPath(group),
-          ]),
-        );
+        errors.push(new Invalid(`some but not all values in the same group of inclusion '${group}'`, [...path, new VirtualPath(group)]));
       }
     }
     if (errors.length) throw new MultipleInvalid(errors);

@@ -126,7 +126,10 @@ export class Simulator {
     for (const [type, cmd] of configCommands()) this.commands.set(type, cmd);
     startConfig(this.hub, this.hub.home.dashboards ?? []);
     const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : [])];
-    this.commands.set('config/auth/list', userListCommand(() => users));
+    this.commands.set(
+      'config/auth/list',
+      userListCommand(() => users),
+    );
     const sim = this;
     this.role = makeRole?.({
       get url() {
@@ -275,12 +278,7 @@ export class Simulator {
    * An external change, as if a device reported it: merges attributes (when given) over the
    * current ones and writes the state; state_changed fires if anything changed.
    */
-  setState(
-    entityId: string,
-    state: string,
-    attributes?: Record<string, unknown>,
-    opts: { replace?: boolean; force?: boolean } = {},
-  ): StateObject {
+  setState(entityId: string, state: string, attributes?: Record<string, unknown>, opts: { replace?: boolean; force?: boolean } = {}): StateObject {
     const current = this.hub.states.get(entityId);
     const attrs = opts.replace ? { ...(attributes ?? {}) } : { ...(current?.attributes ?? {}), ...(attributes ?? {}) };
     const written = this.hub.states.set(entityId, state, attrs, { forceUpdate: opts.force === true });

@@ -223,9 +223,7 @@ export class ServiceRegistry {
   private async entityCall(reg: Registered, call: ServiceCall): Promise<Record<string, unknown>> {
     const hub = this.hub;
     const resolved: ResolvedTarget = hub.registries.resolveTarget(call.data as TargetFields);
-    const candidates = hub.states
-      .all(reg.domain)
-      .filter((s) => resolved.all || resolved.explicit.has(s.entityId) || resolved.indirect.has(s.entityId));
+    const candidates = hub.states.all(reg.domain).filter((s) => resolved.all || resolved.explicit.has(s.entityId) || resolved.indirect.has(s.entityId));
     const missing = [...resolved.explicit].filter((id) => !hub.states.get(id));
     if (missing.length) hub.log.warn(`Referenced entities ${missing.join(', ')} are missing or not currently available`);
 

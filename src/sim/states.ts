@@ -117,12 +117,7 @@ export class StateMachine {
   }
 
   /** hass.states.async_set: returns the state now in place (the old one if nothing changed). */
-  set(
-    entityId: string,
-    state: string,
-    attributes: Record<string, unknown> = {},
-    opts: { context?: Context; forceUpdate?: boolean } = {},
-  ): State {
+  set(entityId: string, state: string, attributes: Record<string, unknown> = {}, opts: { context?: Context; forceUpdate?: boolean } = {}): State {
     const id = entityId.toLowerCase();
     if (!validEntityId(id)) throw new HomeAssistantError(`Invalid entity ID: ${entityId}`);
     if (state.length > 255) {
@@ -136,16 +131,7 @@ export class StateMachine {
       return old;
     }
     const frozen = Object.freeze({ ...attributes });
-    const next = new State(
-      id,
-      state,
-      frozen,
-      sameState ? old.lastChanged : now,
-      now,
-      now,
-      opts.context ?? new Context(),
-      this.withReported,
-    );
+    const next = new State(id, state, frozen, sameState ? old.lastChanged : now, now, now, opts.context ?? new Context(), this.withReported);
     this.states.set(id, next);
     this.bus.fire<StateChangedData>(
       'state_changed',
@@ -160,11 +146,7 @@ export class StateMachine {
     const old = this.states.get(id);
     if (!old) return false;
     this.states.delete(id);
-    this.bus.fire<StateChangedData>(
-      'state_changed',
-      { entity_id: id, old_state: old, new_state: null },
-      { context: context ?? new Context() },
-    );
+    this.bus.fire<StateChangedData>('state_changed', { entity_id: id, old_state: old, new_state: null }, { context: context ?? new Context() });
     return true;
   }
 }

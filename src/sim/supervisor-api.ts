@@ -150,7 +150,18 @@ export function dispatch(sup: SimSupervisor, caller: Caller, method: string, pat
     const denied = need('GET');
     if (denied) return denied;
     // The store's list of installed add-ons (api/addons.py list_addons), the fields a client picks by.
-    const addons = sup.allAddons().map((a) => ({ name: a.name, slug: a.slug, description: '', state: a.state, version: a.version, version_latest: a.version, update_available: false, repository: 'local', icon: false, logo: false }));
+    const addons = sup.allAddons().map((a) => ({
+      name: a.name,
+      slug: a.slug,
+      description: '',
+      state: a.state,
+      version: a.version,
+      version_latest: a.version,
+      update_available: false,
+      repository: 'local',
+      icon: false,
+      logo: false,
+    }));
     return ok({ addons });
   }
   if ((match = path.match(/^\/addons\/([^/]+)\/info$/))) {

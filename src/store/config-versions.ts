@@ -38,10 +38,16 @@ export class ConfigVersionStore {
   private readonly latestOf;
 
   constructor(db: Db) {
-    const insert = db.prepare('INSERT INTO config_versions (kind, item, config, change, actor_kind, actor, reason, summary, restored_from, created_at) VALUES (@kind, @item, @config, @change, @actor_kind, @actor, @reason, @summary, @restored_from, @created_at)');
-    const prune = db.prepare('DELETE FROM config_versions WHERE kind = @kind AND item = @item AND id NOT IN (SELECT id FROM config_versions WHERE kind = @kind AND item = @item ORDER BY id DESC LIMIT @keep)');
+    const insert = db.prepare(
+      'INSERT INTO config_versions (kind, item, config, change, actor_kind, actor, reason, summary, restored_from, created_at) VALUES (@kind, @item, @config, @change, @actor_kind, @actor, @reason, @summary, @restored_from, @created_at)',
+    );
+    const prune = db.prepare(
+      'DELETE FROM config_versions WHERE kind = @kind AND item = @item AND id NOT IN (SELECT id FROM config_versions WHERE kind = @kind AND item = @item ORDER BY id DESC LIMIT @keep)',
+    );
     this.insertTx = db.transaction((rows: (NewConfigVersion & { created_at: string })[], keep: number): number[] => {
-      const ids = rows.map((r) => Number(insert.run({ ...r, config: r.config === null || r.config === undefined ? null : JSON.stringify(r.config) }).lastInsertRowid));
+      const ids = rows.map((r) =>
+        Number(insert.run({ ...r, config: r.config === null || r.config === undefined ? null : JSON.stringify(r.config) }).lastInsertRowid),
+      );
       for (const r of rows) prune.run({ kind: r.kind, item: r.item, keep });
       return ids;
     });

@@ -101,7 +101,9 @@ export class EventLog {
   after(seq: number, filters: EventFilter[], limit: number): StoredEvent[] {
     this.flush();
     const w = filtersWhere(filters);
-    return this.db.prepare(`SELECT seq, entity_id, message FROM events WHERE seq > ? AND ${w.sql} ORDER BY seq LIMIT ?`).all(seq, ...w.params, limit) as StoredEvent[];
+    return this.db
+      .prepare(`SELECT seq, entity_id, message FROM events WHERE seq > ? AND ${w.sql} ORDER BY seq LIMIT ?`)
+      .all(seq, ...w.params, limit) as StoredEvent[];
   }
 
   query(q: HistoryQuery): StoredEvent[] {
@@ -136,11 +138,15 @@ export class EventLog {
   pruneStep(maxAgeMs: number, maxRows: number, now = Date.now()): boolean {
     if (!this.db.open) return false;
     this.flush();
-    const old = this.db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE stored_at < ? ORDER BY seq LIMIT ?)').run(now - maxAgeMs, PRUNE_STEP).changes;
+    const old = this.db
+      .prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE stored_at < ? ORDER BY seq LIMIT ?)')
+      .run(now - maxAgeMs, PRUNE_STEP).changes;
     if (old === PRUNE_STEP) return true;
     const floor = this.lastSeq - maxRows;
     if (floor <= 0) return false;
-    const extra = this.db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)').run(floor, PRUNE_STEP).changes;
+    const extra = this.db
+      .prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)')
+      .run(floor, PRUNE_STEP).changes;
     return extra === PRUNE_STEP;
   }
 }

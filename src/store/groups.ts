@@ -82,7 +82,9 @@ export class GroupStore {
       const existed = this.q.group.get(g.id) !== undefined;
       if (mode === 'replace' && !existed) return undefined;
       if (mode === 'create' && existed) {
-        throw conflict(`A group with the key ${g.id} exists (${JSON.stringify(this.q.group.get(g.id)?.name)}); use ?replace=true or PUT to replace it`, { id: g.id });
+        throw conflict(`A group with the key ${g.id} exists (${JSON.stringify(this.q.group.get(g.id)?.name)}); use ?replace=true or PUT to replace it`, {
+          id: g.id,
+        });
       }
       const params = { key: g.id, name: g.name, now: new Date().toISOString() };
       const row = (mode === 'create' ? this.q.insert : mode === 'put' ? this.q.upsert : this.q.update).get(params)!;
@@ -109,7 +111,9 @@ export class GroupStore {
       if (!list) members.set(m.group_key, (list = []));
       list.push(memberText(m));
     }
-    return this.q.groups.all().map((r) => ({ id: r.key, name: r.name, entities: members.get(r.key) ?? [], created_at: r.created_at, updated_at: r.updated_at }));
+    return this.q.groups
+      .all()
+      .map((r) => ({ id: r.key, name: r.name, entities: members.get(r.key) ?? [], created_at: r.created_at, updated_at: r.updated_at }));
   }
 
   get(id: string): Group | undefined {

@@ -35,11 +35,14 @@ export const nameSchema = v.pipe(
   v.check((name) => HAS_WORD.test(name), 'must contain at least one letter or digit'),
 );
 
-export const descriptionSchema = v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`))));
+export const descriptionSchema = v.optional(
+  v.nullable(v.pipe(v.string('must be a string'), v.maxLength(MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`))),
+);
 
 /** The key a path segment addresses: a name or a key both lead to the key. */
 export function keyFromPath(segment: string | undefined, field: string): string {
-  if (!segment || !HAS_WORD.test(segment)) throw invalidParameters(`${field}: must contain at least one letter or digit`, { field, value: segment?.slice(0, 40) });
+  if (!segment || !HAS_WORD.test(segment))
+    throw invalidParameters(`${field}: must contain at least one letter or digit`, { field, value: segment?.slice(0, 40) });
   return keyOf(segment);
 }
 
@@ -48,6 +51,9 @@ const sameName = (a: string, b: string) => a.normalize('NFKC').toLowerCase() ===
 /** A new name whose key another name already has is refused, naming the other (replace with ?replace=true or PUT). */
 export function refuseKeyClash(what: 'scene' | 'group', key: string, name: string, existing: { name: string } | undefined): void {
   if (existing && !sameName(existing.name, name)) {
-    throw conflict(`The name ${JSON.stringify(name.slice(0, MAX_NAME))} has the key ${key}, which the ${what} ${JSON.stringify(existing.name)} already has; choose another name, or replace it with ?replace=true or PUT`, { id: key, existing_name: existing.name });
+    throw conflict(
+      `The name ${JSON.stringify(name.slice(0, MAX_NAME))} has the key ${key}, which the ${what} ${JSON.stringify(existing.name)} already has; choose another name, or replace it with ?replace=true or PUT`,
+      { id: key, existing_name: existing.name },
+    );
   }
 }

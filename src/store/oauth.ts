@@ -44,7 +44,9 @@ export class OAuthStore {
 
   /** The confidential clients, oldest first, with who made them (never their secrets). */
   confidentialClients(): { client_id: string; metadata: Record<string, unknown>; registered_at: string; created_by: string }[] {
-    const rows = this.db.prepare('SELECT client_id, metadata, registered_at, created_by FROM oauth_clients WHERE secret_hash IS NOT NULL ORDER BY registered_at, client_id').all() as { client_id: string; metadata: string; registered_at: string; created_by: string }[];
+    const rows = this.db
+      .prepare('SELECT client_id, metadata, registered_at, created_by FROM oauth_clients WHERE secret_hash IS NOT NULL ORDER BY registered_at, client_id')
+      .all() as { client_id: string; metadata: string; registered_at: string; created_by: string }[];
     return rows.map((r) => ({ ...r, metadata: JSON.parse(r.metadata) as Record<string, unknown> }));
   }
 
@@ -58,7 +60,9 @@ export class OAuthStore {
 
   /** A client that registered itself, noted with the address group it came from (see pruneRegistrations). */
   addRegisteredClient(clientId: string, metadata: Record<string, unknown>, at: string, from: string): void {
-    this.db.prepare('INSERT INTO oauth_clients (client_id, metadata, registered_at, registered_from) VALUES (?, ?, ?, ?)').run(clientId, JSON.stringify(metadata), at, from);
+    this.db
+      .prepare('INSERT INTO oauth_clients (client_id, metadata, registered_at, registered_from) VALUES (?, ?, ?, ?)')
+      .run(clientId, JSON.stringify(metadata), at, from);
   }
 
   /** A person granted the client something: from now on it is kept. */
@@ -76,11 +80,17 @@ export class OAuthStore {
     let n = this.db.prepare(`DELETE FROM oauth_clients WHERE ${unused} AND registered_at < ?`).run(before).changes;
     if (from) {
       n += this.db
-        .prepare(`DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} AND registered_from = ? ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
+        .prepare(
+          `DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} AND registered_from = ? ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`,
+        )
         .run(from.address, from.perAddress).changes;
     }
     if (Number.isFinite(overall)) {
-      n += this.db.prepare(`DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`).run(overall).changes;
+      n += this.db
+        .prepare(
+          `DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE ${unused} ORDER BY registered_at DESC, rowid DESC LIMIT -1 OFFSET ?)`,
+        )
+        .run(overall).changes;
     }
     return n;
   }
@@ -92,13 +102,19 @@ export class OAuthStore {
   /** A new grant with its first refresh token, in one transaction. */
   addGrant(grant: OAuthGrantRecord, refreshHash: string): void {
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO oauth_grants (id, client_id, client_name, scope, resource, approved_by, created_at, expires_at, last_used_at) VALUES (@id, @client_id, @client_name, @scope, @resource, @approved_by, @created_at, @expires_at, @last_used_at)').run(grant);
+      this.db
+        .prepare(
+          'INSERT INTO oauth_grants (id, client_id, client_name, scope, resource, approved_by, created_at, expires_at, last_used_at) VALUES (@id, @client_id, @client_name, @scope, @resource, @approved_by, @created_at, @expires_at, @last_used_at)',
+        )
+        .run(grant);
       this.db.prepare('INSERT INTO oauth_refresh_tokens (hash, grant_id, created_at) VALUES (?, ?, ?)').run(refreshHash, grant.id, grant.created_at);
     })();
   }
 
   refreshToken(hash: string): { grant_id: string; used_at: string | null } | undefined {
-    return this.db.prepare('SELECT grant_id, used_at FROM oauth_refresh_tokens WHERE hash = ?').get(hash) as { grant_id: string; used_at: string | null } | undefined;
+    return this.db.prepare('SELECT grant_id, used_at FROM oauth_refresh_tokens WHERE hash = ?').get(hash) as
+      | { grant_id: string; used_at: string | null }
+      | undefined;
   }
 
   /** Rotation: the old token is marked used (only if it was not already), the new one stored, the grant extended. False when another request used it first. */

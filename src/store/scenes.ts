@@ -92,7 +92,8 @@ export class SceneStore {
   /** Stores a new scene; 409 CONFLICT when its key is taken. */
   create(s: SceneInput): Scene {
     const row = this.insert.get(params(s));
-    if (!row) throw conflict(`A scene with the key ${s.id} exists (${JSON.stringify(this.get(s.id)?.name)}); use ?replace=true or PUT to replace it`, { id: s.id });
+    if (!row)
+      throw conflict(`A scene with the key ${s.id} exists (${JSON.stringify(this.get(s.id)?.name)}); use ?replace=true or PUT to replace it`, { id: s.id });
     return toScene(row);
   }
 

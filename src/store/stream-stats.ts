@@ -46,7 +46,19 @@ export class StreamStatsStore {
       'INSERT OR REPLACE INTO stream_connections (id, transport, client_id, ip_address, user_agent, connected_at, disconnected_at, events_sent, events_dropped, close_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.db.transaction(() => {
-      for (const c of list) insert.run(c.id, c.transport, c.client_id, c.ip_address, c.user_agent, c.connected_at, c.disconnected_at, c.events_sent, c.events_dropped, c.close_reason);
+      for (const c of list)
+        insert.run(
+          c.id,
+          c.transport,
+          c.client_id,
+          c.ip_address,
+          c.user_agent,
+          c.connected_at,
+          c.disconnected_at,
+          c.events_sent,
+          c.events_dropped,
+          c.close_reason,
+        );
       if (trim) this.trimConnections();
     })();
   }
@@ -60,14 +72,18 @@ export class StreamStatsStore {
   /** Newest first; `before` is the (disconnected_at, id) of the last row of the previous page. */
   pastConnections(limit: number, before?: { at: string; id: string }): PastConnection[] {
     const rows = before
-      ? this.db.prepare('SELECT * FROM stream_connections WHERE (disconnected_at, id) < (?, ?) ORDER BY disconnected_at DESC, id DESC LIMIT ?').all(before.at, before.id, limit)
+      ? this.db
+          .prepare('SELECT * FROM stream_connections WHERE (disconnected_at, id) < (?, ?) ORDER BY disconnected_at DESC, id DESC LIMIT ?')
+          .all(before.at, before.id, limit)
       : this.db.prepare('SELECT * FROM stream_connections ORDER BY disconnected_at DESC, id DESC LIMIT ?').all(limit);
     return rows as PastConnection[];
   }
 
   addSample(s: Sample): void {
     if (!this.db.open) return;
-    this.db.prepare('INSERT OR REPLACE INTO stream_samples (at, connections, events, seconds, cpu, memory, latency) VALUES (?, ?, ?, ?, ?, ?, ?)').run(s.at, s.connections, s.events, s.seconds, s.cpu, s.memory, JSON.stringify(s.latency));
+    this.db
+      .prepare('INSERT OR REPLACE INTO stream_samples (at, connections, events, seconds, cpu, memory, latency) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(s.at, s.connections, s.events, s.seconds, s.cpu, s.memory, JSON.stringify(s.latency));
   }
 
   samplesSince(since: number): Sample[] {

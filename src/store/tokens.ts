@@ -16,7 +16,9 @@ export class TokenStore {
   private readonly touchMany;
 
   constructor(private readonly db: Db) {
-    this.insertOne = db.prepare('INSERT INTO bridge_tokens (id, name, created_by, created_at, expires_at, last_used_at) VALUES (@id, @name, @created_by, @created_at, @expires_at, @last_used_at)');
+    this.insertOne = db.prepare(
+      'INSERT INTO bridge_tokens (id, name, created_by, created_at, expires_at, last_used_at) VALUES (@id, @name, @created_by, @created_at, @expires_at, @last_used_at)',
+    );
     this.deleteOne = db.prepare('DELETE FROM bridge_tokens WHERE id = ?');
     const touch = db.prepare('UPDATE bridge_tokens SET last_used_at = ? WHERE id = ?');
     this.touchMany = db.transaction((used: Map<string, string>) => {

@@ -85,7 +85,8 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
   /** Records the latency of this slice's writes, each frame once per member that took it. */
   settle(latency: number[], now: number): void {
     if (!this.writes.size) return;
-    for (const [from, n] of this.writes) for (let i = Math.max(0, from - this.base); i < this.frames.length; i++) recordMany(latency, now - this.arrivals[i]!, n);
+    for (const [from, n] of this.writes)
+      for (let i = Math.max(0, from - this.base); i < this.frames.length; i++) recordMany(latency, now - this.arrivals[i]!, n);
     this.writes.clear();
   }
 

@@ -48,7 +48,17 @@ export const CLOSE_MESSAGES: Record<CloseReason, string> = {
   token_expired: 'the access token has expired; get a new one and reconnect',
 };
 
-const WS_CODES: Partial<Record<CloseReason, number>> = { buffer_limit: 1013, message_too_large: 1009, shutdown: 1001, auth_timeout: 4408, auth_invalid: 4401, token_revoked: 4401, password_changed: 4401, user_removed: 4401, token_expired: 4401 };
+const WS_CODES: Partial<Record<CloseReason, number>> = {
+  buffer_limit: 1013,
+  message_too_large: 1009,
+  shutdown: 1001,
+  auth_timeout: 4408,
+  auth_invalid: 4401,
+  token_revoked: 4401,
+  password_changed: 4401,
+  user_removed: 4401,
+  token_expired: 4401,
+};
 
 // Ids are this run's prefix and a counter: unique across restarts, and only a number per connection.
 const RUN = randomBytes(6).toString('hex');

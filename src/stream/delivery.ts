@@ -279,7 +279,9 @@ export class Delivery {
 
   private suspend(client: string, announce: boolean, now: number): void {
     this.suspended.set(client, this.budgets.windowEnd(client, now));
-    const notice = announce ? { type: 'rate_limited', message: 'event rate limit reached: further events in this window are dropped', ...this.budgets.notice(client) } : undefined;
+    const notice = announce
+      ? { type: 'rate_limited', message: 'event rate limit reached: further events in this window are dropped', ...this.budgets.notice(client) }
+      : undefined;
     // A client's connections are found by a walk: budgets run out rarely, and no per-client set is kept.
     for (const c of this.deps.connections.values()) {
       if (c.client !== client || c.suspended) continue;

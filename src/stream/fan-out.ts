@@ -11,7 +11,17 @@ import { filterKey, isEmptyFilter, normalFilter, type EventFilter } from '../eve
 import type { Logger } from '../log.js';
 import type { StreamStatsStore } from '../store/stream-stats.js';
 import { SseChannel } from './channel.js';
-import { clock, isoOf, SseConnection, WsConnection, type ConnectionInfo, type ConnectionOwner, type ConnectionSubscription, type StreamConnection, type WsSub } from './connection.js';
+import {
+  clock,
+  isoOf,
+  SseConnection,
+  WsConnection,
+  type ConnectionInfo,
+  type ConnectionOwner,
+  type ConnectionSubscription,
+  type StreamConnection,
+  type WsSub,
+} from './connection.js';
 import { Delivery, sseFrame, type DeliveryLimits, type Target } from './delivery.js';
 import type { EventHistory, LoggedEvent } from './history.js';
 import { DeliveryCounters, type StreamView } from './metrics.js';
@@ -149,7 +159,12 @@ export class FanOut implements ConnectionOwner, StreamView {
     const { events, truncated } = this.deps.history.replay(after, filters);
     let out = '';
     for (const r of events) out += `id: ${r.seq}\ndata: ${r.message}\n\n`;
-    if (truncated) out += sseFrame('notice', { type: 'replay_truncated', message: `more than ${events.length} events were missed; read the rest from /api/events/history`, ...truncated });
+    if (truncated)
+      out += sseFrame('notice', {
+        type: 'replay_truncated',
+        message: `more than ${events.length} events were missed; read the rest from /api/events/history`,
+        ...truncated,
+      });
     return out;
   }
 

@@ -7,7 +7,10 @@ import { isEntityId, MAX_ENTITY_ID } from '../hub/entity-id.js';
 const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const DOMAIN = /^(?!_)[a-z0-9_]{1,64}(?<!_)$/;
 
-const eventType = v.pipe(v.string('must be a string'), v.regex(EVENT_TYPE, 'must be an event type such as state_changed (letters, digits, _ . : -, at most 64)'));
+const eventType = v.pipe(
+  v.string('must be a string'),
+  v.regex(EVENT_TYPE, 'must be an event type such as state_changed (letters, digits, _ . : -, at most 64)'),
+);
 const entityId = v.pipe(
   v.string('must be a string'),
   v.maxLength(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID} characters`),

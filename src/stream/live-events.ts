@@ -36,7 +36,16 @@ export class LiveEvents {
     const cap = new SubscriptionCap(limits.maxSubscriptions);
     this.history = new EventHistory({ store, log, visible, limits });
     this.subscriptions = new StoredSubscriptions({ store, cap, visible, log });
-    this.fanOut = new FanOut({ history: this.history, subscriptions: this.subscriptions, cap, stats: store.streamStats, credentials: deps.credentials, visible, log, limits });
+    this.fanOut = new FanOut({
+      history: this.history,
+      subscriptions: this.subscriptions,
+      cap,
+      stats: store.streamStats,
+      credentials: deps.credentials,
+      visible,
+      log,
+      limits,
+    });
   }
 
   start(): void {

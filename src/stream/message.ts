@@ -29,9 +29,19 @@ const stateView = (s: HubState | null | undefined): StateView | null =>
 export function eventMessage(e: HubEvent): EventMessage {
   const raw = e.data?.entity_id;
   const entity_id = typeof raw === 'string' ? raw : null;
-  const data = e.event_type === 'state_changed' ? { entity_id, old_state: stateView(e.data.old_state as HubState | null), new_state: stateView(e.data.new_state as HubState | null) } : (e.data ?? {});
+  const data =
+    e.event_type === 'state_changed'
+      ? { entity_id, old_state: stateView(e.data.old_state as HubState | null), new_state: stateView(e.data.new_state as HubState | null) }
+      : (e.data ?? {});
   const c = e.context ?? { id: '', parent_id: null, user_id: null };
-  return { event_type: e.event_type, entity_id, data, origin: e.origin ?? 'LOCAL', time_fired: e.time_fired, context: { id: c.id, parent_id: c.parent_id ?? null, user_id: c.user_id ?? null } };
+  return {
+    event_type: e.event_type,
+    entity_id,
+    data,
+    origin: e.origin ?? 'LOCAL',
+    time_fired: e.time_fired,
+    context: { id: c.id, parent_id: c.parent_id ?? null, user_id: c.user_id ?? null },
+  };
 }
 
 export function keysOf(m: EventMessage): EventKeys {

@@ -174,7 +174,15 @@ export class StreamMetrics {
     const samples = this.store.samplesSince(now - PERIODS[period]);
     // The interval still open counts too, so a fresh start has figures at once.
     const open = this.fanOut.counters.current();
-    const live: Sample = { at: now, connections: this.fanOut.size, events: open.events, seconds: Math.max(0.001, (now - this.lastSampleAt) / 1000), cpu: this.cpuSinceLastCall(), memory: process.memoryUsage.rss(), latency: open.latency };
+    const live: Sample = {
+      at: now,
+      connections: this.fanOut.size,
+      events: open.events,
+      seconds: Math.max(0.001, (now - this.lastSampleAt) / 1000),
+      cpu: this.cpuSinceLastCall(),
+      memory: process.memoryUsage.rss(),
+      latency: open.latency,
+    };
     const all = [...samples, live];
     const latency = newHistogram();
     let events = 0;
@@ -193,7 +201,10 @@ export class StreamMetrics {
         connections: { current: live.connections, max: max((s) => s.connections), average: avg((s) => s.connections) },
         events: { total: events, rate: { current: this.fanOut.counters.ratePerSecond(), max: round(rateMax), average: round(events / seconds) } },
         latency: { p50: quantile(latency, 0.5), p95: quantile(latency, 0.95), p99: quantile(latency, 0.99) },
-        resources: { memory: { current: live.memory, max: max((s) => s.memory) }, cpu: { current: live.cpu, max: max((s) => s.cpu), average: avg((s) => s.cpu) } },
+        resources: {
+          memory: { current: live.memory, max: max((s) => s.memory) },
+          cpu: { current: live.cpu, max: max((s) => s.cpu), average: avg((s) => s.cpu) },
+        },
       },
       period,
       timestamp: new Date(now).toISOString(),

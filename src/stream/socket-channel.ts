@@ -61,7 +61,9 @@ export class SocketChannel {
     this.add(
       'get_sse_connection',
       socketMessage({
-        fields: v.strictObject({ connection_id: v.pipe(v.string('connection_id must be a string'), v.nonEmpty('connection_id is required'), v.maxLength(128)) }),
+        fields: v.strictObject({
+          connection_id: v.pipe(v.string('connection_id must be a string'), v.nonEmpty('connection_id is required'), v.maxLength(128)),
+        }),
         run: ({ fields }) => ({ connection: metrics.connection(fields.connection_id) }),
       }),
     );
@@ -72,11 +74,19 @@ export class SocketChannel {
         run: ({ fields }) => metrics.metrics(fields.period),
       }),
     );
-    this.add('subscribe_events', socketMessage({ fields: v.strictObject(filterFields, 'only event_type, entity_id and domain may be given'), run: ({ connection, fields }) => fanOut.subscribeSocket(connection, fields) }));
+    this.add(
+      'subscribe_events',
+      socketMessage({
+        fields: v.strictObject(filterFields, 'only event_type, entity_id and domain may be given'),
+        run: ({ connection, fields }) => fanOut.subscribeSocket(connection, fields),
+      }),
+    );
     this.add(
       'unsubscribe_events',
       socketMessage({
-        fields: v.strictObject({ subscription_id: v.pipe(v.string('subscription_id must be a string'), v.nonEmpty('subscription_id is required'), v.maxLength(128)) }),
+        fields: v.strictObject({
+          subscription_id: v.pipe(v.string('subscription_id must be a string'), v.nonEmpty('subscription_id is required'), v.maxLength(128)),
+        }),
         run: ({ connection, fields }) => fanOut.unsubscribeSocket(connection, fields.subscription_id),
       }),
     );
@@ -135,7 +145,9 @@ export class SocketChannel {
     const fail = (err: unknown) => {
       const e = toAppError(err);
       if (e.status >= 500 && !(err instanceof AppError)) this.deps.log.error({ err }, 'WebSocket message failed');
-      c.send(JSON.stringify({ type: 'error', id, error: { code: e.code, message: e.message, ...(Object.keys(e.details).length ? { details: e.details } : {}) } }));
+      c.send(
+        JSON.stringify({ type: 'error', id, error: { code: e.code, message: e.message, ...(Object.keys(e.details).length ? { details: e.details } : {}) } }),
+      );
     };
     try {
       if (text === undefined) throw new AppError('BAD_REQUEST', 400, 'Messages must be JSON text, not binary');
@@ -153,11 +165,13 @@ export class SocketChannel {
       const { type: _t, id: _i, ...fields } = msg as Record<string, unknown>;
       if (type === 'auth') return this.auth(c, id, fields);
       const handler = this.table.get(type);
-      if (!handler) throw new AppError('BAD_REQUEST', 400, `Unknown message type ${type.slice(0, 64)}; known types: ${this.types.join(', ')}`, { known_types: this.types });
+      if (!handler)
+        throw new AppError('BAD_REQUEST', 400, `Unknown message type ${type.slice(0, 64)}; known types: ${this.types.join(', ')}`, { known_types: this.types });
       if (c.client === null || !c.principal) throw unauthorized('Authenticate first: send {"type": "auth", "token": "<access token>"}');
       const input = check(handler.fields, fields, { what: 'message' });
       const out = handler.run({ connection: c, client: c.client, principal: c.principal, fields: input });
-      const reply = (data: unknown) => c.send(JSON.stringify(handler.spread ? { type: `${type}_result`, id, ...(data as object) } : { type: `${type}_result`, id, success: true, data }));
+      const reply = (data: unknown) =>
+        c.send(JSON.stringify(handler.spread ? { type: `${type}_result`, id, ...(data as object) } : { type: `${type}_result`, id, success: true, data }));
       if (out instanceof Promise) out.then(reply, fail);
       else reply(out);
     } catch (err) {

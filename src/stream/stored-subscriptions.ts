@@ -70,7 +70,11 @@ export class StoredSubscriptions {
   }
 
   list(client: string): StoredView[] {
-    return [...(this.byClient.get(client)?.values() ?? [])].map((s) => ({ id: s.id, ...subscriptionView(s.id, normalFilter(s), s.created_at), last_event: s.last_event }));
+    return [...(this.byClient.get(client)?.values() ?? [])].map((s) => ({
+      id: s.id,
+      ...subscriptionView(s.id, normalFilter(s), s.created_at),
+      last_event: s.last_event,
+    }));
   }
 
   /** The client's subscriptions, each with its id and filters. */

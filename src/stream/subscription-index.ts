@@ -20,7 +20,13 @@ export class SubscriptionIndex<T> {
   }
 
   private bucket(f: EventFilter, create: boolean): Set<IndexEntry<T>> | undefined {
-    const [map, key] = f.entity_id ? [this.byEntity, f.entity_id] : f.domain ? [this.byDomain, f.domain] : f.event_type ? [this.byType, f.event_type] : [undefined, ''];
+    const [map, key] = f.entity_id
+      ? [this.byEntity, f.entity_id]
+      : f.domain
+        ? [this.byDomain, f.domain]
+        : f.event_type
+          ? [this.byType, f.event_type]
+          : [undefined, ''];
     if (!map) return this.everything;
     let set = map.get(key);
     if (!set && create) map.set(key, (set = new Set()));

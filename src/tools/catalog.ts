@@ -26,11 +26,20 @@ export class PromptCatalog {
       name: d.name,
       ...(d.title ? { title: d.title } : {}),
       description: d.description,
-      arguments: (d.arguments ?? []).map(({ name, description, required }) => ({ name, ...(description ? { description } : {}), ...(required ? { required } : {}) })),
+      arguments: (d.arguments ?? []).map(({ name, description, required }) => ({
+        name,
+        ...(description ? { description } : {}),
+        ...(required ? { required } : {}),
+      })),
     }));
   }
 
-  async get(name: string, args: Record<string, string>, principal?: Principal, client?: ClientChannel): Promise<{ description?: string; messages: PromptMessage[] }> {
+  async get(
+    name: string,
+    args: Record<string, string>,
+    principal?: Principal,
+    client?: ClientChannel,
+  ): Promise<{ description?: string; messages: PromptMessage[] }> {
     const b = this.prompts.get(name);
     if (!b) throw notFound(`No prompt ${name.slice(0, 64)}; GET /api/prompts lists them`, { prompt: name.slice(0, 64) });
     for (const a of b.definition.arguments ?? []) {
@@ -91,7 +100,12 @@ export class ResourceCatalog {
   templates(): { uriTemplate: string; name: string; description?: string; mimeType?: string }[] {
     return this.resources
       .filter((r) => r.match)
-      .map(({ bound: { definition: d } }) => ({ uriTemplate: d.uri, name: d.name, ...(d.description ? { description: d.description } : {}), ...(d.mimeType ? { mimeType: d.mimeType } : {}) }));
+      .map(({ bound: { definition: d } }) => ({
+        uriTemplate: d.uri,
+        name: d.name,
+        ...(d.description ? { description: d.description } : {}),
+        ...(d.mimeType ? { mimeType: d.mimeType } : {}),
+      }));
   }
 
   async read(uri: string, principal?: Principal, client?: ClientChannel): Promise<ResourceContents> {

@@ -11,7 +11,16 @@
 // The end-to-end suite runs Home Assistant's own converter on every tool; this is the rule as
 // code, so a plugin learns at load time and the unit tests need no Python.
 
-const UNSUPPORTED = ['if', 'patternProperties', 'dependentSchemas', 'dependencies', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];
+const UNSUPPORTED = [
+  'if',
+  'patternProperties',
+  'dependentSchemas',
+  'dependencies',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  '$dynamicRef',
+  '$recursiveRef',
+];
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 // JavaScript-only regular expression syntax that Python's `re` refuses.
 const JS_ONLY_PATTERN: [RegExp, string][] = [
@@ -33,7 +42,8 @@ export function homeAssistantSchemaProblems(schema: unknown, at = 'inputSchema')
       return;
     }
     for (const k of UNSUPPORTED) if (k in node) problems.push(`${path}: "${k}" is not supported`);
-    if ('prefixItems' in node && node.items !== false) problems.push(`${path}: an open tuple (prefixItems without "items": false); use items with minItems/maxItems, or close it`);
+    if ('prefixItems' in node && node.items !== false)
+      problems.push(`${path}: an open tuple (prefixItems without "items": false); use items with minItems/maxItems, or close it`);
     if (Array.isArray(node.items)) problems.push(`${path}: the positional "items": [...] form is not supported`);
     if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) problems.push(`${path}: $ref ${JSON.stringify(node.$ref)} points outside the document`);
     const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
@@ -46,7 +56,8 @@ export function homeAssistantSchemaProblems(schema: unknown, at = 'inputSchema')
       for (const [name, needs] of Object.entries(deps)) {
         for (const other of Array.isArray(needs) ? needs : []) {
           const back = deps[String(other)];
-          if (!Array.isArray(back) || !back.includes(name)) problems.push(`${path}: dependentRequired must be symmetric (${name} needs ${String(other)}, not the reverse)`);
+          if (!Array.isArray(back) || !back.includes(name))
+            problems.push(`${path}: dependentRequired must be symmetric (${name} needs ${String(other)}, not the reverse)`);
         }
       }
     }
@@ -56,9 +67,10 @@ export function homeAssistantSchemaProblems(schema: unknown, at = 'inputSchema')
     }
     for (const k of ['prefixItems', 'anyOf', 'oneOf', 'allOf'] as const) {
       const list = node[k];
-      if (Array.isArray(list)) list.forEach((sub, i) => {
-        walk(sub, `${path}.${k}[${i}]`);
-      });
+      if (Array.isArray(list))
+        list.forEach((sub, i) => {
+          walk(sub, `${path}.${k}[${i}]`);
+        });
     }
     for (const k of ['$defs', 'definitions'] as const) {
       if (isObject(node[k])) for (const [name, sub] of Object.entries(node[k])) walk(sub, `${path}.${k}.${name}`);

@@ -80,15 +80,17 @@ export class ToolRegistry {
 
   /** Every tool's description, made once. */
   list(): ToolInfo[] {
-    return (this.infos ??= [...this.tools.values()].map(({ definition: d }) => ({
-      name: d.name,
-      title: d.title,
-      description: d.description,
-      inputSchema: objectSchema(d.input),
-      ...(d.output ? { outputSchema: objectSchema(d.output) } : {}),
-      ...(d.annotations ? { annotations: d.annotations } : {}),
-      ...(d.ui ? { _meta: { ui: { resourceUri: d.ui.resourceUri, ...(d.ui.visibility ? { visibility: d.ui.visibility } : {}) } } } : {}),
-    })).sort((a, b) => (a.name < b.name ? -1 : 1)));
+    return (this.infos ??= [...this.tools.values()]
+      .map(({ definition: d }) => ({
+        name: d.name,
+        title: d.title,
+        description: d.description,
+        inputSchema: objectSchema(d.input),
+        ...(d.output ? { outputSchema: objectSchema(d.output) } : {}),
+        ...(d.annotations ? { annotations: d.annotations } : {}),
+        ...(d.ui ? { _meta: { ui: { resourceUri: d.ui.resourceUri, ...(d.ui.visibility ? { visibility: d.ui.visibility } : {}) } } } : {}),
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1)));
   }
 
   /**
@@ -125,12 +127,21 @@ function checkArguments(tool: BoundTool, args: unknown): unknown {
     const issues = (err.details.issues ?? []) as { field: string | null; message: string }[];
     const unknown = issues.filter((i) => i.message === 'unknown field').map((i) => i.field);
     if (!unknown.length) throw err;
-    const accepted = Object.keys((tool.definition.input as { entries?: Record<string, unknown> }).entries ?? (jsonSchemaOfInput(tool.definition.input)?.properties as Record<string, unknown> | undefined) ?? {});
-    throw new AppError('INVALID_PARAMETERS', 400, `${unknown.join(', ')}: ${unknown.length > 1 ? 'are not arguments' : 'is not an argument'} of ${tool.definition.name}; it takes ${accepted.join(', ')}`, {
-      ...err.details,
-      field: unknown[0],
-      unknown_fields: unknown,
-      accepted_fields: accepted,
-    });
+    const accepted = Object.keys(
+      (tool.definition.input as { entries?: Record<string, unknown> }).entries ??
+        (jsonSchemaOfInput(tool.definition.input)?.properties as Record<string, unknown> | undefined) ??
+        {},
+    );
+    throw new AppError(
+      'INVALID_PARAMETERS',
+      400,
+      `${unknown.join(', ')}: ${unknown.length > 1 ? 'are not arguments' : 'is not an argument'} of ${tool.definition.name}; it takes ${accepted.join(', ')}`,
+      {
+        ...err.details,
+        field: unknown[0],
+        unknown_fields: unknown,
+        accepted_fields: accepted,
+      },
+    );
   }
 }

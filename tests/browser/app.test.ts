@@ -38,9 +38,14 @@ beforeAll(async () => {
   if (!available) return;
   server = await startTestServer();
   client = new Client({ name: 'app-host-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }),
+  );
   hostBundle = await bundleHost();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -51,7 +56,8 @@ afterAll(async () => {
 });
 
 const sim = () => server.app.simulator!;
-const hubState = async (id: string) => ((await (await fetch(`${sim().url}/api/states/${id}`, { headers: { authorization: `Bearer ${sim().token}` } })).json()) as { state: string }).state;
+const hubState = async (id: string) =>
+  ((await (await fetch(`${sim().url}/api/states/${id}`, { headers: { authorization: `Bearer ${sim().token}` } })).json()) as { state: string }).state;
 
 /** The CSP a host sets for an app from what its resource declares (no domains: nothing at all). */
 function cspOf(csp: { connectDomains?: string[]; resourceDomains?: string[] } = {}): string {
@@ -102,7 +108,8 @@ describe.skipIf(!available)('the home app in a browser, hosted by the official e
     });
     await host.goto(`${HOST}/`);
     await host.evaluate(
-      ({ html, csp, input, output }) => (globalThis as unknown as { showApp: (h: string, c: string, i: unknown, o: unknown) => Promise<void> }).showApp(html, csp, input, output),
+      ({ html, csp, input, output }) =>
+        (globalThis as unknown as { showApp: (h: string, c: string, i: unknown, o: unknown) => Promise<void> }).showApp(html, csp, input, output),
       { html: page.text, csp: cspOf(page._meta?.ui?.csp), input: args, output: result },
     );
 
@@ -116,19 +123,30 @@ describe.skipIf(!available)('the home app in a browser, hosted by the official e
 
     const before = calls.length;
     await row.getByRole('switch').click();
-    await expect.poll(() => calls.slice(before).find((c) => c.name === 'control_lights')).toEqual({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: 'on' } });
+    await expect
+      .poll(() => calls.slice(before).find((c) => c.name === 'control_lights'))
+      .toEqual({ name: 'control_lights', arguments: { entity_id: 'light.office_desk', command: 'on' } });
     await expect.poll(() => hubState('light.office_desk')).toBe('on');
     await expect.poll(() => row.locator('.state').getAttribute('data-state'), { timeout: 10_000 }).toBe('on');
     await expect.poll(() => row.getByRole('switch').getAttribute('aria-checked')).toBe('true');
 
     // A change made in the hub reaches the view too (it reads the live state again).
-    await fetch(`${sim().url}/api/states/light.bedroom_lamp`, { method: 'POST', headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' }, body: JSON.stringify({ state: 'on', attributes: { friendly_name: 'Bedroom Lamp', supported_color_modes: ['color_temp', 'xy'] } }) });
+    await fetch(`${sim().url}/api/states/light.bedroom_lamp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'on', attributes: { friendly_name: 'Bedroom Lamp', supported_color_modes: ['color_temp', 'xy'] } }),
+    });
     await expect.poll(() => frame.locator('li[data-entity="light.bedroom_lamp"] .state').getAttribute('data-state'), { timeout: 10_000 }).toBe('on');
     await host.screenshot({ path: join(SHOTS, 'app-in-host.png') });
 
     // The app reaches nothing over the network: its CSP refuses a fetch, and it made no request.
     const app = host.frames().find((f: Frame) => f !== host.mainFrame())!;
-    const fetched = await app.evaluate(() => fetch('http://127.0.0.1:9/').then(() => 'reached', (e: Error) => `refused: ${e.message}`));
+    const fetched = await app.evaluate(() =>
+      fetch('http://127.0.0.1:9/').then(
+        () => 'reached',
+        (e: Error) => `refused: ${e.message}`,
+      ),
+    );
     expect(fetched).toMatch(/^refused/);
     expect(requests.every((u) => u.startsWith(HOST))).toBe(true);
     expect(errors).toEqual([]);

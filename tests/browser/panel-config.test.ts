@@ -16,14 +16,35 @@ const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
 
 let server: TestServer;
 let browser: Browser;
-const automation = (pct: number) => ({ alias: 'Night light', triggers: [{ trigger: 'state', entity_id: 'input_boolean.bedtime', to: 'on' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.bed' }, data: { brightness_pct: pct } }] });
+const automation = (pct: number) => ({
+  alias: 'Night light',
+  triggers: [{ trigger: 'state', entity_id: 'input_boolean.bedtime', to: 'on' }],
+  actions: [{ action: 'light.turn_on', target: { entity_id: 'light.bed' }, data: { brightness_pct: pct } }],
+});
 
 beforeAll(async () => {
   if (!available) return;
   server = await startTestServer({ CONFIG_EDITING: 'true', SIM_HOME: configHomeFile() });
-  await server.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'create', id: 'night_light', config: automation(40), confirm: true, reason: 'a soft light at bedtime' });
-  await server.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'update', id: 'night_light', config: automation(10), confirm: true, reason: 'dimmer, the person asked' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  await server.call('/api/ha-config-changes', 'POST', {
+    kind: 'automation',
+    op: 'create',
+    id: 'night_light',
+    config: automation(40),
+    confirm: true,
+    reason: 'a soft light at bedtime',
+  });
+  await server.call('/api/ha-config-changes', 'POST', {
+    kind: 'automation',
+    op: 'update',
+    id: 'night_light',
+    config: automation(10),
+    confirm: true,
+    reason: 'dimmer, the person asked',
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
 });
 
 afterAll(async () => {

@@ -27,7 +27,13 @@ beforeAll(async () => {
   if (!available) return;
   sim = await startSimulator({ supervisor: { ingressSourceAddress: PROXY } });
   // As an add-on: the Supervisor is the simulator's (HASS_URL still names the hub), so the link to Home Assistant is announced.
-  server = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY, SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url });
+  server = await startTestServer({
+    HASS_URL: sim.url,
+    HASS_TOKEN: sim.token,
+    INGRESS_PROXY: PROXY,
+    SUPERVISOR_TOKEN: 'supervisor-token',
+    SUPERVISOR_URL: sim.url,
+  });
   sim.supervisor!.installAddon({ slug: 'home_mcp_bridge', name: 'Home MCP Bridge', url: server.url, discovery: ['mcp'] });
   ingressUrl = sim.supervisor!.ingressUrl('home_mcp_bridge');
   // What Home Assistant's frontend does for a signed-in administrator before it opens the panel.
@@ -162,7 +168,10 @@ describe.skipIf(!available)('the panel through ingress', () => {
     await phone.panel.locator('a[data-tab="entities"]').click();
     await expect.poll(() => row(phone.panel, 'light.bedroom_lamp').count()).toBe(1);
     // Nothing wider than the screen: no sideways scrolling of the page itself.
-    const overflow = await phone.page.frameLocator('#panel').locator('body').evaluate((b) => b.scrollWidth - b.clientWidth);
+    const overflow = await phone.page
+      .frameLocator('#panel')
+      .locator('body')
+      .evaluate((b) => b.scrollWidth - b.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await phone.page.screenshot({ path: join(SHOTS, 'panel-phone.png') });
   });
@@ -174,52 +183,66 @@ describe.skipIf(!available)('the panel at desktop and phone width', () => {
     { width: 390, height: 844 },
   ];
 
-  it.each(WIDTHS)('$width px: every tab in sight, the empty event list one readable line, real entity ids as examples, group members whole', async (viewport) => {
-    const { page, panel } = await framedPanel(viewport);
-    await expect.poll(() => panel.locator('#st-entities').textContent()).toBe(String(sim.states().length));
-    // Every tab can be seen and reached without scrolling a bar that gives no sign it scrolls.
-    const frame = panel.locator('body');
-    const width = await frame.evaluate((b) => b.ownerDocument.documentElement.clientWidth);
-    const tabs = panel.locator('.tabs a');
-    expect(await tabs.count()).toBe(8);
-    for (const box of await tabs.evaluateAll((links) => links.map((a) => ({ left: a.getBoundingClientRect().left, right: a.getBoundingClientRect().right })))) {
-      expect(box.left).toBeGreaterThanOrEqual(0);
-      expect(box.right).toBeLessThanOrEqual(width);
-    }
-    expect(await panel.locator('.tabs').evaluate((t) => t.scrollWidth - t.clientWidth)).toBeLessThanOrEqual(0);
+  it.each(WIDTHS)(
+    '$width px: every tab in sight, the empty event list one readable line, real entity ids as examples, group members whole',
+    async (viewport) => {
+      const { page, panel } = await framedPanel(viewport);
+      await expect.poll(() => panel.locator('#st-entities').textContent()).toBe(String(sim.states().length));
+      // Every tab can be seen and reached without scrolling a bar that gives no sign it scrolls.
+      const frame = panel.locator('body');
+      const width = await frame.evaluate((b) => b.ownerDocument.documentElement.clientWidth);
+      const tabs = panel.locator('.tabs a');
+      expect(await tabs.count()).toBe(8);
+      for (const box of await tabs.evaluateAll((links) =>
+        links.map((a) => ({ left: a.getBoundingClientRect().left, right: a.getBoundingClientRect().right })),
+      )) {
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(width);
+      }
+      expect(await panel.locator('.tabs').evaluate((t) => t.scrollWidth - t.clientWidth)).toBeLessThanOrEqual(0);
 
-    // The empty list of latest events is a sentence across the card, not a word per line.
-    await panel.locator('a[data-tab="events"]').click();
-    await panel.locator('#event-clear').click();
-    await panel.locator('a[data-tab="home"]').click();
-    const empty = panel.locator('#home-events li');
-    await expect.poll(() => empty.count()).toBe(1);
-    const [item, list] = await Promise.all([empty.evaluate((li) => li.getBoundingClientRect().width), panel.locator('#home-events').evaluate((ol) => ol.getBoundingClientRect().width)]);
-    expect(item).toBeGreaterThanOrEqual(list * 0.9);
-    // Lines of text: the line boxes its words fall into.
-    const lines = await empty.evaluate((node) => {
-      const range = node.ownerDocument.createRange();
-      range.selectNodeContents(node);
-      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-    });
-    expect(lines).toBeLessThanOrEqual(viewport.width < 640 ? 3 : 1);
+      // The empty list of latest events is a sentence across the card, not a word per line.
+      await panel.locator('a[data-tab="events"]').click();
+      await panel.locator('#event-clear').click();
+      await panel.locator('a[data-tab="home"]').click();
+      const empty = panel.locator('#home-events li');
+      await expect.poll(() => empty.count()).toBe(1);
+      const [item, list] = await Promise.all([
+        empty.evaluate((li) => li.getBoundingClientRect().width),
+        panel.locator('#home-events').evaluate((ol) => ol.getBoundingClientRect().width),
+      ]);
+      expect(item).toBeGreaterThanOrEqual(list * 0.9);
+      // Lines of text: the line boxes its words fall into.
+      const lines = await empty.evaluate((node) => {
+        const range = node.ownerDocument.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      expect(lines).toBeLessThanOrEqual(viewport.width < 640 ? 3 : 1);
 
-    // Examples name entities this home has; a group's members each stay whole.
-    const group = await server.call('/api/group?replace=true', 'POST', { name: `Layout ${viewport.width}`, entities: ['light.living_room_ceiling', 'light.kitchen_ceiling', 'binary_sensor.front_door_contact', 'sensor.bathroom_humidity'] });
-    expect(group.status).toBeLessThan(300);
-    await panel.locator('a[data-tab="scenes"]').click();
-    const ids = new Set(sim.states().map((e) => e.entity_id));
-    for (const input of ['#scene-form input[name="entities"]', '#group-form input[name="entities"]']) {
-      const examples = ((await panel.locator(input).getAttribute('placeholder')) ?? '').split(/,\s*/).filter(Boolean);
-      expect(examples.length).toBeGreaterThan(0);
-      for (const id of examples) expect(ids.has(id), `${input} names ${id}`).toBe(true);
-    }
-    const members = panel.locator(`#group-list li:has-text("Layout ${viewport.width}") .member`);
-    await expect.poll(() => members.count()).toBe(4);
-    for (const [text, n] of await members.evaluateAll((spans) => spans.map((m) => [m.textContent, new Set([...m.getClientRects()].map((r) => Math.round(r.top))).size] as const))) expect(n, text!).toBe(1);
-    expect((page as Page & { errors?: string[] }).errors).toEqual([]);
-    await page.context().close();
-  });
+      // Examples name entities this home has; a group's members each stay whole.
+      const group = await server.call('/api/group?replace=true', 'POST', {
+        name: `Layout ${viewport.width}`,
+        entities: ['light.living_room_ceiling', 'light.kitchen_ceiling', 'binary_sensor.front_door_contact', 'sensor.bathroom_humidity'],
+      });
+      expect(group.status).toBeLessThan(300);
+      await panel.locator('a[data-tab="scenes"]').click();
+      const ids = new Set(sim.states().map((e) => e.entity_id));
+      for (const input of ['#scene-form input[name="entities"]', '#group-form input[name="entities"]']) {
+        const examples = ((await panel.locator(input).getAttribute('placeholder')) ?? '').split(/,\s*/).filter(Boolean);
+        expect(examples.length).toBeGreaterThan(0);
+        for (const id of examples) expect(ids.has(id), `${input} names ${id}`).toBe(true);
+      }
+      const members = panel.locator(`#group-list li:has-text("Layout ${viewport.width}") .member`);
+      await expect.poll(() => members.count()).toBe(4);
+      for (const [text, n] of await members.evaluateAll((spans) =>
+        spans.map((m) => [m.textContent, new Set([...m.getClientRects()].map((r) => Math.round(r.top))).size] as const),
+      ))
+        expect(n, text!).toBe(1);
+      expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 
   it.each(WIDTHS)('$width px: the sign-in page says how to sign in whether the bridge is an add-on or not', async (viewport) => {
     const context = await browser.newContext({ viewport });

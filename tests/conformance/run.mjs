@@ -43,7 +43,10 @@ function install() {
   const partial = mkdtempSync(`${cache}.partial-`);
   try {
     writeFileSync(join(partial, 'package.json'), JSON.stringify({ name: 'conformance-runner', private: true }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `@modelcontextprotocol/conformance@${SUITE}`], { cwd: partial, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `@modelcontextprotocol/conformance@${SUITE}`], {
+      cwd: partial,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     writeFileSync(join(partial, '.complete'), `${SUITE}\n`);
     rmSync(cache, { recursive: true, force: true });
     renameSync(partial, cache);
@@ -83,13 +86,18 @@ let proxy;
 try {
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, bridge);
-  const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
+  const token = (
+    await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()
+  ).access_token;
   // The suite's client sends no token: this hop adds one and passes everything else on as it came.
   proxy = createServer((req, res) => {
-    const up = request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: { ...req.headers, authorization: `Bearer ${token}` } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const up = request(
+      { host: '127.0.0.1', port, path: req.url, method: req.method, headers: { ...req.headers, authorization: `Bearer ${token}` } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     res.on('close', () => up.destroy());
     req.pipe(up);
@@ -101,7 +109,14 @@ try {
   const single = extra.includes('--scenario');
   status = 0;
   for (const requirements of single ? revisions.slice(0, 1) : revisions) {
-    const args = [cli, 'server', '--url', `http://localhost:${proxyPort}/mcp`, ...(single ? ['--spec-version', requirements] : ['--requirements', requirements]), ...extra];
+    const args = [
+      cli,
+      'server',
+      '--url',
+      `http://localhost:${proxyPort}/mcp`,
+      ...(single ? ['--spec-version', requirements] : ['--requirements', requirements]),
+      ...extra,
+    ];
     log(`node ${process.version}: conformance server --url http://localhost:${proxyPort}/mcp ${single ? extra.join(' ') : `--requirements ${requirements}`}`);
     const suite = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: dataDir });
     let output = '';
@@ -127,13 +142,19 @@ try {
 }
 process.exit(status);
 
-
 /** A client ID metadata document served on loopback: its URL is the client id. */
 async function metadataDocument() {
   const port = await freePort();
   const callbackPort = await freePort();
   const id = `http://127.0.0.1:${port}/oauth/client-metadata.json`;
-  const doc = { client_id: id, client_name: 'MCP conformance suite (metadata document)', redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  const doc = {
+    client_id: id,
+    client_name: 'MCP conformance suite (metadata document)',
+    redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
   metadataServer = createServer((req, res) => {
     res.writeHead(req.url === '/oauth/client-metadata.json' ? 200 : 404, { 'content-type': 'application/json' });
     res.end(req.url === '/oauth/client-metadata.json' ? JSON.stringify(doc) : '{}');
@@ -146,7 +167,13 @@ async function metadataDocument() {
 async function registeredClient(url) {
   const callbackPort = await freePort();
   const redirect = `http://127.0.0.1:${callbackPort}/callback`;
-  const registered = await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [redirect] }) })).json();
+  const registered = await (
+    await fetch(`${url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [redirect] }),
+    })
+  ).json();
   return { clientId: registered.client_id, callbackPort, how: 'dynamic registration' };
 }
 

@@ -69,23 +69,51 @@ describe.skipIf(!CURRENT)(`config editing against Home Assistant ${HA_VERSION}`,
   test('a helper: created, changed (its diff), restored to its first version', async () => {
     const made = await change({ kind: 'helper', op: 'create', id: 'input_boolean', config: { name: 'E2E bedtime', icon: 'mdi:bed' } }, ['+name: E2E bedtime']);
     expect(made.id).toBe('input_boolean.e2e_bedtime');
-    await eventually(() => haStateOf('input_boolean.e2e_bedtime'), (x) => x.state === 'off', 'the helper in Home Assistant');
+    await eventually(
+      () => haStateOf('input_boolean.e2e_bedtime'),
+      (x) => x.state === 'off',
+      'the helper in Home Assistant',
+    );
     await change({ kind: 'helper', op: 'update', id: 'input_boolean.e2e_bedtime', config: { icon: 'mdi:sleep' } }, ['-icon: mdi:bed', '+icon: mdi:sleep']);
-    await eventually(() => haStateOf('input_boolean.e2e_bedtime'), (x) => x.attributes.icon === 'mdi:sleep', 'the new icon');
+    await eventually(
+      () => haStateOf('input_boolean.e2e_bedtime'),
+      (x) => x.attributes.icon === 'mdi:sleep',
+      'the new icon',
+    );
     await restoreFirst('helper', 'input_boolean.e2e_bedtime');
-    await eventually(() => haStateOf('input_boolean.e2e_bedtime'), (x) => x.attributes.icon === 'mdi:bed', 'the first icon back');
+    await eventually(
+      () => haStateOf('input_boolean.e2e_bedtime'),
+      (x) => x.attributes.icon === 'mdi:bed',
+      'the first icon back',
+    );
   });
 
   test('an automation: created, triggered (the light comes on), traced, changed, restored, deleted', async () => {
     await haCall('light', 'turn_off', { entity_id: light });
-    await eventually(() => haStateOf(light), (x) => x.state === 'off', 'the light off');
-    const v1 = { alias: 'E2E bedtime light', triggers: [{ trigger: 'state', entity_id: 'input_boolean.e2e_bedtime', to: 'on' }], actions: [{ action: 'light.turn_on', target: { entity_id: light } }] };
+    await eventually(
+      () => haStateOf(light),
+      (x) => x.state === 'off',
+      'the light off',
+    );
+    const v1 = {
+      alias: 'E2E bedtime light',
+      triggers: [{ trigger: 'state', entity_id: 'input_boolean.e2e_bedtime', to: 'on' }],
+      actions: [{ action: 'light.turn_on', target: { entity_id: light } }],
+    };
     const made = await change({ kind: 'automation', op: 'create', id: 'e2e_bedtime_light', config: v1 }, ['+alias: E2E bedtime light']);
     expect(made.entity_id).toBe('automation.e2e_bedtime_light');
 
     await haCall('input_boolean', 'turn_on', { entity_id: 'input_boolean.e2e_bedtime' });
-    await eventually(() => haStateOf(light), (x) => x.state === 'on', 'the light on, by the automation');
-    const why = await eventually(async () => (await tool('config_trace', { kind: 'automation', id: 'e2e_bedtime_light' })).structuredContent, (e) => e.runs.length > 0, 'a run in the trace');
+    await eventually(
+      () => haStateOf(light),
+      (x) => x.state === 'on',
+      'the light on, by the automation',
+    );
+    const why = await eventually(
+      async () => (await tool('config_trace', { kind: 'automation', id: 'e2e_bedtime_light' })).structuredContent,
+      (e) => e.runs.length > 0,
+      'a run in the trace',
+    );
     expect(why.why).toMatch(/on state of input_boolean\.e2e_bedtime, ran to the end \(1 step\)\.$/);
 
     const v2 = { ...v1, actions: [{ action: 'light.turn_on', target: { entity_id: light }, data: { brightness_pct: 30 } }] };
@@ -101,35 +129,72 @@ describe.skipIf(!CURRENT)(`config editing against Home Assistant ${HA_VERSION}`,
     const gone = (await mcp.callTool({ name: 'config_read', arguments: { kind: 'automation', id: 'e2e_bedtime_light' } })) as unknown as Result;
     expect(gone.isError).toBe(true);
     expect(gone.structuredContent.error.code).toBe('NOT_FOUND');
-    const kept = (await tool('config_history', { kind: 'automation', id: 'e2e_bedtime_light' })).structuredContent.versions.map((v: { change: string }) => v.change);
+    const kept = (await tool('config_history', { kind: 'automation', id: 'e2e_bedtime_light' })).structuredContent.versions.map(
+      (v: { change: string }) => v.change,
+    );
     expect(kept).toEqual(['deleted', 'restored', 'updated', 'created']);
   });
 
   test('a script: created, run (the light comes on), traced, changed, restored, deleted', async () => {
     await haCall('light', 'turn_off', { entity_id: light });
-    await eventually(() => haStateOf(light), (x) => x.state === 'off', 'the light off');
+    await eventually(
+      () => haStateOf(light),
+      (x) => x.state === 'off',
+      'the light off',
+    );
     const v1 = { alias: 'E2E light up', sequence: [{ action: 'light.turn_on', target: { entity_id: light } }] };
     await change({ kind: 'script', op: 'create', id: 'e2e_light_up', config: v1 }, ['+alias: E2E light up']);
-    await eventually(() => s.app.hub.services.script?.e2e_light_up, (x) => x !== undefined, 'the script service known to the bridge');
+    await eventually(
+      () => s.app.hub.services.script?.e2e_light_up,
+      (x) => x !== undefined,
+      'the script service known to the bridge',
+    );
     await tool('run_automation', { entity_id: 'script.e2e_light_up' });
-    await eventually(() => haStateOf(light), (x) => x.state === 'on', 'the light on, by the script');
-    const why = await eventually(async () => (await tool('config_trace', { kind: 'script', id: 'e2e_light_up' })).structuredContent, (e) => e.runs.length > 0 && e.runs[0].outcome === 'finished', 'a finished run');
+    await eventually(
+      () => haStateOf(light),
+      (x) => x.state === 'on',
+      'the light on, by the script',
+    );
+    const why = await eventually(
+      async () => (await tool('config_trace', { kind: 'script', id: 'e2e_light_up' })).structuredContent,
+      (e) => e.runs.length > 0 && e.runs[0].outcome === 'finished',
+      'a finished run',
+    );
     expect(why.runs[0].detail).toBe('ran to the end (1 step)');
-    await change({ kind: 'script', op: 'update', id: 'script.e2e_light_up', config: { ...v1, sequence: [{ action: 'light.turn_on', target: { entity_id: light }, data: { brightness_pct: 60 } }] } }, ['+      brightness_pct: 60']);
+    await change(
+      {
+        kind: 'script',
+        op: 'update',
+        id: 'script.e2e_light_up',
+        config: { ...v1, sequence: [{ action: 'light.turn_on', target: { entity_id: light }, data: { brightness_pct: 60 } }] },
+      },
+      ['+      brightness_pct: 60'],
+    );
     await restoreFirst('script', 'e2e_light_up');
     expect((await tool('config_read', { kind: 'script', id: 'e2e_light_up' })).structuredContent.config).toEqual(v1);
     await change({ kind: 'script', op: 'delete', id: 'e2e_light_up' });
-    await eventually(async () => (await fetch(`${HASS_URL}/api/states/script.e2e_light_up`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } })).status, (x) => x === 404, 'the script gone');
+    await eventually(
+      async () => (await fetch(`${HASS_URL}/api/states/script.e2e_light_up`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } })).status,
+      (x) => x === 404,
+      'the script gone',
+    );
   });
 
   test('a dashboard card: added to a view, changed, restored, removed; a YAML dashboard is refused with the reason', async () => {
     await change({ kind: 'dashboard', op: 'create', id: 'default', config: { title: 'E2E', path: 'e2e', cards: [] } }, ['+  - title: E2E']);
-    const withCard = await change({ kind: 'dashboard', op: 'create', id: 'default', view: 'e2e', config: { type: 'tile', entity: light } }, ['+        entity: light.bed_light']);
-    await change({ kind: 'dashboard', op: 'update', id: 'default', view: 'e2e', card: 0, config: { type: 'tile', entity: 'light.ceiling_lights' } }, ['-        entity: light.bed_light', '+        entity: light.ceiling_lights']);
+    const withCard = await change({ kind: 'dashboard', op: 'create', id: 'default', view: 'e2e', config: { type: 'tile', entity: light } }, [
+      '+        entity: light.bed_light',
+    ]);
+    await change({ kind: 'dashboard', op: 'update', id: 'default', view: 'e2e', card: 0, config: { type: 'tile', entity: 'light.ceiling_lights' } }, [
+      '-        entity: light.bed_light',
+      '+        entity: light.ceiling_lights',
+    ]);
     const versions = (await tool('config_history', { kind: 'dashboard', id: 'default' })).structuredContent.versions as { id: number; summary: string }[];
     expect(versions.find((v) => v.id === withCard.version)!.summary).toMatch(/adds tile card \(light\.bed_light\) to view "E2E" at position 0/);
     await tool('config_restore', { version: withCard.version, reason: 'the first card back' });
-    expect((await tool('config_read', { kind: 'dashboard', id: 'default' })).structuredContent.config.views.at(-1).cards).toEqual([{ type: 'tile', entity: light }]);
+    expect((await tool('config_read', { kind: 'dashboard', id: 'default' })).structuredContent.config.views.at(-1).cards).toEqual([
+      { type: 'tile', entity: light },
+    ]);
     await change({ kind: 'dashboard', op: 'delete', id: 'default', view: 'e2e', card: 0 });
     await change({ kind: 'dashboard', op: 'delete', id: 'default', view: 'e2e' });
     // The default dashboard had no config before this test: it gets none again (Home Assistant's own command; the bridge removes views and cards).
@@ -140,16 +205,34 @@ describe.skipIf(!CURRENT)(`config editing against Home Assistant ${HA_VERSION}`,
       await ws.close();
     }
 
-    const yaml = (await mcp.callTool({ name: 'config_change', arguments: { kind: 'dashboard', op: 'create', id: 'yaml-board', view: 0, config: { type: 'tile', entity: light }, dry_run: true } })) as unknown as Result;
+    const yaml = (await mcp.callTool({
+      name: 'config_change',
+      arguments: { kind: 'dashboard', op: 'create', id: 'yaml-board', view: 0, config: { type: 'tile', entity: light }, dry_run: true },
+    })) as unknown as Result;
     expect(yaml.isError).toBe(true);
-    expect(yaml.content[0]!.text).toBe('The dashboard yaml-board is in YAML mode: Home Assistant reads it from yaml-board.yaml and never saves it, so it can only be changed in that file; the bridge changes dashboards Home Assistant stores itself (storage mode)');
+    expect(yaml.content[0]!.text).toBe(
+      'The dashboard yaml-board is in YAML mode: Home Assistant reads it from yaml-board.yaml and never saves it, so it can only be changed in that file; the bridge changes dashboards Home Assistant stores itself (storage mode)',
+    );
   });
 
   test('a config Home Assistant refuses comes back in plain words, and nothing is written', async () => {
     const before = asked.length;
-    const r = (await mcp.callTool({ name: 'config_change', arguments: { kind: 'automation', op: 'create', id: 'e2e_broken', config: { alias: 'Broken', triggers: [{ trigger: 'state' }], actions: [] }, reason: 'test' } })) as unknown as Result;
+    const r = (await mcp.callTool({
+      name: 'config_change',
+      arguments: {
+        kind: 'automation',
+        op: 'create',
+        id: 'e2e_broken',
+        config: { alias: 'Broken', triggers: [{ trigger: 'state' }], actions: [] },
+        reason: 'test',
+      },
+    })) as unknown as Result;
     expect(r.isError).toBe(true);
-    expect(r.structuredContent.error).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'Home Assistant refused the automation: entity_id is required and missing', details: { hub_message: "Message malformed: required key not provided at 'entity_id'" } });
+    expect(r.structuredContent.error).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      message: 'Home Assistant refused the automation: entity_id is required and missing',
+      details: { hub_message: "Message malformed: required key not provided at 'entity_id'" },
+    });
     // Asked, since the bridge cannot know before Home Assistant checks it; nothing was written.
     expect(asked.length).toBe(before + 1);
     expect((await fetch(`${HASS_URL}/api/config/automation/config/e2e_broken`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } })).status).toBe(404);
@@ -158,7 +241,13 @@ describe.skipIf(!CURRENT)(`config editing against Home Assistant ${HA_VERSION}`,
 
   test('the helper is deleted at the end, its versions kept', async () => {
     await change({ kind: 'helper', op: 'delete', id: 'input_boolean.e2e_bedtime' });
-    await eventually(async () => (await fetch(`${HASS_URL}/api/states/input_boolean.e2e_bedtime`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } })).status, (x) => x === 404, 'the helper gone');
-    expect((await tool('config_history', { kind: 'helper', id: 'input_boolean.e2e_bedtime' })).structuredContent.versions.map((v: { change: string }) => v.change)).toEqual(['deleted', 'restored', 'updated', 'created']);
+    await eventually(
+      async () => (await fetch(`${HASS_URL}/api/states/input_boolean.e2e_bedtime`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } })).status,
+      (x) => x === 404,
+      'the helper gone',
+    );
+    expect(
+      (await tool('config_history', { kind: 'helper', id: 'input_boolean.e2e_bedtime' })).structuredContent.versions.map((v: { change: string }) => v.change),
+    ).toEqual(['deleted', 'restored', 'updated', 'created']);
   });
 });

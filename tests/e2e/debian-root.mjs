@@ -28,8 +28,12 @@ export const RECIPE = Object.freeze({
   script: 'sid',
   variant: 'minbase',
   packages: [
-    'python3.14', 'python3.14-venv', 'python3.14-dev', // Home Assistant 2026.11 needs Python 3.14
-    'gcc', 'g++', 'libc6-dev', // pymicro-vad and pyspeex-noise (assist_pipeline) build from source
+    'python3.14',
+    'python3.14-venv',
+    'python3.14-dev', // Home Assistant 2026.11 needs Python 3.14
+    'gcc',
+    'g++',
+    'libc6-dev', // pymicro-vad and pyspeex-noise (assist_pipeline) build from source
     'ca-certificates',
     'tzdata', // zoneinfo for the configured time zone
     'libturbojpeg0', // the camera integration logs an error at every start without it
@@ -202,9 +206,17 @@ export async function ensureRoot({ force = false } = {}) {
     await runLogged(
       'unshare',
       [
-        '--mount', '--propagation', 'private', '--',
-        'debootstrap', `--variant=${RECIPE.variant}`, `--include=${RECIPE.packages.join(',')}`,
-        RECIPE.suite, partial, MIRROR(), `/usr/share/debootstrap/scripts/${RECIPE.script}`,
+        '--mount',
+        '--propagation',
+        'private',
+        '--',
+        'debootstrap',
+        `--variant=${RECIPE.variant}`,
+        `--include=${RECIPE.packages.join(',')}`,
+        RECIPE.suite,
+        partial,
+        MIRROR(),
+        `/usr/share/debootstrap/scripts/${RECIPE.script}`,
       ],
       log,
       'debootstrap',
@@ -214,9 +226,16 @@ export async function ensureRoot({ force = false } = {}) {
     if (existsSync(archives)) for (const f of readdirSync(archives)) if (f.endsWith('.deb')) rmSync(join(archives, f));
     // Mount points for rootCommand.
     for (const p of [MOUNT_POINTS.venv, MOUNT_POINTS.run]) mkdirSync(join(partial, p), { recursive: true });
-    writeFileSync(join(partial, 'etc', 'resolv.conf'), '# the host\'s is mounted over this one\n');
-    writeFileSync(join(partial, HOST_CA), '# the host\'s CA bundle is mounted over this one\n');
-    const py = runInRootSync([`/usr/bin/python${RECIPE.python}`, '-c', 'import sys, venv, ensurepip, ssl, zoneinfo; zoneinfo.ZoneInfo("Europe/Amsterdam"); print("%d.%d.%d" % sys.version_info[:3])'], { root: partial });
+    writeFileSync(join(partial, 'etc', 'resolv.conf'), "# the host's is mounted over this one\n");
+    writeFileSync(join(partial, HOST_CA), "# the host's CA bundle is mounted over this one\n");
+    const py = runInRootSync(
+      [
+        `/usr/bin/python${RECIPE.python}`,
+        '-c',
+        'import sys, venv, ensurepip, ssl, zoneinfo; zoneinfo.ZoneInfo("Europe/Amsterdam"); print("%d.%d.%d" % sys.version_info[:3])',
+      ],
+      { root: partial },
+    );
     const gxx = runInRootSync(['/usr/bin/g++', '--version'], { root: partial });
     if (py.status !== 0 || !py.stdout.startsWith(`${RECIPE.python}.`) || gxx.status !== 0) {
       throw new Error(`the new root does not work:\n${py.stdout}${py.stderr}${gxx.stdout}${gxx.stderr}`);
@@ -290,9 +309,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      say(`ERROR: ${process.env.HA_E2E_DEBUG ? err.stack ?? err : err.message ?? err}`);
+      say(`ERROR: ${process.env.HA_E2E_DEBUG ? (err.stack ?? err) : (err.message ?? err)}`);
       process.exit(err?.exitCode ?? 1);
     },
   );
 }
-

@@ -17,7 +17,11 @@ let s: TestServer;
 let groupEntry: string | undefined;
 
 async function haRest(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${HASS_URL}${path}`, { method, headers: { authorization: `Bearer ${HASS_TOKEN}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${HASS_URL}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${HASS_TOKEN}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   expect(res.status, `${method} ${path}: ${text}`).toBe(200);
   return text ? JSON.parse(text) : null;
@@ -37,22 +41,54 @@ const snapshot = async () => Object.fromEntries(await Promise.all(watched.map(as
 
 beforeAll(async () => {
   await haCall('lock', 'lock', { entity_id: ['lock.front_door', 'lock.kitchen_door'] });
-  await eventually(() => haStateOf('lock.kitchen_door'), (x) => x.state === 'locked', 'the kitchen door locked');
-  await haRest('POST', '/api/config/script/config/e2e_unlocker', { alias: 'E2E unlocker', sequence: [{ [ACTION]: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] });
+  await eventually(
+    () => haStateOf('lock.kitchen_door'),
+    (x) => x.state === 'locked',
+    'the kitchen door locked',
+  );
+  await haRest('POST', '/api/config/script/config/e2e_unlocker', {
+    alias: 'E2E unlocker',
+    sequence: [{ [ACTION]: 'lock.unlock', target: { entity_id: 'lock.front_door' } }],
+  });
   await haRest('POST', `/api/config/scene/config/${SCENE_ID}`, { name: 'E2E open house', entities: { 'lock.kitchen_door': { state: 'unlocked' } } });
   groupEntry = await lightGroup('E2E upstairs', ['light.bed_light', DENIED_LIGHT]);
-  await eventually(() => haStateOf('scene.e2e_open_house'), (x) => Array.isArray(x.attributes.entity_id), 'the scene in Home Assistant');
-  await eventually(() => haStateOf('light.e2e_upstairs'), (x) => Array.isArray(x.attributes.entity_id), 'the light group');
-  s = await startTestServer({ HASS_URL, HASS_TOKEN, CONFIG_EDITING: 'true', REQUIRE_CONFIRMATION: 'true', TOOLS_DENY: `lock,alarm_control_panel,${DENIED_LIGHT}` });
+  await eventually(
+    () => haStateOf('scene.e2e_open_house'),
+    (x) => Array.isArray(x.attributes.entity_id),
+    'the scene in Home Assistant',
+  );
+  await eventually(
+    () => haStateOf('light.e2e_upstairs'),
+    (x) => Array.isArray(x.attributes.entity_id),
+    'the light group',
+  );
+  s = await startTestServer({
+    HASS_URL,
+    HASS_TOKEN,
+    CONFIG_EDITING: 'true',
+    REQUIRE_CONFIRMATION: 'true',
+    TOOLS_DENY: `lock,alarm_control_panel,${DENIED_LIGHT}`,
+  });
   await s.app.hub.ready(30_000);
-  await eventually(() => s.app.hub.cache.has('script.e2e_unlocker') && s.app.hub.cache.has('scene.e2e_open_house') && s.app.hub.cache.has('light.e2e_upstairs'), (x) => x, 'the bridge sees them');
+  await eventually(
+    () => s.app.hub.cache.has('script.e2e_unlocker') && s.app.hub.cache.has('scene.e2e_open_house') && s.app.hub.cache.has('light.e2e_upstairs'),
+    (x) => x,
+    'the bridge sees them',
+  );
 }, 120_000);
 
 afterAll(async () => {
   await s?.close();
-  await fetch(`${HASS_URL}/api/config/script/config/e2e_unlocker`, { method: 'DELETE', headers: { authorization: `Bearer ${HASS_TOKEN}` } }).catch(() => undefined);
-  await fetch(`${HASS_URL}/api/config/scene/config/${SCENE_ID}`, { method: 'DELETE', headers: { authorization: `Bearer ${HASS_TOKEN}` } }).catch(() => undefined);
-  if (groupEntry) await fetch(`${HASS_URL}/api/config/config_entries/entry/${groupEntry}`, { method: 'DELETE', headers: { authorization: `Bearer ${HASS_TOKEN}` } }).catch(() => undefined);
+  await fetch(`${HASS_URL}/api/config/script/config/e2e_unlocker`, { method: 'DELETE', headers: { authorization: `Bearer ${HASS_TOKEN}` } }).catch(
+    () => undefined,
+  );
+  await fetch(`${HASS_URL}/api/config/scene/config/${SCENE_ID}`, { method: 'DELETE', headers: { authorization: `Bearer ${HASS_TOKEN}` } }).catch(
+    () => undefined,
+  );
+  if (groupEntry)
+    await fetch(`${HASS_URL}/api/config/config_entries/entry/${groupEntry}`, { method: 'DELETE', headers: { authorization: `Bearer ${HASS_TOKEN}` } }).catch(
+      () => undefined,
+    );
 });
 
 async function refused(path: string, body: unknown): Promise<{ status: number; code: string; details: Record<string, any> }> {
@@ -65,18 +101,34 @@ async function toolRefused(name: string, args: Record<string, unknown>) {
   expect(r.body.isError, JSON.stringify(r.body)).toBe(true);
   return r.body.structuredContent.error as { code: string; details: Record<string, any> };
 }
-const written = (sequence: unknown[]) => refused('/api/ha-config-changes', { kind: 'script', op: 'create', id: 'e2e_sneaky', config: { sequence }, dry_run: true });
+const written = (sequence: unknown[]) =>
+  refused('/api/ha-config-changes', { kind: 'script', op: 'create', id: 'e2e_sneaky', config: { sequence }, dry_run: true });
 
 describe(`effects against Home Assistant ${HA_VERSION}`, () => {
   test('the script and the scene that unlock are refused by what they do; the group by its denied member; the toggle asks', async () => {
     const before = await snapshot();
     const denied = ['lock.front_door'];
     expect(await toolRefused('run_automation', { entity_id: 'script.e2e_unlocker' })).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: denied } });
-    expect(await toolRefused('run_automation', { entity_id: 'scene.e2e_open_house' })).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: ['lock.kitchen_door'] } });
-    expect(await refused('/api/device/control', { entity_id: 'script.e2e_unlocker', action: 'turn_on' })).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: denied } });
-    expect(await refused('/api/device/control', { entity_id: 'SCRIPT.E2E_UNLOCKER', action: 'turn_on' })).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: denied } });
-    expect(await refused('/api/device/control', { entity_id: 'light.e2e_upstairs', action: 'turn_on' })).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: [DENIED_LIGHT] } });
-    expect(await refused('/api/device/control', { entity_id: 'cover.garage_door', action: 'toggle' })).toMatchObject({ code: 'CONFIRMATION_REQUIRED', details: { needs_confirmation: ['toggling cover.garage_door opens the garage cover.garage_door'] } });
+    expect(await toolRefused('run_automation', { entity_id: 'scene.e2e_open_house' })).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { entity_ids: ['lock.kitchen_door'] },
+    });
+    expect(await refused('/api/device/control', { entity_id: 'script.e2e_unlocker', action: 'turn_on' })).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { entity_ids: denied },
+    });
+    expect(await refused('/api/device/control', { entity_id: 'SCRIPT.E2E_UNLOCKER', action: 'turn_on' })).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { entity_ids: denied },
+    });
+    expect(await refused('/api/device/control', { entity_id: 'light.e2e_upstairs', action: 'turn_on' })).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { entity_ids: [DENIED_LIGHT] },
+    });
+    expect(await refused('/api/device/control', { entity_id: 'cover.garage_door', action: 'toggle' })).toMatchObject({
+      code: 'CONFIRMATION_REQUIRED',
+      details: { needs_confirmation: ['toggling cover.garage_door opens the garage cover.garage_door'] },
+    });
     expect(await snapshot()).toEqual(before);
   });
 

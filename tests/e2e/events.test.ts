@@ -14,8 +14,15 @@ let ws: WebSocket;
 const wsEvents: any[] = [];
 
 const stateOf = (entity: string, state: string) => (e: any) => e?.event_type === 'state_changed' && e.entity_id === entity && e.data.new_state?.state === state;
-const sseHas = (match: (e: any) => boolean, what: string) => sse.until((f) => f.some((x) => x.event === 'message' && match(x.json)), 30_000).catch((e: Error) => Promise.reject(new Error(`${what}: ${e.message}`)));
-const wsHas = (match: (e: any) => boolean, what: string) => eventually(() => wsEvents.some((m) => match(m.event)), (x) => x, `WebSocket: ${what}`, 30_000);
+const sseHas = (match: (e: any) => boolean, what: string) =>
+  sse.until((f) => f.some((x) => x.event === 'message' && match(x.json)), 30_000).catch((e: Error) => Promise.reject(new Error(`${what}: ${e.message}`)));
+const wsHas = (match: (e: any) => boolean, what: string) =>
+  eventually(
+    () => wsEvents.some((m) => match(m.event)),
+    (x) => x,
+    `WebSocket: ${what}`,
+    30_000,
+  );
 
 beforeAll(async () => {
   s = await startTestServer({ HASS_URL, HASS_TOKEN });
@@ -47,31 +54,69 @@ test('a change made in Home Assistant reaches an SSE client and a WebSocket clie
   await sseHas(stateOf('light.bed_light', target), `SSE sees bed light ${target}`);
   await wsHas(stateOf('light.bed_light', target), `bed light ${target}`);
   const msg = sse.events().find(stateOf('light.bed_light', target));
-  expect(msg).toMatchObject({ origin: 'LOCAL', time_fired: expect.any(String), context: { id: expect.any(String) }, data: { old_state: { state: before }, new_state: { state: target, attributes: expect.any(Object), last_changed: expect.any(String) } } });
+  expect(msg).toMatchObject({
+    origin: 'LOCAL',
+    time_fired: expect.any(String),
+    context: { id: expect.any(String) },
+    data: { old_state: { state: before }, new_state: { state: target, attributes: expect.any(Object), last_changed: expect.any(String) } },
+  });
   // The stream filters by domain: the demo's sensors, which change all the time, never arrive.
   expect(sse.events().every((e) => e.entity_id === null || e.entity_id.startsWith('light.'))).toBe(true);
 });
 
 test('across a Home Assistant restart the streams stay open and carry the changes made while it was away', async () => {
   await haCall('light', 'turn_on', { entity_id: 'light.bed_light' });
-  await eventually(() => haStateOf('light.bed_light'), (x) => x.state === 'on', 'bed light on');
+  await eventually(
+    () => haStateOf('light.bed_light'),
+    (x) => x.state === 'on',
+    'bed light on',
+  );
   await sseHas(stateOf('light.bed_light', 'on'), 'bed light on before the restart');
   const seenBefore = sse.events().length;
   const wsBefore = wsEvents.length;
   await stopHa();
-  await eventually(async () => s.app.hub.status().connected, (c) => c === false, 'bridge notices', 15_000);
+  await eventually(
+    async () => s.app.hub.status().connected,
+    (c) => c === false,
+    'bridge notices',
+    15_000,
+  );
   await startHa().catch((e: Error) => {
     throw new Error(`${e.message}\n${haLogTail(40)}`);
   });
   await s.app.hub.ready(60_000);
   // The demo does not restore states: the bed light came back off while the bridge was away.
   const isOff = stateOf('light.bed_light', 'off');
-  await sse.until((f) => f.filter((x) => x.event === 'message').slice(seenBefore).some((x) => isOff(x.json)), 30_000);
-  await eventually(() => wsEvents.slice(wsBefore).some((m) => isOff(m.event)), (x) => x, 'WebSocket sees the change made while away', 30_000);
+  await sse.until(
+    (f) =>
+      f
+        .filter((x) => x.event === 'message')
+        .slice(seenBefore)
+        .some((x) => isOff(x.json)),
+    30_000,
+  );
+  await eventually(
+    () => wsEvents.slice(wsBefore).some((m) => isOff(m.event)),
+    (x) => x,
+    'WebSocket sees the change made while away',
+    30_000,
+  );
   // And what happens after the restart arrives on the same open streams.
   await haCall('light', 'turn_on', { entity_id: 'light.bed_light' });
-  await sse.until((f) => f.filter((x) => x.event === 'message').slice(seenBefore).some((x) => stateOf('light.bed_light', 'on')(x.json)), 30_000);
-  await eventually(() => wsEvents.slice(wsBefore).some((m) => stateOf('light.bed_light', 'on')(m.event)), (x) => x, 'WebSocket after restart', 30_000);
+  await sse.until(
+    (f) =>
+      f
+        .filter((x) => x.event === 'message')
+        .slice(seenBefore)
+        .some((x) => stateOf('light.bed_light', 'on')(x.json)),
+    30_000,
+  );
+  await eventually(
+    () => wsEvents.slice(wsBefore).some((m) => stateOf('light.bed_light', 'on')(m.event)),
+    (x) => x,
+    'WebSocket after restart',
+    30_000,
+  );
   expect(ws.readyState).toBe(WebSocket.OPEN);
   const ids = sse.frames.filter((f) => f.event === 'message').map((f) => Number(f.id));
   expect(new Set(ids).size).toBe(ids.length);

@@ -11,8 +11,10 @@ import { HASS_TOKEN, HASS_URL } from './ha-rest.js';
 let s: TestServer;
 let ha: RawClient;
 const tool = async (name: string, args: Record<string, unknown>) => (await s.call('/api/tools/call', 'POST', { name, arguments: args })).body;
-const found = async (args: Record<string, unknown>) => (((await tool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
-const expose = (ids: string[], should: boolean) => ha.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ids, should_expose: should });
+const found = async (args: Record<string, unknown>) =>
+  (((await tool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
+const expose = (ids: string[], should: boolean) =>
+  ha.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ids, should_expose: should });
 
 beforeAll(async () => {
   s = await startTestServer({ HASS_URL, HASS_TOKEN, TOOLS_EXPOSED_ONLY: 'true' });
@@ -37,10 +39,15 @@ test('a light Home Assistant stops exposing is hidden and refused; exposed again
   expect((await expose(['light.bed_light'], false)).success).toBe(true);
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).not.toContain('light.bed_light');
-  expect(await tool('control_lights', { entity_id: 'light.bed_light', command: 'on' })).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
+  expect(await tool('control_lights', { entity_id: 'light.bed_light', command: 'on' })).toMatchObject({
+    isError: true,
+    structuredContent: { error: { code: 'FORBIDDEN' } },
+  });
   // Through the whole home as well: no tool lists it, describes it or acts on it.
   expect((await tool('describe_entity', { entity_id: 'light.bed_light' })).isError).toBe(true);
-  expect(await tool('control_lights', { area: 'bedroom', command: 'on', dry_run: true })).not.toMatchObject({ structuredContent: { entities: [{ entity_id: 'light.bed_light' }] } });
+  expect(await tool('control_lights', { area: 'bedroom', command: 'on', dry_run: true })).not.toMatchObject({
+    structuredContent: { entities: [{ entity_id: 'light.bed_light' }] },
+  });
   await expose(['light.bed_light'], true);
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).toContain('light.bed_light');

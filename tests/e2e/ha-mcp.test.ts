@@ -15,13 +15,26 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
-import { addDiscovered, bridgeResultOf, ensureMcpServer, entriesOf, flowStep, haCommand, haMcp, haRequest, handToHomeAssistant, removeEntry } from '../lib/home-assistant-mcp.mjs';
+import {
+  addDiscovered,
+  bridgeResultOf,
+  ensureMcpServer,
+  entriesOf,
+  flowStep,
+  haCommand,
+  haMcp,
+  haRequest,
+  handToHomeAssistant,
+  removeEntry,
+} from '../lib/home-assistant-mcp.mjs';
 import { consent } from '../lib/oauth-consent.mjs';
 import { eventually, haCall, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
 
 const SLUG = 'home_mcp_bridge';
 const API = `mcp-${SLUG}`;
-const version = String(((await (await fetch(`${HASS_URL}/api/config`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } })).json()) as { version: string }).version);
+const version = String(
+  ((await (await fetch(`${HASS_URL}/api/config`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } })).json()) as { version: string }).version,
+);
 const [major, minor] = version.split('.').map(Number) as [number, number];
 const hasMcp = major > 2026 || (major === 2026 && minor >= 10);
 
@@ -43,7 +56,9 @@ async function waitFor<T>(what: string, get: () => Promise<T | undefined> | T | 
 /** The official SDK client, holding nothing but a Home Assistant token, at Home Assistant's /api/mcp/{api_id}. */
 async function throughHomeAssistant(apiId = API): Promise<Client> {
   const client = new Client({ name: 'assistant-behind-home-assistant', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${HASS_URL}/api/mcp/${apiId}`), { requestInit: { headers: { authorization: `Bearer ${HASS_TOKEN}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${HASS_URL}/api/mcp/${apiId}`), { requestInit: { headers: { authorization: `Bearer ${HASS_TOKEN}` } } }),
+  );
   return client;
 }
 
@@ -69,7 +84,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const id of made.entries) await removeEntry(HASS_URL, HASS_TOKEN, id).catch(() => undefined);
-  for (const id of made.credentials) await haCommand(HASS_URL, HASS_TOKEN, { type: 'application_credentials/delete', application_credentials_id: id }).catch(() => undefined);
+  for (const id of made.credentials)
+    await haCommand(HASS_URL, HASS_TOKEN, { type: 'application_credentials/delete', application_credentials_id: id }).catch(() => undefined);
   await s?.close();
   await sim?.stop();
 });
@@ -81,7 +97,11 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     const message = announced();
     expect(String(message.config.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\/ha\/[A-Za-z0-9_-]{43}$/);
     const { flow, result } = await addDiscovered(HASS_URL, HASS_TOKEN, message);
-    expect(flow).toMatchObject({ handler: 'mcp', step_id: 'hassio_confirm', context: { source: 'hassio', unique_id: message.uuid, title_placeholders: { name: 'Home MCP Bridge' } } });
+    expect(flow).toMatchObject({
+      handler: 'mcp',
+      step_id: 'hassio_confirm',
+      context: { source: 'hassio', unique_id: message.uuid, title_placeholders: { name: 'Home MCP Bridge' } },
+    });
     expect(result, JSON.stringify(result)).toMatchObject({ type: 'create_entry', result: { domain: 'mcp', source: 'hassio', state: 'loaded' } });
     entryId = result.result.entry_id;
     made.entries.push(entryId);
@@ -92,7 +112,10 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
   test("(a) Home Assistant's LLM API lists every bridge tool: its converter took every input schema", async () => {
     // Every tool the bridge offers for this home (a plugin's tools only while its domains have
     // entities: the 2026.11 demo has no automation, script or scene, so no run_automation).
-    const ours = s.app.services.tools.listFor(undefined).map((t) => t.name).sort();
+    const ours = s.app.services.tools
+      .listFor(undefined)
+      .map((t) => t.name)
+      .sort();
     expect(await toolNames(API)).toEqual(ours);
     // As Home Assistant re-publishes it from its own validator: the colour is a list of three.
     const tools = (await haMcp(HASS_URL, HASS_TOKEN, API, 'tools/list')).body.result.tools as { name: string; inputSchema: any }[];
@@ -101,11 +124,19 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
 
   test('(b) an MCP client holding only a Home Assistant token turns a light on through /api/mcp; the answer is useful text', async () => {
     await haCall('light', 'turn_off', { entity_id: 'light.kitchen_lights' });
-    await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
+    await eventually(
+      () => haStateOf('light.kitchen_lights'),
+      (x) => x.state === 'off',
+      'kitchen lights off',
+    );
     const client = await throughHomeAssistant();
     const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'on', brightness_pct: 60 } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'on' && x.attributes.brightness === 153, 'kitchen lights on at 60 % in Home Assistant');
+    await eventually(
+      () => haStateOf('light.kitchen_lights'),
+      (x) => x.state === 'on' && x.attributes.brightness === 153,
+      'kitchen lights on at 60 % in Home Assistant',
+    );
     // One text block, no structuredContent: the bridge's own result, words and data, as JSON.
     expect(result.structuredContent).toBeUndefined();
     const ours = bridgeResultOf(result as { content: { type: string; text: string }[] });
@@ -140,19 +171,34 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     expect(rotated.announcement).toMatchObject({ state: 'announced', uuid: before.uuid });
     const after = announced();
     expect(after.config.url).not.toBe(before.config.url);
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
-    const old = await fetch(String(before.config.url), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    };
+    const old = await fetch(String(before.config.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
     expect(old.status).toBe(404);
     // The Supervisor pushes the changed message (same uuid); Home Assistant's hassio step updates the entry's URL and reloads it.
     await handToHomeAssistant(HASS_URL, HASS_TOKEN, after, 'Home MCP Bridge');
     // While the entry reloads its API is away, and a call may still go to the old link; then it goes through.
     await waitFor('a call through the updated entry', async () => {
       const client = await throughHomeAssistant().catch(() => undefined);
-      const result = await client?.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'off' } }).catch(() => undefined);
+      const result = await client
+        ?.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'off' } })
+        .catch(() => undefined);
       await client?.close();
       return result && !result.isError ? result : undefined;
     });
-    await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off through the new link');
+    await eventually(
+      () => haStateOf('light.kitchen_lights'),
+      (x) => x.state === 'off',
+      'kitchen lights off through the new link',
+    );
     expect((await entriesOf(HASS_URL, HASS_TOKEN, 'mcp')).filter((e: any) => e.source === 'hassio')).toHaveLength(1);
   });
 
@@ -160,14 +206,21 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     // Without the My Home Assistant integration, Home Assistant's redirect URI is its own callback.
     const redirect = `${HASS_URL}/auth/external/callback`;
     const client = (await s.call('/api/oauth/clients', 'POST', { name: 'Home Assistant', redirect_uris: [redirect] })).body;
-    const credential = await haCommand(HASS_URL, HASS_TOKEN, { type: 'application_credentials/create', domain: 'mcp', client_id: client.client_id, client_secret: client.client_secret, name: `Home MCP Bridge ${randomBytes(3).toString('hex')}` });
+    const credential = await haCommand(HASS_URL, HASS_TOKEN, {
+      type: 'application_credentials/create',
+      domain: 'mcp',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      name: `Home MCP Bridge ${randomBytes(3).toString('hex')}`,
+    });
     made.credentials.push(credential.id);
     const started = (await haRequest(HASS_URL, HASS_TOKEN, '/api/config/config_entries/flow', { method: 'POST', json: { handler: 'mcp' } })).body;
     const frontend = { 'HA-Frontend-Base': HASS_URL };
     let step = (await flowStep(HASS_URL, HASS_TOKEN, started.flow_id, { url: `${s.url}/mcp` }, frontend)).body;
     // A 401 from /mcp sends it to OAuth discovery, then to the credentials.
     if (step.type === 'menu') step = (await flowStep(HASS_URL, HASS_TOKEN, started.flow_id, { next_step_id: 'pick_implementation' }, frontend)).body;
-    if (step.type === 'form' && step.step_id === 'pick_implementation') step = (await flowStep(HASS_URL, HASS_TOKEN, started.flow_id, { implementation: credential.id }, frontend)).body;
+    if (step.type === 'form' && step.step_id === 'pick_implementation')
+      step = (await flowStep(HASS_URL, HASS_TOKEN, started.flow_id, { implementation: credential.id }, frontend)).body;
     expect(step, JSON.stringify(step)).toMatchObject({ type: 'external', step_id: 'auth' });
     const authorize = new URL(step.url);
     // What Home Assistant asks for: no PKCE, no resource.
@@ -194,7 +247,11 @@ describe.skipIf(!hasMcp)(`Home Assistant's own MCP path (/api/mcp/{api_id}), Hom
     const mcp = await throughHomeAssistant(apiId);
     const result = await mcp.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'on' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'on', 'kitchen lights on through the OAuth entry');
+    await eventually(
+      () => haStateOf('light.kitchen_lights'),
+      (x) => x.state === 'on',
+      'kitchen lights on through the OAuth entry',
+    );
     await mcp.close();
   });
 });

@@ -84,7 +84,15 @@ describe('the harness', () => {
     const ids = r.json.map((s: any) => s.entity_id);
     for (const id of DEMO_ENTITIES) expect(ids).toContain(id);
     const alarm = r.json.find((s: any) => s.entity_id === 'alarm_control_panel.security');
-    expect(Object.keys(alarm).sort()).toEqual(['attributes', 'context', 'entity_id', 'last_changed', ...(old ? [] : ['last_reported']), 'last_updated', 'state']);
+    expect(Object.keys(alarm).sort()).toEqual([
+      'attributes',
+      'context',
+      'entity_id',
+      'last_changed',
+      ...(old ? [] : ['last_reported']),
+      'last_updated',
+      'state',
+    ]);
     expect(alarm.attributes).toEqual({
       code_format: 'number',
       changed_by: null,
@@ -100,8 +108,27 @@ describe('the harness', () => {
 
 /** Integrations that reach the network beyond loopback (discovery, cloud, update checks, weather, ...). */
 const NETWORK_INTEGRATIONS = [
-  'default_config', 'zeroconf', 'ssdp', 'dhcp', 'bluetooth', 'usb', 'network_discovery', 'cloud', 'updater', 'homeassistant_alerts',
-  'hassio', 'mobile_app', 'met', 'radio_browser', 'google_translate', 'mqtt', 'matter', 'thread', 'otbr', 'upnp', 'esphome',
+  'default_config',
+  'zeroconf',
+  'ssdp',
+  'dhcp',
+  'bluetooth',
+  'usb',
+  'network_discovery',
+  'cloud',
+  'updater',
+  'homeassistant_alerts',
+  'hassio',
+  'mobile_app',
+  'met',
+  'radio_browser',
+  'google_translate',
+  'mqtt',
+  'matter',
+  'thread',
+  'otbr',
+  'upnp',
+  'esphome',
 ];
 /** Integrations Home Assistant sets up on every start that reach the internet; the test configuration replaces them. */
 const STAND_INS = ['analytics', 'marketplace', 'brands', 'map_tiles'];
@@ -192,7 +219,13 @@ describe('registries', () => {
     const labels = await hub.command<any[]>({ type: 'config/label_registry/list' });
     expect(labels).toEqual({ id: labels.id, type: 'result', success: true, result: [] });
 
-    const floor = { floor_id: 'ground_floor', icon: null, level: 0, name: 'Ground Floor', ...(old ? {} : { aliases: [], created_at: expect.any(Number), modified_at: expect.any(Number) }) };
+    const floor = {
+      floor_id: 'ground_floor',
+      icon: null,
+      level: 0,
+      name: 'Ground Floor',
+      ...(old ? {} : { aliases: [], created_at: expect.any(Number), modified_at: expect.any(Number) }),
+    };
     const created = await hub.command<any>({ type: 'config/floor_registry/create', name: 'Ground Floor', level: 0 });
     expect(created.result).toEqual(floor);
     const listed = await hub.command<any[]>({ type: 'config/floor_registry/list' });
@@ -214,7 +247,19 @@ describe('registries', () => {
     );
     const keys = per({
       '2024.3.3': ['aliases', 'area_id', 'icon', 'name', 'picture'],
-      '2026.11.0': ['aliases', 'area_id', 'created_at', 'floor_id', 'humidity_entity_id', 'icon', 'labels', 'modified_at', 'name', 'picture', 'temperature_entity_id'],
+      '2026.11.0': [
+        'aliases',
+        'area_id',
+        'created_at',
+        'floor_id',
+        'humidity_entity_id',
+        'icon',
+        'labels',
+        'modified_at',
+        'name',
+        'picture',
+        'temperature_entity_id',
+      ],
     });
     for (const a of r.result!) expect(Object.keys(a).sort()).toEqual(keys);
   });
@@ -315,10 +360,19 @@ describe('get_services', () => {
       });
       expect(turnOn.fields.color_temp.selector).toEqual({ color_temp: { unit: 'mired', min: 153, max: 500 } });
     } else {
-      expect(turnOn.fields.brightness_pct).toEqual({ filter: brightnessModes, selector: { number: { min: 0, max: 100, unit_of_measurement: '%', step: 1, mode: 'slider' } } });
+      expect(turnOn.fields.brightness_pct).toEqual({
+        filter: brightnessModes,
+        selector: { number: { min: 0, max: 100, unit_of_measurement: '%', step: 1, mode: 'slider' } },
+      });
       expect(turnOn.fields.additional_fields.collapsed).toBe(true);
-      expect(turnOn.fields.additional_fields.fields.brightness).toEqual({ filter: brightnessModes, selector: { number: { min: 0, max: 255, step: 1, mode: 'slider' } } });
-      expect(turnOn.fields.transition).toEqual({ filter: { supported_features: [32] }, selector: { number: { min: 0, max: 300, unit_of_measurement: 'seconds', step: 1, mode: 'slider' } } });
+      expect(turnOn.fields.additional_fields.fields.brightness).toEqual({
+        filter: brightnessModes,
+        selector: { number: { min: 0, max: 255, step: 1, mode: 'slider' } },
+      });
+      expect(turnOn.fields.transition).toEqual({
+        filter: { supported_features: [32] },
+        selector: { number: { min: 0, max: 300, unit_of_measurement: 'seconds', step: 1, mode: 'slider' } },
+      });
       expect(turnOn.fields.color_temp_kelvin.selector).toEqual({ color_temp: { unit: 'kelvin', min: 2000, max: 6500 } });
       expect(turnOn.fields).not.toHaveProperty('color_temp');
       expect(turnOn.fields.additional_fields.fields).not.toHaveProperty('color_temp');
@@ -396,7 +450,13 @@ describe('call_service', () => {
     expect((await stateOf('alarm_control_panel.security')).state).toBe('disarmed');
     const refusal = per({
       '2024.3.3': { code: 'home_assistant_error', message: 'Invalid alarm code provided' },
-      '2026.11.0': { code: 'service_validation_error', message: 'Validation error: invalid_code', translation_key: 'invalid_code', translation_placeholders: null, translation_domain: 'manual' },
+      '2026.11.0': {
+        code: 'service_validation_error',
+        message: 'Validation error: invalid_code',
+        translation_key: 'invalid_code',
+        translation_placeholders: null,
+        translation_domain: 'manual',
+      },
     });
     const wrong = await hub.callService('alarm_control_panel', 'alarm_arm_away', { code: '0000' }, ALARM);
     expect(wrong).toEqual({ id: wrong.id, type: 'result', success: false, error: refusal });

@@ -28,7 +28,11 @@ export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => bo
 
 /** Calls a service on Home Assistant itself (not through the bridge). */
 export async function haCall(domain: string, service: string, data: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${HASS_URL}/api/services/${domain}/${service}`, { method: 'POST', headers: { authorization: `Bearer ${HASS_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(data) });
+  const res = await fetch(`${HASS_URL}/api/services/${domain}/${service}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${HASS_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(data),
+  });
   expect(res.status, `${domain}.${service} on Home Assistant`).toBe(200);
   await res.body?.cancel();
 }

@@ -14,8 +14,22 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-  closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync,
-  readlinkSync, realpathSync, renameSync, rmSync, writeFileSync, writeSync, fstatSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  fstatSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,7 +88,15 @@ function release(version) {
 }
 
 /** Demo entities the suite relies on (DESIGN.md, "The hub"); start waits until all of them exist. */
-const DEMO = ['light.bed_light', 'climate.hvac', 'cover.kitchen_window', 'lock.front_door', 'fan.living_room_fan', 'media_player.living_room', 'alarm_control_panel.security'];
+const DEMO = [
+  'light.bed_light',
+  'climate.hvac',
+  'cover.kitchen_window',
+  'lock.front_door',
+  'fan.living_room_fan',
+  'media_player.living_room',
+  'alarm_control_panel.security',
+];
 export function demoEntities(version) {
   // 2024.3.3 names the demo vacuum after its name alone; 2026.11 after its device too.
   return Object.freeze([...DEMO, version === '2024.3.3' ? 'vacuum.0_ground_floor' : 'vacuum.demo_vacuum_0_ground_floor']);
@@ -111,7 +133,9 @@ function venvPython(venv) {
 const STAMP = '.home-mcp-bridge-install.json';
 
 function lockDigest(version) {
-  return createHash('sha256').update(readFileSync(lockFile(version))).digest('hex');
+  return createHash('sha256')
+    .update(readFileSync(lockFile(version)))
+    .digest('hex');
 }
 
 function pythonVersion(cmd) {
@@ -127,9 +151,7 @@ function findPython(version) {
     const v = pythonVersion(cmd);
     if (v && rel.python.test(v)) return { cmd, version: v };
   }
-  throw new Error(
-    `Home Assistant ${version} needs Python ${rel.pythonVersion}; tried ${candidates.join(', ')}. Set HA_E2E_PYTHON to one.`,
-  );
+  throw new Error(`Home Assistant ${version} needs Python ${rel.pythonVersion}; tried ${candidates.join(', ')}. Set HA_E2E_PYTHON to one.`);
 }
 
 /** The root's identity, which a venv built in it records (a rebuilt root makes the venv stale). */
@@ -159,7 +181,18 @@ function pythonCommand(version, argv, { venv, work, env = {} } = {}) {
   if (venv) binds.push({ src: venv, dst: MOUNT_POINTS.venv });
   if (work) binds.push({ src: work, dst: MOUNT_POINTS.run });
   // pip reaches PyPI through the host's proxies and CA bundle (this network may re-sign TLS).
-  const pass = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'PIP_INDEX_URL', 'PIP_EXTRA_INDEX_URL', 'PIP_TRUSTED_HOST', 'PIP_DEFAULT_TIMEOUT'];
+  const pass = [
+    'HTTP_PROXY',
+    'HTTPS_PROXY',
+    'NO_PROXY',
+    'http_proxy',
+    'https_proxy',
+    'no_proxy',
+    'PIP_INDEX_URL',
+    'PIP_EXTRA_INDEX_URL',
+    'PIP_TRUSTED_HOST',
+    'PIP_DEFAULT_TIMEOUT',
+  ];
   const inner = { PIP_CERT: HOST_CA, SSL_CERT_FILE: HOST_CA, ...env };
   for (const k of pass) if (process.env[k]) inner[k] = process.env[k];
   const { cmd, args } = rootCommand(argv, { binds, env: inner });
@@ -170,7 +203,16 @@ function pythonCommand(version, argv, { venv, work, env = {} } = {}) {
 function lockBlocks(text, names) {
   const want = new Set(names.map((n) => n.toLowerCase().replace(/[-_.]+/g, '-')));
   const blocks = text.split(/\n(?=[^\s#])/);
-  return `${blocks.filter((b) => want.has(b.split(/[=<>\s]/)[0].toLowerCase().replace(/[-_.]+/g, '-'))).join('\n')}\n`;
+  return `${blocks
+    .filter((b) =>
+      want.has(
+        b
+          .split(/[=<>\s]/)[0]
+          .toLowerCase()
+          .replace(/[-_.]+/g, '-'),
+      ),
+    )
+    .join('\n')}\n`;
 }
 
 /**
@@ -244,13 +286,14 @@ export async function installHa({ version = selectedVersion(), force = false } =
     // From now on pip in this venv never reaches an index: if Home Assistant finds a requirement
     // missing at start-up, its install fails at once and ha.mjs says which one, instead of
     // quietly downloading it on every fresh machine. (2026.11 installs with uv: UV_OFFLINE at start.)
-    writeFileSync(
-      join(partial, 'pip.conf'),
-      `# Written by tests/e2e/ha.mjs: every requirement is preinstalled from ${rel.lock}.\n[global]\nno-index = true\n`,
-    );
+    writeFileSync(join(partial, 'pip.conf'), `# Written by tests/e2e/ha.mjs: every requirement is preinstalled from ${rel.lock}.\n[global]\nno-index = true\n`);
     writeFileSync(
       join(partial, STAMP),
-      JSON.stringify({ version, lock: lockDigest(version), root: rel.root ? rootId() : null, python: python.version, created: new Date().toISOString() }, null, 2),
+      JSON.stringify(
+        { version, lock: lockDigest(version), root: rel.root ? rootId() : null, python: python.version, created: new Date().toISOString() },
+        null,
+        2,
+      ),
     );
   } catch (e) {
     rmSync(partial, { recursive: true, force: true });
@@ -504,26 +547,44 @@ async function obtainToken(state) {
 /** Wait for the API, onboard when fresh, then wait until Home Assistant runs and the demo entities exist. */
 async function becomeReady(state, spawned, { fresh, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
-  await waitFor(state, spawned, 'waiting for the HTTP API', async () => {
-    const r = await http(`${state.url}/api/onboarding`, { timeoutMs: 2000 });
-    return r.status === 200 && Array.isArray(r.data);
-  }, deadline);
+  await waitFor(
+    state,
+    spawned,
+    'waiting for the HTTP API',
+    async () => {
+      const r = await http(`${state.url}/api/onboarding`, { timeoutMs: 2000 });
+      return r.status === 200 && Array.isArray(r.data);
+    },
+    deadline,
+  );
   if (fresh) {
     state.token = await obtainToken(state);
     writeState(state);
     if (release(state.version).httpTrial) await promoteHttpConfig(state);
   }
-  await waitFor(state, spawned, 'waiting for Home Assistant to finish starting', async () => {
-    const r = await http(`${state.url}/api/config`, { token: state.token, timeoutMs: 2000 });
-    if (r.status === 401) throw new StartError('the saved token was refused');
-    return r.status === 200 && r.data.state === 'RUNNING' && r.data.version === state.version;
-  }, deadline);
-  await waitFor(state, spawned, 'waiting for the demo entities', async () => {
-    const r = await http(`${state.url}/api/states`, { token: state.token, timeoutMs: 5000 });
-    if (r.status !== 200) return false;
-    const ids = new Set(r.data.map((s) => s.entity_id));
-    return demoEntities(state.version).every((id) => ids.has(id));
-  }, deadline);
+  await waitFor(
+    state,
+    spawned,
+    'waiting for Home Assistant to finish starting',
+    async () => {
+      const r = await http(`${state.url}/api/config`, { token: state.token, timeoutMs: 2000 });
+      if (r.status === 401) throw new StartError('the saved token was refused');
+      return r.status === 200 && r.data.state === 'RUNNING' && r.data.version === state.version;
+    },
+    deadline,
+  );
+  await waitFor(
+    state,
+    spawned,
+    'waiting for the demo entities',
+    async () => {
+      const r = await http(`${state.url}/api/states`, { token: state.token, timeoutMs: 5000 });
+      if (r.status !== 200) return false;
+      const ids = new Set(r.data.map((s) => s.entity_id));
+      return demoEntities(state.version).every((id) => ids.has(id));
+    },
+    deadline,
+  );
   const wide = listeningSockets(spawned.pid).filter((s) => !s.loopback);
   if (wide.length) throw new StartError(`Home Assistant listens beyond loopback: ${wide.map((s) => `${s.proto} ${s.address}:${s.port}`).join(', ')}`);
 }
@@ -652,10 +713,7 @@ export async function createHa({ version = selectedVersion(), dir, stateFile = d
     state.port = await freePort();
     state.url = `http://127.0.0.1:${state.port}`;
     state.wsUrl = `ws://127.0.0.1:${state.port}/api/websocket`;
-    writeFileSync(
-      join(configDir, 'http.yaml'),
-      `# Written by tests/e2e/ha.mjs for this run.\nserver_host: 127.0.0.1\nserver_port: ${state.port}\n`,
-    );
+    writeFileSync(join(configDir, 'http.yaml'), `# Written by tests/e2e/ha.mjs for this run.\nserver_host: 127.0.0.1\nserver_port: ${state.port}\n`);
     const t0 = Date.now();
     say(`starting Home Assistant ${version} on ${state.url} (config ${configDir}, log ${state.log}${rel.root ? `, in ${state.root}` : ''})`);
     const spawned = spawnHa(state, 'starting');
@@ -758,24 +816,56 @@ async function lock(version) {
     await runLogged(process.env.HA_E2E_PYTHON || 'python3', ['-m', 'venv', join(work, 'venv')], log, 'creating a venv');
     const py = venvPython(join(work, 'venv'));
     await runLogged(py, ['-m', 'pip', 'install', '--disable-pip-version-check', 'uv'], log, 'installing uv');
-    const download = ['-m', 'pip', 'download', '--disable-pip-version-check', '--no-deps', '--only-binary', ':all:', '--python-version', rel.lockPython, '-d', work, `homeassistant==${version}`];
+    const download = [
+      '-m',
+      'pip',
+      'download',
+      '--disable-pip-version-check',
+      '--no-deps',
+      '--only-binary',
+      ':all:',
+      '--python-version',
+      rel.lockPython,
+      '-d',
+      work,
+      `homeassistant==${version}`,
+    ];
     await runLogged(py, download, log, 'downloading the wheel');
     const wheel = readdirSync(work).find((f) => f.startsWith('homeassistant-') && f.endsWith('.whl'));
     const constraints = join(work, 'package_constraints.txt');
     const extract = `import zipfile,sys; open(sys.argv[2],'wb').write(zipfile.ZipFile(sys.argv[1]).read('homeassistant/package_constraints.txt'))`;
     await runLogged(py, ['-c', extract, join(work, wheel), constraints], log, 'reading package_constraints.txt');
     const command = `node tests/e2e/ha.mjs lock --ha ${version}`;
-    await runLogged(py, [
-      '-m', 'uv', 'pip', 'compile', ...target, '--exclude-newer', rel.lockExcludeNewer,
-      '--custom-compile-command', command, '--no-annotate', ...(rel.hashes ? ['--generate-hashes'] : []),
-      '-c', constraints, join(HERE, rel.lockIn), '-o', join(work, 'lock.txt'),
-    ], log, 'uv pip compile');
+    await runLogged(
+      py,
+      [
+        '-m',
+        'uv',
+        'pip',
+        'compile',
+        ...target,
+        '--exclude-newer',
+        rel.lockExcludeNewer,
+        '--custom-compile-command',
+        command,
+        '--no-annotate',
+        ...(rel.hashes ? ['--generate-hashes'] : []),
+        '-c',
+        constraints,
+        join(HERE, rel.lockIn),
+        '-o',
+        join(work, 'lock.txt'),
+      ],
+      log,
+      'uv pip compile',
+    );
     const body = readFileSync(join(work, 'lock.txt'), 'utf8').replace(/^#.*\n/gm, '');
     writeFileSync(
       lockFile(version),
       `# Generated by \`${command}\` from ${rel.lockIn}: every package pinned${rel.hashes ? ' with its hashes' : ''},\n` +
         `# resolved for Python ${rel.pythonVersion} with Home Assistant's package_constraints.txt and only releases published\n` +
-        `# before ${rel.lockExcludeNewer}. Do not edit by hand.\n` + body,
+        `# before ${rel.lockExcludeNewer}. Do not edit by hand.\n` +
+        body,
     );
     say(`wrote ${lockFile(version)} (${body.split('\n').filter((l) => /^[^\s#]/.test(l)).length} packages)`);
   } finally {
@@ -859,7 +949,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      say(`ERROR: ${process.env.HA_E2E_DEBUG ? err.stack ?? err : err.message ?? err}`);
+      say(`ERROR: ${process.env.HA_E2E_DEBUG ? (err.stack ?? err) : (err.message ?? err)}`);
       process.exit(err?.exitCode ?? 1);
     },
   );

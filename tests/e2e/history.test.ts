@@ -34,10 +34,18 @@ describe('history and logbook of a light switched through the bridge', () => {
   test('get_history: off, then on', async () => {
     const r = await eventually(
       () => tool('get_history', { entity_ids: [LIGHT], start: from }),
-      (x) => x.structuredContent!.changes.map((c: { state: string }) => c.state).join(',').endsWith('off,on'),
+      (x) =>
+        x
+          .structuredContent!.changes.map((c: { state: string }) => c.state)
+          .join(',')
+          .endsWith('off,on'),
       'history of the ceiling lights',
     );
-    expect(r.structuredContent!.changes.at(-1)).toEqual({ entity_id: LIGHT, when: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/), state: 'on' });
+    expect(r.structuredContent!.changes.at(-1)).toEqual({
+      entity_id: LIGHT,
+      when: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/),
+      state: 'on',
+    });
   });
 
   test('get_logbook: the change and the service call behind it', async () => {
@@ -55,7 +63,13 @@ describe('history and logbook of a light switched through the bridge', () => {
       expect(['s,a,lu', 's,a,lu,lc']).toContain(Object.keys(row).join(','));
       expect(typeof row.lu).toBe('number');
     }
-    const minimal = await ha.command({ type: 'history/history_during_period', start_time: from, entity_ids: [LIGHT], minimal_response: true, no_attributes: true });
+    const minimal = await ha.command({
+      type: 'history/history_during_period',
+      start_time: from,
+      entity_ids: [LIGHT],
+      minimal_response: true,
+      no_attributes: true,
+    });
     expect(minimal.result[LIGHT].map((r: object) => Object.keys(r).join(','))).toEqual(minimal.result[LIGHT].map(() => 's,lu'));
     const log = await ha.command({ type: 'logbook/get_events', start_time: from, entity_ids: [LIGHT] });
     expect(log.result.at(-1)).toEqual({
@@ -67,7 +81,10 @@ describe('history and logbook of a light switched through the bridge', () => {
       context_service: 'turn_on',
       context_event_type: 'call_service',
     });
-    expect((await ha.command({ type: 'history/history_during_period', start_time: 'yesterday', entity_ids: [LIGHT] })).error).toEqual({ code: 'invalid_start_time', message: 'Invalid start_time' });
+    expect((await ha.command({ type: 'history/history_during_period', start_time: 'yesterday', entity_ids: [LIGHT] })).error).toEqual({
+      code: 'invalid_start_time',
+      message: 'Invalid start_time',
+    });
   });
 });
 
@@ -89,7 +106,13 @@ test('get_statistics: hourly statistics imported into Home Assistant, per hour a
     ['2024-03-01T02:00:00+01:00', 11, 2, 2],
     ['2024-03-01T03:00:00+01:00', 12, 4, 2],
   ]);
-  const raw = await ha.command({ type: 'recorder/statistics_during_period', start_time: start(1), statistic_ids: ['e2e:energy'], period: 'hour', types: ['state', 'sum', 'change'] });
+  const raw = await ha.command({
+    type: 'recorder/statistics_during_period',
+    start_time: start(1),
+    statistic_ids: ['e2e:energy'],
+    period: 'hour',
+    types: ['state', 'sum', 'change'],
+  });
   expect(raw.result).toEqual({
     'e2e:energy': [
       { start: Date.parse(start(1)), end: Date.parse(start(2)), state: 11, sum: 2, change: 2 },
@@ -97,5 +120,7 @@ test('get_statistics: hourly statistics imported into Home Assistant, per hour a
     ],
   });
   const daily = await tool('get_statistics', { statistic_ids: ['e2e:energy'], start: start(0), end: start(6), period: 'day' });
-  expect(daily.structuredContent!.statistics).toEqual([{ statistic_id: 'e2e:energy', start: '2024-03-01T00:00:00+01:00', end: '2024-03-02T00:00:00+01:00', state: 12, sum: 4, change: 4 }]);
+  expect(daily.structuredContent!.statistics).toEqual([
+    { statistic_id: 'e2e:energy', start: '2024-03-01T00:00:00+01:00', end: '2024-03-02T00:00:00+01:00', state: 12, sum: 4, change: 4 },
+  ]);
 });

@@ -15,10 +15,16 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-type Answer = (params: { message: string; requestedSchema: { properties: Record<string, { oneOf?: { const: string }[] }> } }) => { action: 'accept' | 'decline'; content?: Record<string, unknown> };
+type Answer = (params: { message: string; requestedSchema: { properties: Record<string, { oneOf?: { const: string }[] }> } }) => {
+  action: 'accept' | 'decline';
+  content?: Record<string, unknown>;
+};
 
 async function connect(era: 'modern' | 'legacy', answer?: Answer) {
-  const client = new Client({ name: 'e2e-asking', version: '1.0.0' }, { ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), capabilities: answer ? { elicitation: {} } : {} });
+  const client = new Client(
+    { name: 'e2e-asking', version: '1.0.0' },
+    { ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), capabilities: answer ? { elicitation: {} } : {} },
+  );
   if (answer) client.setRequestHandler('elicitation/create', async (req) => answer(req.params as never) as never);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
   expect(client.getProtocolEra()).toBe(era);
@@ -28,7 +34,11 @@ async function connect(era: 'modern' | 'legacy', answer?: Answer) {
 describe.each(['modern', 'legacy'] as const)('%s era', (era) => {
   test('unlocking asks, and the lock opens in Home Assistant only after the yes', async () => {
     await haCall('lock', 'lock', { entity_id: 'lock.kitchen_door' });
-    await eventually(() => haStateOf('lock.kitchen_door'), (x) => x.state === 'locked', 'kitchen door locked');
+    await eventually(
+      () => haStateOf('lock.kitchen_door'),
+      (x) => x.state === 'locked',
+      'kitchen door locked',
+    );
     const refusing = await connect(era, () => ({ action: 'decline' }));
     const no = await refusing.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.kitchen_door', command: 'unlock' } });
     expect(no.isError).toBe(true);
@@ -43,13 +53,21 @@ describe.each(['modern', 'legacy'] as const)('%s era', (era) => {
     const yes = await allowing.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.kitchen_door', command: 'unlock' } });
     expect(yes.isError, JSON.stringify(yes.content)).toBeFalsy();
     expect(questions).toEqual([expect.stringContaining('lock.kitchen_door')]);
-    await eventually(() => haStateOf('lock.kitchen_door'), (x) => x.state === 'unlocked', 'kitchen door unlocked in Home Assistant');
+    await eventually(
+      () => haStateOf('lock.kitchen_door'),
+      (x) => x.state === 'unlocked',
+      'kitchen door unlocked in Home Assistant',
+    );
     await allowing.close();
   });
 
   test('"turn on the light" asks which of the lights, and only that one goes on in Home Assistant', async () => {
     await haCall('light', 'turn_off', { entity_id: ['light.bed_light', 'light.ceiling_lights', 'light.kitchen_lights'] });
-    await eventually(() => haStateOf('light.bed_light'), (x) => x.state === 'off', 'bed light off');
+    await eventually(
+      () => haStateOf('light.bed_light'),
+      (x) => x.state === 'off',
+      'bed light off',
+    );
     let offered: string[] = [];
     const client = await connect(era, (p) => {
       offered = (p.requestedSchema.properties.choice?.oneOf ?? []).map((o) => o.const);
@@ -59,7 +77,11 @@ describe.each(['modern', 'legacy'] as const)('%s era', (era) => {
     expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
     expect(offered).toContain('light.bed_light');
     expect(offered.every((id) => id.startsWith('light.'))).toBe(true);
-    await eventually(() => haStateOf('light.bed_light'), (x) => x.state === 'on', 'bed light on in Home Assistant');
+    await eventually(
+      () => haStateOf('light.bed_light'),
+      (x) => x.state === 'on',
+      'bed light on in Home Assistant',
+    );
     expect((await haStateOf('light.ceiling_lights')).state).toBe('off');
     await client.close();
   });

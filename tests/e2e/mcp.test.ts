@@ -22,10 +22,18 @@ afterAll(async () => {
 
 test('tools/call turns a light on in Home Assistant, and says it was verified', async () => {
   await haCall('light', 'turn_off', { entity_id: 'light.kitchen_lights' });
-  await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
+  await eventually(
+    () => haStateOf('light.kitchen_lights'),
+    (x) => x.state === 'off',
+    'kitchen lights off',
+  );
   const result = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.kitchen_lights', command: 'on', brightness_pct: 40 } });
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  const state = await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'on', 'kitchen lights on in Home Assistant');
+  const state = await eventually(
+    () => haStateOf('light.kitchen_lights'),
+    (x) => x.state === 'on',
+    'kitchen lights on in Home Assistant',
+  );
   expect(Math.round((state.attributes.brightness / 255) * 100)).toBe(40);
 });
 
@@ -44,7 +52,12 @@ test('connect --home-assistant against a Home Assistant without a Supervisor say
   const { Client: StdioClient } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const proxy = new StdioClient({ name: 'e2e-ingress', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', '--home-assistant', HASS_URL], env: { PATH: process.env.PATH ?? '', HASS_TOKEN }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['dist/src/main.js', 'connect', '--home-assistant', HASS_URL],
+    env: { PATH: process.env.PATH ?? '', HASS_TOKEN },
+    stderr: 'pipe',
+  });
   const err = await proxy.connect(transport).then(
     () => new Error('connected'),
     (e: Error) => e,

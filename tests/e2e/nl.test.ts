@@ -29,9 +29,17 @@ describe('commands on Home Assistant', () => {
   test('by an entity’s name: off, then on', async () => {
     const off = await command({ command: 'turn off the kitchen lights' });
     expect(off.actions).toMatchObject([{ entity_id: 'light.kitchen_lights', action: 'turn_off', status: 'completed' }]);
-    await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
+    await eventually(
+      () => haStateOf('light.kitchen_lights'),
+      (x) => x.state === 'off',
+      'kitchen lights off',
+    );
     await command({ command: 'kitchen lights on' });
-    await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'on', 'kitchen lights on');
+    await eventually(
+      () => haStateOf('light.kitchen_lights'),
+      (x) => x.state === 'on',
+      'kitchen lights on',
+    );
   });
 
   test('by an area, learnt from Home Assistant’s registry', async () => {
@@ -49,7 +57,11 @@ describe('commands on Home Assistant', () => {
       );
       const r = await command({ command: 'turn off the lights in the bedroom' });
       expect(r.actions).toMatchObject([{ entity_id: 'light.office_rgbw_lights', action: 'turn_off', status: 'completed' }]);
-      await eventually(() => haStateOf('light.office_rgbw_lights'), (x) => x.state === 'off', 'office light off');
+      await eventually(
+        () => haStateOf('light.office_rgbw_lights'),
+        (x) => x.state === 'off',
+        'office light off',
+      );
     } finally {
       await hub.command({ type: 'config/device_registry/update', device_id: device, area_id: null });
       if (before.state === 'on') await hub.callService('light', 'turn_on', {}, { entity_id: 'light.office_rgbw_lights' });
@@ -57,7 +69,9 @@ describe('commands on Home Assistant', () => {
   });
 
   test('"start the vacuum" with the demo’s five vacuums, three of which can start: it asks which, and nothing runs; named, it acts', async () => {
-    const all = (await hub.command<{ entity_id: string; attributes: { supported_features: number } }[]>({ type: 'get_states' })).result!.filter((x) => x.entity_id.startsWith('vacuum.'));
+    const all = (await hub.command<{ entity_id: string; attributes: { supported_features: number } }[]>({ type: 'get_states' })).result!.filter((x) =>
+      x.entity_id.startsWith('vacuum.'),
+    );
     expect(all.length).toBe(5);
     // VacuumEntityFeature.START: the demo's third and fourth floor vacuums cannot be started.
     const startable = all.filter((v) => (v.attributes.supported_features & 8192) !== 0).map((v) => v.entity_id);
@@ -66,7 +80,11 @@ describe('commands on Home Assistant', () => {
     const before = await haStateOf(DEMO_VACUUM);
     const asked = await s.call('/api/command', 'POST', { command: 'start the vacuum' });
     expect(asked.status, JSON.stringify(asked.body)).toBe(409);
-    expect(asked.body).toMatchObject({ code: 'AMBIGUOUS', message: expect.stringMatching(/^Which vacuum do you mean: .*\? I did nothing yet\.$/), details: { noun: 'vacuum' } });
+    expect(asked.body).toMatchObject({
+      code: 'AMBIGUOUS',
+      message: expect.stringMatching(/^Which vacuum do you mean: .*\? I did nothing yet\.$/),
+      details: { noun: 'vacuum' },
+    });
     expect((asked.body.details.candidates as { entity_id: string }[]).map((c) => c.entity_id).sort()).toEqual(startable.sort());
     expect((await haStateOf(DEMO_VACUUM)).last_updated).toBe(before.last_updated);
     // Named (2024.3.3 calls it "0_Ground_floor", 2026.11.0 "Demo vacuum 0 ground floor"), it acts.
@@ -75,10 +93,21 @@ describe('commands on Home Assistant', () => {
   });
 
   test('a bridge scene by its name', async () => {
-    expect((await s.call('/api/scene', 'POST', { name: 'Dim ceiling', actions: [{ entity_id: 'light.ceiling_lights', action: 'turn_on', parameters: { brightness_pct: 20 } }] })).status).toBe(200);
+    expect(
+      (
+        await s.call('/api/scene', 'POST', {
+          name: 'Dim ceiling',
+          actions: [{ entity_id: 'light.ceiling_lights', action: 'turn_on', parameters: { brightness_pct: 20 } }],
+        })
+      ).status,
+    ).toBe(200);
     const r = await command({ command: 'activate dim ceiling' });
     expect(r).toMatchObject({ success: true, actions: [{ entity_id: 'light.ceiling_lights', action: 'turn_on', status: 'completed' }] });
-    await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.state === 'on' && x.attributes.brightness === 51, 'ceiling lights at 20%');
+    await eventually(
+      () => haStateOf('light.ceiling_lights'),
+      (x) => x.state === 'on' && x.attributes.brightness === 51,
+      'ceiling lights at 20%',
+    );
   });
 
   test('a question answers with Home Assistant’s states', async () => {
@@ -90,6 +119,11 @@ describe('commands on Home Assistant', () => {
     const lights = await command({ command: 'how many lights are on?' });
     const haLights = (await Promise.all(lights.query.entities.map((id: string) => haStateOf(id)))) as { entity_id: string; state: string }[];
     expect(lights.query.entities.length).toBeGreaterThan(3);
-    expect([...lights.query.matching].sort()).toEqual(haLights.filter((x) => x.state === 'on').map((x) => x.entity_id).sort());
+    expect([...lights.query.matching].sort()).toEqual(
+      haLights
+        .filter((x) => x.state === 'on')
+        .map((x) => x.entity_id)
+        .sort(),
+    );
   });
 });

@@ -16,7 +16,11 @@ afterAll(() => s?.close());
 
 test('an OAuth grant with control turns a light on in Home Assistant; a read grant is refused', async () => {
   await haCall('light', 'turn_off', { entity_id: 'light.ceiling_lights' });
-  await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.state === 'off', 'ceiling lights off');
+  await eventually(
+    () => haStateOf('light.ceiling_lights'),
+    (x) => x.state === 'off',
+    'ceiling lights off',
+  );
 
   const reader = await authorizedClient(s.url, TEST_USER, new HostedAssistant('read'), ['read']);
   const refused = await reader.callTool({ name: 'control_lights', arguments: { entity_id: 'light.ceiling_lights', command: 'on' } });
@@ -27,6 +31,10 @@ test('an OAuth grant with control turns a light on in Home Assistant; a read gra
   const controller = await authorizedClient(s.url, TEST_USER, new HostedAssistant());
   const result = await controller.callTool({ name: 'control_lights', arguments: { entity_id: 'light.ceiling_lights', command: 'on' } });
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.state === 'on', 'ceiling lights on in Home Assistant');
+  await eventually(
+    () => haStateOf('light.ceiling_lights'),
+    (x) => x.state === 'on',
+    'ceiling lights on in Home Assistant',
+  );
   await controller.close();
 });

@@ -14,7 +14,10 @@ beforeAll(async () => {
   s = await startTestServer({ HASS_URL, HASS_TOKEN });
   await s.app.hub.ready(30_000);
   if (!existsSync(CHROMIUM) && !process.env.CI) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -23,7 +26,11 @@ afterAll(async () => {
 
 test.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('a light switched in Home Assistant changes in the panel, live', async () => {
   await haCall('light', 'turn_off', { entity_id: 'light.kitchen_lights' });
-  await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
+  await eventually(
+    () => haStateOf('light.kitchen_lights'),
+    (x) => x.state === 'off',
+    'kitchen lights off',
+  );
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${s.url}/`);
   await page.fill('#sign-in-form input[name="username"]', TEST_USER.username);

@@ -36,14 +36,20 @@ export function tail(file, lines = 60) {
     const len = Math.min(size, 256 * 1024);
     const buf = Buffer.alloc(len);
     readSync(fd, buf, 0, len, size - len);
-    return buf.toString('utf8').split('\n').slice(-lines - 1).join('\n');
+    return buf
+      .toString('utf8')
+      .split('\n')
+      .slice(-lines - 1)
+      .join('\n');
   } finally {
     closeSync(fd);
   }
 }
 
 function lastMatchingLine(file, re) {
-  const lines = tail(file, 200).split('\n').map((l) => l.trim());
+  const lines = tail(file, 200)
+    .split('\n')
+    .map((l) => l.trim());
   for (let i = lines.length - 1; i >= 0; i--) if (re.test(lines[i])) return lines[i];
   return null;
 }

@@ -38,14 +38,27 @@ describe(`targets on Home Assistant ${HA_VERSION}`, () => {
     const sub = await hub.command({ type: 'subscribe_events', event_type: 'call_service' });
     try {
       expect((await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Bed Light'), area_id: 'bedroom' })).success).toBe(true);
-      expect((await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: 'living_room' })).success).toBe(true);
+      expect((await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: 'living_room' })).success).toBe(
+        true,
+      );
       const registries = s.app.hub.registries;
-      await eventually(() => [registries.areaIdOf('light.bed_light'), registries.areaIdOf('light.ceiling_lights')], (a) => a[0] === 'bedroom' && a[1] === 'living_room', 'the bridge sees the new areas');
+      await eventually(
+        () => [registries.areaIdOf('light.bed_light'), registries.areaIdOf('light.ceiling_lights')],
+        (a) => a[0] === 'bedroom' && a[1] === 'living_room',
+        'the bridge sees the new areas',
+      );
 
-      const out = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 150 }, target: { area_id: ['bedroom', 'living_room'] } }, {});
+      const out = await actions.callService(
+        { domain: 'light', service: 'turn_on', data: { brightness: 150 }, target: { area_id: ['bedroom', 'living_room'] } },
+        {},
+      );
       expect(out.entities.map((e) => e.entity_id)).toEqual(['light.bed_light', 'light.ceiling_lights']);
       for (const id of ['light.bed_light', 'light.ceiling_lights']) {
-        const st = await eventually(() => haStateOf(id), (x) => x.state === 'on' && x.attributes.brightness === 150, `${id} on at 150`);
+        const st = await eventually(
+          () => haStateOf(id),
+          (x) => x.state === 'on' && x.attributes.brightness === 150,
+          `${id} on at 150`,
+        );
         expect(out.entities.find((e) => e.entity_id === id)?.state).toMatchObject({ state: 'on', attributes: { brightness: 150 } });
         expect(st.attributes.brightness).toBe(150);
       }
@@ -65,7 +78,11 @@ describe(`targets on Home Assistant ${HA_VERSION}`, () => {
     try {
       const off = await actions.callService({ domain: 'light', service: 'turn_off', target: { device_id: deviceNamed('Kitchen Lights') } }, {});
       expect(off.entities.map((e) => [e.entity_id, e.state?.state])).toEqual([['light.kitchen_lights', 'off']]);
-      await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.state === 'off', 'kitchen lights off');
+      await eventually(
+        () => haStateOf('light.kitchen_lights'),
+        (x) => x.state === 'off',
+        'kitchen lights off',
+      );
       // A device of a climate entity has nothing for a light service to act on.
       const none = await actions.callService({ domain: 'light', service: 'turn_on', target: { device_id: deviceNamed('Hvac') } }, {});
       expect(none.entities).toEqual([]);
@@ -85,32 +102,49 @@ describe(`targets on Home Assistant ${HA_VERSION}`, () => {
     }
   });
 
-  test.runIf(!OLDEST)("floors and labels (2024.4 on): a floor reaches its areas' devices, a label its entities; Home Assistant gets them as given", async () => {
-    const before = { ceiling: await haStateOf('light.ceiling_lights'), kitchen: await haStateOf('light.kitchen_lights') };
-    const floor = (await hub.command<Body>({ type: 'config/floor_registry/create', name: 'E2E Floor', level: 1 })).result!;
-    const label = (await hub.command<Body>({ type: 'config/label_registry/create', name: 'E2E Label' })).result!;
-    try {
-      expect((await hub.command({ type: 'config/area_registry/update', area_id: 'living_room', floor_id: floor.floor_id })).success).toBe(true);
-      expect((await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: 'living_room' })).success).toBe(true);
-      expect((await hub.command({ type: 'config/entity_registry/update', entity_id: 'light.kitchen_lights', labels: [label.label_id] })).success).toBe(true);
-      const registries = s.app.hub.registries;
-      await eventually(() => [registries.areaIdOf('light.ceiling_lights'), registries.entities.get('light.kitchen_lights')?.labels], (a) => a[0] === 'living_room' && String(a[1]) === label.label_id, 'the bridge sees the floor and the label');
-      const byFloor = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 110 }, target: { floor_id: floor.floor_id } }, {});
-      expect(byFloor.entities.map((e) => e.entity_id)).toEqual(['light.ceiling_lights']);
-      await eventually(() => haStateOf('light.ceiling_lights'), (x) => x.attributes.brightness === 110, 'ceiling lights at 110 by their floor');
-      const byLabel = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 120 }, target: { label_id: label.label_id } }, {});
-      expect(byLabel.entities.map((e) => e.entity_id)).toEqual(['light.kitchen_lights']);
-      await eventually(() => haStateOf('light.kitchen_lights'), (x) => x.attributes.brightness === 120, 'kitchen lights at 120 by their label');
-    } finally {
-      await hub.command({ type: 'config/entity_registry/update', entity_id: 'light.kitchen_lights', labels: [] });
-      await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: null });
-      await hub.command({ type: 'config/area_registry/update', area_id: 'living_room', floor_id: null });
-      await hub.command({ type: 'config/label_registry/delete', label_id: label.label_id });
-      await hub.command({ type: 'config/floor_registry/delete', floor_id: floor.floor_id });
-      await hub.callService('light', 'turn_on', { brightness: before.ceiling.attributes.brightness }, { entity_id: 'light.ceiling_lights' });
-      await hub.callService('light', 'turn_on', { brightness: before.kitchen.attributes.brightness }, { entity_id: 'light.kitchen_lights' });
-    }
-  });
+  test.runIf(!OLDEST)(
+    "floors and labels (2024.4 on): a floor reaches its areas' devices, a label its entities; Home Assistant gets them as given",
+    async () => {
+      const before = { ceiling: await haStateOf('light.ceiling_lights'), kitchen: await haStateOf('light.kitchen_lights') };
+      const floor = (await hub.command<Body>({ type: 'config/floor_registry/create', name: 'E2E Floor', level: 1 })).result!;
+      const label = (await hub.command<Body>({ type: 'config/label_registry/create', name: 'E2E Label' })).result!;
+      try {
+        expect((await hub.command({ type: 'config/area_registry/update', area_id: 'living_room', floor_id: floor.floor_id })).success).toBe(true);
+        expect((await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: 'living_room' })).success).toBe(
+          true,
+        );
+        expect((await hub.command({ type: 'config/entity_registry/update', entity_id: 'light.kitchen_lights', labels: [label.label_id] })).success).toBe(true);
+        const registries = s.app.hub.registries;
+        await eventually(
+          () => [registries.areaIdOf('light.ceiling_lights'), registries.entities.get('light.kitchen_lights')?.labels],
+          (a) => a[0] === 'living_room' && String(a[1]) === label.label_id,
+          'the bridge sees the floor and the label',
+        );
+        const byFloor = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 110 }, target: { floor_id: floor.floor_id } }, {});
+        expect(byFloor.entities.map((e) => e.entity_id)).toEqual(['light.ceiling_lights']);
+        await eventually(
+          () => haStateOf('light.ceiling_lights'),
+          (x) => x.attributes.brightness === 110,
+          'ceiling lights at 110 by their floor',
+        );
+        const byLabel = await actions.callService({ domain: 'light', service: 'turn_on', data: { brightness: 120 }, target: { label_id: label.label_id } }, {});
+        expect(byLabel.entities.map((e) => e.entity_id)).toEqual(['light.kitchen_lights']);
+        await eventually(
+          () => haStateOf('light.kitchen_lights'),
+          (x) => x.attributes.brightness === 120,
+          'kitchen lights at 120 by their label',
+        );
+      } finally {
+        await hub.command({ type: 'config/entity_registry/update', entity_id: 'light.kitchen_lights', labels: [] });
+        await hub.command({ type: 'config/device_registry/update', device_id: deviceNamed('Ceiling Lights'), area_id: null });
+        await hub.command({ type: 'config/area_registry/update', area_id: 'living_room', floor_id: null });
+        await hub.command({ type: 'config/label_registry/delete', label_id: label.label_id });
+        await hub.command({ type: 'config/floor_registry/delete', floor_id: floor.floor_id });
+        await hub.callService('light', 'turn_on', { brightness: before.ceiling.attributes.brightness }, { entity_id: 'light.ceiling_lights' });
+        await hub.callService('light', 'turn_on', { brightness: before.kitchen.attributes.brightness }, { entity_id: 'light.kitchen_lights' });
+      }
+    },
+  );
 
   test('an unknown area is refused with the areas there are', async () => {
     await expect(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'bed_room' } }, {})).rejects.toMatchObject({
@@ -137,8 +171,16 @@ describe('no target', () => {
   test.runIf(!OLDEST)("notify.send_message (2026.11: no notify.notify): the demo's notify entity fires a notify event with the message", async () => {
     const sub = await hub.command({ type: 'subscribe_events', event_type: 'notify' });
     try {
-      const out = await actions.callService({ domain: 'notify', service: 'send_message', data: { message: 'From the bridge', title: 'E2E' }, target: { entity_id: 'notify.notifier' } }, {});
-      expect(out).toMatchObject({ success: true, service: 'notify.send_message', target: { entity_id: 'notify.notifier' }, entities: [{ entity_id: 'notify.notifier' }] });
+      const out = await actions.callService(
+        { domain: 'notify', service: 'send_message', data: { message: 'From the bridge', title: 'E2E' }, target: { entity_id: 'notify.notifier' } },
+        {},
+      );
+      expect(out).toMatchObject({
+        success: true,
+        service: 'notify.send_message',
+        target: { entity_id: 'notify.notifier' },
+        entities: [{ entity_id: 'notify.notifier' }],
+      });
       const event = await hub.waitForEvent(sub.id);
       expect(event.event.data).toEqual({ message: 'From the bridge', title: 'E2E' });
       await expect(actions.callService({ domain: 'notify', service: 'notify', data: { message: 'x' } }, {})).rejects.toMatchObject({
@@ -151,7 +193,10 @@ describe('no target', () => {
   });
 
   test('persistent_notification.create: Home Assistant lists the notification', async () => {
-    await actions.callService({ domain: 'persistent_notification', service: 'create', data: { message: 'Made by the bridge', title: 'E2E', notification_id: 'bridge_e2e' } }, {});
+    await actions.callService(
+      { domain: 'persistent_notification', service: 'create', data: { message: 'Made by the bridge', title: 'E2E', notification_id: 'bridge_e2e' } },
+      {},
+    );
     try {
       const list = (await hub.command<Body[]>({ type: 'persistent_notification/get' })).result!;
       expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ notification_id: 'bridge_e2e', message: 'Made by the bridge', title: 'E2E' })]));
@@ -161,11 +206,16 @@ describe('no target', () => {
   });
 
   test('a target on a service that takes none is refused; a missing message too', async () => {
-    await expect(actions.callService({ domain: 'persistent_notification', service: 'create', data: { message: 'x' }, target: { entity_id: 'light.bed_light' } }, {})).rejects.toMatchObject({
+    await expect(
+      actions.callService({ domain: 'persistent_notification', service: 'create', data: { message: 'x' }, target: { entity_id: 'light.bed_light' } }, {}),
+    ).rejects.toMatchObject({
       code: 'INVALID_PARAMETERS',
       details: { field: 'target' },
     });
     const [service, target] = OLDEST ? ['notify', undefined] : ['send_message', { entity_id: 'notify.notifier' }];
-    await expect(actions.callService({ domain: 'notify', service: service!, data: {}, ...(target ? { target } : {}) }, {})).rejects.toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'message' } });
+    await expect(actions.callService({ domain: 'notify', service: service!, data: {}, ...(target ? { target } : {}) }, {})).rejects.toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'message' },
+    });
   });
 });

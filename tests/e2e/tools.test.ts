@@ -30,17 +30,29 @@ describe('one tool per category, read back from Home Assistant', () => {
 
   test('covers: a position, reached over time', async () => {
     await tool('control_covers', { entity_id: 'cover.hall_window', command: 'set_position', position: 30 });
-    await eventually(() => haStateOf('cover.hall_window'), (x) => x.attributes.current_position === 30, 'hall window at 30');
+    await eventually(
+      () => haStateOf('cover.hall_window'),
+      (x) => x.attributes.current_position === 30,
+      'hall window at 30',
+    );
   });
 
   test('locks: lock, and unlock only with confirm', async () => {
     await tool('control_locks', { entity_id: 'lock.kitchen_door', command: 'lock' });
-    await eventually(() => haStateOf('lock.kitchen_door'), (x) => x.state === 'locked', 'kitchen door locked');
+    await eventually(
+      () => haStateOf('lock.kitchen_door'),
+      (x) => x.state === 'locked',
+      'kitchen door locked',
+    );
     const held = await s.call('/api/tools/call', 'POST', { name: 'control_locks', arguments: { entity_id: 'lock.kitchen_door', command: 'unlock' } });
     expect(held.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'CONFIRMATION_REQUIRED' } } });
     expect((await haStateOf('lock.kitchen_door')).state).toBe('locked');
     await tool('control_locks', { entity_id: 'lock.kitchen_door', command: 'unlock', confirm: true });
-    await eventually(() => haStateOf('lock.kitchen_door'), (x) => x.state === 'unlocked', 'kitchen door unlocked');
+    await eventually(
+      () => haStateOf('lock.kitchen_door'),
+      (x) => x.state === 'unlocked',
+      'kitchen door unlocked',
+    );
   });
 
   test('fans: full speed', async () => {
@@ -62,9 +74,17 @@ describe('one tool per category, read back from Home Assistant', () => {
 
   test('alarm: arm away with the code, disarm with confirm', async () => {
     await tool('control_alarm', { entity_id: 'alarm_control_panel.security', command: 'arm_away', code: '1234' });
-    await eventually(() => haStateOf('alarm_control_panel.security'), (x) => x.state === 'armed_away', 'armed away');
+    await eventually(
+      () => haStateOf('alarm_control_panel.security'),
+      (x) => x.state === 'armed_away',
+      'armed away',
+    );
     await tool('control_alarm', { entity_id: 'alarm_control_panel.security', command: 'disarm', code: '1234', confirm: true });
-    await eventually(() => haStateOf('alarm_control_panel.security'), (x) => x.state === 'disarmed', 'disarmed');
+    await eventually(
+      () => haStateOf('alarm_control_panel.security'),
+      (x) => x.state === 'disarmed',
+      'disarmed',
+    );
   });
 
   test('notify: a persistent notification', async () => {

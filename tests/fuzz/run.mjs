@@ -61,7 +61,17 @@ const dataDir = mkdtempSync(join(tmpdir(), 'hmb-fuzz-'));
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const url = `http://127.0.0.1:${port}`;
 const user = { username: 'fuzz', password: 'fuzz-password-1' };
-const env = { PATH: process.env.PATH, HOME: process.env.HOME ?? dataDir, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, AUTH_USERNAME: user.username, AUTH_PASSWORD: user.password, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME ?? dataDir,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  AUTH_USERNAME: user.username,
+  AUTH_PASSWORD: user.password,
+  RATE_LIMIT_MAX: '0',
+  LOG_LEVEL: 'warn',
+};
 const bridge = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
 let status = 1;
 try {
@@ -75,7 +85,9 @@ try {
   const specStatus = await new Promise((resolve) => spec.on('exit', (code) => resolve(code ?? 1)));
   log(`openapi-spec-validator: ${specOut.trim().replace(docFile, '/api/openapi.json')}`);
   recordTally({ runner: 'openapi-spec-validator', passed: specStatus === 0 ? 1 : 0, failed: specStatus === 0 ? 0 : 1 });
-  const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()).access_token;
+  const token = (
+    await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) })).json()
+  ).access_token;
   const args = [
     'run',
     `${url}/api/openapi.json`,

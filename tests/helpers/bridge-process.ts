@@ -27,7 +27,16 @@ const freePort = () =>
 export async function startBridge(env: Record<string, string>): Promise<BridgeProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', AUTH_USERNAME: 'keeper', AUTH_PASSWORD: 'keeper-password', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', ...env },
+    env: {
+      PATH: process.env.PATH!,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      AUTH_USERNAME: 'keeper',
+      AUTH_PASSWORD: 'keeper-password',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -45,13 +54,21 @@ export async function startBridge(env: Record<string, string>): Promise<BridgePr
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const login = await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'keeper', password: 'keeper-password' }) });
+  const login = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'keeper', password: 'keeper-password' }),
+  });
   const { access_token: token } = (await login.json()) as { access_token: string };
   return {
     child,
     base,
     call: async (path, method = 'GET', body) => {
-      const r = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const r = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
       return { status: r.status, body: (await r.json()) as any };
     },
     stop: (signal = 'SIGTERM') =>

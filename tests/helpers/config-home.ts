@@ -25,4 +25,3 @@ export function configHomeFile(): string {
   writeFileSync(file, stringify(CONFIG_HOME));
   return file;
 }
-

@@ -64,7 +64,12 @@ export function actionsMatch(want: ExpectedAction[], got: GotAction[]): boolean 
   if (got.length !== want.length) return false;
   const left = [...got];
   for (const w of want) {
-    const i = left.findIndex((g) => g.entity_id === w.entity_id && w.action.split('|').includes(g.action) && Object.entries(w.parameters ?? {}).every(([k, v]) => valueMatches(v, g.parameters?.[k])));
+    const i = left.findIndex(
+      (g) =>
+        g.entity_id === w.entity_id &&
+        w.action.split('|').includes(g.action) &&
+        Object.entries(w.parameters ?? {}).every(([k, v]) => valueMatches(v, g.parameters?.[k])),
+    );
     if (i < 0) return false;
     left.splice(i, 1);
   }
@@ -76,7 +81,13 @@ export function corpusPasses(c: CorpusCase, status: number, body: Record<string,
   if (status !== 200) return false;
   if (c.query) return Array.isArray(body.query?.entities) && sameSet(body.query.entities, c.query.entities) && (body.actions ?? []).length === 0;
   const got = (body.actions ?? []) as GotAction[];
-  if (!sameSet(got.map((a) => `${a.entity_id} ${a.action}`), c.actions!.map((a) => `${a.entity_id} ${a.action}`))) return false;
+  if (
+    !sameSet(
+      got.map((a) => `${a.entity_id} ${a.action}`),
+      c.actions!.map((a) => `${a.entity_id} ${a.action}`),
+    )
+  )
+    return false;
   return actionsMatch(c.actions!, got);
 }
 
@@ -101,6 +112,13 @@ export function judge(p: Paraphrase, status: number, body: Record<string, any>):
       return refused ? 'correct' : 'wrong';
     case 'ask':
       if (!refused) return 'wrong';
-      return status === 409 && body.code === 'AMBIGUOUS' && sameSet((body.details?.candidates ?? []).map((c: { entity_id: string }) => c.entity_id), p.candidates!) ? 'correct' : 'refused';
+      return status === 409 &&
+        body.code === 'AMBIGUOUS' &&
+        sameSet(
+          (body.details?.candidates ?? []).map((c: { entity_id: string }) => c.entity_id),
+          p.candidates!,
+        )
+        ? 'correct'
+        : 'refused';
   }
 }

@@ -11,7 +11,14 @@ export function pluginWords(): WordsByLanguage[] {
   return readdirSync(PLUGINS)
     .map((p) => `${PLUGINS}${p}/words`)
     .filter(existsSync)
-    .map((dir) => Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => [f.slice(0, -5), JSON.parse(readFileSync(`${dir}/${f}`, 'utf8'))])) as WordsByLanguage);
+    .map(
+      (dir) =>
+        Object.fromEntries(
+          readdirSync(dir)
+            .filter((f) => f.endsWith('.json'))
+            .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(`${dir}/${f}`, 'utf8'))]),
+        ) as WordsByLanguage,
+    );
 }
 
 export const plannerFor = (home: Home, language = 'en'): OfflinePlanner => offlinePlanner(home, pluginWords(), language);

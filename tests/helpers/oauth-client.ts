@@ -17,7 +17,14 @@ export class HostedAssistant implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata() {
-    return { client_name: 'Hosted assistant', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...(this.scope ? { scope: this.scope } : {}) };
+    return {
+      client_name: 'Hosted assistant',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...(this.scope ? { scope: this.scope } : {}),
+    };
   }
   clientInformation() {
     return this.client as never;
@@ -60,4 +67,3 @@ export async function authorizedClient(base: string, user: { username: string; p
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: assistant }));
   return client;
 }
-

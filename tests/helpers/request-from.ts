@@ -10,12 +10,20 @@ export interface FromResponse {
 }
 
 /** `body` goes as JSON; `raw` as it is (with a content-type of the caller's). */
-export function requestFrom(localAddress: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {}): Promise<FromResponse> {
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {},
+): Promise<FromResponse> {
   const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: init.method ?? 'GET', localAddress, headers: { ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}), ...init.headers } },
+      {
+        method: init.method ?? 'GET',
+        localAddress,
+        headers: { ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}), ...init.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -28,7 +28,13 @@ const OPTIONS = {
 };
 
 /** What the install step found in the image (scripts/native/install.mjs). */
-const readNative = () => JSON.parse(readFileSync(join(rehearsal.root, APP_DIR, 'node_modules/.home-mcp-bridge/native.json'), 'utf8')) as { node: string; abi: string; glibc: string; uws: Record<string, unknown> };
+const readNative = () =>
+  JSON.parse(readFileSync(join(rehearsal.root, APP_DIR, 'node_modules/.home-mcp-bridge/native.json'), 'utf8')) as {
+    node: string;
+    abi: string;
+    glibc: string;
+    uws: Record<string, unknown>;
+  };
 
 let sim: Simulator;
 let ingressToken: string;
@@ -39,7 +45,11 @@ let session: string;
 const ingress = (path: string) => `${sim.url}/api/hassio_ingress/${ingressToken}/${path}`;
 const cookie = () => ({ cookie: `ingress_session=${session}` });
 async function login(): Promise<string> {
-  const res = await fetch(`${appUrl}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: OPTIONS.auth_username, password: OPTIONS.auth_password }) });
+  const res = await fetch(`${appUrl}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: OPTIONS.auth_username, password: OPTIONS.auth_password }),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -62,7 +72,12 @@ describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
   test('is started the way the s6 run script does it: its environment, folder and command', () => {
     const pid = app!.child.pid!;
     // chroot and sh exec into node: the child is node itself.
-    const environ = Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    const environ = Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
     expect(environ).toMatchObject({ ...app!.run.env, SUPERVISOR_TOKEN: expect.any(String), LANG: 'C.UTF-8' });
     expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(join(rehearsal.root, app!.run.cwd));
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -77,9 +92,19 @@ describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
     }
     // What the process has mapped: the image's Node, and its native modules for this arch (the
     // emulator maps the guest's files as the kernel would, so the same list holds in both lanes).
-    const mapped = new Set(readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n').map((l) => l.split(/\s+/).slice(5).join(' ')).filter((f) => f.startsWith(rehearsal.root)).map((f) => f.slice(rehearsal.root.length)));
+    const mapped = new Set(
+      readFileSync(`/proc/${pid}/maps`, 'utf8')
+        .split('\n')
+        .map((l) => l.split(/\s+/).slice(5).join(' '))
+        .filter((f) => f.startsWith(rehearsal.root))
+        .map((f) => f.slice(rehearsal.root.length)),
+    );
     expect([...mapped].filter((f) => f.endsWith('.node') || f === '/usr/local/bin/node').sort()).toEqual(
-      [`${APP_DIR}/node_modules/better-sqlite3/prebuilds/linux-${target.node}.node`, `${APP_DIR}/node_modules/uWebSockets.js/uws_linux_${target.node}_${readNative().abi}.node`, '/usr/local/bin/node'].sort(),
+      [
+        `${APP_DIR}/node_modules/better-sqlite3/prebuilds/linux-${target.node}.node`,
+        `${APP_DIR}/node_modules/uWebSockets.js/uws_linux_${target.node}_${readNative().abi}.node`,
+        '/usr/local/bin/node',
+      ].sort(),
     );
   });
 
@@ -131,7 +156,10 @@ describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
       const found = (await client.callTool({ name: 'search_entities', arguments: { domain: 'light' } })) as { isError?: boolean; content: { text: string }[] };
       expect(found.isError).toBeFalsy();
       expect(found.content[0]!.text).toContain('light.');
-      const act = (await client.callTool({ name: 'control_lights', arguments: { area: 'Kitchen', command: 'on' } })) as { isError?: boolean; content: { text: string }[] };
+      const act = (await client.callTool({ name: 'control_lights', arguments: { area: 'Kitchen', command: 'on' } })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
       expect(act.isError).toBe(true);
       expect(act.content[0]!.text).toMatch(/read-only/i);
     } finally {
@@ -141,7 +169,11 @@ describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
 
   test('keeps its data in /data across a restart, and stops on SIGTERM within the 10 s docker stop gives', async () => {
     const token = await login();
-    const made = await fetch(`${appUrl}/api/tokens`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'kept across restarts' }) });
+    const made = await fetch(`${appUrl}/api/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'kept across restarts' }),
+    });
     expect(made.status).toBe(201);
     const bridgeToken = ((await made.json()) as { token: string }).token;
     expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['options.json', 'bridge.db', 'jwt-secret', 'users.json']));
@@ -160,7 +192,9 @@ describe(`the app in the rehearsed ${rehearsal.arch} image`, () => {
 });
 
 describe('the image\u2019s contents', () => {
-  const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean }> };
+  const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean }>;
+  };
 
   /** Every installed package folder under node_modules, as lockfile keys (node_modules/a/node_modules/@s/b). */
   function installed(dir: string, prefix = 'node_modules'): string[] {
@@ -197,7 +231,7 @@ describe('the image\u2019s contents', () => {
     expect(APP).toBe(new URL(appUrl).hostname);
   });
 
-  test("carries of the simulator its demo bundle only: not the Supervisor, its API, the ingress proxy or the raw client", () => {
+  test('carries of the simulator its demo bundle only: not the Supervisor, its API, the ingress proxy or the raw client', () => {
     const sim = join(rehearsal.root, APP_DIR, 'src/sim');
     expect(readdirSync(sim).sort()).toEqual(['dist', 'package.json']);
     expect(readdirSync(join(sim, 'dist'))).toEqual(['index.js']);

@@ -17,7 +17,12 @@ const profileText = readFileSync(new URL('../../apparmor.txt', import.meta.url),
 // ---- the profile's file rules ---------------------------------------------------------------
 
 /** The variables the profile uses, as apparmor's tunables/global defines them. */
-const VARIABLES: Record<string, string> = { '@{PROC}': '/proc/', '@{sys}': '/sys/', '@{pid}': '{[1-9],[1-9][0-9],[1-9][0-9][0-9],[1-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9][0-9][0-9]}' };
+const VARIABLES: Record<string, string> = {
+  '@{PROC}': '/proc/',
+  '@{sys}': '/sys/',
+  '@{pid}':
+    '{[1-9],[1-9][0-9],[1-9][0-9][0-9],[1-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9][0-9],[1-9][0-9][0-9][0-9][0-9][0-9][0-9]}',
+};
 
 /** AppArmor's path glob as a regular expression: `**` crosses /, `*` and `?` do not, {a,b} and [..] as in the shell. */
 function globToRegExp(glob: string): RegExp {
@@ -34,7 +39,10 @@ function globToRegExp(glob: string): RegExp {
     else if (c === ',') out += '|';
     else if (c === '[') {
       const end = glob.indexOf(']', i);
-      out += glob.slice(i, end + 1).replace(/^\[\^/, '[^').replace(/^\[!/, '[^');
+      out += glob
+        .slice(i, end + 1)
+        .replace(/^\[\^/, '[^')
+        .replace(/^\[!/, '[^');
       i = end;
     } else out += c.replace(/[.+^$()|\\]/g, '\\$&');
   }
@@ -116,12 +124,36 @@ beforeAll(async () => {
   const before = snapshot(rehearsal.root, dataDir);
   app = await startApp(dataDir);
   // What the app keeps: users, tokens, a scene, a subscription, events in the history, a restart.
-  const token = ((await (await fetch(`${appUrl}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'owner', password: 'a long owner password' }) })).json()) as { access_token: string }).access_token;
+  const token = (
+    (await (
+      await fetch(`${appUrl}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'owner', password: 'a long owner password' }),
+      })
+    ).json()) as { access_token: string }
+  ).access_token;
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   expect((await fetch(`${appUrl}/api/tokens`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'profile check' }) })).status).toBe(201);
-  expect((await fetch(`${appUrl}/api/scene`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Profile', actions: [{ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }] }) })).status).toBeLessThan(300);
+  expect(
+    (
+      await fetch(`${appUrl}/api/scene`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'Profile', actions: [{ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }] }),
+      })
+    ).status,
+  ).toBeLessThan(300);
   expect((await fetch(`${appUrl}/api/events/subscribe`, { method: 'POST', headers: auth, body: JSON.stringify({ domain: 'light' }) })).status).toBe(200);
-  expect((await fetch(`${appUrl}/api/device/control`, { method: 'POST', headers: auth, body: JSON.stringify({ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }) })).status).toBe(200);
+  expect(
+    (
+      await fetch(`${appUrl}/api/device/control`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }),
+      })
+    ).status,
+  ).toBe(200);
   const during = snapshot(rehearsal.root, dataDir);
   await app.stop('SIGTERM');
   app = await startApp(dataDir);

@@ -52,7 +52,9 @@ describe('a plugin in the add-on’s config folder', () => {
     const session = sim.supervisor!.createSession(sim.hub.user.id);
     const ingress = (path: string) => `${sim.url}/api/hassio_ingress/${ingressToken}/${path}`;
     const headers = { cookie: `ingress_session=${session}` };
-    const health = (await (await fetch(ingress('api/health'), { headers })).json()) as { plugins: { loaded: { name: string; source: string; path: string; tools: string[] }[]; failed: unknown[] } };
+    const health = (await (await fetch(ingress('api/health'), { headers })).json()) as {
+      plugins: { loaded: { name: string; source: string; path: string; tools: string[] }[]; failed: unknown[] };
+    };
     expect(health.plugins.failed).toEqual([]);
     expect(health.plugins.loaded.find((p) => p.name === 'good_night')).toMatchObject({ source: 'user', path: 'good-night/index.ts', tools: ['good_night'] });
 
@@ -60,7 +62,10 @@ describe('a plugin in the add-on’s config folder', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(ingress('mcp')), { requestInit: { headers } }));
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('good_night');
-      const r = (await client.callTool({ name: 'good_night', arguments: { dry_run: true } })) as { isError?: boolean; structuredContent?: { dry_run: boolean; locked: { entity_id: string }[] } };
+      const r = (await client.callTool({ name: 'good_night', arguments: { dry_run: true } })) as {
+        isError?: boolean;
+        structuredContent?: { dry_run: boolean; locked: { entity_id: string }[] };
+      };
       expect(r.isError).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ dry_run: true, locked: [{ entity_id: 'lock.back_door' }] });
     } finally {

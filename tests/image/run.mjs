@@ -49,11 +49,20 @@ try {
       const vitest = join(REPO, 'node_modules', 'vitest', 'vitest.mjs');
       const net = `ip link set lo up && ip addr add ${SUPERVISOR_ADDRESS}/32 dev lo && ip addr add ${APP_ADDRESS}/32 dev lo && exec "$@"`;
       status = await new Promise((resolve) => {
-        const child = spawn('unshare', ['--net', '--', 'sh', '-c', net, 'sh', process.execPath, vitest, 'run', '-c', join(REPO, 'vitest.image.config.ts'), ...vitestArgs], {
-          cwd: REPO,
-          stdio: 'inherit',
-          env: { ...process.env, IMAGE_REHEARSAL: join(workspace, 'rehearsal.json'), IMAGE_SUPERVISOR_ADDRESS: SUPERVISOR_ADDRESS, IMAGE_APP_ADDRESS: APP_ADDRESS },
-        });
+        const child = spawn(
+          'unshare',
+          ['--net', '--', 'sh', '-c', net, 'sh', process.execPath, vitest, 'run', '-c', join(REPO, 'vitest.image.config.ts'), ...vitestArgs],
+          {
+            cwd: REPO,
+            stdio: 'inherit',
+            env: {
+              ...process.env,
+              IMAGE_REHEARSAL: join(workspace, 'rehearsal.json'),
+              IMAGE_SUPERVISOR_ADDRESS: SUPERVISOR_ADDRESS,
+              IMAGE_APP_ADDRESS: APP_ADDRESS,
+            },
+          },
+        );
         child.on('exit', (code) => resolve(code ?? 1));
       });
     } finally {

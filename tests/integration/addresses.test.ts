@@ -30,10 +30,19 @@ describe('metadata documents at private addresses in IPv6 clothing', () => {
   });
   afterAll(() => s?.close());
 
-  test.each(['64:ff9b::7f00:1', '64:ff9b::a00:1', '2002:7f00:1::1', '::7f00:1', '2001:0:a00:1::1', 'fe80::5efe:a00:1', '::ffff:0:7f00:1'])('https://[%s]/... is refused as private, never fetched', async (ip) => {
-    const q = new URLSearchParams({ response_type: 'code', client_id: `https://[${ip}]/client.json`, redirect_uri: 'https://a.example/cb', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
-    const res = await fetch(`${s.url}/oauth/authorize?${q}`);
-    expect(res.status).toBe(400);
-    expect(await res.text()).toMatch(/private address/);
-  });
+  test.each(['64:ff9b::7f00:1', '64:ff9b::a00:1', '2002:7f00:1::1', '::7f00:1', '2001:0:a00:1::1', 'fe80::5efe:a00:1', '::ffff:0:7f00:1'])(
+    'https://[%s]/... is refused as private, never fetched',
+    async (ip) => {
+      const q = new URLSearchParams({
+        response_type: 'code',
+        client_id: `https://[${ip}]/client.json`,
+        redirect_uri: 'https://a.example/cb',
+        code_challenge: 'a'.repeat(43),
+        code_challenge_method: 'S256',
+      });
+      const res = await fetch(`${s.url}/oauth/authorize?${q}`);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/private address/);
+    },
+  );
 });

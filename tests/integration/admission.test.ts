@@ -65,7 +65,11 @@ function upgrade(path: string, headers: Record<string, string> = {}): Promise<{ 
     ws.once('unexpected-response', (_req, res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ refused: { status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown>, headers: res.headers as Record<string, string> } }));
+      res.on('end', () =>
+        resolve({
+          refused: { status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown>, headers: res.headers as Record<string, string> },
+        }),
+      );
     });
     ws.once('message', (data) => resolve({ ws, first: JSON.parse(data.toString()) }));
     ws.once('error', reject);
@@ -80,12 +84,18 @@ async function request(route: Route, path: string, auth: string | undefined): Pr
     if (!out.refused) throw new Error(`${path} upgraded without a valid token`);
     return out.refused;
   }
-  const res = await fetch(`${s.url}${path}`, { method: route.method, headers: { ...headers, 'content-type': 'application/json' }, body: route.method === 'GET' ? undefined : '{}' });
+  const res = await fetch(`${s.url}${path}`, {
+    method: route.method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: route.method === 'GET' ? undefined : '{}',
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: Object.fromEntries(res.headers) };
 }
 
 const shapeOf = (route: Route, _body: Record<string, unknown>) =>
-  route.errorShape === 'sse' ? { success: false, error_code: 'AUTHENTICATION_ERROR', message: expect.any(String) } : { error: true, code: 'AUTHENTICATION_ERROR', message: expect.any(String), details: expect.any(Object) };
+  route.errorShape === 'sse'
+    ? { success: false, error_code: 'AUTHENTICATION_ERROR', message: expect.any(String) }
+    : { error: true, code: 'AUTHENTICATION_ERROR', message: expect.any(String), details: expect.any(Object) };
 
 describe('the table walk', () => {
   test('every kind of route is in the table', () => {
@@ -109,7 +119,7 @@ describe('the table walk', () => {
     }
   });
 
-  test('a capability link (Home Assistant\'s) answers 404 to any token and to none: its key is its only credential', async () => {
+  test("a capability link (Home Assistant's) answers 404 to any token and to none: its key is its only credential", async () => {
     const links = s.app.routes.routes().filter((r) => r.capability);
     expect(links.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['DELETE /mcp/ha/:key', 'GET /mcp/ha/:key', 'POST /mcp/ha/:key']);
     for (const route of links) {

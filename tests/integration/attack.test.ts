@@ -24,7 +24,11 @@ interface Answer {
 
 const sim = () => s.app.simulator!;
 async function hub(method: string, path: string, body?: unknown, status = 200) {
-  const r = await fetch(`${sim().url}${path}`, { method, headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const r = await fetch(`${sim().url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   expect(r.status, `${method} ${path}`).toBe(status);
 }
 const until = async (ok: () => boolean, what: string) => {
@@ -46,7 +50,10 @@ async function tool(name: string, args: Record<string, unknown>): Promise<Answer
 }
 
 async function mcp(name: string, args: Record<string, unknown>, era: 'legacy' | 'modern'): Promise<Answer> {
-  const client = new Client({ name: 'attack-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {});
+  const client = new Client(
+    { name: 'attack-test', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {},
+  );
   if (era === 'modern') client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: false } }) as never);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
   try {
@@ -75,7 +82,12 @@ async function socket(command: string): Promise<Answer> {
   return { code: m.error.code, details: m.error.details ?? {}, message: m.error.message };
 }
 
-const states = () => Object.fromEntries(sim().states().map((x) => [x.entity_id, x.state]));
+const states = () =>
+  Object.fromEntries(
+    sim()
+      .states()
+      .map((x) => [x.entity_id, x.state]),
+  );
 const asksForGarage = (a: Answer, what: string) => {
   expect(a.code, `${what}: ${a.message}`).toBe('CONFIRMATION_REQUIRED');
   expect(a.details.needs_confirmation.join(' '), what).toContain('opens the garage cover.garage_door');
@@ -88,9 +100,17 @@ const cannotTell = (a: Answer, what: string) => {
 beforeAll(async () => {
   s = await startTestServer({ TOOLS_DENY: 'lock,alarm_control_panel', REQUIRE_CONFIRMATION: 'true', CONFIG_EDITING: 'true' });
   // An old-style group (as groups.yaml or group.set make) holding the closed garage door.
-  await hub('POST', '/api/states/group.garage_group', { state: 'closed', attributes: { entity_id: ['cover.garage_door'], friendly_name: 'Garage group' } }, 201);
+  await hub(
+    'POST',
+    '/api/states/group.garage_group',
+    { state: 'closed', attributes: { entity_id: ['cover.garage_door'], friendly_name: 'Garage group' } },
+    201,
+  );
   // Scripts in Home Assistant's own config: one toggles that group, one makes a group of the door and toggles it.
-  await hub('POST', '/api/config/script/config/flip_group', { alias: 'Flip group', sequence: [{ action: 'homeassistant.toggle', target: { entity_id: 'group.garage_group' } }] });
+  await hub('POST', '/api/config/script/config/flip_group', {
+    alias: 'Flip group',
+    sequence: [{ action: 'homeassistant.toggle', target: { entity_id: 'group.garage_group' } }],
+  });
   await hub('POST', '/api/config/script/config/set_and_flip', {
     alias: 'Set and flip',
     sequence: [
@@ -107,9 +127,25 @@ beforeAll(async () => {
   });
   await hub('POST', '/api/states/group.porch', { state: 'off', attributes: { entity_id: ['light.hallway'], friendly_name: 'Porch' } }, 201);
   // Two gates Home Assistant shows as state only: one closing without the stop feature, one partly open.
-  await hub('POST', '/api/states/cover.side_gate', { state: 'closing', attributes: { device_class: 'gate', supported_features: 3, friendly_name: 'Side gate' } }, 201);
-  await hub('POST', '/api/states/cover.drive_gate', { state: 'open', attributes: { device_class: 'gate', supported_features: 15, current_position: 30, friendly_name: 'Drive gate' } }, 201);
-  await until(() => ['cover.side_gate', 'cover.drive_gate', 'group.garage_group', 'group.porch', 'script.flip_group', 'script.set_and_flip', 'script.grow_and_flip'].every((id) => s.app.hub.cache.has(id)), 'the groups and scripts');
+  await hub(
+    'POST',
+    '/api/states/cover.side_gate',
+    { state: 'closing', attributes: { device_class: 'gate', supported_features: 3, friendly_name: 'Side gate' } },
+    201,
+  );
+  await hub(
+    'POST',
+    '/api/states/cover.drive_gate',
+    { state: 'open', attributes: { device_class: 'gate', supported_features: 15, current_position: 30, friendly_name: 'Drive gate' } },
+    201,
+  );
+  await until(
+    () =>
+      ['cover.side_gate', 'cover.drive_gate', 'group.garage_group', 'group.porch', 'script.flip_group', 'script.set_and_flip', 'script.grow_and_flip'].every(
+        (id) => s.app.hub.cache.has(id),
+      ),
+    'the groups and scripts',
+  );
 });
 afterAll(() => s?.close());
 
@@ -127,7 +163,13 @@ describe('ATTACK hole A: toggling an old-style group toggles each member by its 
   });
 
   test('config editing names the opening in what the person confirms', async () => {
-    const r = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'flip_again', config: { sequence: [{ action: 'homeassistant.toggle', target: { entity_id: 'group.garage_group' } }] }, dry_run: true });
+    const r = await s.call('/api/ha-config-changes', 'POST', {
+      kind: 'script',
+      op: 'create',
+      id: 'flip_again',
+      config: { sequence: [{ action: 'homeassistant.toggle', target: { entity_id: 'group.garage_group' } }] },
+      dry_run: true,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.needs_confirmation.join(' ')).toContain('opens the garage cover.garage_door');
   });
@@ -153,7 +195,10 @@ describe('ATTACK hole B: group.set changes what a group stands for, so acting on
       { action: 'group.set', data: { object_id: 'porch', add_entities: 'cover.garage_door' } },
       { action: 'homeassistant.toggle', target: { entity_id: 'group.not_there_yet' } },
     ]) {
-      cannotTell(await rest('POST', '/api/ha-config-changes', { kind: 'script', op: 'create', id: 'probe', config: { sequence: [step] }, dry_run: true }), JSON.stringify(step));
+      cannotTell(
+        await rest('POST', '/api/ha-config-changes', { kind: 'script', op: 'create', id: 'probe', config: { sequence: [step] }, dry_run: true }),
+        JSON.stringify(step),
+      );
     }
   });
 });
@@ -170,7 +215,13 @@ describe('ATTACK hole C: a cover toggle that Home Assistant may turn into openin
     }
     asks(await rest('POST', '/api/command', { command: 'toggle the side gate' }), 'cover.side_gate', 'command');
     asks(await socket('toggle the drive gate'), 'cover.drive_gate', 'WebSocket');
-    const r = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'gates', config: { sequence: [{ action: 'cover.toggle', target: { entity_id: ['cover.side_gate', 'cover.drive_gate'] } }] }, dry_run: true });
+    const r = await s.call('/api/ha-config-changes', 'POST', {
+      kind: 'script',
+      op: 'create',
+      id: 'gates',
+      config: { sequence: [{ action: 'cover.toggle', target: { entity_id: ['cover.side_gate', 'cover.drive_gate'] } }] },
+      dry_run: true,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.needs_confirmation.join(' ')).toContain('opens the gate cover.side_gate');
     expect(r.body.needs_confirmation.join(' ')).toContain('opens the gate cover.drive_gate');

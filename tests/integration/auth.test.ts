@@ -86,7 +86,12 @@ describe('auth matrix over the route table', () => {
           const res = await fetch(`${s.url}${path}`, { method: route.method, headers, body: route.method === 'GET' ? undefined : '{}' });
           const body = (await res.json()) as Record<string, unknown>;
           const code = route.errorShape === 'sse' ? body.error_code : body.code;
-          expect({ route: `${route.method} ${path}`, name, status: res.status, code }).toEqual({ route: `${route.method} ${path}`, name, status: 401, code: 'AUTHENTICATION_ERROR' });
+          expect({ route: `${route.method} ${path}`, name, status: res.status, code }).toEqual({
+            route: `${route.method} ${path}`,
+            name,
+            status: 401,
+            code: 'AUTHENTICATION_ERROR',
+          });
           expect(body).toMatchObject(route.errorShape === 'sse' ? { success: false } : { error: true, details: {} });
           checked++;
         }
@@ -113,7 +118,10 @@ describe('POST /auth/token', () => {
     const body = (await res.json()) as { access_token: string; token_type: string; expires_in: number };
     expect(body.token_type).toBe('Bearer');
     expect(body.expires_in).toBe(86400);
-    const [header, payload] = body.access_token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString() || 'null'));
+    const [header, payload] = body.access_token
+      .split('.')
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, 'base64url').toString() || 'null'));
     expect(header).toMatchObject({ alg: 'HS256' });
     expect(payload).toMatchObject({ sub: TEST_USER.username, iss: ISSUER, aud: AUDIENCE });
     expect(payload.exp - payload.iat).toBe(86400);
@@ -137,10 +145,12 @@ describe('POST /auth/token', () => {
 describe('generated admin and secret', () => {
   test('first start creates an admin whose password is shown once in the banner, never in a log line, and stored only as a hash; the secret persists', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _e, cb) => {
-      lines.push(String(chunk));
-      cb();
-    } });
+    const sink = new Writable({
+      write: (chunk, _e, cb) => {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const log = pino({ level: 'info' }, sink);
     let banner = '';
     const first = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { log, say: (text) => (banner += text) });

@@ -24,7 +24,13 @@ function pathMatch(path: string, pattern: string): boolean {
   const parts = path.split('/').filter(Boolean);
   const pat = pattern.split('/').filter(Boolean);
   if (pat.length > parts.length) return false;
-  const glob = (p: string) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const glob = (p: string) =>
+    new RegExp(
+      `^${p
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
   return pat.every((p, i) => glob(p).test(parts[parts.length - pat.length + i]!));
 }
 
@@ -62,7 +68,14 @@ test('a hot backup holds a consistent database with every version written before
   const env = { DATA_DIR: data, CONFIG_EDITING: 'true', SIM_HOME: home, CONFIG_VERSIONS_MAX: '10000' };
   const b = await startBridge(env);
   const write = (n: number) =>
-    b.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: n === 0 ? 'create' : 'update', id: 'busy', config: { alias: 'Busy', triggers: [{ trigger: 'event', event_type: 'x' }], actions: [{ delay: n }] }, confirm: true, reason: `write ${n}` });
+    b.call('/api/ha-config-changes', 'POST', {
+      kind: 'automation',
+      op: n === 0 ? 'create' : 'update',
+      id: 'busy',
+      config: { alias: 'Busy', triggers: [{ trigger: 'event', event_type: 'x' }], actions: [{ delay: n }] },
+      confirm: true,
+      reason: `write ${n}`,
+    });
   const before: number[] = [];
   for (let n = 0; n < 20; n++) before.push((await write(n)).body.version);
 

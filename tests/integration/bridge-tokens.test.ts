@@ -50,8 +50,16 @@ describe('bridge tokens', () => {
   });
 
   it('an assistant token cannot list, make or revoke tokens (403)', async () => {
-    for (const [method, path, body] of [['GET', '/api/tokens'], ['POST', '/api/tokens', { name: 'more' }], ['DELETE', `/api/tokens/${made.id}`]] as const) {
-      const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    for (const [method, path, body] of [
+      ['GET', '/api/tokens'],
+      ['POST', '/api/tokens', { name: 'more' }],
+      ['DELETE', `/api/tokens/${made.id}`],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(await res.json()).toMatchObject({ error: true, code: 'FORBIDDEN' });
     }

@@ -12,12 +12,16 @@ const root = join(import.meta.dirname, '..', '..');
 test('the temporary folders a run makes are gone when it ends', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hmb-clean-run-'));
   try {
-    const run = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'tests/integration/process.test.ts', 'tests/unit/config.test.ts'], {
-      cwd: root,
-      env: { ...process.env, TMPDIR: tmp, CI_TALLY_FILE: '', NO_COLOR: '1' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'tests/integration/process.test.ts', 'tests/unit/config.test.ts'],
+      {
+        cwd: root,
+        env: { ...process.env, TMPDIR: tmp, CI_TALLY_FILE: '', NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(run.status, `${run.stdout}\n${run.stderr}`.slice(-2000)).toBe(0);
     expect(readdirSync(tmp)).toEqual([]);
   } finally {

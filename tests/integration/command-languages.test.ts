@@ -48,7 +48,10 @@ describe('the language of a command', () => {
   test('the hub’s configured language (de-AT) chooses German when the request names none', async () => {
     const r = await s.call('/api/command', 'POST', { command: 'schalte die Schreibtischlampe ein', dry_run: true });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ actions: [{ entity_id: 'light.bedroom_desk_lamp', action: 'turn_on', status: 'planned' }], message: 'Ich würde Schreibtischlampe einschalten.' });
+    expect(r.body).toMatchObject({
+      actions: [{ entity_id: 'light.bedroom_desk_lamp', action: 'turn_on', status: 'planned' }],
+      message: 'Ich würde Schreibtischlampe einschalten.',
+    });
   });
 
   test('a request names its own: en, de, de-CH; an unknown one is refused naming those there are', async () => {
@@ -61,7 +64,11 @@ describe('the language of a command', () => {
     expect(fr.status).toBe(400);
     expect(fr.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'language', languages: expect.arrayContaining(['de', 'en']) } });
     const nowhere = await s.call('/api/command', 'POST', { command: 'Licht an', language: 'de', context: { area: 'Kühe' } });
-    expect(nowhere.body).toMatchObject({ code: 'INVALID_PARAMETERS', message: expect.stringMatching(/^Ich habe nichts getan: Einen Bereich „Kühe“ gibt es nicht; am nächsten sind [^.]+ und [^.]+\.$/), details: { field: 'context.area' } });
+    expect(nowhere.body).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      message: expect.stringMatching(/^Ich habe nichts getan: Einen Bereich „Kühe“ gibt es nicht; am nächsten sind [^.]+ und [^.]+\.$/),
+      details: { field: 'context.area' },
+    });
     const bad = await s.call('/api/command', 'POST', { command: 'x', language: 'not a tag' });
     expect(bad.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { issues: [expect.objectContaining({ field: 'language' })] } });
   });
@@ -69,11 +76,22 @@ describe('the language of a command', () => {
   test('refusals, questions and ambiguity are sentences in German, over REST and the WebSocket', async () => {
     const no = await s.call('/api/command', 'POST', { command: 'schalte die Schreibtischlampe nicht ein', language: 'de' });
     expect(no.status).toBe(422);
-    expect(no.body).toMatchObject({ code: 'NOT_UNDERSTOOD', details: { reason: 'negation', words: ['nicht'] }, message: expect.stringMatching(/^Ich habe nichts getan: Der Befehl sagt „nicht“/) });
+    expect(no.body).toMatchObject({
+      code: 'NOT_UNDERSTOOD',
+      details: { reason: 'negation', words: ['nicht'] },
+      message: expect.stringMatching(/^Ich habe nichts getan: Der Befehl sagt „nicht“/),
+    });
     const q = await s.call('/api/command', 'POST', { command: 'ist die Haustür abgeschlossen?', language: 'de' });
     expect(q.body).toMatchObject({ query: { entities: ['lock.front_door'] }, message: 'Ja. Haustür: abgeschlossen.' });
     const which = await wsCommand(s, { command: 'schalte die Lampe an', language: 'de-CH' });
-    expect(which).toMatchObject({ type: 'error', id: 1, error: { code: 'AMBIGUOUS', message: expect.stringMatching(/^Was meinst du mit „lampe“: Schlafzimmerlampe \(Schlafzimmer\) oder Schreibtischlampe \(Schlafzimmer\)\?/) } });
+    expect(which).toMatchObject({
+      type: 'error',
+      id: 1,
+      error: {
+        code: 'AMBIGUOUS',
+        message: expect.stringMatching(/^Was meinst du mit „lampe“: Schlafzimmerlampe \(Schlafzimmer\) oder Schreibtischlampe \(Schlafzimmer\)\?/),
+      },
+    });
     expect(which.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_desk_lamp', 'light.bedroom_lamp']);
   });
 });
@@ -189,7 +207,10 @@ describe('a third language is data only', () => {
     expect(on.body.actions.map((a: { entity_id: string }) => a.entity_id).sort()).toEqual(['light.kitchen_ceiling', 'light.kitchen_strip']);
     expect(on.body.message).toBe('Wud blorp Kitchen Ceiling e Kitchen Strip.');
     const set = await s.call('/api/command', 'POST', { command: 'blorp zo Bedroom Lamp pa du dek perz', language: 'qaa', dry_run: true });
-    expect(set.body).toMatchObject({ actions: [{ entity_id: 'light.bedroom_lamp', action: 'turn_on', parameters: { brightness_pct: 20 } }], message: 'Wud blorp Bedroom Lamp pa 20 perz.' });
+    expect(set.body).toMatchObject({
+      actions: [{ entity_id: 'light.bedroom_lamp', action: 'turn_on', parameters: { brightness_pct: 20 } }],
+      message: 'Wud blorp Bedroom Lamp pa 20 perz.',
+    });
     const nix = await s.call('/api/command', 'POST', { command: 'nix blorp zo Bedroom Lamp', language: 'qaa' });
     expect(nix.body).toMatchObject({ code: 'NOT_UNDERSTOOD', details: { reason: 'negation' }, message: 'Nix dun: «nix» sed nix.' });
     const later = await s.call('/api/command', 'POST', { command: 'snarf zo Bedroom Lamp moro', language: 'qaa' });
@@ -198,6 +219,9 @@ describe('a third language is data only', () => {
     expect(which.status).toBe(409);
     expect(which.body).toMatchObject({ code: 'AMBIGUOUS', message: expect.stringMatching(/^Wic glim: .* o .*\? Nix dun\.$/) });
     const ka = await s.call('/api/command', 'POST', { command: 'ka zo Kitchen Ceiling lit', language: 'qaa' });
-    expect(ka.body).toMatchObject({ query: { entities: ['light.kitchen_ceiling'] }, message: expect.stringMatching(/^(Ya|Na)\. Kitchen Ceiling: (lit|dun)\.$/) });
+    expect(ka.body).toMatchObject({
+      query: { entities: ['light.kitchen_ceiling'] },
+      message: expect.stringMatching(/^(Ya|Na)\. Kitchen Ceiling: (lit|dun)\.$/),
+    });
   });
 });

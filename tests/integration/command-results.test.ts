@@ -26,7 +26,13 @@ describe('one entity failing does not fail the others', () => {
     expect(by['lock.garden_gate']).toMatchObject({ status: 'completed', state: 'locked' });
     expect(hubState('lock.back_door').state).toBe('locked');
     // The garage side door jams: done, but it does not show locked, and the answer says so.
-    expect(by['lock.garage_side_door']).toMatchObject({ status: 'completed', state: 'jammed', verified: false, expected: { state: 'locked' }, actual: { state: 'jammed' } });
+    expect(by['lock.garage_side_door']).toMatchObject({
+      status: 'completed',
+      state: 'jammed',
+      verified: false,
+      expected: { state: 'locked' },
+      actual: { state: 'jammed' },
+    });
     const message: string = r.body.message;
     expect(message).toMatch(/^Locked [^.]*Back Door/);
     expect(message).not.toMatch(/^Locked [^.]*Front Door/);
@@ -47,7 +53,11 @@ describe('nothing done is not "Done"', () => {
     const r = await command({ command: 'lock the front door' });
     expect(r.status).toBe(400);
     // The hub wanted a code: the answer names the field to add.
-    expect(r.body).toMatchObject({ error: true, code: 'INVALID_PARAMETERS', details: { field: 'code', actions: [{ entity_id: 'lock.front_door', status: 'failed' }] } });
+    expect(r.body).toMatchObject({
+      error: true,
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'code', actions: [{ entity_id: 'lock.front_door', status: 'failed' }] },
+    });
     expect(r.body.message).toMatch(/^I could not lock Front Door: /);
   });
 

@@ -33,14 +33,24 @@ describe('POST /api/command', () => {
   test('one action also answers in the single-action form; /api/v1 is the same', async () => {
     const r = await command({ command: 'set the bedroom lamp to 30%' }, '/api/v1/command');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ success: true, action: 'turn_on', device: 'light.bedroom_lamp', actions: [{ entity_id: 'light.bedroom_lamp', action: 'turn_on', parameters: { brightness_pct: 30 }, status: 'completed', state: 'on' }] });
+    expect(r.body).toMatchObject({
+      success: true,
+      action: 'turn_on',
+      device: 'light.bedroom_lamp',
+      actions: [{ entity_id: 'light.bedroom_lamp', action: 'turn_on', parameters: { brightness_pct: 30 }, status: 'completed', state: 'on' }],
+    });
     expect(hubState('light.bedroom_lamp').attributes.brightness).toBe(76);
   });
 
   test('a dry run plans without calling the hub', async () => {
     const before = hubState('switch.coffee_maker').state;
     const r = await command({ command: 'turn on the coffee maker', dry_run: true });
-    expect(r.body).toMatchObject({ success: true, dry_run: true, actions: [{ entity_id: 'switch.coffee_maker', action: 'turn_on', status: 'planned' }], message: 'I would turn on Coffee Maker.' });
+    expect(r.body).toMatchObject({
+      success: true,
+      dry_run: true,
+      actions: [{ entity_id: 'switch.coffee_maker', action: 'turn_on', status: 'planned' }],
+      message: 'I would turn on Coffee Maker.',
+    });
     expect(hubState('switch.coffee_maker').state).toBe(before);
   });
 
@@ -52,7 +62,10 @@ describe('POST /api/command', () => {
 
   test('a compound command runs both parts', async () => {
     const r = await command({ command: 'turn on the hallway light and lock the back door' });
-    expect(r.body.actions.map((a: { entity_id: string; action: string }) => `${a.entity_id} ${a.action}`)).toEqual(['light.hallway turn_on', 'lock.back_door lock']);
+    expect(r.body.actions.map((a: { entity_id: string; action: string }) => `${a.entity_id} ${a.action}`)).toEqual([
+      'light.hallway turn_on',
+      'lock.back_door lock',
+    ]);
     expect(hubState('light.hallway').state).toBe('on');
     expect(hubState('lock.back_door').state).toBe('locked');
   });
@@ -72,8 +85,17 @@ describe('POST /api/command', () => {
     const before = hubState('light.bedroom_lamp').state;
     const r = await command({ command: 'turn on the lamp' });
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ error: true, code: 'AMBIGUOUS', message: expect.stringMatching(/^Which lamp do you mean: .*\? I did nothing yet\.$/), details: { noun: 'lamp' } });
-    expect(r.body.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
+    expect(r.body).toMatchObject({
+      error: true,
+      code: 'AMBIGUOUS',
+      message: expect.stringMatching(/^Which lamp do you mean: .*\? I did nothing yet\.$/),
+      details: { noun: 'lamp' },
+    });
+    expect(r.body.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual([
+      'light.bedroom_lamp',
+      'light.living_room_lamp',
+      'light.office_desk',
+    ]);
     expect(r.body.details.candidates).toContainEqual({ entity_id: 'light.office_desk', name: 'Office Desk Lamp', area: 'Office' });
     expect(hubState('light.bedroom_lamp').state).toBe(before);
   });
@@ -99,13 +121,26 @@ describe('POST /api/command', () => {
   });
 
   test('the bridge’s own scenes and groups by name', async () => {
-    expect((await s.call('/api/scene', 'POST', { name: 'Reading', actions: [{ entity_id: 'light.office_desk', action: 'turn_on', parameters: { brightness_pct: 60 } }] })).status).toBe(200);
+    expect(
+      (
+        await s.call('/api/scene', 'POST', {
+          name: 'Reading',
+          actions: [{ entity_id: 'light.office_desk', action: 'turn_on', parameters: { brightness_pct: 60 } }],
+        })
+      ).status,
+    ).toBe(200);
     expect((await s.call('/api/group', 'POST', { name: 'Garden things', entities: ['light.garden_lights', 'switch.christmas_lights'] })).status).toBe(200);
     const scene = await command({ command: 'activate reading' });
-    expect(scene.body).toMatchObject({ success: true, actions: [{ entity_id: 'light.office_desk', action: 'turn_on', parameters: { brightness_pct: 60 }, status: 'completed' }] });
+    expect(scene.body).toMatchObject({
+      success: true,
+      actions: [{ entity_id: 'light.office_desk', action: 'turn_on', parameters: { brightness_pct: 60 }, status: 'completed' }],
+    });
     expect(hubState('light.office_desk').state).toBe('on');
     const group = await command({ command: 'turn on garden things' });
-    expect(group.body.actions.map((a: { entity_id: string; status: string }) => `${a.entity_id} ${a.status}`).sort()).toEqual(['light.garden_lights completed', 'switch.christmas_lights completed']);
+    expect(group.body.actions.map((a: { entity_id: string; status: string }) => `${a.entity_id} ${a.status}`).sort()).toEqual([
+      'light.garden_lights completed',
+      'switch.christmas_lights completed',
+    ]);
     expect(hubState('switch.christmas_lights').state).toBe('on');
   });
 
@@ -114,7 +149,10 @@ describe('POST /api/command', () => {
     expect((await command({ command: '' })).body).toMatchObject({ code: 'INVALID_PARAMETERS' });
     expect((await command({ command: 'turn on', language: 'xx' })).body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'language' } });
     const nowhere = await command({ command: 'turn on the lights', context: { area: 'Kitchn' } });
-    expect(nowhere.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'context.area', available_areas: expect.arrayContaining(['Kitchen']) } });
+    expect(nowhere.body).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'context.area', available_areas: expect.arrayContaining(['Kitchen']) },
+    });
     const long = await command({ command: `turn on ${'the '.repeat(40)}lights` });
     expect(long.status).toBe(400);
     expect(long.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'command', max_length: 120 } });
@@ -140,7 +178,13 @@ describe('the same planner elsewhere', () => {
     await new Promise((r) => ws.on('open', r));
     expect(await next()).toMatchObject({ type: 'connected', data: { types: expect.arrayContaining(['command']) } });
     ws.send(JSON.stringify({ type: 'command', id: 7, payload: { command: 'turn on the kitchen strip', dry_run: true } }));
-    expect(await next()).toMatchObject({ type: 'command_result', id: 7, success: true, dry_run: true, actions: [{ entity_id: 'light.kitchen_strip', action: 'turn_on', status: 'planned' }] });
+    expect(await next()).toMatchObject({
+      type: 'command_result',
+      id: 7,
+      success: true,
+      dry_run: true,
+      actions: [{ entity_id: 'light.kitchen_strip', action: 'turn_on', status: 'planned' }],
+    });
     ws.send(JSON.stringify({ type: 'command', id: 8, payload: { command: 'fly to the moon' } }));
     expect(await next()).toMatchObject({ type: 'error', id: 8, error: { code: 'NOT_UNDERSTOOD' } });
     ws.send(JSON.stringify({ type: 'command', id: 9, payload: {} }));
@@ -148,7 +192,11 @@ describe('the same planner elsewhere', () => {
     ws.send(JSON.stringify({ type: 'command', id: 10, payload: { command: 'turn on the lamp' } }));
     const ambiguous = await next();
     expect(ambiguous).toMatchObject({ type: 'error', id: 10, error: { code: 'AMBIGUOUS', details: { noun: 'lamp' } } });
-    expect(ambiguous.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
+    expect(ambiguous.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual([
+      'light.bedroom_lamp',
+      'light.living_room_lamp',
+      'light.office_desk',
+    ]);
     ws.close();
   });
 
@@ -160,6 +208,10 @@ describe('the same planner elsewhere', () => {
     const ambiguous = await s.call('/api/tools/call', 'POST', { name: 'command', arguments: { command: 'turn on the lamp' } });
     // The tool has no client that can be asked which lamp: the shared AMBIGUOUS answer, lamps only.
     expect(ambiguous.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'AMBIGUOUS', details: { candidates: expect.any(Array) } } } });
-    expect(ambiguous.body.structuredContent.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
+    expect(ambiguous.body.structuredContent.error.details.candidates.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual([
+      'light.bedroom_lamp',
+      'light.living_room_lamp',
+      'light.office_desk',
+    ]);
   });
 });

@@ -29,7 +29,12 @@ const connect = async (haUrl: string, token: string, extra: string[] = []) => {
 /** The error a client gets when the proxy cannot set up the way in. */
 const refusal = async (haUrl: string, token: string) => {
   const client = new Client({ name: 'ingress-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', '--home-assistant', haUrl], env: { PATH: process.env.PATH ?? '', HASS_TOKEN: token }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['dist/src/main.js', 'connect', '--home-assistant', haUrl],
+    env: { PATH: process.env.PATH ?? '', HASS_TOKEN: token },
+    stderr: 'pipe',
+  });
   const err = await client.connect(transport).then(
     () => new Error('connected, but should not have'),
     (e: Error) => e,
@@ -93,15 +98,25 @@ describe('connect --home-assistant', () => {
   });
 
   it('headers naming a user, from anywhere but the proxy, are ignored', async () => {
-    const forged = await requestFrom('127.0.0.1', `${server.url}/api/me`, { headers: { 'x-remote-user-id': sim.hub.user.id, 'x-remote-user-name': 'simulator' } });
+    const forged = await requestFrom('127.0.0.1', `${server.url}/api/me`, {
+      headers: { 'x-remote-user-id': sim.hub.user.id, 'x-remote-user-name': 'simulator' },
+    });
     expect(forged.status).toBe(401);
   });
 });
 
 describe('connect --home-assistant, 2026-07-28', () => {
   it('relays a stateless client through ingress: the era, a confirmation asked and answered, the unlock in the hub', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', '--home-assistant', sim.url], env: { PATH: process.env.PATH ?? '', HASS_TOKEN: sim.token }, stderr: 'pipe' });
-    const client = new Client({ name: 'ingress-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['dist/src/main.js', 'connect', '--home-assistant', sim.url],
+      env: { PATH: process.env.PATH ?? '', HASS_TOKEN: sim.token },
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'ingress-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } },
+    );
     const asked: string[] = [];
     client.setRequestHandler('elicitation/create', async (req) => {
       asked.push((req.params as { message: string }).message);

@@ -81,7 +81,11 @@ async function expectLive(s: TestServer, c: SseClient): Promise<void> {
 }
 
 async function bridgeToken(s: TestServer, auth: string, name: string): Promise<{ id: string; token: string }> {
-  const res = await fetch(`${s.url}/api/tokens`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  const res = await fetch(`${s.url}/api/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; token: string };
 }
@@ -92,7 +96,11 @@ async function withGeneratedAdmin(): Promise<{ s: TestServer; token: string }> {
   const s = await startTestServer({ AUTH_USERNAME: '', AUTH_PASSWORD: '' }, { say: (text) => (banner += text) });
   cleanup.push(() => s.close());
   const password = /^ *password: (\S+)$/m.exec(banner)![1]!;
-  const res = await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
+  const res = await fetch(`${s.url}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  });
   return { s, token: ((await res.json()) as { access_token: string }).access_token };
 }
 

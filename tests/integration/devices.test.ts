@@ -40,10 +40,20 @@ describe('reading states', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-hub-stale')).toBeNull();
     const body = (await res.json()) as Body[];
-    expect(body.map((x) => x.entity_id).sort()).toEqual(s.app.simulator!.states().map((x) => x.entity_id).sort());
+    expect(body.map((x) => x.entity_id).sort()).toEqual(
+      s.app
+        .simulator!.states()
+        .map((x) => x.entity_id)
+        .sort(),
+    );
     expect(body.map((x) => x.entity_id)).toEqual([...body.map((x) => x.entity_id)].sort());
     const lamp = body.find((x) => x.entity_id === 'light.bedroom_lamp')!;
-    expect(lamp).toMatchObject({ state: hubState('light.bedroom_lamp').state, area_id: 'bedroom', area: 'Bedroom', attributes: { friendly_name: 'Bedroom Lamp' } });
+    expect(lamp).toMatchObject({
+      state: hubState('light.bedroom_lamp').state,
+      area_id: 'bedroom',
+      area: 'Bedroom',
+      attributes: { friendly_name: 'Bedroom Lamp' },
+    });
     expect(lamp.last_changed).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
@@ -113,14 +123,22 @@ describe('control, domain by domain', () => {
     // As Home Assistant 2026.11 does (2024.3.3 took it and showed nothing; parity cases hold the simulator to both).
     const r = await control('climate.bedroom', 'set_temperature', { temperature: 21.5 });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'HUB_ERROR', details: { hub_code: 'service_validation_error', hub_translation_key: 'missing_target_temperature_entity_feature' } });
+    expect(r.body).toMatchObject({
+      code: 'HUB_ERROR',
+      details: { hub_code: 'service_validation_error', hub_translation_key: 'missing_target_temperature_entity_feature' },
+    });
     expect(r.body.message).toContain("'Target temperature' parameter but the entity does not support it");
   });
 
   test("light: the API's color_temp (mireds) goes to a hub without mireds as kelvin, and is verified in kelvin", async () => {
     const r = await control('light.bedroom_lamp', 'turn_on', { color_temp: 300 });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ parameters: { color_temp_kelvin: 3333 }, verified: true, expected: { state: 'on', color_temp_kelvin: 3333 }, actual: { color_temp_kelvin: 3333 } });
+    expect(r.body).toMatchObject({
+      parameters: { color_temp_kelvin: 3333 },
+      verified: true,
+      expected: { state: 'on', color_temp_kelvin: 3333 },
+      actual: { color_temp_kelvin: 3333 },
+    });
     expect(r.body.parameters).not.toHaveProperty('color_temp');
     expect(hubState('light.bedroom_lamp').attributes).toMatchObject({ color_mode: 'color_temp', color_temp_kelvin: 3333 });
     const twice = await control('light.bedroom_lamp', 'turn_on', { color_temp: 300, color_temp_kelvin: 3000 });
@@ -140,7 +158,10 @@ describe('control, domain by domain', () => {
   test('lock: lock and unlock; a jammed lock says so', async () => {
     expect((await ok('lock.back_door', 'lock')).state).toBe('locked');
     // Unlocking waits for the person's yes, on this transport as on every other.
-    expect(await control('lock.back_door', 'unlock')).toMatchObject({ status: 409, body: { code: 'CONFIRMATION_REQUIRED', details: { needs_confirmation: ['unlocking lock.back_door'] } } });
+    expect(await control('lock.back_door', 'unlock')).toMatchObject({
+      status: 409,
+      body: { code: 'CONFIRMATION_REQUIRED', details: { needs_confirmation: ['unlocking lock.back_door'] } },
+    });
     expect(hubState('lock.back_door').state).toBe('locked');
     expect((await ok('lock.back_door', 'unlock', undefined, true)).state).toBe('unlocked');
     const jam = await control('lock.garage_side_door', 'lock');
@@ -199,13 +220,16 @@ describe('control errors', () => {
     expect(r.body.details.available_entities.length).toBeLessThanOrEqual(20);
   });
 
-  test('by device_id: the device\'s one entity that takes the action; an unknown device is 404 DEVICE_NOT_FOUND with details.device_id', async () => {
+  test("by device_id: the device's one entity that takes the action; an unknown device is 404 DEVICE_NOT_FOUND with details.device_id", async () => {
     const post = async (json: Body) => {
       const res = await s.api('/api/device/control', { method: 'POST', json });
       return { status: res.status, body: (await res.json()) as Body };
     };
     const strip = await post({ device_id: 'kitchen_light_strip', action: 'turn_on' });
-    expect(strip, JSON.stringify(strip.body)).toMatchObject({ status: 200, body: { success: true, entity_id: 'light.kitchen_strip', action: 'turn_on', state: { state: 'on' } } });
+    expect(strip, JSON.stringify(strip.body)).toMatchObject({
+      status: 200,
+      body: { success: true, entity_id: 'light.kitchen_strip', action: 'turn_on', state: { state: 'on' } },
+    });
     expect(hubState('light.kitchen_strip').state).toBe('on');
     await post({ device_id: 'kitchen_light_strip', action: 'turn_off' });
 
@@ -216,16 +240,28 @@ describe('control errors', () => {
 
     // The lock's device also has a battery sensor: only the lock takes lock; none takes set_temperature.
     const none = await post({ device_id: 'front_door_lock', action: 'set_temperature' });
-    expect(none).toMatchObject({ status: 400, body: { code: 'INVALID_ACTION', details: { device_id: 'front_door_lock', entities: expect.arrayContaining([expect.objectContaining({ entity_id: 'lock.front_door' })]) } } });
+    expect(none).toMatchObject({
+      status: 400,
+      body: {
+        code: 'INVALID_ACTION',
+        details: { device_id: 'front_door_lock', entities: expect.arrayContaining([expect.objectContaining({ entity_id: 'lock.front_door' })]) },
+      },
+    });
     // Neither or both of entity_id and device_id: say which field to give.
     expect(await post({ action: 'turn_on' })).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETERS', details: { field: 'entity_id' } } });
-    expect(await post({ entity_id: 'light.kitchen_strip', device_id: 'kitchen_light_strip', action: 'turn_on' })).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETERS', details: { field: 'device_id' } } });
+    expect(await post({ entity_id: 'light.kitchen_strip', device_id: 'kitchen_light_strip', action: 'turn_on' })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_PARAMETERS', details: { field: 'device_id' } },
+    });
   });
 
   test('unsupported action: 400 INVALID_ACTION naming the supported ones', async () => {
     const r = await control('light.bedroom_lamp', 'open_cover');
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'INVALID_ACTION', details: { supported_actions: expect.arrayContaining(['turn_on', 'turn_off', 'toggle', 'set_value']) } });
+    expect(r.body).toMatchObject({
+      code: 'INVALID_ACTION',
+      details: { supported_actions: expect.arrayContaining(['turn_on', 'turn_off', 'toggle', 'set_value']) },
+    });
     expect(r.body.message).toMatch(/supported: .*turn_on/);
     expect((await control('lock.front_door', 'set_value', { value: 1 })).body.code).toBe('INVALID_ACTION');
     // The domain has lock.open, but this lock lacks the feature the service's target asks for.

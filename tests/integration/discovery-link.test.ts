@@ -44,14 +44,25 @@ async function connect(url: string) {
   return client;
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+};
 const mcpHeaders = { accept: 'application/json, text/event-stream' };
 
 beforeAll(async () => {
   sim = await startSimulator({ supervisor: {} });
   port = (await freePort()) as number;
   // The add-on's host name is one this machine resolves, so the announced URL is usable as it is.
-  sim.supervisor!.installAddon({ slug: 'home_mcp_bridge', name: 'Home MCP Bridge', url: `http://127.0.0.1:${port}`, discovery: ['mcp'], hostname: '127.0.0.1' });
+  sim.supervisor!.installAddon({
+    slug: 'home_mcp_bridge',
+    name: 'Home MCP Bridge',
+    url: `http://127.0.0.1:${port}`,
+    discovery: ['mcp'],
+    hostname: '127.0.0.1',
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'hmb-link-'));
   s = await start();
   await until('the announcement', announced);
@@ -66,10 +77,17 @@ afterAll(async () => {
 const start = (env: Record<string, string> = {}) =>
   startTestServer(
     { PORT: String(port), SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url, DISCOVERY_PEERS: '127.0.0.1', DATA_DIR: dataDir, ...env },
-    { log: pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => {
-      logs.push(String(c));
-      cb();
-    } })) },
+    {
+      log: pino(
+        { level: 'debug' },
+        new Writable({
+          write: (c, _e, cb) => {
+            logs.push(String(c));
+            cb();
+          },
+        }),
+      ),
+    },
   );
 
 describe('the announced link', () => {
@@ -94,7 +112,13 @@ describe('the announced link', () => {
     await client.close();
     // Its use shows, under its own principal; the key does not.
     const view = (await s.call('/api/discovery')).body;
-    expect(view).toMatchObject({ enabled: true, path: '/mcp/ha/…', scope: ['read', 'control'], peers: ['127.0.0.1'], announcement: { state: 'announced', uuid: announced()!.uuid, url: `http://127.0.0.1:${port}/mcp/ha/…` } });
+    expect(view).toMatchObject({
+      enabled: true,
+      path: '/mcp/ha/…',
+      scope: ['read', 'control'],
+      peers: ['127.0.0.1'],
+      announcement: { state: 'announced', uuid: announced()!.uuid, url: `http://127.0.0.1:${port}/mcp/ha/…` },
+    });
     expect(view.last_used_at).toEqual(expect.any(String));
     expect(JSON.stringify(view)).not.toContain(keyOf(linkUrl()));
   });
@@ -102,10 +126,18 @@ describe('the announced link', () => {
   test('a wrong key, the right key from another address, or a bridge token there: 404 as for a path that does not exist', async () => {
     const key = keyOf(linkUrl());
     const wrong = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
-    const missing = await fetch(`${s.url}/no/such/path`, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json' }, body: JSON.stringify(initialize) });
+    const missing = await fetch(`${s.url}/no/such/path`, {
+      method: 'POST',
+      headers: { ...mcpHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify(initialize),
+    });
     const missingBody = (await missing.json()) as Record<string, unknown>;
     for (const url of [`${s.url}/mcp/ha/${wrong}`, `${s.url}/mcp/ha/short`]) {
-      const res = await fetch(url, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, body: JSON.stringify(initialize) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...mcpHeaders, 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
+        body: JSON.stringify(initialize),
+      });
       expect(res.status).toBe(404);
       expect(res.headers.get('www-authenticate')).toBeNull();
       const body = (await res.json()) as Record<string, unknown>;
@@ -121,8 +153,16 @@ describe('the announced link', () => {
 
   test('assistants cannot see or change the link; people can', async () => {
     const made = (await s.call('/api/tokens', 'POST', { name: 'an assistant' })).body;
-    for (const [method, path] of [['GET', '/api/discovery'], ['POST', '/api/discovery/rotate'], ['PATCH', '/api/discovery']] as const) {
-      const res = await s.api(path, { method, headers: { authorization: `Bearer ${made.token}` }, ...(method === 'PATCH' ? { json: { scope: ['read'] } } : {}) });
+    for (const [method, path] of [
+      ['GET', '/api/discovery'],
+      ['POST', '/api/discovery/rotate'],
+      ['PATCH', '/api/discovery'],
+    ] as const) {
+      const res = await s.api(path, {
+        method,
+        headers: { authorization: `Bearer ${made.token}` },
+        ...(method === 'PATCH' ? { json: { scope: ['read'] } } : {}),
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
     }
     expect((await s.call('/api/discovery', 'PATCH', { scope: ['write'] })).body).toMatchObject({ code: 'INVALID_PARAMETERS' });
@@ -158,7 +198,9 @@ describe('the announced link', () => {
     expect(sim.supervisor!.discoveries()).toHaveLength(1);
     // A session opened with the old key is refused too: every request shows the key again.
     await expect(client.listTools()).rejects.toThrow();
-    expect((await fetch(old, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json' }, body: JSON.stringify(initialize) })).status).toBe(404);
+    expect(
+      (await fetch(old, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json' }, body: JSON.stringify(initialize) })).status,
+    ).toBe(404);
     const again = await connect(fresh);
     expect((await again.listTools()).tools.length).toBeGreaterThan(0);
     await again.close();
@@ -190,7 +232,11 @@ describe('MCP_ALLOWED_HOSTS', () => {
     const seen = logs.length;
     s = await start({ MCP_ALLOWED_HOSTS: 'homeassistant.local' });
     await until('the announcement', () => (logs.slice(seen).some((l) => l.includes('announced the MCP endpoint')) ? true : undefined));
-    const refused = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, body: JSON.stringify(initialize) });
+    const refused = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { ...mcpHeaders, 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
+      body: JSON.stringify(initialize),
+    });
     expect(refused.status).toBe(403);
     const client = await connect(linkUrl());
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
@@ -202,10 +248,17 @@ describe('without a Supervisor', () => {
   test('there is no link: the view says why, rotation is refused, the path is a 404', async () => {
     const plain = await startTestServer();
     try {
-      expect((await plain.call('/api/discovery')).body).toMatchObject({ enabled: false, announcement: { state: 'off', reason: expect.stringContaining('no Supervisor') } });
+      expect((await plain.call('/api/discovery')).body).toMatchObject({
+        enabled: false,
+        announcement: { state: 'off', reason: expect.stringContaining('no Supervisor') },
+      });
       expect((await plain.call('/api/discovery/rotate', 'POST')).body).toMatchObject({ code: 'CONFLICT' });
       expect((await plain.call('/api/discovery', 'PATCH', { scope: ['read'] })).status).toBe(409);
-      const res = await fetch(`${plain.url}/mcp/ha/${'a'.repeat(43)}`, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'application/json' }, body: JSON.stringify(initialize) });
+      const res = await fetch(`${plain.url}/mcp/ha/${'a'.repeat(43)}`, {
+        method: 'POST',
+        headers: { ...mcpHeaders, 'content-type': 'application/json' },
+        body: JSON.stringify(initialize),
+      });
       expect(res.status).toBe(404);
     } finally {
       await plain.close();

@@ -18,7 +18,11 @@ interface Answer {
 const sim = () => s.app.simulator!;
 /** Asks the simulated hub directly, as its administrator. */
 async function hub(method: string, path: string, body?: unknown) {
-  const r = await fetch(`${sim().url}${path}`, { method, headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const r = await fetch(`${sim().url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   expect(r.status, `${method} ${path}`).toBe(200);
 }
 const until = async (ok: () => boolean, what: string) => {
@@ -41,7 +45,10 @@ async function tool(name: string, args: Record<string, unknown>): Promise<Answer
 
 /** A 2025-era MCP session, or a 2026-07-28 client that would say yes if it were asked: a refusal is no question. */
 async function mcp(name: string, args: Record<string, unknown>, era: 'legacy' | 'modern' = 'legacy'): Promise<Answer> {
-  const client = new Client({ name: 'effects-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {});
+  const client = new Client(
+    { name: 'effects-test', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {},
+  );
   if (era === 'modern') client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: false } }) as never);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
   try {
@@ -70,25 +77,48 @@ async function socket(command: string): Promise<Answer> {
   return { code: m.error.code, details: m.error.details ?? {}, message: m.error.message };
 }
 
-const states = () => Object.fromEntries(sim().states().map((x) => [x.entity_id, JSON.stringify([x.state, x.attributes.current_position ?? null])]));
-const changeConfig = (config: Record<string, unknown>, id = 'upper') => rest('POST', '/api/ha-config-changes', { kind: 'script', op: 'create', id, config, dry_run: true });
+const states = () =>
+  Object.fromEntries(
+    sim()
+      .states()
+      .map((x) => [x.entity_id, JSON.stringify([x.state, x.attributes.current_position ?? null])]),
+  );
+const changeConfig = (config: Record<string, unknown>, id = 'upper') =>
+  rest('POST', '/api/ha-config-changes', { kind: 'script', op: 'create', id, config, dry_run: true });
 const denied = (a: Answer, what: string) => {
   expect(a.code, `${what}: ${a.message}`).toBe('FORBIDDEN');
   expect(a.details.entity_ids ?? a.details.unresolved ?? a.details.templated, `${what}: ${JSON.stringify(a.details)}`).toBeDefined();
-  if (a.details.entity_ids) expect(a.details.entity_ids.some((id: string) => /^(lock|alarm_control_panel)\./.test(id)), what).toBe(true);
+  if (a.details.entity_ids)
+    expect(
+      a.details.entity_ids.some((id: string) => /^(lock|alarm_control_panel)\./.test(id)),
+      what,
+    ).toBe(true);
 };
 
 beforeAll(async () => {
   s = await startTestServer({ TOOLS_DENY: 'lock,alarm_control_panel', REQUIRE_CONFIRMATION: 'true', CONFIG_EDITING: 'true' });
   // The home as the issue found it: both doors locked, a script and a scene in the hub's own config that unlock.
   await hub('POST', '/api/services/lock/lock', { entity_id: 'lock.back_door' });
-  await hub('POST', '/api/config/script/config/unlocker', { alias: 'Unlocker', sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] });
+  await hub('POST', '/api/config/script/config/unlocker', {
+    alias: 'Unlocker',
+    sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }],
+  });
   await hub('POST', '/api/config/scene/config/1700000000001', { name: 'Open house', entities: { 'lock.back_door': { state: 'unlocked' } } });
   // A script that toggles the garage door, and an automation Home Assistant runs by itself when the door opens.
-  await hub('POST', '/api/config/script/config/flip_garage', { alias: 'Flip garage', sequence: [{ action: 'cover.toggle', target: { entity_id: 'cover.garage_door' } }] });
-  await hub('POST', '/api/config/automation/config/garage_light', { alias: 'Garage light', triggers: [{ trigger: 'state', entity_id: 'cover.garage_door', to: 'open' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hallway' } }] });
+  await hub('POST', '/api/config/script/config/flip_garage', {
+    alias: 'Flip garage',
+    sequence: [{ action: 'cover.toggle', target: { entity_id: 'cover.garage_door' } }],
+  });
+  await hub('POST', '/api/config/automation/config/garage_light', {
+    alias: 'Garage light',
+    triggers: [{ trigger: 'state', entity_id: 'cover.garage_door', to: 'open' }],
+    actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hallway' } }],
+  });
   await until(() => s.app.hub.cache.has('script.flip_garage') && s.app.hub.cache.has('automation.garage_light'), 'the garage script and automation');
-  await until(() => s.app.hub.cache.has('script.unlocker') && s.app.hub.cache.has('scene.open_house') && s.app.hub.cache.get('lock.back_door')?.state === 'locked', 'the script, the scene and a locked back door');
+  await until(
+    () => s.app.hub.cache.has('script.unlocker') && s.app.hub.cache.has('scene.open_house') && s.app.hub.cache.get('lock.back_door')?.state === 'locked',
+    'the script, the scene and a locked back door',
+  );
   // A bridge scene and group holding the garage door's toggle, stored through the bridge.
   expect((await s.call('/api/scene', 'POST', { name: 'Garage flip', actions: [{ entity_id: 'cover.garage_door', action: 'toggle' }] })).status).toBe(200);
   expect((await s.call('/api/group', 'POST', { name: 'Garage', entities: ['cover.garage_door'] })).status).toBe(200);
@@ -104,7 +134,16 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     denied(await changeConfig({ sequence: [{ action: 'script.turn_on', target: { entity_id: 'SCRIPT.UNLOCKER' } }] }), 'SCRIPT.UNLOCKER');
     denied(await changeConfig({ sequence: [{ action: 'LOCK.UNLOCK', target: { entity_id: 'lock.front_door' } }] }), 'LOCK.UNLOCK');
     // The same through MCP's config_change.
-    denied(await mcp('config_change', { kind: 'script', op: 'create', id: 'upper', config: { sequence: [{ action: 'lock.unlock', target: { entity_id: 'LOCK.FRONT_DOOR' } }] }, dry_run: true }), 'MCP config_change');
+    denied(
+      await mcp('config_change', {
+        kind: 'script',
+        op: 'create',
+        id: 'upper',
+        config: { sequence: [{ action: 'lock.unlock', target: { entity_id: 'LOCK.FRONT_DOOR' } }] },
+        dry_run: true,
+      }),
+      'MCP config_change',
+    );
     expect(s.app.hub.cache.has('script.upper')).toBe(false);
     expect(states()).toEqual(before);
   });
@@ -126,7 +165,7 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     }
   });
 
-  test('4: running the hub\'s own script or scene is judged by what it does, on every transport', async () => {
+  test("4: running the hub's own script or scene is judged by what it does, on every transport", async () => {
     const before = states();
     const attempts: [string, () => Promise<Answer>][] = [
       ['tool run_automation script', () => tool('run_automation', { entity_id: 'script.unlocker' })],
@@ -149,7 +188,7 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     expect(states()).toEqual(before);
   });
 
-  test('5: a closed garage door\'s toggle asks, like open, on every way of toggling it', async () => {
+  test("5: a closed garage door's toggle asks, like open, on every way of toggling it", async () => {
     const before = states();
     const attempts: [string, () => Promise<Answer>][] = [
       ['REST', () => rest('POST', '/api/device/control', { entity_id: 'cover.garage_door', action: 'toggle' })],
@@ -192,7 +231,13 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
   });
 
   test("config editing's confirmation names what a written config would do", async () => {
-    const r = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'garage_flip', config: { sequence: [{ action: 'cover.toggle', target: { entity_id: 'cover.garage_door' } }] }, dry_run: true });
+    const r = await s.call('/api/ha-config-changes', 'POST', {
+      kind: 'script',
+      op: 'create',
+      id: 'garage_flip',
+      config: { sequence: [{ action: 'cover.toggle', target: { entity_id: 'cover.garage_door' } }] },
+      dry_run: true,
+    });
     expect(r.status).toBe(200);
     expect(r.body.needs_confirmation).toEqual(['creating script garage_flip', 'toggling cover.garage_door opens the garage cover.garage_door']);
   });
@@ -206,7 +251,10 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     const client = new Client({ name: 'effects-preview', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
     try {
-      const r = (await client.callTool({ name: 'run_automation', arguments: { entity_id: 'script.flip_garage', dry_run: true } })) as { isError?: boolean; structuredContent?: Record<string, any> };
+      const r = (await client.callTool({ name: 'run_automation', arguments: { entity_id: 'script.flip_garage', dry_run: true } })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, any>;
+      };
       expect(r.isError, JSON.stringify(r)).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ preview: { effects: expect.arrayContaining([garage]), may_also_run: may } });
     } finally {
@@ -215,8 +263,18 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     expect(viaTool.body.content[0].text).toContain('Home Assistant may also run automation.garage_light');
     const viaCommand = await s.call('/api/command', 'POST', { command: 'toggle the garage door', dry_run: true });
     expect(viaCommand.status).toBe(200);
-    expect(viaCommand.body).toMatchObject({ dry_run: true, effects: [{ entity_id: 'cover.garage_door', service: 'cover.open_cover', via: 'toggling cover.garage_door', needs_confirmation: true }], may_also_run: may });
-    const viaConfig = await s.call('/api/ha-config-changes', 'POST', { kind: 'script', op: 'create', id: 'outer', config: { sequence: [{ action: 'script.flip_garage' }] }, dry_run: true });
+    expect(viaCommand.body).toMatchObject({
+      dry_run: true,
+      effects: [{ entity_id: 'cover.garage_door', service: 'cover.open_cover', via: 'toggling cover.garage_door', needs_confirmation: true }],
+      may_also_run: may,
+    });
+    const viaConfig = await s.call('/api/ha-config-changes', 'POST', {
+      kind: 'script',
+      op: 'create',
+      id: 'outer',
+      config: { sequence: [{ action: 'script.flip_garage' }] },
+      dry_run: true,
+    });
     expect(viaConfig.body).toMatchObject({ effects: expect.arrayContaining([garage]), may_also_run: may });
     expect(viaConfig.body.needs_confirmation).toContain('running script.flip_garage opens the garage cover.garage_door');
     expect(s.app.hub.cache.get('cover.garage_door')?.state).toBe('closed');
@@ -228,13 +286,21 @@ describe('exposure judges effects too', () => {
   beforeAll(async () => {
     x = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
     const sim2 = x.app.simulator!;
-    const r = await fetch(`${sim2.url}/api/config/script/config/unlocker`, { method: 'POST', headers: { authorization: `Bearer ${sim2.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ alias: 'Unlocker', sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] }) });
+    const r = await fetch(`${sim2.url}/api/config/script/config/unlocker`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim2.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ alias: 'Unlocker', sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] }),
+    });
     expect(r.status).toBe(200);
     await until(() => x.app.hub.cache.has('script.unlocker'), 'the script');
     // The script is exposed to Assist; the lock it unlocks is not.
     await x.app.hub.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['script.unlocker'], should_expose: true });
     // The bridge reads exposure again when the entity registry changes: another script does that.
-    await fetch(`${sim2.url}/api/config/script/config/nothing`, { method: 'POST', headers: { authorization: `Bearer ${sim2.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ alias: 'Nothing', sequence: [] }) });
+    await fetch(`${sim2.url}/api/config/script/config/nothing`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim2.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ alias: 'Nothing', sequence: [] }),
+    });
     await until(() => x.app.services.policy.maySee('script.unlocker') && !x.app.services.policy.maySee('lock.front_door'), 'the script exposed, the lock not');
   });
   afterAll(() => x?.close());

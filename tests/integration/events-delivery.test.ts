@@ -113,7 +113,15 @@ describe('limits', () => {
     writeFileSync(file, 'users:\n  - username: other\n    password: another password\n');
     const s = await startTestServer({ EVENT_SUB_RATE_LIMIT: '3', EVENT_SUB_RATE_WINDOW: '3600', CONFIG_FILE: file });
     cleanup.push(() => s.close());
-    const otherToken = ((await (await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'other', password: 'another password' }) })).json()) as { access_token: string }).access_token;
+    const otherToken = (
+      (await (
+        await fetch(`${s.url}/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'other', password: 'another password' }),
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
     const open = async (token: string, ...types: string[]) => {
       const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${token}` } });
       const got: any[] = [];
@@ -121,7 +129,12 @@ describe('limits', () => {
       await new Promise((r) => ws.once('open', r));
       for (const event_type of types) ws.send(JSON.stringify({ type: 'subscribe_events', event_type }));
       for (let i = 0; i < 500 && got.filter((m) => m.type === 'subscribe_events_result').length < types.length; i++) await tick();
-      return { ws, got, events: (type: string) => got.filter((m) => m.type === 'event' && m.event.event_type === type).map((m) => m.event.data.n), notices: () => got.filter((m) => m.type === 'notice') };
+      return {
+        ws,
+        got,
+        events: (type: string) => got.filter((m) => m.type === 'event' && m.event.event_type === type).map((m) => m.event.data.n),
+        notices: () => got.filter((m) => m.type === 'notice'),
+      };
     };
     const [a, b, other] = [await open(s.token, 'warmup', 'metered'), await open(s.token, 'metered'), await open(otherToken, 'metered')];
     // tester's budget of 3 goes on warm-up events (shared by its two sockets); other's is untouched.
@@ -162,7 +175,14 @@ describe('limits', () => {
     for (let i = 0; i < 500 && raw.some((r) => !r.some((m) => m.includes('subscribe_events_result'))); i++) await tick();
     const ids = raw.map((r) => JSON.parse(r.find((m) => m.includes('subscribe_events_result'))!).data.subscription_id);
     expect(new Set(ids).size).toBe(1);
-    for (let n = 0; n < 5; n++) s.app.bus.emit('event', { event_type: 'state_changed', data: { entity_id: 'light.lamp', n }, origin: 'LOCAL', time_fired: new Date().toISOString(), context: { id: `c${n}`, parent_id: null, user_id: null } });
+    for (let n = 0; n < 5; n++)
+      s.app.bus.emit('event', {
+        event_type: 'state_changed',
+        data: { entity_id: 'light.lamp', n },
+        origin: 'LOCAL',
+        time_fired: new Date().toISOString(),
+        context: { id: `c${n}`, parent_id: null, user_id: null },
+      });
     const events = (i: number) => raw[i]!.filter((m) => m.startsWith('{"type":"event"'));
     for (let i = 0; i < 500 && [0, 1, 2].some((k) => events(k).length < 5); i++) await tick();
     expect(events(0)).toHaveLength(5);
@@ -191,7 +211,8 @@ describe('limits', () => {
     const slowOpen = async () => (await s.call('/api/sse/connections')).body.data.connections.some((c: any) => c.user_agent === 'slow');
     // Kernel buffers take a few MB first; keep sending until the bridge gives up on the slow one.
     let most = 0;
-    const slowQueued = async () => (await s.call('/api/sse/connections')).body.data.connections.find((c: any) => c.user_agent === 'slow')?.queued_bytes as number | undefined;
+    const slowQueued = async () =>
+      (await s.call('/api/sse/connections')).body.data.connections.find((c: any) => c.user_agent === 'slow')?.queued_bytes as number | undefined;
     let beats = 0;
     for (let q = await slowQueued(); q !== undefined && emitted < 20_000; q = await slowQueued()) {
       most = Math.max(most, q);
@@ -233,7 +254,9 @@ describe('limits', () => {
     const received: Buffer[] = [];
     slow.on('data', (d) => received.push(d));
     await new Promise<void>((r) => slow.once('connect', r));
-    slow.write(`GET /api/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${s.token}\r\nUser-Agent: slow\r\n\r\n`);
+    slow.write(
+      `GET /api/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${s.token}\r\nUser-Agent: slow\r\n\r\n`,
+    );
     for (let i = 0; i < 500 && !Buffer.concat(received).includes('\r\n\r\n'); i++) await tick();
     slow.write(maskedText(JSON.stringify({ type: 'subscribe_events' })));
     const slowInfo = async () => (await s.call('/api/sse/connections')).body.data.connections.find((c: any) => c.user_agent === 'slow');

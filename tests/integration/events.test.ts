@@ -27,12 +27,26 @@ async function tokenOf(s: TestServer, user: { username: string; password: string
 /** A state change as the hub sends it. */
 function stateChanged(entityId: string, state: string, attributes: Record<string, unknown> = {}): HubEvent {
   const now = new Date().toISOString();
-  const s = (st: string) => ({ entity_id: entityId, state: st, attributes, last_changed: now, last_updated: now, context: { id: 'c', parent_id: null, user_id: null } });
-  return { event_type: 'state_changed', data: { entity_id: entityId, old_state: s('before'), new_state: s(state) }, origin: 'LOCAL', time_fired: now, context: { id: `ctx-${Math.random()}`, parent_id: null, user_id: 'u1' } };
+  const s = (st: string) => ({
+    entity_id: entityId,
+    state: st,
+    attributes,
+    last_changed: now,
+    last_updated: now,
+    context: { id: 'c', parent_id: null, user_id: null },
+  });
+  return {
+    event_type: 'state_changed',
+    data: { entity_id: entityId, old_state: s('before'), new_state: s(state) },
+    origin: 'LOCAL',
+    time_fired: now,
+    context: { id: `ctx-${Math.random()}`, parent_id: null, user_id: 'u1' },
+  };
 }
 
 const eventsOf = (frames: SseFrame[]) => frames.filter((f) => f.event === 'message');
-const stream = (s: TestServer, query = '', headers: Record<string, string> = {}) => openSse(`${s.url}/api/events/stream${query}`, { authorization: `Bearer ${s.token}`, ...headers });
+const stream = (s: TestServer, query = '', headers: Record<string, string> = {}) =>
+  openSse(`${s.url}/api/events/stream${query}`, { authorization: `Bearer ${s.token}`, ...headers });
 
 /** Waits until the bridge has delivered what was emitted so far (its flush runs once per tick). */
 const tick = () => new Promise((r) => setTimeout(r, 20));
@@ -55,7 +69,10 @@ describe('stored subscriptions (REST)', () => {
   test('subscribe, list with last_event, 409 for the same filters, unsubscribe by body and by query', async () => {
     const a = await s.call('/api/events/subscribe', 'POST', { event_type: 'state_changed', domain: 'switch' });
     expect(a.status).toBe(200);
-    expect(a.body).toEqual({ success: true, data: { subscription_id: expect.any(String), event_type: 'state_changed', entity_id: null, domain: 'switch', created_at: expect.any(String) } });
+    expect(a.body).toEqual({
+      success: true,
+      data: { subscription_id: expect.any(String), event_type: 'state_changed', entity_id: null, domain: 'switch', created_at: expect.any(String) },
+    });
     const again = await s.call('/api/events/subscribe', 'POST', { domain: 'switch', event_type: 'state_changed' });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: true, code: 'CONFLICT' });
@@ -63,7 +80,14 @@ describe('stored subscriptions (REST)', () => {
     s.app.bus.emit('event', stateChanged('switch.coffee_maker', 'on'));
     await tick();
     const list = await s.call('/api/events/subscriptions');
-    expect(list.body.data.subscriptions).toEqual([expect.objectContaining({ id: a.body.data.subscription_id, subscription_id: a.body.data.subscription_id, domain: 'switch', last_event: expect.any(String) })]);
+    expect(list.body.data.subscriptions).toEqual([
+      expect.objectContaining({
+        id: a.body.data.subscription_id,
+        subscription_id: a.body.data.subscription_id,
+        domain: 'switch',
+        last_event: expect.any(String),
+      }),
+    ]);
 
     const b = await s.call('/api/events/subscribe', 'POST', { entity_id: 'light.hallway' });
     const byBody = await s.call('/api/events/unsubscribe', 'DELETE', { subscription_id: a.body.data.subscription_id });
@@ -100,7 +124,11 @@ describe('stored subscriptions (REST)', () => {
 
   test('a client cannot see or remove another client’s subscription; the cap is per client (429)', async () => {
     const mine = await s.call('/api/events/subscribe', 'POST', { entity_id: 'lock.front_door' });
-    const theirs = await fetch(`${s.url}/api/events/unsubscribe`, { method: 'DELETE', headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' }, body: JSON.stringify({ subscription_id: mine.body.data.subscription_id }) });
+    const theirs = await fetch(`${s.url}/api/events/unsubscribe`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ subscription_id: mine.body.data.subscription_id }),
+    });
     expect(theirs.status).toBe(404);
     const theirList = (await (await fetch(`${s.url}/api/events/subscriptions`, { headers: { authorization: `Bearer ${other}` } })).json()) as any;
     expect(theirList.data.subscriptions).toEqual([]);
@@ -110,7 +138,11 @@ describe('stored subscriptions (REST)', () => {
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ error: true, code: 'SUBSCRIPTION_LIMIT', details: { limit: 5 } });
     // The other client has its own budget.
-    const theirsOk = await fetch(`${s.url}/api/events/subscribe`, { method: 'POST', headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' }, body: JSON.stringify({ entity_id: 'light.l9' }) });
+    const theirsOk = await fetch(`${s.url}/api/events/subscribe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ entity_id: 'light.l9' }),
+    });
     expect(theirsOk.status).toBe(200);
     for (const id of created) await s.call('/api/events/unsubscribe', 'DELETE', { subscription_id: id });
   });
@@ -149,7 +181,11 @@ describe('SSE streams', () => {
     const c = await stream(s, '?entity_id=light.office_desk');
     await c.until((f) => f.some((x) => x.event === 'connected'));
     const sim = s.app.simulator!;
-    const r = await fetch(`${sim.url}/api/states/light.office_desk`, { method: 'POST', headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ state: 'on', attributes: { brightness: 99 } }) });
+    const r = await fetch(`${sim.url}/api/states/light.office_desk`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'on', attributes: { brightness: 99 } }),
+    });
     expect(r.ok).toBe(true);
     const [msg] = eventsOf(await c.until((f) => eventsOf(f).length >= 1)).map((f) => f.json);
     expect(msg).toEqual({
@@ -198,7 +234,11 @@ describe('SSE streams', () => {
     expect(await bad.json()).toMatchObject({ success: false, error_code: 'AUTHENTICATION_ERROR' });
     for (const route of s.app.routes.routes()) {
       if (route.public || route.queryToken || route.path.includes(':')) continue;
-      const res = await fetch(`${s.url}${route.path}?token=${s.token}`, { method: route.method, headers: { 'content-type': 'application/json' }, body: route.method === 'GET' ? undefined : '{}' });
+      const res = await fetch(`${s.url}${route.path}?token=${s.token}`, {
+        method: route.method,
+        headers: { 'content-type': 'application/json' },
+        body: route.method === 'GET' ? undefined : '{}',
+      });
       expect({ route: `${route.method} ${route.path}`, status: res.status }).toEqual({ route: `${route.method} ${route.path}`, status: 401 });
       await res.body?.cancel();
     }
@@ -274,8 +314,18 @@ describe('WebSocket channel', () => {
     const byMessage = await connect('/ws');
     expect(await byMessage.next()).toMatchObject({ type: 'auth_required' });
     expect(await ask(byMessage, { type: 'get_sse_stats', id: 1 })).toMatchObject({ type: 'error', id: 1, error: { code: 'AUTHENTICATION_ERROR' } });
-    expect(await ask(byMessage, { type: 'auth', token: s.token, id: 'a' })).toMatchObject({ type: 'auth_result', id: 'a', success: true, data: { client_id: 'tester' } });
-    expect(await ask(byMessage, { type: 'get_sse_stats', id: 2 })).toMatchObject({ type: 'get_sse_stats_result', id: 2, success: true, data: { active_connections: expect.any(Number) } });
+    expect(await ask(byMessage, { type: 'auth', token: s.token, id: 'a' })).toMatchObject({
+      type: 'auth_result',
+      id: 'a',
+      success: true,
+      data: { client_id: 'tester' },
+    });
+    expect(await ask(byMessage, { type: 'get_sse_stats', id: 2 })).toMatchObject({
+      type: 'get_sse_stats_result',
+      id: 2,
+      success: true,
+      data: { active_connections: expect.any(Number) },
+    });
     byMessage.ws.close();
     await expect(connect('/ws', { authorization: 'Bearer nope' })).rejects.toThrow(/401/);
     const badAuth = await connect('/ws');
@@ -323,7 +373,15 @@ describe('WebSocket channel', () => {
     expect(fits).toMatchObject({ type: 'error', id: 'fits', error: { code: 'BAD_REQUEST' } });
     const size = 64 * 1024 + 1;
     c.ws.send(JSON.stringify({ type: 'get_sse_stats', pad: 'x'.repeat(size - 35) }).padEnd(size, ' '));
-    expect(await c.next()).toEqual({ type: 'error', id: null, error: { code: 'PAYLOAD_TOO_LARGE', message: `The message is ${size} bytes; messages may be at most 65536 bytes (64 KiB)`, details: { limit: 65536, size } } });
+    expect(await c.next()).toEqual({
+      type: 'error',
+      id: null,
+      error: {
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `The message is ${size} bytes; messages may be at most 65536 bytes (64 KiB)`,
+        details: { limit: 65536, size },
+      },
+    });
     expect(await c.next()).toMatchObject({ type: 'closing', reason: 'message_too_large', message: expect.stringContaining('65536 bytes') });
     expect(await c.closed).toEqual({ code: 1009, reason: 'a message was larger than the limit of 65536 bytes (64 KiB)' });
     // A larger one, still within what uWS reads, and before authenticating: the same answer.
@@ -338,14 +396,47 @@ describe('WebSocket channel', () => {
     const c = await connect('/ws', { authorization: `Bearer ${s.token}` });
     const hello = await c.next();
     const sub = await ask(c, { type: 'subscribe_events', id: 1, entity_id: 'climate.bedroom' });
-    expect(sub).toMatchObject({ type: 'subscribe_events_result', id: 1, success: true, data: { subscription_id: expect.any(String), entity_id: 'climate.bedroom', event_type: null, domain: null } });
-    expect(await ask(c, { type: 'subscribe_events', id: 2, entity_id: 'climate.bedroom' })).toMatchObject({ type: 'error', id: 2, error: { code: 'CONFLICT' } });
+    expect(sub).toMatchObject({
+      type: 'subscribe_events_result',
+      id: 1,
+      success: true,
+      data: { subscription_id: expect.any(String), entity_id: 'climate.bedroom', event_type: null, domain: null },
+    });
+    expect(await ask(c, { type: 'subscribe_events', id: 2, entity_id: 'climate.bedroom' })).toMatchObject({
+      type: 'error',
+      id: 2,
+      error: { code: 'CONFLICT' },
+    });
     s.app.bus.emit('event', stateChanged('climate.bedroom', 'heat'));
-    expect(await c.next()).toMatchObject({ type: 'event', subscription_id: sub.data.subscription_id, seq: expect.any(Number), event: { entity_id: 'climate.bedroom', data: { new_state: { state: 'heat' } } } });
+    expect(await c.next()).toMatchObject({
+      type: 'event',
+      subscription_id: sub.data.subscription_id,
+      seq: expect.any(Number),
+      event: { entity_id: 'climate.bedroom', data: { new_state: { state: 'heat' } } },
+    });
     const info = await ask(c, { type: 'get_sse_connection', id: 3, connection_id: hello.data.connection_id });
-    expect(info).toMatchObject({ type: 'get_sse_connection_result', success: true, data: { connection: { id: hello.data.connection_id, transport: 'websocket', events_sent: 1, subscriptions: [{ id: sub.data.subscription_id, entity_id: 'climate.bedroom' }] } } });
-    expect(await ask(c, { type: 'get_sse_metrics', id: 4, period: '24h' })).toMatchObject({ type: 'get_sse_metrics_result', success: true, data: { period: '24h', metrics: { latency: { p50: expect.any(Number) } } } });
-    expect(await ask(c, { type: 'unsubscribe_events', id: 5, subscription_id: sub.data.subscription_id })).toMatchObject({ type: 'unsubscribe_events_result', id: 5, success: true });
+    expect(info).toMatchObject({
+      type: 'get_sse_connection_result',
+      success: true,
+      data: {
+        connection: {
+          id: hello.data.connection_id,
+          transport: 'websocket',
+          events_sent: 1,
+          subscriptions: [{ id: sub.data.subscription_id, entity_id: 'climate.bedroom' }],
+        },
+      },
+    });
+    expect(await ask(c, { type: 'get_sse_metrics', id: 4, period: '24h' })).toMatchObject({
+      type: 'get_sse_metrics_result',
+      success: true,
+      data: { period: '24h', metrics: { latency: { p50: expect.any(Number) } } },
+    });
+    expect(await ask(c, { type: 'unsubscribe_events', id: 5, subscription_id: sub.data.subscription_id })).toMatchObject({
+      type: 'unsubscribe_events_result',
+      id: 5,
+      success: true,
+    });
     s.app.bus.emit('event', stateChanged('climate.bedroom', 'off'));
     await tick();
     expect(await ask(c, { type: 'get_sse_stats', id: 6 })).toMatchObject({ type: 'get_sse_stats_result', id: 6 });
@@ -362,7 +453,15 @@ describe('statistics', () => {
     const stats = await s.call('/api/sse/stats');
     expect(stats.body).toEqual({
       success: true,
-      data: { active_connections: expect.any(Number), total_events_sent: expect.any(Number), events_per_second: expect.any(Number), memory_usage: expect.any(Number), cpu_usage: expect.any(Number), uptime: expect.stringMatching(/^P(\d+D)?T/), event_backlog: expect.any(Number) },
+      data: {
+        active_connections: expect.any(Number),
+        total_events_sent: expect.any(Number),
+        events_per_second: expect.any(Number),
+        memory_usage: expect.any(Number),
+        cpu_usage: expect.any(Number),
+        uptime: expect.stringMatching(/^P(\d+D)?T/),
+        event_backlog: expect.any(Number),
+      },
     });
     expect(stats.body.data.total_events_sent).toBeGreaterThan(0);
     const one = await s.call(`/api/sse/connections/${connected.connection_id}`);
@@ -391,7 +490,22 @@ describe('statistics', () => {
     expect(missing.body).toEqual({ success: false, message: expect.any(String), error_code: 'NOT_FOUND' });
     for (const period of ['1h', '24h', '7d', '30d']) {
       const m = await s.call(`/api/sse/metrics?period=${period}`);
-      expect(m.body).toMatchObject({ success: true, data: { period, timestamp: expect.any(String), metrics: { connections: { current: expect.any(Number), max: expect.any(Number), average: expect.any(Number) }, events: { total: expect.any(Number), rate: { current: expect.any(Number), max: expect.any(Number), average: expect.any(Number) } }, latency: { p50: expect.any(Number), p95: expect.any(Number), p99: expect.any(Number) }, resources: { memory: { current: expect.any(Number), max: expect.any(Number) }, cpu: { current: expect.any(Number), max: expect.any(Number), average: expect.any(Number) } } } } });
+      expect(m.body).toMatchObject({
+        success: true,
+        data: {
+          period,
+          timestamp: expect.any(String),
+          metrics: {
+            connections: { current: expect.any(Number), max: expect.any(Number), average: expect.any(Number) },
+            events: { total: expect.any(Number), rate: { current: expect.any(Number), max: expect.any(Number), average: expect.any(Number) } },
+            latency: { p50: expect.any(Number), p95: expect.any(Number), p99: expect.any(Number) },
+            resources: {
+              memory: { current: expect.any(Number), max: expect.any(Number) },
+              cpu: { current: expect.any(Number), max: expect.any(Number), average: expect.any(Number) },
+            },
+          },
+        },
+      });
     }
     const bad = await s.call('/api/sse/metrics?period=2h');
     expect(bad.status).toBe(400);
@@ -403,7 +517,13 @@ describe('statistics', () => {
       await tick();
       past = (await s.call('/api/sse/history?limit=1000')).body.data.connections;
     }
-    expect(past.find((p) => p.id === connected.connection_id)).toMatchObject({ transport: 'sse', client_id: 'tester', events_sent: 1, close_reason: 'client_closed', disconnected_at: expect.any(String) });
+    expect(past.find((p) => p.id === connected.connection_id)).toMatchObject({
+      transport: 'sse',
+      client_id: 'tester',
+      events_sent: 1,
+      close_reason: 'client_closed',
+      disconnected_at: expect.any(String),
+    });
     const page = await s.call('/api/sse/history?limit=1');
     expect(page.body.data.connections).toHaveLength(1);
     if (page.body.data.next_cursor) expect((await s.call(`/api/sse/history?limit=1&cursor=${page.body.data.next_cursor}`)).status).toBe(200);

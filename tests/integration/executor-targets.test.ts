@@ -82,7 +82,10 @@ describe('targets', () => {
 
   test("a device: its entities of the service's domain", async () => {
     const from = hubCalls.length;
-    const out = await actions.callService({ domain: 'climate', service: 'set_temperature', data: { temperature: 22.5 }, target: { device_id: ['hallway_thermostat'] } }, {});
+    const out = await actions.callService(
+      { domain: 'climate', service: 'set_temperature', data: { temperature: 22.5 }, target: { device_id: ['hallway_thermostat'] } },
+      {},
+    );
     expect(ids(out)).toEqual(['climate.hallway']);
     expect(stateOf(out, 'climate.hallway')?.attributes.temperature).toBe(22.5);
     expect(sim.getState('climate.hallway')?.attributes.temperature).toBe(22.5);
@@ -101,7 +104,10 @@ describe('targets', () => {
   });
 
   test('several kinds at once, and homeassistant.* across domains', async () => {
-    const out = await actions.callService({ domain: 'homeassistant', service: 'turn_off', target: { entity_id: 'light.garden_lights', area_id: 'office' } }, {});
+    const out = await actions.callService(
+      { domain: 'homeassistant', service: 'turn_off', target: { entity_id: 'light.garden_lights', area_id: 'office' } },
+      {},
+    );
     expect(ids(out)).toEqual(['light.garden_lights', 'light.office_desk', 'switch.office_heater']);
     for (const id of ids(out)) expect(sim.getState(id)?.state).toBe('off');
   });
@@ -114,7 +120,12 @@ describe('targets', () => {
 
   test('unknown ids are refused with the closest known ones', async () => {
     const area = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'livingroom' } }, {}));
-    expect(area).toMatchObject({ code: 'INVALID_ENTITY', status: 404, message: 'Area livingroom not found', details: { field: 'target.area_id', area_id: 'livingroom' } });
+    expect(area).toMatchObject({
+      code: 'INVALID_ENTITY',
+      status: 404,
+      message: 'Area livingroom not found',
+      details: { field: 'target.area_id', area_id: 'livingroom' },
+    });
     expect(area.details.available_areas[0]).toBe('living_room');
 
     const device = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { device_id: 'kitchen_light_strp' } }, {}));
@@ -135,7 +146,9 @@ describe('targets', () => {
   });
 
   test('an entity the service does not act on is refused, with what it supports', async () => {
-    const err = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: ['light.hallway', 'switch.coffee_maker'] } }, {}));
+    const err = await refused(
+      actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: ['light.hallway', 'switch.coffee_maker'] } }, {}),
+    );
     expect(err).toMatchObject({ code: 'INVALID_ACTION', status: 400, details: { entity_id: 'switch.coffee_maker', service: 'light.turn_on' } });
     expect(err.details.supported_actions).toEqual(expect.arrayContaining(['turn_on', 'turn_off', 'toggle']));
   });
@@ -145,15 +158,26 @@ describe('services without a target', () => {
   test('a legacy notify service: the message reaches the hub, no entity is involved', async () => {
     const before = sim.notifyMessages.length;
     const out = await actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { message: 'Dinner is ready', title: 'Kitchen' } }, {});
-    expect(out).toEqual({ success: true, service: 'notify.mobile_app_phone', target: null, parameters: { message: 'Dinner is ready', title: 'Kitchen' }, entities: [] });
+    expect(out).toEqual({
+      success: true,
+      service: 'notify.mobile_app_phone',
+      target: null,
+      parameters: { message: 'Dinner is ready', title: 'Kitchen' },
+      entities: [],
+    });
     expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ service: 'mobile_app_phone', message: 'Dinner is ready', title: 'Kitchen' })]);
   });
 
   test('notify.send_message takes the notify entity as its target (2024.5 on)', async () => {
     const before = sim.notifyMessages.length;
-    const out = await actions.callService({ domain: 'notify', service: 'send_message', data: { message: 'Dinner is ready' }, target: { entity_id: 'notify.kitchen_display' } }, {});
+    const out = await actions.callService(
+      { domain: 'notify', service: 'send_message', data: { message: 'Dinner is ready' }, target: { entity_id: 'notify.kitchen_display' } },
+      {},
+    );
     expect(out).toMatchObject({ success: true, service: 'notify.send_message', entities: [{ entity_id: 'notify.kitchen_display' }] });
-    expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ service: 'send_message', target: 'notify.kitchen_display', message: 'Dinner is ready' })]);
+    expect(sim.notifyMessages.slice(before)).toEqual([
+      expect.objectContaining({ service: 'send_message', target: 'notify.kitchen_display', message: 'Dinner is ready' }),
+    ]);
   });
 
   test("a script's own service runs it, and reports the script's state", async () => {
@@ -166,7 +190,11 @@ describe('services without a target', () => {
   });
 
   test('script.turn_on, automation.trigger and homeassistant.update_entity take their entities as targets', async () => {
-    const updated = await actions.callService({ domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sensor.outdoor_temperature' } }, {}, { settle: false });
+    const updated = await actions.callService(
+      { domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sensor.outdoor_temperature' } },
+      {},
+      { settle: false },
+    );
     expect(updated).toMatchObject({ success: true, service: 'homeassistant.update_entity', entities: [{ entity_id: 'sensor.outdoor_temperature' }] });
     const trigger = await actions.callService({ domain: 'automation', service: 'trigger', target: { entity_id: 'automation.hallway_motion_light' } }, {});
     expect(ids(trigger)).toEqual(['automation.hallway_motion_light']);
@@ -185,7 +213,9 @@ describe('services without a target', () => {
   test('a described field is checked, a target is refused, an unknown service lists what the domain has', async () => {
     const missing = await refused(actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { title: 'no message' } }, {}));
     expect(missing).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: 'message' } });
-    const targeted = await refused(actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { message: 'x' }, target: { entity_id: 'light.hallway' } }, {}));
+    const targeted = await refused(
+      actions.callService({ domain: 'notify', service: 'mobile_app_phone', data: { message: 'x' }, target: { entity_id: 'light.hallway' } }, {}),
+    );
     expect(targeted).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'target: notify.mobile_app_phone takes no target', details: { field: 'target' } });
     const unknown = await refused(actions.callService({ domain: 'notify', service: 'shout', data: { message: 'x' } }, {}));
     expect(unknown).toMatchObject({ code: 'INVALID_ACTION', status: 400, details: { domain: 'notify', service: 'shout' } });
@@ -204,17 +234,31 @@ describe('the shape of a call', () => {
     const badEntity = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light hallway' } }, {}));
     expect(badEntity).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'target.entity_id' } });
     // Home Assistant lower-cases ids and splits comma lists: so does the bridge, before judging.
-    expect(actions.planCall({ domain: 'LIGHT', service: 'Turn_On', target: { entity_id: ' Light.Hallway , light.garden_lights' } })).toMatchObject({ domain: 'light', service: 'turn_on', target: { entity_id: ['light.hallway', 'light.garden_lights'] }, entity_ids: ['light.hallway', 'light.garden_lights'] });
+    expect(actions.planCall({ domain: 'LIGHT', service: 'Turn_On', target: { entity_id: ' Light.Hallway , light.garden_lights' } })).toMatchObject({
+      domain: 'light',
+      service: 'turn_on',
+      target: { entity_id: ['light.hallway', 'light.garden_lights'] },
+      entity_ids: ['light.hallway', 'light.garden_lights'],
+    });
     const inData = await refused(actions.callService({ domain: 'light', service: 'turn_on', data: { entity_id: 'light.hallway' } }, {}));
     expect(inData).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'data.entity_id: give entity_id in target, not in data' });
-    const response = await refused(actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light.hallway' }, return_response: true }, {}));
+    const response = await refused(
+      actions.callService({ domain: 'light', service: 'turn_on', target: { entity_id: 'light.hallway' }, return_response: true }, {}),
+    );
     expect(response).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'return_response' } });
   });
 
   test('planCall checks without calling; the schemas publish as JSON Schema', () => {
     const before = hubCalls.length;
     const planned = actions.planCall({ domain: 'light', service: 'turn_off', target: { area_id: ['garden', 'garage'] } });
-    expect(planned).toEqual({ domain: 'light', service: 'turn_off', data: {}, target: { area_id: ['garden', 'garage'] }, entity_ids: ['light.garden_lights'], return_response: false });
+    expect(planned).toEqual({
+      domain: 'light',
+      service: 'turn_off',
+      data: {},
+      target: { area_id: ['garden', 'garage'] },
+      entity_ids: ['light.garden_lights'],
+      return_response: false,
+    });
     expect(hubCalls.length).toBe(before);
     expect(jsonSchemaOf(serviceCallSchema)).toMatchObject({ type: 'object', required: ['domain', 'service'] });
     expect(jsonSchemaOf(serviceTargetSchema)).toMatchObject({ type: 'object' });
@@ -235,7 +279,10 @@ describe('an older hub (2024.3.3)', () => {
   });
 
   test('takes area and device targets; floors and labels are refused before the hub is asked', async () => {
-    const out = await old.app.services.actions.callService({ domain: 'light', service: 'turn_on', target: { area_id: 'office', device_id: 'kitchen_light_strip' } }, {});
+    const out = await old.app.services.actions.callService(
+      { domain: 'light', service: 'turn_on', target: { area_id: 'office', device_id: 'kitchen_light_strip' } },
+      {},
+    );
     expect(ids(out)).toEqual(['light.kitchen_strip', 'light.office_desk']);
     expect(legacySim.getState('light.office_desk')?.state).toBe('on');
     for (const key of ['floor_id', 'label_id'] as const) {

@@ -12,7 +12,8 @@ import { openSse } from '../helpers/sse.js';
 let s: TestServer;
 let sim: RawClient;
 const tool = async (name: string, args: Record<string, unknown>) => (await s.call('/api/tools/call', 'POST', { name, arguments: args })).body;
-const found = async (args: Record<string, unknown>) => (((await tool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
+const found = async (args: Record<string, unknown>) =>
+  (((await tool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
 
 beforeAll(async () => {
   s = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
@@ -50,14 +51,21 @@ test("by 2026.11's default rule: lights, switches and media players are seen; lo
 });
 
 test('an entity Home Assistant stops exposing disappears from every tool and cannot be controlled', async () => {
-  expect((await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.office_desk'], should_expose: false })).success).toBe(true);
+  expect(
+    (await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.office_desk'], should_expose: false })).success,
+  ).toBe(true);
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'light' })).not.toContain('light.office_desk');
   const refused = await tool('control_lights', { entity_id: 'light.office_desk', command: 'on' });
   expect(refused).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN', details: { exposed: false } } } });
   expect(refused.content[0].text).toMatch(/expose/i);
   // Exposed explicitly, a weather entity becomes visible.
-  await sim.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['weather.home', 'light.office_desk'], should_expose: true });
+  await sim.command({
+    type: 'homeassistant/expose_entity',
+    assistants: ['conversation'],
+    entity_ids: ['weather.home', 'light.office_desk'],
+    should_expose: true,
+  });
   await s.app.services.exposure!.refresh();
   expect(await found({ domain: 'weather' })).toEqual(['weather.home']);
   expect((await tool('control_lights', { entity_id: 'light.office_desk', command: 'on', dry_run: true })).isError).toBeFalsy();
@@ -93,7 +101,10 @@ test('events of an entity callers may not see reach no stream, no socket, no sub
   expect((await s.call(`/api/events/history?entity_id=input_boolean.guest_mode&event_type=${marker}`)).body.data.events).toEqual([]);
   // A stream that resumes is not replayed them either.
   const first = frames.find((f) => f.event === 'message')!;
-  const resumed = await openSse(`${s.url}/api/events/stream?event_type=${marker}`, { authorization: `Bearer ${s.token}`, 'last-event-id': String(Number(first.id) - 2) });
+  const resumed = await openSse(`${s.url}/api/events/stream?event_type=${marker}`, {
+    authorization: `Bearer ${s.token}`,
+    'last-event-id': String(Number(first.id) - 2),
+  });
   await resumed.until((f) => f.filter((x) => x.event === 'message').length >= 2);
   await new Promise((r) => setTimeout(r, 50));
   expect(resumed.events().map((e) => e.data.n)).toEqual([2, 4]);
@@ -147,7 +158,8 @@ describe('on Home Assistant 2024.3.3, whose list names every choice, true and fa
   let t: TestServer;
   let ha: RawClient;
   const oldTool = async (name: string, args: Record<string, unknown>) => (await t.call('/api/tools/call', 'POST', { name, arguments: args })).body;
-  const oldFound = async (args: Record<string, unknown>) => (((await oldTool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
+  const oldFound = async (args: Record<string, unknown>) =>
+    (((await oldTool('search_entities', { ...args, limit: 100 })).structuredContent?.entities ?? []) as { entity_id: string }[]).map((e) => e.entity_id);
   beforeAll(async () => {
     old = await startSimulator({ legacy: true });
     t = await startTestServer({ HASS_URL: old.url, HASS_TOKEN: old.token, TOOLS_EXPOSED_ONLY: 'true' });
@@ -167,6 +179,9 @@ describe('on Home Assistant 2024.3.3, whose list names every choice, true and fa
     await ha.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.office_desk'], should_expose: false });
     await t.app.services.exposure!.refresh();
     expect(await oldFound({ domain: 'light' })).not.toContain('light.office_desk');
-    expect(await oldTool('control_lights', { entity_id: 'light.office_desk', command: 'on' })).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
+    expect(await oldTool('control_lights', { entity_id: 'light.office_desk', command: 'on' })).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'FORBIDDEN' } },
+    });
   });
 });

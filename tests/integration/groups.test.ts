@@ -61,7 +61,10 @@ describe('storing groups', () => {
     expect(await bad({ name: 'g', entities: [] })).toMatchObject({ details: { field: 'entities' } });
     expect(await bad({ name: 'g' })).toMatchObject({ details: { field: 'entities' } });
     expect(await bad({ name: 'g', entities: Array.from({ length: 501 }, (_, i) => `light.l${i}`) })).toMatchObject({ details: { field: 'entities' } });
-    expect(await bad({ name: 'g', entities: ['switch.coffee_maker', 'Not An Id'] })).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'entities.1' } });
+    expect(await bad({ name: 'g', entities: ['switch.coffee_maker', 'Not An Id'] })).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'entities.1' },
+    });
     expect(await bad({ name: 'g', entities: ['group:!!!'] })).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'entities.0' } });
     const unknown = await post('/api/group', { name: 'Ghosts', entities: ['light.ghost'] });
     expect(unknown.status).toBe(404);

@@ -15,12 +15,22 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const start = () => startBridge({ DATA_DIR: dataDir, CONFIG_EDITING: 'true', SIM_HOME: home });
 
-const config = (n: number) => ({ alias: 'Kept', triggers: [{ trigger: 'event', event_type: 'keep' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.desk' }, data: { brightness_pct: n } }] });
+const config = (n: number) => ({
+  alias: 'Kept',
+  triggers: [{ trigger: 'event', event_type: 'keep' }],
+  actions: [{ action: 'light.turn_on', target: { entity_id: 'light.desk' }, data: { brightness_pct: n } }],
+});
 
 test('versions survive a restart and a SIGKILL, and a kept one can be put back', async () => {
   let b = await start();
-  expect((await b.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'create', id: 'kept', config: config(10), confirm: true, reason: 'first' })).body.applied).toBe(true);
-  expect((await b.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'update', id: 'kept', config: config(20), confirm: true, reason: 'second' })).body.applied).toBe(true);
+  expect(
+    (await b.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'create', id: 'kept', config: config(10), confirm: true, reason: 'first' })).body
+      .applied,
+  ).toBe(true);
+  expect(
+    (await b.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'update', id: 'kept', config: config(20), confirm: true, reason: 'second' })).body
+      .applied,
+  ).toBe(true);
   await b.stop('SIGTERM');
 
   b = await start();
@@ -33,7 +43,14 @@ test('versions survive a restart and a SIGKILL, and a kept one can be put back',
   const restored = await b.call(`/api/ha-config-versions/${afterRestart[1].id}/restore`, 'POST', { confirm: true, reason: 'back' });
   expect(restored.body).toMatchObject({ applied: true, change: 'restored' });
   expect((await b.call('/api/ha-config/automation/kept')).body.config.actions[0].data).toEqual({ brightness_pct: 10 });
-  const answered = await b.call('/api/ha-config-changes', 'POST', { kind: 'automation', op: 'update', id: 'kept', config: config(30), confirm: true, reason: 'right before the crash' });
+  const answered = await b.call('/api/ha-config-changes', 'POST', {
+    kind: 'automation',
+    op: 'update',
+    id: 'kept',
+    config: config(30),
+    confirm: true,
+    reason: 'right before the crash',
+  });
   expect(answered.body.applied).toBe(true);
   // Killed at once after the answer: no shutdown, no checkpoint.
   await b.stop('SIGKILL');
@@ -41,7 +58,14 @@ test('versions survive a restart and a SIGKILL, and a kept one can be put back',
   const store = openStore(join(dataDir, 'bridge.db'));
   try {
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(store.configVersions.get(answered.body.version)).toMatchObject({ kind: 'automation', item: 'kept', change: 'updated', reason: 'right before the crash', actor_kind: 'user', actor: 'keeper' });
+    expect(store.configVersions.get(answered.body.version)).toMatchObject({
+      kind: 'automation',
+      item: 'kept',
+      change: 'updated',
+      reason: 'right before the crash',
+      actor_kind: 'user',
+      actor: 'keeper',
+    });
   } finally {
     store.close();
   }

@@ -14,7 +14,10 @@ type Answer = (req: { message: string }) => { action: 'accept' | 'decline' | 'ca
 
 async function mcp(s: TestServer, era: Era, answer?: Answer) {
   const asked: string[] = [];
-  const c = new Client({ name: 'config-test', version: '1.0.0' }, { ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), capabilities: answer ? { elicitation: {} } : {} });
+  const c = new Client(
+    { name: 'config-test', version: '1.0.0' },
+    { ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), capabilities: answer ? { elicitation: {} } : {} },
+  );
   if (answer) {
     c.setRequestHandler('elicitation/create', async (req) => {
       asked.push((req.params as { message: string }).message);
@@ -28,7 +31,11 @@ async function mcp(s: TestServer, era: Era, answer?: Answer) {
 const yes: Answer = () => ({ action: 'accept', content: { confirm: true } });
 const no: Answer = () => ({ action: 'decline' });
 const structured = (r: unknown) => (r as { structuredContent: Record<string, any> }).structuredContent;
-const automation = (n: number) => ({ alias: `Desk at night ${n}`, triggers: [{ trigger: 'event', event_type: `night_${n}` }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.desk' } }] });
+const automation = (n: number) => ({
+  alias: `Desk at night ${n}`,
+  triggers: [{ trigger: 'event', event_type: `night_${n}` }],
+  actions: [{ action: 'light.turn_on', target: { entity_id: 'light.desk' } }],
+});
 
 describe('with config editing on', () => {
   let s: TestServer;
@@ -37,32 +44,44 @@ describe('with config editing on', () => {
   });
   afterAll(() => s?.close());
 
-  test.each(['modern', 'legacy'] as const)('%s era: every config tool is listed; a change is shown to the person and applied only on their yes', async (era) => {
-    const n = era === 'modern' ? 1 : 2;
-    const declined = await mcp(s, era, no);
-    const names = (await declined.c.listTools()).tools.map((t) => t.name).filter((x) => x.startsWith('config'));
-    expect(names.sort()).toEqual(['config_change', 'config_history', 'config_read', 'config_restore', 'config_trace']);
-    const preview = await declined.c.callTool({ name: 'config_change', arguments: { kind: 'automation', op: 'create', config: automation(n), dry_run: true } });
-    expect(structured(preview)).toMatchObject({ dry_run: true, applied: false, change: 'created' });
-    expect((preview as { content: { text: string }[] }).content[0]!.text).toContain(`+alias: Desk at night ${n}`);
+  test.each(['modern', 'legacy'] as const)(
+    '%s era: every config tool is listed; a change is shown to the person and applied only on their yes',
+    async (era) => {
+      const n = era === 'modern' ? 1 : 2;
+      const declined = await mcp(s, era, no);
+      const names = (await declined.c.listTools()).tools.map((t) => t.name).filter((x) => x.startsWith('config'));
+      expect(names.sort()).toEqual(['config_change', 'config_history', 'config_read', 'config_restore', 'config_trace']);
+      const preview = await declined.c.callTool({
+        name: 'config_change',
+        arguments: { kind: 'automation', op: 'create', config: automation(n), dry_run: true },
+      });
+      expect(structured(preview)).toMatchObject({ dry_run: true, applied: false, change: 'created' });
+      expect((preview as { content: { text: string }[] }).content[0]!.text).toContain(`+alias: Desk at night ${n}`);
 
-    const refused = await declined.c.callTool({ name: 'config_change', arguments: { kind: 'automation', op: 'create', config: automation(n), reason: 'the person asked' } });
-    expect(declined.asked).toHaveLength(1);
-    expect(declined.asked[0]).toContain(`+alias: Desk at night ${n}`);
-    expect(refused.isError).toBe(true);
-    expect(structured(refused).error).toMatchObject({ code: 'CONFIRMATION_REQUIRED', details: { declined: true } });
-    expect((await s.call(`/api/ha-config/automation/desk_at_night_${n}`)).status).toBe(404);
-    await declined.c.close();
+      const refused = await declined.c.callTool({
+        name: 'config_change',
+        arguments: { kind: 'automation', op: 'create', config: automation(n), reason: 'the person asked' },
+      });
+      expect(declined.asked).toHaveLength(1);
+      expect(declined.asked[0]).toContain(`+alias: Desk at night ${n}`);
+      expect(refused.isError).toBe(true);
+      expect(structured(refused).error).toMatchObject({ code: 'CONFIRMATION_REQUIRED', details: { declined: true } });
+      expect((await s.call(`/api/ha-config/automation/desk_at_night_${n}`)).status).toBe(404);
+      await declined.c.close();
 
-    const allowed = await mcp(s, era, yes);
-    const done = await allowed.c.callTool({ name: 'config_change', arguments: { kind: 'automation', op: 'create', config: automation(n), reason: 'the person asked' } });
-    expect(done.isError).toBeFalsy();
-    expect(allowed.asked).toHaveLength(1);
-    expect(structured(done)).toMatchObject({ applied: true, change: 'created', id: `desk_at_night_${n}` });
-    const history = await allowed.c.callTool({ name: 'config_history', arguments: { kind: 'automation', id: `desk_at_night_${n}` } });
-    expect(structured(history).versions[0]).toMatchObject({ change: 'created', actor_kind: 'user', reason: 'the person asked' });
-    await allowed.c.close();
-  });
+      const allowed = await mcp(s, era, yes);
+      const done = await allowed.c.callTool({
+        name: 'config_change',
+        arguments: { kind: 'automation', op: 'create', config: automation(n), reason: 'the person asked' },
+      });
+      expect(done.isError).toBeFalsy();
+      expect(allowed.asked).toHaveLength(1);
+      expect(structured(done)).toMatchObject({ applied: true, change: 'created', id: `desk_at_night_${n}` });
+      const history = await allowed.c.callTool({ name: 'config_history', arguments: { kind: 'automation', id: `desk_at_night_${n}` } });
+      expect(structured(history).versions[0]).toMatchObject({ change: 'created', actor_kind: 'user', reason: 'the person asked' });
+      await allowed.c.close();
+    },
+  );
 
   test('offered by scope: a grant with config (and no control) gets the config tools and no control tool; one with control and no config gets no tool that changes config', () => {
     const names = (scope: string[]) => s.app.services.tools.listFor({ sub: 'client', iat: 0, via: 'oauth', scope }).map((t) => t.name);
@@ -71,14 +90,33 @@ describe('with config editing on', () => {
     expect(names(['read', 'control'])).toEqual(expect.arrayContaining(['control_lights', 'config_read', 'config_trace', 'config_history']));
     expect(names(['read', 'control'])).not.toContain('config_change');
     // Home Assistant's link: read and control at most, never config.
-    expect(s.app.services.tools.listFor({ sub: 'home-assistant', iat: 0, via: 'discovery', scope: ['read', 'control'] }).map((t) => t.name)).not.toContain('config_restore');
+    expect(s.app.services.tools.listFor({ sub: 'home-assistant', iat: 0, via: 'discovery', scope: ['read', 'control'] }).map((t) => t.name)).not.toContain(
+      'config_restore',
+    );
   });
 
   test('a client that cannot be asked gets the preview with CONFIRMATION_REQUIRED, and applies with confirm: true', async () => {
     const { c } = await mcp(s, 'modern');
-    const r = await c.callTool({ name: 'config_change', arguments: { kind: 'helper', op: 'create', id: 'input_boolean', config: { name: 'Movie mode' }, reason: 'for movie nights' } });
-    expect(structured(r).error).toMatchObject({ code: 'CONFIRMATION_REQUIRED', details: { needs_confirmation: ['creating input_boolean helper "Movie mode"'], diff: expect.stringContaining('+name: Movie mode') } });
-    const ok = await c.callTool({ name: 'config_change', arguments: { kind: 'helper', op: 'create', id: 'input_boolean', config: { name: 'Movie mode' }, reason: 'for movie nights', confirm: true, preview_id: structured(r).error.details.preview_id } });
+    const r = await c.callTool({
+      name: 'config_change',
+      arguments: { kind: 'helper', op: 'create', id: 'input_boolean', config: { name: 'Movie mode' }, reason: 'for movie nights' },
+    });
+    expect(structured(r).error).toMatchObject({
+      code: 'CONFIRMATION_REQUIRED',
+      details: { needs_confirmation: ['creating input_boolean helper "Movie mode"'], diff: expect.stringContaining('+name: Movie mode') },
+    });
+    const ok = await c.callTool({
+      name: 'config_change',
+      arguments: {
+        kind: 'helper',
+        op: 'create',
+        id: 'input_boolean',
+        config: { name: 'Movie mode' },
+        reason: 'for movie nights',
+        confirm: true,
+        preview_id: structured(r).error.details.preview_id,
+      },
+    });
     expect(structured(ok)).toMatchObject({ applied: true, id: 'input_boolean.movie_mode' });
     const noReason = await c.callTool({ name: 'config_change', arguments: { kind: 'helper', op: 'delete', id: 'input_boolean.movie_mode', confirm: true } });
     expect(structured(noReason).error).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'reason' } });
@@ -90,7 +128,9 @@ describe('with config editing on', () => {
     await s.app.simulator!.hub.bus.fire('night_1', {});
     for (let i = 0; i < 200 && s.app.hub.cache.get('light.desk')?.state !== 'on'; i++) await new Promise((r) => setTimeout(r, 10));
     const list = await c.callTool({ name: 'config_read', arguments: { kind: 'automation' } });
-    expect((list as { content: { text: string }[] }).content[0]!.text).toMatch(/desk_at_night_1 \(automation\.desk_at_night_1\): Desk at night 1, on, last ran \d{4}-/);
+    expect((list as { content: { text: string }[] }).content[0]!.text).toMatch(
+      /desk_at_night_1 \(automation\.desk_at_night_1\): Desk at night 1, on, last ran \d{4}-/,
+    );
     const why = await c.callTool({ name: 'config_trace', arguments: { kind: 'automation', id: 'automation.desk_at_night_1' } });
     expect(structured(why).why).toMatch(/on event 'night_1', ran to the end \(1 step\)\.$/);
     await c.close();
@@ -98,7 +138,14 @@ describe('with config editing on', () => {
 });
 
 describe('the checkpoint holds for config edits on every way in', () => {
-  const attempt = { kind: 'script', op: 'create', id: 'let_in', config: { sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] }, reason: 'test', confirm: true };
+  const attempt = {
+    kind: 'script',
+    op: 'create',
+    id: 'let_in',
+    config: { sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] },
+    reason: 'test',
+    confirm: true,
+  };
 
   test.each([
     ['read-only mode', { TOOLS_READ_ONLY: 'true' }, { read_only: true }],

@@ -73,7 +73,9 @@ describe('get_logbook', () => {
     const last = (r.structuredContent!.entries as Record<string, unknown>[]).at(-1);
     expect(last).toEqual({ when: expect.any(String), entity_id: 'light.kitchen_ceiling', state: 'off', caused_by: 'light.turn_off by a user' });
     const all = await ok('get_logbook', { hours: 1, limit: 500 });
-    expect((all.structuredContent!.entries as { entity_id: string }[]).map((e) => e.entity_id)).toEqual(expect.arrayContaining(['light.kitchen_ceiling', 'light.office_desk']));
+    expect((all.structuredContent!.entries as { entity_id: string }[]).map((e) => e.entity_id)).toEqual(
+      expect.arrayContaining(['light.kitchen_ceiling', 'light.office_desk']),
+    );
   });
 });
 
@@ -89,10 +91,27 @@ describe('get_statistics', () => {
     await hub.close();
     expect(imported.success).toBe(true);
     const hourly = await ok('get_statistics', { statistic_ids: ['sensor.outdoor_temperature'], start: hourStart(0), end: hourStart(12) });
-    expect(hourly.structuredContent!.statistics).toEqual([6, 7, 8].map((h) => ({ statistic_id: 'sensor.outdoor_temperature', start: expect.any(String), end: expect.any(String), mean: h + 0.123, min: h - 1, max: h + 1 })));
+    expect(hourly.structuredContent!.statistics).toEqual(
+      [6, 7, 8].map((h) => ({
+        statistic_id: 'sensor.outdoor_temperature',
+        start: expect.any(String),
+        end: expect.any(String),
+        mean: h + 0.123,
+        min: h - 1,
+        max: h + 1,
+      })),
+    );
     expect(hourly.structuredContent!.statistics[0].start).toBe('2024-03-01T07:00:00+01:00');
-    const daily = await ok('get_statistics', { statistic_ids: ['sensor.outdoor_temperature'], start: hourStart(0), end: hourStart(12), period: 'day', types: ['min', 'max'] });
-    expect(daily.structuredContent!.statistics).toEqual([{ statistic_id: 'sensor.outdoor_temperature', start: '2024-03-01T00:00:00+01:00', end: '2024-03-02T00:00:00+01:00', min: 5, max: 9 }]);
+    const daily = await ok('get_statistics', {
+      statistic_ids: ['sensor.outdoor_temperature'],
+      start: hourStart(0),
+      end: hourStart(12),
+      period: 'day',
+      types: ['min', 'max'],
+    });
+    expect(daily.structuredContent!.statistics).toEqual([
+      { statistic_id: 'sensor.outdoor_temperature', start: '2024-03-01T00:00:00+01:00', end: '2024-03-02T00:00:00+01:00', min: 5, max: 9 },
+    ]);
     const none = await ok('get_statistics', { statistic_ids: ['sensor.hallway_temperature'], start: hourStart(0), end: hourStart(12) });
     expect(none.content[0]!.text).toMatch(/^No statistics for sensor\.hallway_temperature .*\(here: .*sensor\.outdoor_temperature.*\)/);
   });

@@ -9,10 +9,12 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 let s: TestServer;
 const logLines: string[] = [];
 beforeAll(async () => {
-  const sink = new Writable({ write: (chunk, _e, cb) => {
+  const sink = new Writable({
+    write: (chunk, _e, cb) => {
       logLines.push(String(chunk));
       cb();
-    } });
+    },
+  });
   s = await startTestServer({}, { log: pino({ level: 'info' }, sink) });
   await s.app.hub.ready();
 });
@@ -22,7 +24,9 @@ afterAll(() => s.close());
 function raw(head: string, body = ''): Promise<{ status: number; text: string }> {
   const { port } = new URL(s.url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.end(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.end(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`),
+    );
     let text = '';
     socket.on('data', (d) => (text += d));
     socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
@@ -34,8 +38,16 @@ describe('a malformed Host header', () => {
   const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
   test.each([
     ['POST /oauth/token', 'Content-Type: application/x-www-form-urlencoded', 'grant_type=refresh_token&refresh_token=x&client_id=y'],
-    [`GET /oauth/authorize?response_type=code&client_id=x&redirect_uri=https%3A%2F%2Fa.example%2Fcb&code_challenge=${challenge}&code_challenge_method=S256`, '', ''],
-    ['POST /mcp', 'Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer TOKEN', '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'],
+    [
+      `GET /oauth/authorize?response_type=code&client_id=x&redirect_uri=https%3A%2F%2Fa.example%2Fcb&code_challenge=${challenge}&code_challenge_method=S256`,
+      '',
+      '',
+    ],
+    [
+      'POST /mcp',
+      'Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer TOKEN',
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+    ],
     ['GET /.well-known/oauth-authorization-server', '', ''],
     ['GET /api/state', 'Authorization: Bearer TOKEN', ''],
     ['GET /api/events/stream', 'Authorization: Bearer TOKEN', ''],
@@ -79,7 +91,10 @@ describe('JSON nested too deeply', () => {
       ['/api/device/control', `{"entity_id":"light.hallway","action":"turn_on","parameters":${p}}`],
       ['/api/group/nobody/control', `{"action":"turn_on","parameters":${p}}`],
       ['/api/tools/call', `{"name":"control_lights","arguments":{"entity_id":"light.hallway","x":${p}}}`],
-      ['/mcp', `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":${p},"clientInfo":{"name":"t","version":"1"}}}`],
+      [
+        '/mcp',
+        `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":${p},"clientInfo":{"name":"t","version":"1"}}}`,
+      ],
       ['/oauth/register', `{"redirect_uris":["https://a.example/cb"],"x":${p}}`],
     ] as const) {
       const r = await post(path, body);

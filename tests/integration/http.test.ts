@@ -107,7 +107,12 @@ describe('methods no route takes', () => {
       const res = await raw(method, path, { 'content-type': 'application/json' }, method === 'QUERY' ? ['{"q":1}'] : []);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(String(res.headers.allow).split(', ').sort()).toEqual([...allowed].sort());
-      expect(JSON.parse(res.body)).toEqual({ error: true, code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}`, details: { allowed: expect.arrayContaining(allowed) } });
+      expect(JSON.parse(res.body)).toEqual({
+        error: true,
+        code: 'METHOD_NOT_ALLOWED',
+        message: `${method} is not allowed on ${path}`,
+        details: { allowed: expect.arrayContaining(allowed) },
+      });
     }
   });
 
@@ -133,7 +138,10 @@ describe('methods no route takes', () => {
 
   test('a QUERY with a body is answered, and the connection closed rather than its body read', async () => {
     const body = '{"select":"light.kitchen"}';
-    const [query] = await onOneConnection([`QUERY /api/state HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`], () => false);
+    const [query] = await onOneConnection(
+      [`QUERY /api/state HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`],
+      () => false,
+    );
     expect(query!.status).toBe(405);
     expect(query!.headers.connection).toBe('close');
     expect(JSON.parse(query!.body).code).toBe('METHOD_NOT_ALLOWED');
@@ -241,7 +249,12 @@ describe('routing and errors', () => {
       const res = await s.api(path, { method: 'POST' });
       expect(res.status, path).toBe(405);
       expect(String(res.headers.get('allow')).split(', ').sort()).toEqual(['DELETE', 'GET', 'PUT']);
-      expect(await res.json()).toEqual({ error: true, code: 'METHOD_NOT_ALLOWED', message: 'POST is not allowed on /api/scene/some-scene', details: { allowed: ['GET', 'PUT', 'DELETE'] } });
+      expect(await res.json()).toEqual({
+        error: true,
+        code: 'METHOD_NOT_ALLOWED',
+        message: 'POST is not allowed on /api/scene/some-scene',
+        details: { allowed: ['GET', 'PUT', 'DELETE'] },
+      });
     }
   });
 
@@ -284,7 +297,11 @@ describe('security headers', () => {
 describe('health and config', () => {
   test('/health has the documented fields; uptime is whole seconds', async () => {
     const body = (await (await fetch(`${s.url}/health`)).json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ status: expect.stringMatching(/^(healthy|degraded)$/), version: s.app.services.version, hub: { connected: expect.any(Boolean) } });
+    expect(body).toMatchObject({
+      status: expect.stringMatching(/^(healthy|degraded)$/),
+      version: s.app.services.version,
+      hub: { connected: expect.any(Boolean) },
+    });
     expect(Number.isInteger(body.uptime)).toBe(true);
   });
 
@@ -333,10 +350,15 @@ describe('access log', () => {
     const { Writable } = await import('node:stream');
     const pino = (await import('pino')).default;
     const lines: Record<string, unknown>[] = [];
-    const log = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => {
-      lines.push(JSON.parse(String(c)));
-      cb();
-    } }));
+    const log = pino(
+      { level: 'debug' },
+      new Writable({
+        write: (c, _e, cb) => {
+          lines.push(JSON.parse(String(c)));
+          cb();
+        },
+      }),
+    );
     const own = await startTestServer({}, { log });
     try {
       const res = await own.api('/api/nothing', { headers: { 'x-request-id': 'trace-me-1' } });

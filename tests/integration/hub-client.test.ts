@@ -15,10 +15,15 @@ afterEach(async () => {
 
 function capture() {
   const lines: string[] = [];
-  const log = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => {
-      lines.push(String(c));
-      cb();
-    } }));
+  const log = pino(
+    { level: 'debug' },
+    new Writable({
+      write: (c, _e, cb) => {
+        lines.push(String(c));
+        cb();
+      },
+    }),
+  );
   return { log, lines };
 }
 
@@ -184,7 +189,9 @@ describe('hub client', () => {
     const start = hub.status().since;
     // Several more refusals, not one more event.
     await new Promise((r) => setTimeout(r, 300));
-    expect(events.map((e) => [e.event_type, e.data])).toEqual([[HUB_DISCONNECTED, { reason: 'auth_invalid', message: 'Invalid access token or password', attempt: 1, since: start }]]);
+    expect(events.map((e) => [e.event_type, e.data])).toEqual([
+      [HUB_DISCONNECTED, { reason: 'auth_invalid', message: 'Invalid access token or password', attempt: 1, since: start }],
+    ]);
   });
 
   test('a ping timeout is the reason of the hub_disconnected it causes', async () => {
@@ -195,7 +202,9 @@ describe('hub client', () => {
     await until(() => events.some((e) => e.event_type === HUB_DISCONNECTED), 'hub_disconnected');
     s.pauseResponses(false);
     await until(() => events.filter((e) => e.event_type === HUB_CONNECTED).length === 2, 'hub_connected after the reconnect');
-    const connection = events.filter((e) => e.event_type === HUB_CONNECTED || e.event_type === HUB_DISCONNECTED).map((e) => [e.event_type, e.data.kind ?? e.data.reason, e.data.attempt]);
+    const connection = events
+      .filter((e) => e.event_type === HUB_CONNECTED || e.event_type === HUB_DISCONNECTED)
+      .map((e) => [e.event_type, e.data.kind ?? e.data.reason, e.data.attempt]);
     expect(connection).toEqual([
       [HUB_CONNECTED, 'initial', 1],
       [HUB_DISCONNECTED, 'ping_timeout', 0],

@@ -76,7 +76,10 @@ describe('hub connection events', () => {
     await until(() => ofType(events, HUB_CONNECTED).length > 0, 'hub_connected');
 
     // Each change while away comes as a state_changed before hub_connected, which counts them.
-    const catchUp = events.slice(from, events.findIndex((e) => e.event_type === HUB_CONNECTED));
+    const catchUp = events.slice(
+      from,
+      events.findIndex((e) => e.event_type === HUB_CONNECTED),
+    );
     const changed = catchUp.filter((e) => e.event_type === 'state_changed').map((e) => (e.data as unknown as StateChangedData).entity_id);
     expect(changed).toEqual(expect.arrayContaining([id, 'sensor.appeared_while_away']));
     const [connected] = ofType(events, HUB_CONNECTED);

@@ -10,7 +10,12 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const PROXY = '127.0.0.2';
 const USER_ID = 'f1e2d3c4b5a697887766554433221100';
-const haUser = { 'x-remote-user-id': USER_ID, 'x-remote-user-name': 'jane', 'x-remote-user-display-name': 'Jane Doe', 'x-ingress-path': '/api/hassio_ingress/abc123' };
+const haUser = {
+  'x-remote-user-id': USER_ID,
+  'x-remote-user-name': 'jane',
+  'x-remote-user-display-name': 'Jane Doe',
+  'x-ingress-path': '/api/hassio_ingress/abc123',
+};
 
 let server: TestServer;
 let port: number;
@@ -139,7 +144,9 @@ describe('framing', () => {
       // src="/..", href="/..", fetch('/..'), new EventSource('/..'), or an absolute http(s) URL to elsewhere.
       expect(text, file).not.toMatch(/(?:src|href|action)="\/|(?:api|fetch|EventSource)\(\s*['"`]\//);
       // (Home Assistant's OAuth redirect URI and the repository to install from are shown as text to copy, never loaded.)
-      expect(text, file).not.toMatch(/https?:\/\/(?!www\.w3\.org|homeassistant\.local|my\.home-assistant\.io\/redirect\/oauth|github\.com\/home-mcp-bridge\/home-mcp-bridge[ <]|\$\{)/);
+      expect(text, file).not.toMatch(
+        /https?:\/\/(?!www\.w3\.org|homeassistant\.local|my\.home-assistant\.io\/redirect\/oauth|github\.com\/home-mcp-bridge\/home-mcp-bridge[ <]|\$\{)/,
+      );
     }
   });
 });
@@ -150,8 +157,7 @@ describe('which Home Assistant users may come in (INGRESS_USERS)', () => {
   let listed: TestServer;
   let adminId: string;
   let userId: string;
-  const as = (s: TestServer, id: string) =>
-    requestFrom(PROXY, `http://127.0.0.1:${s.app.port}/api/me`, { headers: { ...haUser, 'x-remote-user-id': id } });
+  const as = (s: TestServer, id: string) => requestFrom(PROXY, `http://127.0.0.1:${s.app.port}/api/me`, { headers: { ...haUser, 'x-remote-user-id': id } });
 
   beforeAll(async () => {
     sim = await startSimulator({ userToken: 'user-token' });

@@ -41,7 +41,8 @@ function once(dir: string, make: (partial: string) => void): string {
   return dir;
 }
 
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, env: { ...process.env, PATH: BASE_PATH }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, env: { ...process.env, PATH: BASE_PATH }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 function installNode22(): string {
   const dir = once(join(CACHE, `node-${NODE_22}`), (partial) => {
@@ -60,7 +61,8 @@ function installPackage(): string {
   const sha = createHash('sha256').update(readFileSync(tarball)).digest('hex').slice(0, 16);
   const dir = join(CACHE, `installed-package-${sha}`);
   // Older installs of other tarballs go: only the latest is worth keeping.
-  for (const e of existsSync(CACHE) ? readdirSync(CACHE) : []) if (e.startsWith('installed-package-') && e !== `installed-package-${sha}`) rmSync(join(CACHE, e), { recursive: true, force: true });
+  for (const e of existsSync(CACHE) ? readdirSync(CACHE) : [])
+    if (e.startsWith('installed-package-') && e !== `installed-package-${sha}`) rmSync(join(CACHE, e), { recursive: true, force: true });
   return once(dir, (partial) => {
     npm(['install', '-g', '--prefix', partial, '--no-audit', '--no-fund', tarball], work);
   });
@@ -74,12 +76,17 @@ interface Run {
 }
 
 function run(command: string, args: string[], path: string, env: Record<string, string> = {}): Run {
-  const child = spawn(command, args, { env: { PATH: path, HOME: work, DATA_DIR: mkdtempSync(join(work, 'data-')), LOG_LEVEL: 'info', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { PATH: path, HOME: work, DATA_DIR: mkdtempSync(join(work, 'data-')), LOG_LEVEL: 'info', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, out: () => out, err: () => err, exited };
 }
 
@@ -111,7 +118,11 @@ function bridgeProcess(pid: number): { pid: number; cmdline: string } {
 }
 
 const message = (m: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`;
-const initialize = message({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'installed-package-test', version: '1' } } });
+const initialize = message({
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'installed-package-test', version: '1' } },
+});
 
 /** README's first Claude Desktop config that runs the bridge over stdio: what a user copies. */
 function readmeStdioConfig(): { command: string; args: string[] } {
@@ -200,15 +211,34 @@ describe('the packed package', () => {
     const r = run(join(SYSTEM_NODE_DIR, 'node'), [join(bare, 'dist', 'src', 'launcher.js'), 'stdio'], BASE_PATH);
     expect(await r.exited).toEqual({ code: 1, signal: null });
     expect(r.out()).toBe('');
-    expect(r.err().trimEnd().split('\n')).toEqual([expect.stringMatching(/^home-mcp-bridge: this is Node v20\.\S+ and the bridge runs on Node 24; .*install Node 24 .* first on PATH\.$/)]);
+    expect(r.err().trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^home-mcp-bridge: this is Node v20\.\S+ and the bridge runs on Node 24; .*install Node 24 .* first on PATH\.$/),
+    ]);
   });
 
   test('holds the build, the panel, the native check and the demo bundle, and no sources, tests or maps', () => {
     const pkg = join(prefix, 'lib', 'node_modules', 'home-mcp-bridge');
-    for (const file of ['dist/src/launcher.js', 'dist/src/main.js', 'dist/src/plugin/index.d.ts', 'dist/plugins/lights/index.js', 'src/panel/index.html', 'src/sim/dist/index.js', 'scripts/native/install.mjs']) {
+    for (const file of [
+      'dist/src/launcher.js',
+      'dist/src/main.js',
+      'dist/src/plugin/index.d.ts',
+      'dist/plugins/lights/index.js',
+      'src/panel/index.html',
+      'src/sim/dist/index.js',
+      'scripts/native/install.mjs',
+    ]) {
       expect(existsSync(join(pkg, file)), file).toBe(true);
     }
-    for (const path of ['src/app.ts', 'src/sim/index.ts', 'dist/src/sim', 'tests', 'bench', 'dist/src/main.js.map', 'dist/.tsbuildinfo', 'node_modules/@home-mcp-bridge']) {
+    for (const path of [
+      'src/app.ts',
+      'src/sim/index.ts',
+      'dist/src/sim',
+      'tests',
+      'bench',
+      'dist/src/main.js.map',
+      'dist/.tsbuildinfo',
+      'node_modules/@home-mcp-bridge',
+    ]) {
       expect(existsSync(join(pkg, path)), path).toBe(false);
     }
     const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };

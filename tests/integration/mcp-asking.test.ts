@@ -20,10 +20,14 @@ afterAll(() => s?.close());
 const sim = () => s.app.simulator!;
 const simHeaders = () => ({ authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' });
 const hubState = async (id: string) => ((await (await fetch(`${sim().url}/api/states/${id}`, { headers: simHeaders() })).json()) as { state: string }).state;
-const setHub = (id: string, state: string) => fetch(`${sim().url}/api/states/${id}`, { method: 'POST', headers: simHeaders(), body: JSON.stringify({ state }) });
+const setHub = (id: string, state: string) =>
+  fetch(`${sim().url}/api/states/${id}`, { method: 'POST', headers: simHeaders(), body: JSON.stringify({ state }) });
 
 type Era = 'modern' | 'legacy';
-type Answer = (req: { message: string; requestedSchema: Record<string, unknown> }) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+type Answer = (req: { message: string; requestedSchema: Record<string, unknown> }) => {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+};
 
 /** A client of one era; with `answer`, it declares elicitation and answers each question with it. */
 async function client(era: Era, transport: Transport, answer?: Answer) {
@@ -53,7 +57,10 @@ describe.each(['modern', 'legacy'] as const)('over HTTP, %s era', (era) => {
   beforeEach(async () => {
     // Through the bridge's own tools, so the entities keep their attributes (features, colour modes).
     await s.call('/api/tools/call', 'POST', { name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'lock' } });
-    await s.call('/api/tools/call', 'POST', { name: 'control_lights', arguments: { entity_id: ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk'], command: 'off' } });
+    await s.call('/api/tools/call', 'POST', {
+      name: 'control_lights',
+      arguments: { entity_id: ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk'], command: 'off' },
+    });
   });
 
   test('the client negotiated its era', async () => {
@@ -112,7 +119,11 @@ describe.each(['modern', 'legacy'] as const)('over HTTP, %s era', (era) => {
     expect(r.isError).toBe(true);
     const error = errorOf(r)!;
     expect(error.code).toBe('AMBIGUOUS');
-    expect(error.details.candidates.map((x: { entity_id: string }) => x.entity_id).sort()).toEqual(['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']);
+    expect(error.details.candidates.map((x: { entity_id: string }) => x.entity_id).sort()).toEqual([
+      'light.bedroom_lamp',
+      'light.living_room_lamp',
+      'light.office_desk',
+    ]);
     for (const id of ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk']) expect(await hubState(id)).toBe('off');
     await c.close();
   });
@@ -121,7 +132,9 @@ describe.each(['modern', 'legacy'] as const)('over HTTP, %s era', (era) => {
 test('a yes cannot open what the checkpoint refuses: a denied lock is FORBIDDEN and nobody is asked', async () => {
   const denied = await startTestServer({ TOOLS_DENY: 'lock.back_door' });
   try {
-    const transport = new StreamableHTTPClientTransport(new URL(`${denied.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${denied.token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${denied.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${denied.token}` } },
+    });
     const { c, asked } = await client('modern', transport, yes);
     const r = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } });
     expect(errorOf(r)).toMatchObject({ code: 'FORBIDDEN' });
@@ -133,12 +146,23 @@ test('a yes cannot open what the checkpoint refuses: a denied lock is FORBIDDEN 
 });
 
 describe('request state (2026-07-28, raw HTTP)', () => {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  };
   let id = 0;
   const call = async (params: Record<string, unknown>) => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'control_locks' },
+      headers: {
+        authorization: `Bearer ${s.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'control_locks',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'control_locks', ...params, _meta: meta } }),
     });
     return (await res.json()) as { result?: Record<string, any>; error?: { code: number; message: string } };
@@ -159,7 +183,9 @@ describe('request state (2026-07-28, raw HTTP)', () => {
     expect(unasked.result?.resultType).toBe('input_required');
     // Changed state, or state for other arguments, is refused.
     expect((await call({ ...unlock, inputResponses: yesAnswer, requestState: `${state}x` })).error?.code).toBe(-32602);
-    expect((await call({ arguments: { entity_id: 'lock.garden_gate', command: 'unlock' }, inputResponses: yesAnswer, requestState: state })).error?.code).toBe(-32602);
+    expect((await call({ arguments: { entity_id: 'lock.garden_gate', command: 'unlock' }, inputResponses: yesAnswer, requestState: state })).error?.code).toBe(
+      -32602,
+    );
     expect(await hubState('lock.back_door')).toBe('locked');
 
     const done = await call({ ...unlock, inputResponses: yesAnswer, requestState: state });
@@ -214,13 +240,25 @@ describe('over stdio (a child process), both eras', () => {
     new StdioClientTransport({
       command: process.execPath,
       args: ['dist/src/main.js', 'stdio'],
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, HASS_URL: sim().url, HASS_TOKEN: sim().token, LOG_LEVEL: 'silent', AUTH_USERNAME: 'x', AUTH_PASSWORD: 'stdio test password', MCP_RESOURCE_DEBOUNCE: '20' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        HASS_URL: sim().url,
+        HASS_TOKEN: sim().token,
+        LOG_LEVEL: 'silent',
+        AUTH_USERNAME: 'x',
+        AUTH_PASSWORD: 'stdio test password',
+        MCP_RESOURCE_DEBOUNCE: '20',
+      },
       stderr: 'ignore',
     });
 
   test.each(['modern', 'legacy'] as const)('%s: unlocking waits for the yes; the lamp is asked for', async (era) => {
     await s.call('/api/tools/call', 'POST', { name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'lock' } });
-    await s.call('/api/tools/call', 'POST', { name: 'control_lights', arguments: { entity_id: ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk'], command: 'off' } });
+    await s.call('/api/tools/call', 'POST', {
+      name: 'control_lights',
+      arguments: { entity_id: ['light.bedroom_lamp', 'light.living_room_lamp', 'light.office_desk'], command: 'off' },
+    });
     let question = '';
     const { c } = await client(era, stdio(), (req) => {
       question = req.message;

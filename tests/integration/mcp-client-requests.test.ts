@@ -28,7 +28,11 @@ async function nextMessage(reader: ReadableStreamDefaultReader<Uint8Array>, stat
     if (cut !== -1) {
       const frame = state.buffer.slice(0, cut);
       state.buffer = state.buffer.slice(cut + 2);
-      const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+      const data = frame
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n');
       if (data) return JSON.parse(data);
       continue;
     }
@@ -39,10 +43,23 @@ async function nextMessage(reader: ReadableStreamDefaultReader<Uint8Array>, stat
 }
 
 test.each([
-  ['test_elicitation_sep1330_enums', {}, 'elicitation/create', { action: 'accept', content: { untitledSingle: 'option1', titledSingle: 'value1', legacyEnum: 'opt1', untitledMulti: ['option1'], titledMulti: ['value1'] } }],
+  [
+    'test_elicitation_sep1330_enums',
+    {},
+    'elicitation/create',
+    {
+      action: 'accept',
+      content: { untitledSingle: 'option1', titledSingle: 'value1', legacyEnum: 'opt1', untitledMulti: ['option1'], titledMulti: ['value1'] },
+    },
+  ],
   ['test_sampling', { prompt: 'hello' }, 'sampling/createMessage', { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }],
 ])('%s: the request to the client comes on the call’s own stream, with no GET stream open', async (tool, args, method, reply) => {
-  const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} }, sampling: {} }, clientInfo: { name: 'raw', version: '1' } } });
+  const init = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} }, sampling: {} }, clientInfo: { name: 'raw', version: '1' } },
+  });
   const session = init.headers.get('mcp-session-id')!;
   await init.text();
   expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);

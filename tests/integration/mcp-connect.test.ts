@@ -21,7 +21,12 @@ test('connect bridges stdio to /mcp and survives a restart of the bridge', async
   const dataDir = mkdtempSync(join(tmpdir(), 'hmb-connect-'));
   const port = String(await freePort());
   let s = await startTestServer({ DATA_DIR: dataDir, PORT: port });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', `${s.url}/mcp`], env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: s.token }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['dist/src/main.js', 'connect', `${s.url}/mcp`],
+    env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: s.token },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'connect-test', version: '1.0.0' });
   try {
     await client.connect(transport);
@@ -41,8 +46,16 @@ test('connect bridges stdio to /mcp and survives a restart of the bridge', async
 
 test('connect relays a 2026-07-28 client too: stateless requests, a question and its answer, a listen stream', async () => {
   const s = await startTestServer({ MCP_RESOURCE_DEBOUNCE: '20' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'connect', `${s.url}/mcp`], env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: s.token }, stderr: 'pipe' });
-  const client = new Client({ name: 'connect-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['dist/src/main.js', 'connect', `${s.url}/mcp`],
+    env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: s.token },
+    stderr: 'pipe',
+  });
+  const client = new Client(
+    { name: 'connect-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } },
+  );
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }) as never);
   try {
     await client.connect(transport);
@@ -66,7 +79,10 @@ test('connect refuses to start without a URL or a token, saying why', async () =
   const noUrl = spawnSync(process.execPath, ['dist/src/main.js', 'connect'], { env: { PATH: process.env.PATH ?? '', BRIDGE_TOKEN: 'x' }, encoding: 'utf8' });
   expect(noUrl.status).toBe(1);
   expect(noUrl.stderr).toMatch(/usage:\s+home-mcp-bridge connect --home-assistant URL[\s\S]*home-mcp-bridge connect URL/);
-  const noToken = spawnSync(process.execPath, ['dist/src/main.js', 'connect', 'http://127.0.0.1:1/mcp'], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+  const noToken = spawnSync(process.execPath, ['dist/src/main.js', 'connect', 'http://127.0.0.1:1/mcp'], {
+    env: { PATH: process.env.PATH ?? '' },
+    encoding: 'utf8',
+  });
   expect(noToken.status).toBe(1);
   expect(noToken.stderr).toMatch(/BRIDGE_TOKEN/);
 });

@@ -118,7 +118,11 @@ const close = async (o: Opened) => {
 };
 
 async function bridgeToken(s: TestServer, auth: string, name: string): Promise<{ id: string; token: string }> {
-  const res = await fetch(`${s.url}/api/tokens`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  const res = await fetch(`${s.url}/api/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; token: string };
 }
@@ -127,7 +131,13 @@ async function bridgeToken(s: TestServer, auth: string, name: string): Promise<{
 const onSession = (s: TestServer, token: string, sid: string) =>
   fetch(`${s.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
 
@@ -140,7 +150,8 @@ describe('an MCP session and listen stream end with their credential', () => {
     // And a session of the 2024-11-05 revision (GET /sse, POST /messages).
     const seen2024: Seen[] = [];
     const rec = recording(seen2024);
-    const withToken = (url: string | URL, init?: RequestInit) => rec(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${made.token}` } });
+    const withToken = (url: string | URL, init?: RequestInit) =>
+      rec(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${made.token}` } });
     const old = new Client({ name: 'cred-2024', version: '1.0.0' });
     await old.connect(new SSEClientTransport(new URL(`${s.url}/sse`), { fetch: withToken, eventSourceInit: { fetch: withToken } }));
     const mine = await openBoth(s, s.token);
@@ -174,7 +185,11 @@ describe('an MCP session and listen stream end with their credential', () => {
     cleanup.push(() => s.close());
     const password = () => /^ *password: (\S+)$/m.exec(banner)![1]!;
     const signIn = async (pw: string) => {
-      const res = await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: pw }) });
+      const res = await fetch(`${s.url}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: pw }),
+      });
       expect(res.status).toBe(200);
       return ((await res.json()) as { access_token: string }).access_token;
     };
@@ -185,7 +200,10 @@ describe('an MCP session and listen stream end with their credential', () => {
     const issued = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { iat: number }).iat;
     while (Math.floor(Date.now() / 1000) <= issued) await new Promise((r) => setTimeout(r, 50));
     let out = '';
-    const child = spawn(process.execPath, [MAIN, 'reset-password'], { env: { PATH: process.env.PATH!, DATA_DIR: s.dataDir }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [MAIN, 'reset-password'], {
+      env: { PATH: process.env.PATH!, DATA_DIR: s.dataDir },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     child.stdout.on('data', (d) => (out += String(d)));
     expect(await new Promise((r) => child.on('exit', r))).toBe(0);
     await expectEnded(s, o, 'password_changed');

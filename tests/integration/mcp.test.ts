@@ -25,7 +25,8 @@ async function connect(headers: Record<string, string> = { authorization: `Beare
 }
 
 const sim = () => s.app.simulator!;
-const hubState = async (id: string) => (await (await fetch(`${sim().url}/api/states/${id}`, { headers: { authorization: `Bearer ${sim().token}` } })).json()) as { state: string };
+const hubState = async (id: string) =>
+  (await (await fetch(`${sim().url}/api/states/${id}`, { headers: { authorization: `Bearer ${sim().token}` } })).json()) as { state: string };
 
 describe('Streamable HTTP', () => {
   test('initialize, list and call tools against the hub, prompts and resources', async () => {
@@ -75,7 +76,11 @@ describe('Streamable HTTP', () => {
     );
     await client.subscribeResource({ uri: 'home://entity/light.bedroom_lamp' });
     const before = (await hubState('light.bedroom_lamp')).state;
-    await fetch(`${sim().url}/api/states/light.bedroom_lamp`, { method: 'POST', headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' }, body: JSON.stringify({ state: before === 'on' ? 'off' : 'on' }) });
+    await fetch(`${sim().url}/api/states/light.bedroom_lamp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: before === 'on' ? 'off' : 'on' }),
+    });
     await got;
     expect(updates).toEqual(['home://entity/light.bedroom_lamp']);
     await client.unsubscribeResource({ uri: 'home://entity/light.bedroom_lamp' });
@@ -84,13 +89,20 @@ describe('Streamable HTTP', () => {
 
   test('completions for resource-template parts (entity ids, areas); a new entity announces a changed resource list', async () => {
     const { client } = await connect();
-    const entities = await client.complete({ ref: { type: 'ref/resource', uri: 'home://entity/{entity_id}' }, argument: { name: 'entity_id', value: 'lock.' } });
+    const entities = await client.complete({
+      ref: { type: 'ref/resource', uri: 'home://entity/{entity_id}' },
+      argument: { name: 'entity_id', value: 'lock.' },
+    });
     expect(entities.completion.values).toEqual(expect.arrayContaining(['lock.front_door', 'lock.back_door']));
     expect(entities.completion.values.every((v) => v.startsWith('lock.'))).toBe(true);
     const areas = await client.complete({ ref: { type: 'ref/resource', uri: 'home://area/{area_id}' }, argument: { name: 'area_id', value: 'kit' } });
     expect(areas.completion.values).toEqual(['kitchen']);
     const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
-    await fetch(`${sim().url}/api/states/sensor.brand_new_thing`, { method: 'POST', headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' }, body: JSON.stringify({ state: '1' }) });
+    await fetch(`${sim().url}/api/states/sensor.brand_new_thing`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: '1' }),
+    });
     await changed;
     await client.close();
   });
@@ -99,18 +111,37 @@ describe('Streamable HTTP', () => {
     const { client, transport } = await connect();
     const sid = transport.sessionId!;
     await transport.terminateSession();
-    const after = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const after = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${s.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(after.status).toBe(404);
     await client.close();
   });
 
   test('no token is 401 with WWW-Authenticate; a foreign Origin is 403; a GET without a session is 400', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const none = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`);
-    const evil = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${s.token}`, origin: 'https://evil.example' }, body: JSON.stringify(init) });
+    const evil = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${s.token}`, origin: 'https://evil.example' },
+      body: JSON.stringify(init),
+    });
     expect(evil.status).toBe(403);
     expect(await evil.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Origin/) } });
     const get = await fetch(`${s.url}/mcp`, { headers: { authorization: `Bearer ${s.token}`, accept: 'text/event-stream' } });
@@ -124,11 +155,23 @@ describe('sessions', () => {
     fetch(`${s.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
   const resultOf = async (res: Response) => {
     const text = await res.text();
-    return JSON.parse(text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).result;
+    return JSON.parse(
+      text.startsWith('{')
+        ? text
+        : text
+            .split('\n')
+            .find((l) => l.startsWith('data: '))!
+            .slice(6),
+    ).result;
   };
 
   test('the revisions 2025-11-25, 2025-06-18 and 2025-03-26 are each answered in kind', async () => {
@@ -145,7 +188,12 @@ describe('sessions', () => {
       const res = await fetch(`${own.url}/mcp`, {
         method: 'POST',
         headers: { authorization: `Bearer ${own.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
       });
       const sid = res.headers.get('mcp-session-id')!;
       await res.text();
@@ -154,7 +202,17 @@ describe('sessions', () => {
       const end = Date.now() + 10_000;
       while (own.app.services.mcp.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
       expect(own.app.services.mcp.size).toBe(0);
-      const after = await fetch(`${own.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${own.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+      const after = await fetch(`${own.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${own.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sid,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      });
       expect(after.status).toBe(404);
     } finally {
       await own.close();
@@ -184,7 +242,12 @@ describe('HTTP+SSE of the 2024-11-05 revision', () => {
 describe('stdio', () => {
   test('the SDK client over a child process: initialize, list tools, call one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hmb-stdio-'));
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/src/main.js', 'stdio'], env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['dist/src/main.js', 'stdio'],
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     try {
       await client.connect(transport);
@@ -200,7 +263,10 @@ describe('stdio', () => {
 
   test('standard output carries only JSON-RPC messages, even with logs on and a plugin that prints', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hmb-stdio-'));
-    const child = spawn(process.execPath, ['dist/src/main.js', 'stdio'], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'debug', PLUGINS_DIR: join(process.cwd(), 'tests', 'fixtures', 'noisy-plugins') }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/src/main.js', 'stdio'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'debug', PLUGINS_DIR: join(process.cwd(), 'tests', 'fixtures', 'noisy-plugins') },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
     let stderr = '';
@@ -214,7 +280,12 @@ describe('stdio', () => {
       throw new Error(`no answer ${id}; stdout: ${lines.join('\n')}; stderr: ${stderr.slice(-2000)}`);
     };
     try {
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
       await waitFor(1);
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });

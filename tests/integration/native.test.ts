@@ -38,7 +38,9 @@ afterAll(() => {
 describe('the installed uWebSockets.js', () => {
   test('is the recorded version, and every binary has its recorded SHA-256', () => {
     expect(JSON.parse(readFileSync(join(uwsDir, 'package.json'), 'utf8')).version).toBe(record.version);
-    const present = readdirSync(uwsDir).filter((f) => f.endsWith('.node')).sort();
+    const present = readdirSync(uwsDir)
+      .filter((f) => f.endsWith('.node'))
+      .sort();
     expect(present).toEqual(Object.keys(record.sha256).sort());
     for (const f of present) expect(sha256(readFileSync(join(uwsDir, f))), f).toBe(record.sha256[f]);
   });
@@ -47,7 +49,10 @@ describe('the installed uWebSockets.js', () => {
     for (const buf of [x64, arm64]) {
       const info = readDynamic(buf);
       expect(glibcNeeds(info)[0]).toBe('GLIBC_2.38');
-      const c23 = info.symbols.filter((s) => s.undefined && s.version === 'GLIBC_2.38').map((s) => s.name).sort();
+      const c23 = info.symbols
+        .filter((s) => s.undefined && s.version === 'GLIBC_2.38')
+        .map((s) => s.name)
+        .sort();
       expect(c23.every((n) => n in C23_REDIRECTS)).toBe(true);
       expect(glibcNeeds(info)[1]).toBe('GLIBC_2.36');
     }
@@ -145,7 +150,12 @@ describe('the install check (scripts/native/install.mjs)', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const native = JSON.parse(readFileSync(join(dir, 'node_modules/.home-mcp-bridge/native.json'), 'utf8'));
-    expect(native).toMatchObject({ node: process.version, abi: process.versions.modules, glibc: hostGlibc(), uws: { version: record.version, needsGlibc: 'GLIBC_2.38' } });
+    expect(native).toMatchObject({
+      node: process.version,
+      abi: process.versions.modules,
+      glibc: hostGlibc(),
+      uws: { version: record.version, needsGlibc: 'GLIBC_2.38' },
+    });
     expect(native.uws.copy !== null).toBe(compareGlibc(hostGlibc(), '2.38') < 0);
     expect(r.stdout).toMatch(/better-sqlite3 opens SQLite \d+\.\d+/);
   });
@@ -178,7 +188,10 @@ describe('the Node line', () => {
 
   test('npm scripts run on that Node: npm ci put it in node_modules/.bin, which npm puts first on PATH', () => {
     // Whatever Node runs npm itself (here the machine's own, found on a PATH without node_modules/.bin).
-    const outer = (process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules')).join(':');
+    const outer = (process.env.PATH ?? '')
+      .split(':')
+      .filter((p) => !p.includes('node_modules'))
+      .join(':');
     const env = execFileSync('npm', ['run', '--silent', 'env'], { cwd: root, encoding: 'utf8', env: { ...process.env, PATH: outer } });
     const path = /^PATH=(.*)$/m.exec(env)?.[1] ?? '';
     expect(path.split(':')[0]).toBe(join(root, 'node_modules/.bin'));

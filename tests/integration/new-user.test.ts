@@ -76,7 +76,10 @@ describe('tokens end when their user does', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'hmb-users-'));
   const secret = 'a-fixed-secret-of-at-least-32-characters!';
   const start = async (users: { username: string; password: string }[]): Promise<RunningApp> => {
-    const config = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, JWT_SECRET: secret, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '0' }, addonOptionsFile: join(dataDir, 'none.json') });
+    const config = loadConfig({
+      env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, JWT_SECRET: secret, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '0' },
+      addonOptionsFile: join(dataDir, 'none.json'),
+    });
     return startApp({ ...config, users }, { log: createLogger('silent', 'stderr') });
   };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -121,7 +124,9 @@ describe('tokens end when their user does', () => {
     const s = await startTestServer();
     try {
       expect((await fetch(`${s.url}/api/config`)).headers.get('www-authenticate')).toBe('Bearer');
-      expect((await fetch(`${s.url}/api/config`, { headers: { authorization: 'Bearer forged' } })).headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect((await fetch(`${s.url}/api/config`, { headers: { authorization: 'Bearer forged' } })).headers.get('www-authenticate')).toBe(
+        'Bearer error="invalid_token"',
+      );
     } finally {
       await s.close();
     }
@@ -152,7 +157,11 @@ describe('admin password recovery', () => {
   });
 
   test('a configured user’s password is not reset from the command line', async () => {
-    const out = await cli(['reset-password', 'tester'], { DATA_DIR: mkdtempSync(join(tmpdir(), 'hmb-reset-')), AUTH_USERNAME: 'tester', AUTH_PASSWORD: 'password-1' });
+    const out = await cli(['reset-password', 'tester'], {
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'hmb-reset-')),
+      AUTH_USERNAME: 'tester',
+      AUTH_PASSWORD: 'password-1',
+    });
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(/comes from the configuration/);
   });
@@ -182,7 +191,10 @@ describe('errors a person can read', () => {
   afterAll(() => s?.close());
 
   test('capture names every entity it refuses, not only the first', async () => {
-    const res = await s.call('/api/scene/capture', 'POST', { name: 'Snap', entities: ['switch.coffee_maker', 'sensor.outdoor_temperature', 'light.ghost', 'Bad Id'] });
+    const res = await s.call('/api/scene/capture', 'POST', {
+      name: 'Snap',
+      entities: ['switch.coffee_maker', 'sensor.outdoor_temperature', 'light.ghost', 'Bad Id'],
+    });
     expect(res.status).toBe(400);
     const refused = res.body.details.refused as { at: string; code: string }[];
     expect(refused.map((r) => r.at)).toEqual(['entities.1', 'entities.2', 'entities.3']);
@@ -237,7 +249,10 @@ describe('CORS for the origins a user allows', () => {
       const res = await s.api('/api/config', { headers: { origin: 'https://inspector.example' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      const pre = await fetch(`${s.url}/api/config`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'GET' } });
+      const pre = await fetch(`${s.url}/api/config`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://inspector.example', 'access-control-request-method': 'GET' },
+      });
       expect(pre.headers.get('access-control-allow-origin')).toBeNull();
       expect(pre.status).toBe(405);
     } finally {
@@ -248,7 +263,10 @@ describe('CORS for the origins a user allows', () => {
   test('an allowed origin gets its preflight answered and the rate-limit and MCP headers exposed; others get nothing', async () => {
     const s = await startTestServer({ ALLOWED_ORIGINS: 'https://inspector.example' });
     try {
-      const pre = await fetch(`${s.url}/api/v1/scene/x`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' } });
+      const pre = await fetch(`${s.url}/api/v1/scene/x`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://inspector.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe('https://inspector.example');
       expect(pre.headers.get('access-control-allow-methods')).toBe('GET, PUT, DELETE');

@@ -35,12 +35,20 @@ describe.each(CORPORA)('the $language dev cases', ({ language, home, cases: file
       const tally = byIntent.get(c.intent) ?? { pass: 0, total: 0 };
       tally.total++;
       if (ok) tally.pass++;
-      else failures.push(`${c.intent}: ${c.context ? `[${c.context.area}] ` : ''}${c.command} -> ${r.status} ${JSON.stringify(r.body.query?.entities ?? r.body.actions?.map((a: { entity_id: string; action: string }) => `${a.entity_id}:${a.action}`) ?? r.body.message)}`);
+      else
+        failures.push(
+          `${c.intent}: ${c.context ? `[${c.context.area}] ` : ''}${c.command} -> ${r.status} ${JSON.stringify(r.body.query?.entities ?? r.body.actions?.map((a: { entity_id: string; action: string }) => `${a.entity_id}:${a.action}`) ?? r.body.message)}`,
+        );
       byIntent.set(c.intent, tally);
     }
     const pass = [...byIntent.values()].reduce((n, t) => n + t.pass, 0);
     const report = [...byIntent].map(([intent, t]) => `${intent}: ${t.pass}/${t.total}`).join(', ');
-    expect(pass / cases.length, `${pass}/${cases.length} passed (${report}); failing:\n${failures.join('\n')}`).toBeGreaterThanOrEqual(FLOOR[language]!.overall);
-    for (const [intent, t] of byIntent) expect(t.pass / t.total, `${intent}: ${t.pass}/${t.total}; failing:\n${failures.filter((f) => f.startsWith(intent)).join('\n')}`).toBeGreaterThanOrEqual(FLOOR[language]!.perIntent);
+    expect(pass / cases.length, `${pass}/${cases.length} passed (${report}); failing:\n${failures.join('\n')}`).toBeGreaterThanOrEqual(
+      FLOOR[language]!.overall,
+    );
+    for (const [intent, t] of byIntent)
+      expect(t.pass / t.total, `${intent}: ${t.pass}/${t.total}; failing:\n${failures.filter((f) => f.startsWith(intent)).join('\n')}`).toBeGreaterThanOrEqual(
+        FLOOR[language]!.perIntent,
+      );
   });
 });

@@ -29,7 +29,15 @@ describe.each(SETS)('the $language paraphrases', ({ language, home, cases: file 
     for (const p of cases) {
       const r = await s.call('/api/command', 'POST', { command: p.command, language, ...(p.context ? { context: p.context } : {}), dry_run: true });
       const verdict = judge(p, r.status, r.body);
-      const got = r.status === 200 ? JSON.stringify(r.body.query?.entities ?? r.body.actions?.map((a: { entity_id: string; action: string; parameters: unknown }) => `${a.entity_id}:${a.action}:${JSON.stringify(a.parameters)}`)) : `${r.status} ${r.body.code}: ${r.body.message}`;
+      const got =
+        r.status === 200
+          ? JSON.stringify(
+              r.body.query?.entities ??
+                r.body.actions?.map(
+                  (a: { entity_id: string; action: string; parameters: unknown }) => `${a.entity_id}:${a.action}:${JSON.stringify(a.parameters)}`,
+                ),
+            )
+          : `${r.status} ${r.body.code}: ${r.body.message}`;
       tally[verdict].push(`[${p.category}] ${p.command} (want ${p.expect}) -> ${got}`);
     }
     const summary = `${tally.correct.length} correct, ${tally.refused.length} refused, ${tally.wrong.length} wrong of ${cases.length}`;

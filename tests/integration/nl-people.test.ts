@@ -39,8 +39,14 @@ describe.each(SETS)('the $language held-out phrasings of people', ({ language, h
     }
     const total = { correct: 0, refused: 0, wrong: 0 };
     for (const t of byCategory.values()) for (const k of ['correct', 'refused', 'wrong'] as const) total[k] += t[k];
-    const rows = [...byCategory].map(([c, t]) => `  ${c.padEnd(20)} ${String(t.correct).padStart(3)} ${String(t.refused).padStart(3)} ${String(t.wrong).padStart(3)}`);
-    const report = [`${language} people (held out): ${total.correct} correct (${((100 * total.correct) / cases.length).toFixed(1)}%), ${total.refused} refused, ${total.wrong} wrong of ${cases.length}`, `  ${'category'.padEnd(20)} ok  ref wrong`, ...rows].join('\n');
+    const rows = [...byCategory].map(
+      ([c, t]) => `  ${c.padEnd(20)} ${String(t.correct).padStart(3)} ${String(t.refused).padStart(3)} ${String(t.wrong).padStart(3)}`,
+    );
+    const report = [
+      `${language} people (held out): ${total.correct} correct (${((100 * total.correct) / cases.length).toFixed(1)}%), ${total.refused} refused, ${total.wrong} wrong of ${cases.length}`,
+      `  ${'category'.padEnd(20)} ok  ref wrong`,
+      ...rows,
+    ].join('\n');
     console.log(report);
     expect(total.wrong, report).toBeLessThanOrEqual(FLOOR[language].wrong);
     expect(total.correct / cases.length, report).toBeGreaterThanOrEqual(FLOOR[language].correct);

@@ -27,7 +27,8 @@ entities:
 `;
 
 type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
-const tool = async (s: TestServer, args: Record<string, unknown>) => (await s.call('/api/tools/call', 'POST', { name: 'send_notification', arguments: args })).body as Result;
+const tool = async (s: TestServer, args: Record<string, unknown>) =>
+  (await s.call('/api/tools/call', 'POST', { name: 'send_notification', arguments: args })).body as Result;
 
 function homeFile(text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'hmb-notify-')), 'home.yaml');
@@ -51,7 +52,9 @@ describe('Home Assistant 2026.11: two notify entities, no notify.notify', () => 
   test('with nothing named, a caller that cannot be asked gets AMBIGUOUS with the candidates and the legacy services; nothing is sent', async () => {
     const r = await tool(s, { message: 'Dinner' });
     expect(r.isError).toBe(true);
-    expect(r.content[0]!.text).toBe('Which one should get the message? notify entities: notify.hall_speaker, notify.kitchen_display; notify services: pager. Name entity_id (or service).');
+    expect(r.content[0]!.text).toBe(
+      'Which one should get the message? notify entities: notify.hall_speaker, notify.kitchen_display; notify services: pager. Name entity_id (or service).',
+    );
     expect(r.structuredContent!.error).toMatchObject({
       code: 'AMBIGUOUS',
       details: {
@@ -72,7 +75,9 @@ describe('Home Assistant 2026.11: two notify entities, no notify.notify', () => 
     let asked = '';
     client.setRequestHandler('elicitation/create', async (req) => {
       asked = req.params.message;
-      const [key, prop] = Object.entries((req.params as { requestedSchema: { properties: Record<string, { enum?: string[]; oneOf?: { const: string }[] }> } }).requestedSchema.properties)[0]!;
+      const [key, prop] = Object.entries(
+        (req.params as { requestedSchema: { properties: Record<string, { enum?: string[]; oneOf?: { const: string }[] }> } }).requestedSchema.properties,
+      )[0]!;
       expect(prop.enum ?? prop.oneOf?.map((o) => o.const)).toEqual(['notify.hall_speaker', 'notify.kitchen_display']);
       return { action: 'accept', content: { [key]: 'notify.kitchen_display' } };
     });
@@ -82,7 +87,9 @@ describe('Home Assistant 2026.11: two notify entities, no notify.notify', () => 
       const r = await client.callTool({ name: 'send_notification', arguments: { message: 'Dinner is ready' } });
       expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
       expect(asked).toMatch(/^Which one should get the message\?/);
-      expect(sim.notifyMessages.slice(before)).toEqual([expect.objectContaining({ service: 'send_message', target: 'notify.kitchen_display', message: 'Dinner is ready' })]);
+      expect(sim.notifyMessages.slice(before)).toEqual([
+        expect.objectContaining({ service: 'send_message', target: 'notify.kitchen_display', message: 'Dinner is ready' }),
+      ]);
     } finally {
       await client.close();
     }
@@ -90,9 +97,15 @@ describe('Home Assistant 2026.11: two notify entities, no notify.notify', () => 
 
   test('a named entity gets it; a title only where the entity takes one', async () => {
     const before = sim.notifyMessages.length;
-    expect((await tool(s, { message: 'Dinner', title: 'Kitchen', entity_id: 'notify.kitchen_display' })).content[0]!.text).toBe('Sent through notify.send_message to notify.kitchen_display.');
+    expect((await tool(s, { message: 'Dinner', title: 'Kitchen', entity_id: 'notify.kitchen_display' })).content[0]!.text).toBe(
+      'Sent through notify.send_message to notify.kitchen_display.',
+    );
     const untitled = await tool(s, { message: 'Dinner', title: 'Hall', entity_id: 'notify.hall_speaker' });
-    expect(untitled.structuredContent!.error).toMatchObject({ code: 'INVALID_PARAMETERS', message: 'notify.hall_speaker takes no title; send the message without one.', details: { field: 'title' } });
+    expect(untitled.structuredContent!.error).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      message: 'notify.hall_speaker takes no title; send the message without one.',
+      details: { field: 'title' },
+    });
     expect((await tool(s, { message: 'Dinner', entity_id: 'notify.hall_speaker' })).isError).toBeUndefined();
     expect(sim.notifyMessages.slice(before).map((m) => [m.service, m.target, m.title])).toEqual([
       ['send_message', 'notify.kitchen_display', 'Kitchen'],

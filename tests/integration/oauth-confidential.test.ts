@@ -16,14 +16,23 @@ let base: string;
 const MY_HA = 'https://my.home-assistant.io/redirect/oauth';
 const OWN_HA = 'http://homeassistant.local:8123/auth/external/callback';
 
-const form = (body: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+const form = (body: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(body),
+});
 const token = (body: Record<string, string>) => fetch(`${base}/oauth/token`, form(body));
 const oauthError = async (res: Response) => ({ status: res.status, ...((await res.json()) as { error: string; error_description: string }) });
 const mcpWith = (access: string) =>
   fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'home-assistant', version: '2026.11.0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'home-assistant', version: '2026.11.0' } },
+    }),
   });
 
 interface Made {
@@ -41,7 +50,17 @@ async function makeClient(redirect_uris = [MY_HA, OWN_HA], name = 'Home Assistan
 /** The authorize URL Home Assistant builds: oauth2.build_authorize_url plus the mcp flow's extras; no PKCE, no resource. */
 function haAuthorizeUrl(client: Made, redirect = MY_HA, extra: Record<string, string> = {}): string {
   const u = new URL(`${base}/oauth/authorize`);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: redirect, state: 'eyJhbGciOi.flow-state', access_type: 'offline', prompt: 'consent', scope: 'read control', ...extra })) u.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: redirect,
+    state: 'eyJhbGciOi.flow-state',
+    access_type: 'offline',
+    prompt: 'consent',
+    scope: 'read control',
+    ...extra,
+  }))
+    u.searchParams.set(k, v);
   return u.href;
 }
 
@@ -68,7 +87,14 @@ afterAll(() => server?.close());
 describe('making a confidential client', () => {
   it('a person makes it; the secret is in that answer only and stored as a hash', async () => {
     const made = await makeClient();
-    expect(made).toMatchObject({ client_id: expect.stringMatching(/^hmbc_/), client_secret: expect.stringMatching(/^hmbs_[A-Za-z0-9_-]{43}$/), client_name: 'Home Assistant', redirect_uris: [MY_HA, OWN_HA], token_endpoint_auth_method: 'client_secret_post', created_by: TEST_USER.username });
+    expect(made).toMatchObject({
+      client_id: expect.stringMatching(/^hmbc_/),
+      client_secret: expect.stringMatching(/^hmbs_[A-Za-z0-9_-]{43}$/),
+      client_name: 'Home Assistant',
+      redirect_uris: [MY_HA, OWN_HA],
+      token_endpoint_auth_method: 'client_secret_post',
+      created_by: TEST_USER.username,
+    });
     const listed = (await server.call('/api/oauth/clients')).body.clients;
     expect(listed).toContainEqual(expect.objectContaining({ client_id: made.client_id, client_name: 'Home Assistant' }));
     expect(JSON.stringify(listed)).not.toContain(made.client_secret);
@@ -96,13 +122,21 @@ describe('making a confidential client', () => {
       expect(JSON.stringify(res.body)).toContain(field);
     }
     const assistant = (await server.call('/api/tokens', 'POST', { name: 'an assistant' })).body.token;
-    const res = await server.api('/api/oauth/clients', { method: 'POST', headers: { authorization: `Bearer ${assistant}` }, json: { name: 'x', redirect_uris: [MY_HA] } });
+    const res = await server.api('/api/oauth/clients', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${assistant}` },
+      json: { name: 'x', redirect_uris: [MY_HA] },
+    });
     expect(res.status).toBe(403);
   });
 
   it('never through dynamic registration', async () => {
     for (const method of ['client_secret_post', 'client_secret_basic']) {
-      const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'sneaky', redirect_uris: [MY_HA], token_endpoint_auth_method: method }) });
+      const res = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'sneaky', redirect_uris: [MY_HA], token_endpoint_auth_method: method }),
+      });
       expect(await oauthError(res)).toMatchObject({ status: 400, error: 'invalid_client_metadata', error_description: expect.stringContaining('panel') });
     }
   });
@@ -132,12 +166,24 @@ describe("Home Assistant's flow as it is", () => {
     const grants = (await server.call('/api/tokens')).body.tokens.filter((t: any) => t.kind === 'oauth_grant' && t.client_id === client.client_id);
     expect(grants).toEqual([expect.objectContaining({ name: 'Home Assistant', resource: `${base}/mcp`, created_by: TEST_USER.username })]);
     // Home Assistant refreshes with client_id, client_secret and the refresh token.
-    const refreshed = await token({ grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret, refresh_token: tokens.refresh_token });
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      refresh_token: tokens.refresh_token,
+    });
     expect(refreshed.status).toBe(200);
     // Without the secret, or with another, a refresh is refused.
     const next = (await refreshed.json()) as { refresh_token: string };
-    expect(await oauthError(await token({ grant_type: 'refresh_token', client_id: client.client_id, refresh_token: next.refresh_token }))).toMatchObject({ status: 401, error: 'invalid_client' });
-    expect(await oauthError(await token({ grant_type: 'refresh_token', client_id: client.client_id, client_secret: 'hmbs_wrong', refresh_token: next.refresh_token }))).toMatchObject({ status: 401, error: 'invalid_client' });
+    expect(await oauthError(await token({ grant_type: 'refresh_token', client_id: client.client_id, refresh_token: next.refresh_token }))).toMatchObject({
+      status: 401,
+      error: 'invalid_client',
+    });
+    expect(
+      await oauthError(
+        await token({ grant_type: 'refresh_token', client_id: client.client_id, client_secret: 'hmbs_wrong', refresh_token: next.refresh_token }),
+      ),
+    ).toMatchObject({ status: 401, error: 'invalid_client' });
   });
 
   it("Home Assistant's own callback address works as well, when listed exactly", async () => {
@@ -147,16 +193,37 @@ describe("Home Assistant's flow as it is", () => {
 
   it('a code issued without a challenge: no secret, a wrong secret, or a code_verifier are refused', async () => {
     const code = await codeFor(client);
-    expect(await oauthError(await token({ grant_type: 'authorization_code', code, redirect_uri: MY_HA, client_id: client.client_id }))).toMatchObject({ status: 401, error: 'invalid_client', error_description: expect.stringContaining('client_secret') });
-    expect(await oauthError(await haToken({ ...client, client_secret: `${client.client_secret.slice(0, -1)}x` }, code))).toMatchObject({ status: 401, error: 'invalid_client', error_description: 'The client secret is wrong' });
+    expect(await oauthError(await token({ grant_type: 'authorization_code', code, redirect_uri: MY_HA, client_id: client.client_id }))).toMatchObject({
+      status: 401,
+      error: 'invalid_client',
+      error_description: expect.stringContaining('client_secret'),
+    });
+    expect(await oauthError(await haToken({ ...client, client_secret: `${client.client_secret.slice(0, -1)}x` }, code))).toMatchObject({
+      status: 401,
+      error: 'invalid_client',
+      error_description: 'The client secret is wrong',
+    });
     // Neither spent the code (the client was not who it said); a verifier for it does.
     const verifier = randomBytes(32).toString('base64url');
-    expect(await oauthError(await haToken(client, code, MY_HA, { code_verifier: verifier }))).toMatchObject({ status: 400, error: 'invalid_grant', error_description: expect.stringContaining('without a code_challenge') });
-    expect(await oauthError(await haToken(client, code))).toMatchObject({ status: 400, error: 'invalid_grant', error_description: expect.stringContaining('used already') });
+    expect(await oauthError(await haToken(client, code, MY_HA, { code_verifier: verifier }))).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('without a code_challenge'),
+    });
+    expect(await oauthError(await haToken(client, code))).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('used already'),
+    });
   });
 
   it('the redirect URI must match exactly: nothing is sent anywhere else', async () => {
-    for (const redirect of [`${MY_HA}/`, `${MY_HA}?x=1`, 'https://my.home-assistant.io/redirect/oauth2', 'http://homeassistant.local:8123/auth/external/callback/']) {
+    for (const redirect of [
+      `${MY_HA}/`,
+      `${MY_HA}?x=1`,
+      'https://my.home-assistant.io/redirect/oauth2',
+      'http://homeassistant.local:8123/auth/external/callback/',
+    ]) {
       const res = await fetch(haAuthorizeUrl(client, redirect), { redirect: 'manual' });
       expect(res.status, redirect).toBe(400);
       expect(res.headers.get('location')).toBeNull();
@@ -177,9 +244,17 @@ describe("Home Assistant's flow as it is", () => {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const code = await codeFor(client, MY_HA, { code_challenge: challenge, code_challenge_method: 'S256' });
-    expect(await oauthError(await haToken(client, code))).toMatchObject({ status: 400, error: 'invalid_request', error_description: expect.stringContaining('code_verifier is required') });
+    expect(await oauthError(await haToken(client, code))).toMatchObject({
+      status: 400,
+      error: 'invalid_request',
+      error_description: expect.stringContaining('code_verifier is required'),
+    });
     const again = await codeFor(client, MY_HA, { code_challenge: challenge, code_challenge_method: 'S256' });
-    expect(await oauthError(await token({ grant_type: 'authorization_code', code: again, redirect_uri: MY_HA, client_id: client.client_id, code_verifier: verifier }))).toMatchObject({ status: 401, error: 'invalid_client' });
+    expect(
+      await oauthError(
+        await token({ grant_type: 'authorization_code', code: again, redirect_uri: MY_HA, client_id: client.client_id, code_verifier: verifier }),
+      ),
+    ).toMatchObject({ status: 401, error: 'invalid_client' });
     const third = await codeFor(client, MY_HA, { code_challenge: challenge, code_challenge_method: 'S256' });
     expect((await haToken(client, third, MY_HA, { code_verifier: verifier })).status).toBe(200);
     // A plain challenge method is still refused.
@@ -195,9 +270,14 @@ describe("Home Assistant's flow as it is", () => {
 
   it('revocation by a confidential client needs its secret', async () => {
     const tokens = (await (await haToken(client, await codeFor(client))).json()) as { refresh_token: string; access_token: string };
-    expect(await oauthError(await fetch(`${base}/oauth/revoke`, form({ token: tokens.refresh_token, client_id: client.client_id })))).toMatchObject({ status: 401, error: 'invalid_client' });
+    expect(await oauthError(await fetch(`${base}/oauth/revoke`, form({ token: tokens.refresh_token, client_id: client.client_id })))).toMatchObject({
+      status: 401,
+      error: 'invalid_client',
+    });
     expect((await mcpWith(tokens.access_token)).status).toBe(200);
-    expect((await fetch(`${base}/oauth/revoke`, form({ token: tokens.refresh_token, client_id: client.client_id, client_secret: client.client_secret }))).status).toBe(200);
+    expect(
+      (await fetch(`${base}/oauth/revoke`, form({ token: tokens.refresh_token, client_id: client.client_id, client_secret: client.client_secret }))).status,
+    ).toBe(200);
     expect((await mcpWith(tokens.access_token)).status).toBe(401);
   });
 
@@ -208,7 +288,11 @@ describe("Home Assistant's flow as it is", () => {
     const deleted = await server.call(`/api/oauth/clients/${doomed.client_id}`, 'DELETE');
     expect(deleted.body).toMatchObject({ success: true, deleted: { client_id: doomed.client_id } });
     expect((await mcpWith(tokens.access_token)).status).toBe(401);
-    expect(await oauthError(await token({ grant_type: 'refresh_token', client_id: doomed.client_id, client_secret: doomed.client_secret, refresh_token: tokens.refresh_token }))).toMatchObject({ status: 401, error: 'invalid_client' });
+    expect(
+      await oauthError(
+        await token({ grant_type: 'refresh_token', client_id: doomed.client_id, client_secret: doomed.client_secret, refresh_token: tokens.refresh_token }),
+      ),
+    ).toMatchObject({ status: 401, error: 'invalid_client' });
     expect((await fetch(haAuthorizeUrl(doomed), { redirect: 'manual' })).status).toBe(400);
     expect((await server.call(`/api/oauth/clients/${doomed.client_id}`, 'DELETE')).status).toBe(404);
   });
@@ -216,13 +300,31 @@ describe("Home Assistant's flow as it is", () => {
 
 describe('public clients keep PKCE', () => {
   it('a registered client without a challenge is sent back with invalid_request; one that sends a secret is refused', async () => {
-    const reg = (await (await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Public', redirect_uris: ['http://127.0.0.1:9/cb'] }) })).json()) as { client_id: string };
+    const reg = (await (
+      await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Public', redirect_uris: ['http://127.0.0.1:9/cb'] }),
+      })
+    ).json()) as { client_id: string };
     const u = new URL(`${base}/oauth/authorize`);
-    for (const [k, v] of Object.entries({ response_type: 'code', client_id: reg.client_id, redirect_uri: 'http://127.0.0.1:9/cb', state: 's' })) u.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({ response_type: 'code', client_id: reg.client_id, redirect_uri: 'http://127.0.0.1:9/cb', state: 's' }))
+      u.searchParams.set(k, v);
     const res = await fetch(u, { redirect: 'manual' });
     const back = new URL(res.headers.get('location')!);
     expect(back.searchParams.get('error')).toBe('invalid_request');
     expect(back.searchParams.get('error_description')).toContain('PKCE is required');
-    expect(await oauthError(await token({ grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:9/cb', client_id: reg.client_id, client_secret: 'anything', code_verifier: 'v'.repeat(43) }))).toMatchObject({ status: 401, error: 'invalid_client', error_description: expect.stringContaining('public') });
+    expect(
+      await oauthError(
+        await token({
+          grant_type: 'authorization_code',
+          code: 'x',
+          redirect_uri: 'http://127.0.0.1:9/cb',
+          client_id: reg.client_id,
+          client_secret: 'anything',
+          code_verifier: 'v'.repeat(43),
+        }),
+      ),
+    ).toMatchObject({ status: 401, error: 'invalid_client', error_description: expect.stringContaining('public') });
   });
 });

@@ -16,7 +16,15 @@ const register = async (url: string, from = '127.0.0.1', body: unknown = { clien
   return { status: res.status, body: res.json() };
 };
 const authorizeQuery = (clientId: string, extra: Record<string, string> = {}) =>
-  new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: CHALLENGE, code_challenge_method: 'S256', state: 'st', ...extra });
+  new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    state: 'st',
+    ...extra,
+  });
 
 describe('the consent form through ingress', () => {
   let s: TestServer;
@@ -25,7 +33,13 @@ describe('the consent form through ingress', () => {
   });
   afterAll(() => s?.close());
 
-  const haHeaders = { 'x-remote-user-id': USER_ID, 'x-remote-user-name': 'jane', 'x-remote-user-display-name': 'Jane', 'x-forwarded-host': 'ha.local:8123', 'x-forwarded-proto': 'https' };
+  const haHeaders = {
+    'x-remote-user-id': USER_ID,
+    'x-remote-user-name': 'jane',
+    'x-remote-user-display-name': 'Jane',
+    'x-forwarded-host': 'ha.local:8123',
+    'x-forwarded-proto': 'https',
+  };
   const pendingRequest = async () => {
     const { body } = await register(s.url);
     const page = await requestFrom(PROXY, `${s.url}/oauth/authorize?${authorizeQuery(body.client_id)}`, { headers: haHeaders });
@@ -70,7 +84,11 @@ describe('waiting authorizations', () => {
   const open = (from: string, extra: Record<string, string> = {}) => requestFrom(from, `${s.url}/oauth/authorize?${authorizeQuery(clientId, extra)}`);
   const requestId = (html: string) => /name="request" value="([^"]+)"/.exec(html)?.[1];
   const deny = async (id: string) => {
-    const res = await requestFrom('127.0.0.1', `${s.url}/oauth/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: new URLSearchParams({ request: id, decision: 'deny' }).toString() });
+    const res = await requestFrom('127.0.0.1', `${s.url}/oauth/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      raw: new URLSearchParams({ request: id, decision: 'deny' }).toString(),
+    });
     return res.status === 302 ? 'answered' : res.text.includes('unknown or has expired') ? 'gone' : `${res.status}`;
   };
 

@@ -15,12 +15,21 @@ let server: TestServer;
 let base: string;
 const authorizedClient = (assistant: HostedAssistant, scopes?: string[]) => authorize(base, TEST_USER, assistant, scopes);
 
-const form = (body: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+const form = (body: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(body),
+});
 const mcpWith = (token: string) =>
   fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
 const grants = async () => (await server.call('/api/tokens')).body.tokens.filter((t: any) => t.kind === 'oauth_grant');
 
@@ -38,7 +47,12 @@ describe('discovery', () => {
     const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['read', 'control', 'config'] });
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
-    expect(as).toMatchObject({ issuer: base, code_challenge_methods_supported: ['S256'], registration_endpoint: `${base}/oauth/register`, client_id_metadata_document_supported: true });
+    expect(as).toMatchObject({
+      issuer: base,
+      code_challenge_methods_supported: ['S256'],
+      registration_endpoint: `${base}/oauth/register`,
+      client_id_metadata_document_supported: true,
+    });
     // The REST API keeps its plain challenge.
     expect((await fetch(`${base}/api/health`)).headers.get('www-authenticate')).toBe('Bearer');
   });
@@ -63,7 +77,10 @@ describe('the whole flow with the official SDK client', () => {
 
   it('refreshes (the old refresh token is spent), revokes, and is then refused', async () => {
     const old = assistant.saved!;
-    const refreshed = await fetch(`${base}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: old.refresh_token, client_id: assistant.client!.client_id }));
+    const refreshed = await fetch(
+      `${base}/oauth/token`,
+      form({ grant_type: 'refresh_token', refresh_token: old.refresh_token, client_id: assistant.client!.client_id }),
+    );
     expect(refreshed.status).toBe(200);
     expect(refreshed.headers.get('cache-control')).toBe('no-store');
     const next = (await refreshed.json()) as { access_token: string; refresh_token: string };
@@ -109,12 +126,25 @@ describe('scope is checked on every request', () => {
     const rpc = (token: string, session: string | null, id: number, method: string, params: unknown) =>
       fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(session ? { 'mcp-session-id': session } : {}) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          ...(session ? { 'mcp-session-id': session } : {}),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
       });
     const body = async (res: Response) => {
       const text = await res.text();
-      return JSON.parse(text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').find((l) => l.startsWith('data:'))!.slice(5) : text);
+      return JSON.parse(
+        text.startsWith('event:') || text.startsWith('data:')
+          ? text
+              .split('\n')
+              .find((l) => l.startsWith('data:'))!
+              .slice(5)
+          : text,
+      );
     };
     const control = assistant.saved!.access_token as string;
     const opened = await rpc(control, null, 1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
@@ -124,11 +154,19 @@ describe('scope is checked on every request', () => {
     const lamp = 'light.kitchen_ceiling';
     const before = server.app.simulator!.getState(lamp)!.state;
     // The same grant, refreshed with a narrower scope.
-    const narrowed = await fetch(`${base}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token, client_id: assistant.client!.client_id, scope: 'read' }));
+    const narrowed = await fetch(
+      `${base}/oauth/token`,
+      form({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token, client_id: assistant.client!.client_id, scope: 'read' }),
+    );
     expect(narrowed.status).toBe(200);
-    const read = ((await narrowed.json()) as { access_token: string; scope: string });
+    const read = (await narrowed.json()) as { access_token: string; scope: string };
     expect(read.scope).toBe('read');
-    const call = await body(await rpc(read.access_token, session, 3, 'tools/call', { name: 'control_lights', arguments: { entity_id: lamp, command: before === 'on' ? 'off' : 'on' } }));
+    const call = await body(
+      await rpc(read.access_token, session, 3, 'tools/call', {
+        name: 'control_lights',
+        arguments: { entity_id: lamp, command: before === 'on' ? 'off' : 'on' },
+      }),
+    );
     expect(call.result).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } });
     expect(server.app.simulator!.getState(lamp)!.state).toBe(before);
     // And the session lists only what reads, from then on.
@@ -148,17 +186,26 @@ describe('bad input: the right OAuth error, nothing stored', () => {
     const answer = await consent(authorizeUrl(), { username: TEST_USER.username, password: TEST_USER.password });
     return new URL(answer.location!).searchParams.get('code')!;
   };
-  const exchange = (over: Record<string, string>) => fetch(`${base}/oauth/token`, form({ grant_type: 'authorization_code', client_id: clientId, redirect_uri: REDIRECT, code_verifier: verifier, ...over }));
+  const exchange = (over: Record<string, string>) =>
+    fetch(`${base}/oauth/token`, form({ grant_type: 'authorization_code', client_id: clientId, redirect_uri: REDIRECT, code_verifier: verifier, ...over }));
 
   beforeAll(async () => {
-    const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Test', redirect_uris: [REDIRECT] }) });
+    const res = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Test', redirect_uris: [REDIRECT] }),
+    });
     expect(res.status).toBe(201);
     clientId = ((await res.json()) as { client_id: string }).client_id;
   });
 
   it('registration: redirect URIs that are not https (or loopback http) are refused', async () => {
     for (const uris of [['http://evil.example/cb'], ['javascript:alert(1)'], ['https://x.example/cb#frag'], []]) {
-      const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: uris }) });
+      const res = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: uris }),
+      });
       expect(res.status, JSON.stringify(uris)).toBe(400);
       expect(((await res.json()) as { error: string }).error).toBe('invalid_redirect_uri');
     }
@@ -244,7 +291,16 @@ describe('bad input: the right OAuth error, nothing stored', () => {
     expect((await mcpWith(forged)).status).toBe(401);
     const tokens = (await (await exchange({ code: await codeFor() })).json()) as { access_token: string };
     // Reached under another host name, the same token is for another resource.
-    const elsewhere = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'x-forwarded-host': 'other.example', authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const elsewhere = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        'x-forwarded-host': 'other.example',
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
     expect(elsewhere.status).toBe(401);
     expect(((await elsewhere.json()) as { message: string }).message).toMatch(/another resource/);
   });
@@ -264,7 +320,12 @@ describe('client ID metadata documents', () => {
     docs = createServer((req, res) => {
       if (behaviour.slow) return; // never answers
       const url = `${docsUrl}${req.url}`;
-      const body = JSON.stringify({ client_id: url, client_name: 'Documented assistant', redirect_uris: [REDIRECT], ...(behaviour.huge ? { padding: 'x'.repeat(100_000) } : {}) });
+      const body = JSON.stringify({
+        client_id: url,
+        client_name: 'Documented assistant',
+        redirect_uris: [REDIRECT],
+        ...(behaviour.huge ? { padding: 'x'.repeat(100_000) } : {}),
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
     });
@@ -277,7 +338,10 @@ describe('client ID metadata documents', () => {
   });
 
   const authorize = (clientId: string) =>
-    fetch(`${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })}`, { redirect: 'manual' });
+    fetch(
+      `${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })}`,
+      { redirect: 'manual' },
+    );
 
   it('a client described by its own document is shown by its name', async () => {
     const res = await authorize(`${docsUrl}/client.json`);
@@ -303,10 +367,14 @@ describe('client ID metadata documents', () => {
     try {
       let hits = 0;
       docs.once('request', () => hits++);
-      const res = await fetch(`${strict.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: `https://127.0.0.1:${new URL(docsUrl).port}/client.json`, redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })}`);
+      const res = await fetch(
+        `${strict.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: `https://127.0.0.1:${new URL(docsUrl).port}/client.json`, redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })}`,
+      );
       expect(res.status).toBe(400);
       expect(await res.text()).toMatch(/private address/);
-      const local = await fetch(`${strict.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'https://localhost/client.json', redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })}`);
+      const local = await fetch(
+        `${strict.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'https://localhost/client.json', redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })}`,
+      );
       expect(await local.text()).toMatch(/private address/);
       expect(hits).toBe(0);
       // Registration can be turned off.
@@ -315,9 +383,15 @@ describe('client ID metadata documents', () => {
     }
     const closed = await startTestServer({ OAUTH_REGISTRATION: 'false' });
     try {
-      const res = await fetch(`${closed.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+      const res = await fetch(`${closed.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+      });
       expect(res.status).toBe(403);
-      expect(((await (await fetch(`${closed.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>).registration_endpoint).toBeUndefined();
+      expect(
+        ((await (await fetch(`${closed.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>).registration_endpoint,
+      ).toBeUndefined();
     } finally {
       await closed.close();
     }
@@ -348,7 +422,10 @@ describe('grants survive a restart; so does their revocation', () => {
       await s.close();
       s = await startTestServer({ DATA_DIR: dir, PORT: port });
       expect((await mcpWith(assistant.saved!.access_token)).status).toBe(401);
-      const refresh = await fetch(`${base}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token, client_id: assistant.client!.client_id }));
+      const refresh = await fetch(
+        `${base}/oauth/token`,
+        form({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token, client_id: assistant.client!.client_id }),
+      );
       expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant');
     } finally {
       base = outer;

@@ -24,7 +24,10 @@ describe('every route declares its schemas', () => {
       // WebSocket and MCP routes speak their own protocols; they are named in x-websockets and x-mcp.
       if (kindOf(r) === 'websocket' || kindOf(r) === 'fetch') continue;
       const statuses = Object.keys(r.responses ?? {}).map(Number);
-      expect(statuses.some((st) => st >= 200 && st < 300), `${id} declares a success answer`).toBe(true);
+      expect(
+        statuses.some((st) => st >= 200 && st < 300),
+        `${id} declares a success answer`,
+      ).toBe(true);
       if (kindOf(r) === 'json' && ['POST', 'PUT', 'PATCH'].includes(r.method) && !BODYLESS.has(id)) {
         expect((r as { body?: unknown }).body, `${id} declares its body`).toBeDefined();
       }
@@ -49,13 +52,17 @@ describe('the document', () => {
         expect(keys, `${method.toUpperCase()} ${path}`).toEqual([...new Set(keys)]);
       }
     }
-    expect(doc.paths['/subscribe_events'].get.parameters.filter((p: { name: string }) => p.name === 'token')).toEqual([expect.objectContaining({ in: 'query', description: expect.stringContaining('access token') })]);
+    expect(doc.paths['/subscribe_events'].get.parameters.filter((p: { name: string }) => p.name === 'token')).toEqual([
+      expect.objectContaining({ in: 'query', description: expect.stringContaining('access token') }),
+    ]);
   });
 
   test('has the bearer scheme, the error shapes, every route, and the policy answers', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Error', 'RateLimited', 'SseError']);
-    const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, m]) => Object.entries(m).map(([method, op]) => ({ path, method, op })));
+    const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, m]) =>
+      Object.entries(m).map(([method, op]) => ({ path, method, op })),
+    );
     expect(ops.length).toBe(s.app.routes.routes().filter((r) => kindOf(r) !== 'websocket' && kindOf(r) !== 'fetch').length);
     expect(doc['x-mcp']).toEqual([
       ...['POST', 'GET', 'DELETE'].map((method) => ({ method, path: '/mcp', summary: expect.any(String) })),
@@ -72,7 +79,10 @@ describe('the document', () => {
     expect(doc.paths['/api/events/subscribe'].post.requestBody.required).toBe(false);
     expect(doc.paths['/api/events/unsubscribe'].delete.requestBody.required).toBe(false);
     expect(doc.paths['/health'].get.security).toEqual([]);
-    expect(doc.paths['/api/scene'].post.responses['200'].links.read).toEqual({ operationId: 'get_api_scene_by_scene_name', parameters: { scene_name: '$response.body#/id' } });
+    expect(doc.paths['/api/scene'].post.responses['200'].links.read).toEqual({
+      operationId: 'get_api_scene_by_scene_name',
+      parameters: { scene_name: '$response.body#/id' },
+    });
   });
 
   test('needs no token and shows nothing but the API’s shape', async () => {

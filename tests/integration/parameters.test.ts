@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const control = (entity_id: string, action: string, parameters: Record<string, unknown> = {}, confirm?: boolean) => s.call('/api/device/control', 'POST', { entity_id, action, parameters, ...(confirm === undefined ? {} : { confirm }) });
+const control = (entity_id: string, action: string, parameters: Record<string, unknown> = {}, confirm?: boolean) =>
+  s.call('/api/device/control', 'POST', { entity_id, action, parameters, ...(confirm === undefined ? {} : { confirm }) });
 
 describe('coercion as Home Assistant does it', () => {
   test('a numeric string for a number, passed on as a number', async () => {
@@ -18,7 +19,10 @@ describe('coercion as Home Assistant does it', () => {
     expect(r.body.parameters).toEqual({ brightness_pct: 50 });
     expect(r.body.state.attributes.brightness).toBe(128);
     expect(r.body).toMatchObject({ verified: true, expected: { state: 'on', brightness: 128 }, actual: { state: 'on', brightness: 128 } });
-    expect((await control('light.office_desk', 'turn_on', { brightness_pct: 'half' })).body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'brightness_pct' } });
+    expect((await control('light.office_desk', 'turn_on', { brightness_pct: 'half' })).body).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'brightness_pct' },
+    });
   });
 
   test('a number for an alarm code', async () => {
@@ -51,7 +55,12 @@ describe('list-valued choices are the entity’s own', () => {
   });
 
   test('the service-call path checks the same', async () => {
-    await expect(s.app.services.actions.callService({ domain: 'vacuum', service: 'set_fan_speed', data: { fan_speed: 'turbo' }, target: { entity_id: 'vacuum.robot_vacuum' } }, {})).rejects.toThrow(/fan_speed: vacuum\.robot_vacuum offers min, medium, high, max/);
+    await expect(
+      s.app.services.actions.callService(
+        { domain: 'vacuum', service: 'set_fan_speed', data: { fan_speed: 'turbo' }, target: { entity_id: 'vacuum.robot_vacuum' } },
+        {},
+      ),
+    ).rejects.toThrow(/fan_speed: vacuum\.robot_vacuum offers min, medium, high, max/);
   });
 });
 

@@ -11,8 +11,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startBridge, type BridgeProcess } from '../helpers/bridge-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BUILTINS = readdirSync(join(ROOT, 'plugins'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-const EXAMPLES = readdirSync(join(ROOT, 'examples'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const BUILTINS = readdirSync(join(ROOT, 'plugins'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+const EXAMPLES = readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
 /** One harmless call per built-in (a read, or a dry run): a built-in added without one here fails the test. */
 const CALLS: Record<string, { tool: string; arguments: Record<string, unknown> } | { prompt: string; arguments: Record<string, string> }> = {
@@ -91,7 +97,12 @@ describe('every built-in plugin, copied out of the tree under a new name', () =>
     expect(Object.keys(CALLS).sort()).toEqual(BUILTINS);
   });
 
-  test.each(BUILTINS.flatMap((name) => [[`built_${name}`, name], [`source_${name}`, name]]))('%s answers', async (copy, name) => {
+  test.each(
+    BUILTINS.flatMap((name) => [
+      [`built_${name}`, name],
+      [`source_${name}`, name],
+    ]),
+  )('%s answers', async (copy, name) => {
     const call = CALLS[name]!;
     if ('prompt' in call) {
       const r = await bridge.call('/api/prompts/get', 'POST', { name: `${copy}__${call.prompt}`, arguments: call.arguments });
@@ -119,7 +130,8 @@ describe('every built-in plugin, copied out of the tree under a new name', () =>
     const done = await bridge.call('/api/tools/call', 'POST', { name: 'good_night', arguments: { keep_on: ['light.kitchen_ceiling'] } });
     expect(done.body.structuredContent.dry_run).toBe(false);
     expect(ids(done.body.structuredContent.locked)).toEqual(['lock.back_door']);
-    const again = (await bridge.call('/api/tools/call', 'POST', { name: 'good_night', arguments: { dry_run: true, keep_on: ['light.kitchen_ceiling'] } })).body.structuredContent;
+    const again = (await bridge.call('/api/tools/call', 'POST', { name: 'good_night', arguments: { dry_run: true, keep_on: ['light.kitchen_ceiling'] } })).body
+      .structuredContent;
     expect([again.lights_off, again.locked]).toEqual([[], []]);
     const unknown = await bridge.call('/api/tools/call', 'POST', { name: 'good_night', arguments: { keep_on: ['light.no_such_lamp'] } });
     expect(unknown.body.isError).toBe(true);

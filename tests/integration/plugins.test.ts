@@ -27,7 +27,16 @@ describe('the built service with a folder of user plugins', () => {
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmb-user-plugins-'));
     cpSync(join(ROOT, 'tests', 'fixtures', 'plugins'), dir, { recursive: true });
-    const env = { PATH: process.env.PATH!, PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'hmb-plugins-data-')), AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1', PLUGINS_DIR: dir, PLUGINS_DISABLED: 'disabled_one' };
+    const env = {
+      PATH: process.env.PATH!,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'hmb-plugins-data-')),
+      AUTH_USERNAME: 'u',
+      AUTH_PASSWORD: 'password1',
+      PLUGINS_DIR: dir,
+      PLUGINS_DISABLED: 'disabled_one',
+    };
     child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     url = await new Promise<string>((resolve, reject) => {
@@ -43,9 +52,19 @@ describe('the built service with a folder of user plugins', () => {
   afterAll(() => child?.kill('SIGTERM'));
 
   const session = async () => {
-    const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u', password: 'password1' }) })).json()) as { access_token: string };
+    const token = (await (
+      await fetch(`${url}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'u', password: 'password1' }),
+      })
+    ).json()) as { access_token: string };
     const call = async (name: string, args: unknown = {}) => {
-      const res = await fetch(`${url}/api/tools/call`, { method: 'POST', headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name, arguments: args }) });
+      const res = await fetch(`${url}/api/tools/call`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, arguments: args }),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
     return { token: token.access_token, call };
@@ -53,7 +72,10 @@ describe('the built service with a folder of user plugins', () => {
 
   test('a plugin cannot reach secrets, tokens or the store: asking for them skips it, and the SDK context has no way to them', async () => {
     const { call } = await session();
-    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
+    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<
+      string,
+      any
+    >;
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
     expect(failed['reaches-for-secrets.mjs']).toMatch(/^it asks for config, tokens, store, which plugins cannot have/);
     expect(failed['wants-settings.mjs']).toMatch(/^it asks for settings, which plugins cannot have \(only home, scenes, groups, commands, config/);
@@ -66,7 +88,10 @@ describe('the built service with a folder of user plugins', () => {
   });
 
   test('a plugin made for another bridge version is skipped, saying which', async () => {
-    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
+    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<
+      string,
+      any
+    >;
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
     expect(failed['from-the-future.mjs']).toMatch(/^it works with bridge \^9\.0\.0, and this bridge is \d+\.\d+\.\d+$/);
     expect(failed['bad-words.mjs']).toBe('its words could not be read: words de: domains.light.nouns: must be a list of phrases');
@@ -77,19 +102,31 @@ describe('the built service with a folder of user plugins', () => {
     const r = await call('porch_light', { entity_id: 'light.office_desk', on: true });
     expect(r.status).toBe(200);
     // The arguments it declares are the only ones it takes.
-    expect((await call('porch_light', { entity_id: 'light.office_desk', on: true, force: true })).body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { unknown_fields: ['force'] } });
+    expect((await call('porch_light', { entity_id: 'light.office_desk', on: true, force: true })).body).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { unknown_fields: ['force'] },
+    });
   });
 
   test('a plugin written before the SDK still loads, with a warning that names what to change', async () => {
-    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<string, any>;
+    const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${(await session()).token}` } })).json()) as Record<
+      string,
+      any
+    >;
     const greeter = health.plugins.loaded.find((p: any) => p.name === 'greeter');
     expect(greeter.deprecated).toMatch(/declare the bridge versions it works with \(bridge: "\^0\.2\.0"\)/);
-    expect(((await (await session()).call('count_entities', {})).body.content[0].text)).toMatch(/^The hub has \d+ entities/);
+    expect((await (await session()).call('count_entities', {})).body.content[0].text).toMatch(/^The hub has \d+ entities/);
     expect(log).toMatch(/plugin greeter uses the plugin API before 0\.2/);
   });
 
   test('/api/health reports loaded, skipped (with reasons) and disabled plugins, and the tool count', async () => {
-    const token = (await (await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u', password: 'password1' }) })).json()) as { access_token: string };
+    const token = (await (
+      await fetch(`${url}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'u', password: 'password1' }),
+      })
+    ).json()) as { access_token: string };
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as Record<string, any>;
     expect(health.plugins.loaded.map((p: any) => [p.name, p.source, p.tools])).toEqual([
       ['alarm', 'builtin', ['control_alarm']],
@@ -116,7 +153,9 @@ describe('the built service with a folder of user plugins', () => {
     expect(failed['throws-on-load.mjs']).toBe('it failed to load: this plugin is broken on purpose');
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
-    expect(failed['long-named-copy.mjs']).toBe('the tool name count_entities is taken by the plugin greeter, and a_copy_of_the_greeter_with_a_name_long_enough_to_overflow__count_entities is longer than 64 characters');
+    expect(failed['long-named-copy.mjs']).toBe(
+      'the tool name count_entities is taken by the plugin greeter, and a_copy_of_the_greeter_with_a_name_long_enough_to_overflow__count_entities is longer than 64 characters',
+    );
     expect(health.plugins.disabled).toEqual(['disabled_one']);
     expect(health.tools).toBe(29);
   });

@@ -42,11 +42,17 @@ async function tool(s: TestServer, name: string, args: Record<string, unknown>):
  * client that could be asked (it declares elicitation and would say yes): a refusal is not a question.
  */
 async function mcp(s: TestServer, name: string, args: Record<string, unknown>, era: 'legacy' | 'modern' = 'legacy'): Promise<Refusal> {
-  const client = new Client({ name: 'policy-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {});
+  const client = new Client(
+    { name: 'policy-test', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {},
+  );
   if (era === 'modern') client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }) as never);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
   try {
-    const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: { error?: { code: string; details?: { entity_ids?: string[] } } } };
+    const r = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      structuredContent?: { error?: { code: string; details?: { entity_ids?: string[] } } };
+    };
     expect(r.isError, `${name}: ${JSON.stringify(r)}`).toBe(true);
     return { code: r.structuredContent?.error?.code ?? '', entity_ids: r.structuredContent?.error?.details?.entity_ids };
   } finally {
@@ -57,10 +63,12 @@ async function mcp(s: TestServer, name: string, args: Record<string, unknown>, e
 /** The WebSocket `command` message. */
 async function socketCommand(s: TestServer, command: string): Promise<Refusal> {
   const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${s.token}` } });
-  const answer = new Promise<any>((resolve) => ws.on('message', (d) => {
-    const m = JSON.parse(d.toString());
-    if (m.id === 1) resolve(m);
-  }));
+  const answer = new Promise<any>((resolve) =>
+    ws.on('message', (d) => {
+      const m = JSON.parse(d.toString());
+      if (m.id === 1) resolve(m);
+    }),
+  );
   await new Promise((r) => ws.on('open', r));
   ws.send(JSON.stringify({ type: 'command', id: 1, payload: { command } }));
   const m = await answer;

@@ -13,8 +13,13 @@ describe('resources', () => {
     const r = await s.call('/api/resources/list');
     expect(r.status).toBe(200);
     const uris = (r.body.resources as { uri: string }[]).map((x) => x.uri);
-    for (const uri of ['home://dashboard', 'home://areas', 'home://automations', 'home://scenes', 'home://devices/light', 'home://area/kitchen']) expect(uris).toContain(uri);
-    expect((r.body.resourceTemplates as { uriTemplate: string }[]).map((t) => t.uriTemplate).sort()).toEqual(['home://area/{area_id}', 'home://devices/{domain}', 'home://entity/{entity_id}']);
+    for (const uri of ['home://dashboard', 'home://areas', 'home://automations', 'home://scenes', 'home://devices/light', 'home://area/kitchen'])
+      expect(uris).toContain(uri);
+    expect((r.body.resourceTemplates as { uriTemplate: string }[]).map((t) => t.uriTemplate).sort()).toEqual([
+      'home://area/{area_id}',
+      'home://devices/{domain}',
+      'home://entity/{entity_id}',
+    ]);
   });
 
   test('reading one answers its contents from the hub and the entities it shows', async () => {
@@ -64,7 +69,9 @@ describe('prompts', () => {
   test('a required argument is named when missing; an unknown prompt is a 404', async () => {
     const missing = await s.call('/api/prompts/get', 'POST', { name: 'troubleshooting', arguments: {} });
     expect(missing).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETERS', details: { field: 'arguments.entity_id' } } });
-    expect((await s.call('/api/prompts/get', 'POST', { name: 'troubleshooting', arguments: { entity_id: 'light.kitchen_ceiling' } })).body.messages[0].content.text).toMatch(/^light\.kitchen_ceiling is on/);
+    expect(
+      (await s.call('/api/prompts/get', 'POST', { name: 'troubleshooting', arguments: { entity_id: 'light.kitchen_ceiling' } })).body.messages[0].content.text,
+    ).toMatch(/^light\.kitchen_ceiling is on/);
     expect((await s.call('/api/prompts/get', 'POST', { name: 'nope' })).status).toBe(404);
   });
 });

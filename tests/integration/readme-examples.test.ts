@@ -17,10 +17,18 @@ beforeAll(async () => {
   // README's first start names the user admin; its password is the banner's.
   s = await startTestServer({ AUTH_USERNAME: ADMIN.username, AUTH_PASSWORD: ADMIN.password });
   await s.app.hub.ready();
-  token = ((await (await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as { access_token: string }).access_token;
+  token = (
+    (await (await fetch(`${s.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as {
+      access_token: string;
+    }
+  ).access_token;
 });
 const call = async (path: string, method: string, json: unknown) => {
-  const res = await fetch(`${s.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 afterAll(() => s?.close());
@@ -111,7 +119,11 @@ describe('README commands in plain words, against the demo home', () => {
   test.each(cases)('%s', async (phrase, status, expected) => {
     expect(README.replace(/\s+/g, ' ')).toContain(`\`${phrase}\``);
     // README: kinds of thing alone (`turn on the lights`) in `context.area`; the lamp "with no area".
-    const r = await call('/api/command', 'POST', { command: asCommand(phrase), dry_run: true, ...(phrase === 'turn on the lights' ? { context: { area: 'Kitchen' } } : {}) });
+    const r = await call('/api/command', 'POST', {
+      command: asCommand(phrase),
+      dry_run: true,
+      ...(phrase === 'turn on the lights' ? { context: { area: 'Kitchen' } } : {}),
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(status);
     expect(r.body).toMatchObject(expected);
   });
@@ -147,7 +159,10 @@ describe('a lock that wants a code', () => {
     };
     setHub('light.kitchen_ceiling', 'on');
     const declined = await connect(() => ({ action: 'decline' }));
-    const no = await declined.c.callTool({ name: 'command', arguments: { command: 'turn off the lights and lock the front door', context: { area: 'Kitchen' } } });
+    const no = await declined.c.callTool({
+      name: 'command',
+      arguments: { command: 'turn off the lights and lock the front door', context: { area: 'Kitchen' } },
+    });
     expect(declined.asked).toEqual([expect.stringContaining('Front Door wants a code')]);
     expect(no.isError).toBe(true);
     expect(hubState('light.kitchen_ceiling')).toBe('on');
@@ -155,7 +170,10 @@ describe('a lock that wants a code', () => {
     await declined.c.close();
 
     const given = await connect(() => ({ action: 'accept', content: { code: '2468' } }));
-    const yes = await given.c.callTool({ name: 'command', arguments: { command: 'turn off the lights and lock the front door', context: { area: 'Kitchen' } } });
+    const yes = await given.c.callTool({
+      name: 'command',
+      arguments: { command: 'turn off the lights and lock the front door', context: { area: 'Kitchen' } },
+    });
     expect(yes.isError).toBeFalsy();
     expect(given.asked).toHaveLength(1);
     expect(hubState('light.kitchen_ceiling')).toBe('off');
@@ -176,7 +194,10 @@ describe('a lock that wants a code', () => {
     await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     const r = await c.callTool({ name: 'control_locks', arguments: { entity_id: 'lock.front_door', command: 'lock' } });
     expect(r.isError).toBe(true);
-    expect((r.structuredContent as { error: { code: string; details: { field: string } } }).error).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'code' } });
+    expect((r.structuredContent as { error: { code: string; details: { field: string } } }).error).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'code' },
+    });
     expect(hubState('lock.front_door')).toBe('unlocked');
     await c.close();
   });

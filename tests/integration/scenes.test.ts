@@ -372,12 +372,20 @@ describe('capture', () => {
     expect(byEntity('light.bedroom_lamp')).toEqual([
       { entity_id: 'light.bedroom_lamp', action: 'turn_on', parameters: { brightness: 77, color_temp_kelvin: 3000 } },
     ]);
-    expect(byEntity('cover.living_room_blinds')[0]).toEqual({ entity_id: 'cover.living_room_blinds', action: 'set_cover_position', parameters: { position: 40 } });
+    expect(byEntity('cover.living_room_blinds')[0]).toEqual({
+      entity_id: 'cover.living_room_blinds',
+      action: 'set_cover_position',
+      parameters: { position: 40 },
+    });
     expect(byEntity('climate.bedroom').slice(0, 2)).toEqual([
       { entity_id: 'climate.bedroom', action: 'set_hvac_mode', parameters: { hvac_mode: 'heat_cool' } },
       { entity_id: 'climate.bedroom', action: 'set_temperature', parameters: { target_temp_low: 19, target_temp_high: 23 } },
     ]);
-    expect(byEntity('media_player.bedroom_speaker')).toContainEqual({ entity_id: 'media_player.bedroom_speaker', action: 'volume_set', parameters: { volume_level: 0.35 } });
+    expect(byEntity('media_player.bedroom_speaker')).toContainEqual({
+      entity_id: 'media_player.bedroom_speaker',
+      action: 'volume_set',
+      parameters: { volume_level: 0.35 },
+    });
     expect(byEntity('fan.bedroom_fan')[0]).toMatchObject({ action: 'turn_on', parameters: { percentage: 66 } });
     expect(byEntity('lock.back_door')).toEqual([{ entity_id: 'lock.back_door', action: 'unlock', parameters: {} }]);
     expect(byEntity('switch.office_heater')).toEqual([{ entity_id: 'switch.office_heater', action: 'turn_off', parameters: {} }]);
@@ -420,7 +428,9 @@ describe('capture', () => {
 
     expect((await post('/api/scene/capture', { name: 'Twice', entities: ['switch.coffee_maker'] })).status).toBe(200);
     expect((await post('/api/scene/capture', { name: 'Twice', entities: ['switch.coffee_maker'] })).status).toBe(409);
-    expect((await post('/api/scene/capture?replace=true', { name: 'Twice', entities: ['switch.office_heater'] })).body.actions[0].entity_id).toBe('switch.office_heater');
+    expect((await post('/api/scene/capture?replace=true', { name: 'Twice', entities: ['switch.office_heater'] })).body.actions[0].entity_id).toBe(
+      'switch.office_heater',
+    );
   });
 });
 

@@ -18,10 +18,12 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 const SIM = '@home-mcp-bridge/sim';
 
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 /** TypeScript as installed in the project, on its own tsconfig or on the files given. */
-const tsc = (cwd: string, args: string[]) => spawnSync(process.execPath, [join(cwd, 'node_modules', 'typescript', 'bin', 'tsc'), ...args], { cwd, encoding: 'utf8' });
+const tsc = (cwd: string, args: string[]) =>
+  spawnSync(process.execPath, [join(cwd, 'node_modules', 'typescript', 'bin', 'tsc'), ...args], { cwd, encoding: 'utf8' });
 
 let project: string;
 let packed: string[];
@@ -36,18 +38,42 @@ beforeAll(() => {
   if (PKG.dependencies[SIM] && !bundled.includes(SIM)) npm(['pack', '--silent', '--pack-destination', tarballs], join(ROOT, 'src', 'sim'));
   const files = readdirSync(tarballs).filter((f) => f.endsWith('.tgz'));
   const main = files.find((f) => f.startsWith(`${PKG.name}-`))!;
-  packed = execFileSync('tar', ['-tzf', join(tarballs, main)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  packed = execFileSync('tar', ['-tzf', join(tarballs, main)], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
 
   project = mkdtempSync(join(tmpdir(), 'hmb-stranger-'));
   for (const f of ['index.ts', 'package.json', 'tsconfig.json']) cpSync(join(ROOT, 'examples', 'good-night', f), join(project, f));
   // What it needs for types only: nothing is run, so no install scripts; the pinned TypeScript and Node types of this repository.
-  npm(['install', '--save-dev', '--ignore-scripts', '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund', ...files.map((f) => join(tarballs, f)), `typescript@${PKG.devDependencies.typescript}`, `@types/node@${PKG.devDependencies['@types/node']}`], project);
+  npm(
+    [
+      'install',
+      '--save-dev',
+      '--ignore-scripts',
+      '--omit=optional',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      ...files.map((f) => join(tarballs, f)),
+      `typescript@${PKG.devDependencies.typescript}`,
+      `@types/node@${PKG.devDependencies['@types/node']}`,
+    ],
+    project,
+  );
 }, 300_000);
 
 describe('a plugin written outside the tree, against the packed package', () => {
   test('the package carries the SDK’s types and the modules they name', () => {
-    for (const f of ['package/dist/src/plugin/index.d.ts', 'package/dist/src/plugin/index.js', 'package/dist/src/plugin/context.d.ts', 'package/dist/src/plugin/definition.d.ts']) expect(packed, f).toContain(f);
-    const installed = JSON.parse(readFileSync(join(project, 'node_modules', PKG.name, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+    for (const f of [
+      'package/dist/src/plugin/index.d.ts',
+      'package/dist/src/plugin/index.js',
+      'package/dist/src/plugin/context.d.ts',
+      'package/dist/src/plugin/definition.d.ts',
+    ])
+      expect(packed, f).toContain(f);
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules', PKG.name, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string }>;
+    };
     expect(existsSync(join(project, 'node_modules', PKG.name, installed.exports['./plugin']!.types))).toBe(true);
   });
 
@@ -72,7 +98,20 @@ export default definePlugin({
 });
 `,
     );
-    const wrong = tsc(project, ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', join('wrong', 'index.ts')]);
+    const wrong = tsc(project, [
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      join('wrong', 'index.ts'),
+    ]);
     expect(wrong.status).not.toBe(0);
     // Exactly these two: the SDK's types resolved (no 'cannot find module'), and each names what is wrong.
     expect((wrong.stdout + wrong.stderr).trim().split('\n')).toEqual([

@@ -13,10 +13,15 @@ test('an unknown options key starts the service with a warning naming it and the
   const options = join(dataDir, 'options.json');
   writeFileSync(options, JSON.stringify({ log_level: 'info', rate_limt_max: 5, auth_username: 'ha', auth_password: 'long enough' }));
   const lines: string[] = [];
-  const log = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => {
-      lines.push(String(chunk));
-      cb();
-    } }));
+  const log = pino(
+    { level: 'info' },
+    new Writable({
+      write: (chunk, _e, cb) => {
+        lines.push(String(chunk));
+        cb();
+      },
+    }),
+  );
   const config = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir }, addonOptionsFile: options });
   const app = await startApp(config, { log });
   try {

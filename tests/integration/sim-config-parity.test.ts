@@ -15,7 +15,18 @@ const FIXTURE = existsSync(PER_RELEASE) ? PER_RELEASE : fileURLToPath(new URL('.
 describe('config parity cases against the simulator', () => {
   let sim: Simulator;
   beforeAll(async () => {
-    const home = { ...loadHome(FIXTURE), dashboards: [{ url_path: 'yaml-board', title: 'YAML board', mode: 'yaml' as const, filename: 'yaml-board.yaml', config: { title: 'YAML board', views: [{ title: 'Home', cards: [] }] } }] };
+    const home = {
+      ...loadHome(FIXTURE),
+      dashboards: [
+        {
+          url_path: 'yaml-board',
+          title: 'YAML board',
+          mode: 'yaml' as const,
+          filename: 'yaml-board.yaml',
+          config: { title: 'YAML board', views: [{ title: 'Home', cards: [] }] },
+        },
+      ],
+    };
     sim = await startSimulator({ home, version: '2026.11.0' });
   });
   afterAll(() => sim?.stop());

@@ -15,7 +15,9 @@ for (const release of PARITY_RELEASES) {
   describe(`parity cases against the simulator as Home Assistant ${release}`, () => {
     let sim: Simulator;
     beforeAll(async () => {
-      sim = await startSimulator(release === '2024.3.3' ? { home: fixtureOf(release), legacy: true, version: release, timing } : { home: fixtureOf(release), timing });
+      sim = await startSimulator(
+        release === '2024.3.3' ? { home: fixtureOf(release), legacy: true, version: release, timing } : { home: fixtureOf(release), timing },
+      );
     });
     afterAll(() => sim?.stop());
 

@@ -38,7 +38,10 @@ interface Bridge {
 }
 
 function bridge(env: Record<string, string>): Bridge {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH!, HOME: tmpdir(), AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH!, HOME: tmpdir(), AUTH_USERNAME: 'u', AUTH_PASSWORD: 'password1', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const waiters: (() => void)[] = [];
@@ -112,7 +115,11 @@ describe('a data folder that cannot be used', () => {
 
 describe('stopping with requests in flight', () => {
   const token = async (url: string) => {
-    const res = await fetch(`${url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u', password: 'password1' }) });
+    const res = await fetch(`${url}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'u', password: 'password1' }),
+    });
     return ((await res.json()) as { access_token: string }).access_token;
   };
 
@@ -136,7 +143,11 @@ describe('stopping with requests in flight', () => {
       for (let i = 0; !gone; i++) {
         const name = `w${w} ${i}`;
         try {
-          const res = await fetch(`${url}/api/scene`, { method: 'POST', headers: auth, body: JSON.stringify({ name, actions: [{ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }] }) });
+          const res = await fetch(`${url}/api/scene`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({ name, actions: [{ entity_id: 'light.kitchen_ceiling', action: 'turn_on' }] }),
+          });
           sent++;
           const body = (await res.json()) as { code?: string };
           const key = res.status >= 400 ? `${res.status} ${body.code}` : String(res.status);
@@ -159,7 +170,8 @@ describe('stopping with requests in flight', () => {
 
     await Promise.all(writers);
     const seen = Object.fromEntries(statuses);
-    for (const key of statuses.keys()) expect(['200', '503 SHUTTING_DOWN', 'ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'], JSON.stringify(seen)).toContain(key);
+    for (const key of statuses.keys())
+      expect(['200', '503 SHUTTING_DOWN', 'ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'], JSON.stringify(seen)).toContain(key);
     expect(b.out()).not.toMatch(/^\S+ \S+ (ERROR|FATAL) /m);
 
     const again = bridge({ PORT: port, DATA_DIR: dataDir });
@@ -193,7 +205,9 @@ describe('first start', () => {
           if (out.includes('"id":1')) child.stdin.end();
         });
         child.on('exit', (code) => (code === 0 ? resolve(err) : reject(new Error(`stdio exited ${code}: ${err.slice(-1000)}`))));
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+        );
       });
     const err = await run({});
     const { existsSync } = await import('node:fs');
@@ -222,14 +236,21 @@ describe('first start', () => {
       expect(banner, b.out().slice(0, 2000)).not.toBeNull();
       expect(b.out()).toContain(`Lost it? DATA_DIR=${dataDir} home-mcp-bridge reset-password prints a new one.`);
       // Every other line is a log line of the format asked for, and none holds the password.
-      const logLines = b.out().split('\n').filter((l) => l.trim() && !/^ {2}/.test(l));
+      const logLines = b
+        .out()
+        .split('\n')
+        .filter((l) => l.trim() && !/^ {2}/.test(l));
       expect(logLines.length).toBeGreaterThan(3);
       for (const l of logLines) {
         if (format === 'json') expect(JSON.parse(l), l).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
         else expect(l).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z (TRACE|DEBUG|INFO |WARN |ERROR|FATAL) \S/);
         expect(l).not.toContain(banner![1]);
       }
-      const res = await fetch(`http://127.0.0.1:${port}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: banner![1] }) });
+      const res = await fetch(`http://127.0.0.1:${port}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: banner![1] }),
+      });
       expect(res.status).toBe(200);
     } finally {
       b.child.kill('SIGTERM');

@@ -10,10 +10,12 @@ describe('the query token', () => {
   let s: TestServer;
   const lines: string[] = [];
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk, _e, cb) => {
-      lines.push(String(chunk));
-      cb();
-    } });
+    const sink = new Writable({
+      write: (chunk, _e, cb) => {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     s = await startTestServer({ LOG_LEVEL: 'debug' }, { log: pino({ level: 'debug' }, sink) });
   });
   afterAll(() => s?.close());
@@ -83,13 +85,30 @@ describe('MCP sessions per client', () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     await res.text();
     return res.headers.get('mcp-session-id')!;
   };
   const ping = async (sid: string) =>
-    (await fetch(`${s.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) })).status;
+    (
+      await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${s.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sid,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      })
+    ).status;
 
   test('past MCP_MAX_SESSIONS, a new session ends the one the client used least recently', async () => {
     const ids = [await initialize(), await initialize(), await initialize()];
@@ -147,7 +166,11 @@ describe('a slow client closed at the buffer cap', () => {
     const { request } = await import('node:http');
     const chunks: Buffer[] = [];
     const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-      const req = request(`${s.url}/api/events/stream?event_type=bulk`, { headers: { authorization: `Bearer ${s.token}`, 'user-agent': 'slow-http' } }, resolve);
+      const req = request(
+        `${s.url}/api/events/stream?event_type=bulk`,
+        { headers: { authorization: `Bearer ${s.token}`, 'user-agent': 'slow-http' } },
+        resolve,
+      );
       req.on('error', reject);
       req.end();
     });
@@ -164,7 +187,14 @@ describe('a slow client closed at the buffer cap', () => {
     const payload = 'x'.repeat(32_000);
     let n = 0;
     while ((await connections()).some((c) => c.user_agent === 'slow-http') && n < 20_000) {
-      for (let i = 0; i < 100; i++) s.app.bus.emit('event', { event_type: 'bulk', data: { n: n++, payload }, origin: 'LOCAL', time_fired: new Date().toISOString(), context: { id: 'x', parent_id: null, user_id: null } });
+      for (let i = 0; i < 100; i++)
+        s.app.bus.emit('event', {
+          event_type: 'bulk',
+          data: { n: n++, payload },
+          origin: 'LOCAL',
+          time_fired: new Date().toISOString(),
+          context: { id: 'x', parent_id: null, user_id: null },
+        });
       await new Promise((r) => setTimeout(r, 5));
     }
     res.resume();

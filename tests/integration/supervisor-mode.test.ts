@@ -49,7 +49,11 @@ describe('Supervisor mode', () => {
   it('announces the MCP endpoint through discovery, by the add-on’s host name', async () => {
     const [message] = await until('the discovery message', () => (sim.supervisor!.discoveries().length ? sim.supervisor!.discoveries() : undefined));
     // Home Assistant's link: the add-on's host name, then the key (tests/integration/discovery-link.test.ts has the rest).
-    expect(message).toMatchObject({ addon: 'home_mcp_bridge', service: 'mcp', config: { url: expect.stringMatching(new RegExp(`^http://home-mcp-bridge:${port}/mcp/ha/[A-Za-z0-9_-]{43}$`)), host: 'home-mcp-bridge', port } });
+    expect(message).toMatchObject({
+      addon: 'home_mcp_bridge',
+      service: 'mcp',
+      config: { url: expect.stringMatching(new RegExp(`^http://home-mcp-bridge:${port}/mcp/ha/[A-Za-z0-9_-]{43}$`)), host: 'home-mcp-bridge', port },
+    });
     expect(sim.supervisor!.discoveries()).toHaveLength(1);
   });
 

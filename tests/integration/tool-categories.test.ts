@@ -109,15 +109,22 @@ describe('notify', () => {
     const r = await ok('send_notification', { message: 'Dinner is ready', title: 'Kitchen', persistent: true });
     expect(r.content[0]!.text).toBe('Sent through persistent_notification.create.');
     const bad = await refused('send_notification', { message: 'x', service: 'no_such_phone' }, 'INVALID_ACTION');
-    expect(bad.structuredContent!.error.details).toMatchObject({ available_services: ['living_room_tv', 'mobile_app_phone'], entities: ['notify.kitchen_display'] });
+    expect(bad.structuredContent!.error.details).toMatchObject({
+      available_services: ['living_room_tv', 'mobile_app_phone'],
+      entities: ['notify.kitchen_display'],
+    });
     const both = await refused('send_notification', { message: 'x', service: 'mobile_app_phone', persistent: true }, 'INVALID_PARAMETERS');
     expect(both.content[0]!.text).toBe('Give one of entity_id, service or persistent, not service and persistent.');
   });
 
   test('with no notify.notify (Home Assistant 2026.11), the only notify entity gets it through notify.send_message; a legacy service by name', async () => {
     const before = s.app.simulator!.notifyMessages.length;
-    expect((await ok('send_notification', { message: 'x', dry_run: true })).content[0]!.text).toBe('Would call notify.send_message to notify.kitchen_display with {"message":"x"}.');
-    expect((await ok('send_notification', { message: 'Dinner', title: 'Kitchen' })).content[0]!.text).toBe('Sent through notify.send_message to notify.kitchen_display.');
+    expect((await ok('send_notification', { message: 'x', dry_run: true })).content[0]!.text).toBe(
+      'Would call notify.send_message to notify.kitchen_display with {"message":"x"}.',
+    );
+    expect((await ok('send_notification', { message: 'Dinner', title: 'Kitchen' })).content[0]!.text).toBe(
+      'Sent through notify.send_message to notify.kitchen_display.',
+    );
     expect((await ok('send_notification', { message: 'Door', service: 'mobile_app_phone' })).content[0]!.text).toBe('Sent through notify.mobile_app_phone.');
     expect(s.app.simulator!.notifyMessages.slice(before)).toEqual([
       expect.objectContaining({ service: 'send_message', target: 'notify.kitchen_display', message: 'Dinner', title: 'Kitchen' }),

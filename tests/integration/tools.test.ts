@@ -17,10 +17,41 @@ describe('GET /api/tools', () => {
     const r = await s.call('/api/tools');
     expect(r.status).toBe(200);
     const byName = Object.fromEntries((r.body.tools as { name: string }[]).map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['app_home_state', 'bridge_scenes', 'command', 'config_change', 'config_history', 'config_read', 'config_restore', 'config_trace', 'control_alarm', 'control_climate', 'control_covers', 'control_fans', 'control_lights', 'control_locks', 'control_media', 'control_vacuums', 'describe_entity', 'get_history', 'get_logbook', 'get_statistics', 'list_areas', 'list_devices', 'run_automation', 'search_entities', 'send_notification']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'app_home_state',
+      'bridge_scenes',
+      'command',
+      'config_change',
+      'config_history',
+      'config_read',
+      'config_restore',
+      'config_trace',
+      'control_alarm',
+      'control_climate',
+      'control_covers',
+      'control_fans',
+      'control_lights',
+      'control_locks',
+      'control_media',
+      'control_vacuums',
+      'describe_entity',
+      'get_history',
+      'get_logbook',
+      'get_statistics',
+      'list_areas',
+      'list_devices',
+      'run_automation',
+      'search_entities',
+      'send_notification',
+    ]);
     expect(byName.control_lights).toMatchObject({
       title: 'Control lights',
-      inputSchema: { type: 'object', properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, command: { enum: ['on', 'off', 'toggle'] } }, required: ['command'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { brightness_pct: { type: 'integer', minimum: 0, maximum: 100 }, command: { enum: ['on', 'off', 'toggle'] } },
+        required: ['command'],
+        additionalProperties: false,
+      },
       outputSchema: { type: 'object' },
       annotations: { readOnlyHint: false },
     });
@@ -31,7 +62,10 @@ describe('GET /api/tools', () => {
       expect(t.inputSchema.additionalProperties, t.name).toBe(false);
     }
     // Every acting tool that switches on and off says so in the same field.
-    for (const name of ['control_lights', 'control_fans']) expect((byName[name] as unknown as { inputSchema: { properties: Record<string, { enum?: string[] }> } }).inputSchema.properties.command?.enum).toEqual(expect.arrayContaining(['on', 'off']));
+    for (const name of ['control_lights', 'control_fans'])
+      expect((byName[name] as unknown as { inputSchema: { properties: Record<string, { enum?: string[] }> } }).inputSchema.properties.command?.enum).toEqual(
+        expect.arrayContaining(['on', 'off']),
+      );
   });
 
   test('the whole list stays small for an assistant’s context: under 8,000 tokens (characters / 4)', async () => {
@@ -60,7 +94,10 @@ describe('POST /api/tools/call', () => {
     const one = await call('list_devices', { device_id: 'kitchen_light_strip' });
     expect(one.body.structuredContent).toMatchObject({ total: 1, devices: [{ device_id: 'kitchen_light_strip', entities: ['light.kitchen_strip'] }] });
     const unknown = await call('list_devices', { device_id: 'kitchen_light_strp' });
-    expect(unknown.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'DEVICE_NOT_FOUND', details: { device_id: 'kitchen_light_strp' } } } });
+    expect(unknown.body).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'DEVICE_NOT_FOUND', details: { device_id: 'kitchen_light_strp' } } },
+    });
   });
 
   test('control_lights by area: every light there changes, read back from the hub, and says it matches', async () => {
@@ -78,26 +115,44 @@ describe('POST /api/tools/call', () => {
   test('a dry run changes nothing and says what would happen', async () => {
     await call('control_lights', { entity_id: 'light.office_desk', command: 'off' });
     const r = await call('control_lights', { entity_id: 'light.office_desk', brightness_pct: 80, dry_run: true, command: 'on' });
-    expect(r.body.structuredContent).toEqual({ service: 'light.turn_on', dry_run: true, entities: [{ entity_id: 'light.office_desk', state: 'off' }], preview: { effects: [{ entity_id: 'light.office_desk', service: 'light.turn_on' }], may_also_run: [] } });
+    expect(r.body.structuredContent).toEqual({
+      service: 'light.turn_on',
+      dry_run: true,
+      entities: [{ entity_id: 'light.office_desk', state: 'off' }],
+      preview: { effects: [{ entity_id: 'light.office_desk', service: 'light.turn_on' }], may_also_run: [] },
+    });
     expect(r.body.content[0].text).toMatch(/^Would call light\.turn_on on light\.office_desk with \{"brightness_pct":80\}/);
     expect(hubState('light.office_desk').state).toBe('off');
   });
 
   test('an argument the tool does not take is refused, naming it and the ones it takes; nothing changes', async () => {
     await call('control_lights', { entity_id: 'light.garden_lights', command: 'off' });
-    for (const args of [{ entity_id: 'light.garden_lights', action: 'turn_off' }, { entity_id: 'light.garden_lights', state: 'off' }, { entity_id: 'light.garden_lights', command: 'on', brightnes_pct: 40 }]) {
+    for (const args of [
+      { entity_id: 'light.garden_lights', action: 'turn_off' },
+      { entity_id: 'light.garden_lights', state: 'off' },
+      { entity_id: 'light.garden_lights', command: 'on', brightnes_pct: 40 },
+    ]) {
       const r = await call('control_lights', args);
       const unknown = Object.keys(args).find((k) => !['entity_id', 'command'].includes(k))!;
       expect(r.status, JSON.stringify(r.body)).toBe(400);
-      expect(r.body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: unknown, unknown_fields: [unknown], accepted_fields: expect.arrayContaining(['entity_id', 'area', 'command', 'brightness_pct']) } });
+      expect(r.body).toMatchObject({
+        code: 'INVALID_PARAMETERS',
+        details: { field: unknown, unknown_fields: [unknown], accepted_fields: expect.arrayContaining(['entity_id', 'area', 'command', 'brightness_pct']) },
+      });
       expect(r.body.message).toMatch(new RegExp(`^${unknown}: is not an argument of control_lights; it takes entity_id, area, dry_run, command, `));
       expect(hubState('light.garden_lights').state).toBe('off');
     }
     // Without the on/off command nothing is guessed either.
-    expect((await call('control_lights', { entity_id: 'light.garden_lights' })).body).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'command' } });
+    expect((await call('control_lights', { entity_id: 'light.garden_lights' })).body).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: { field: 'command' },
+    });
     // An argument that goes with another command is refused, not ignored.
     const misplaced = await call('control_covers', { entity_id: 'cover.living_room_blinds', command: 'open', position: 30 });
-    expect(misplaced.body).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^position goes with set_position or set_tilt, not with open/) }] });
+    expect(misplaced.body).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^position goes with set_position or set_tilt, not with open/) }],
+    });
     expect(hubState('light.garden_lights').state).toBe('off');
   });
 
@@ -139,7 +194,10 @@ describe('the guard', () => {
     const denied = await startTestServer({ TOOLS_DENY: 'light.living_room_*' });
     try {
       const r = await call('control_lights', { area: 'living room', command: 'on' }, denied);
-      expect(r.body).toMatchObject({ isError: true, structuredContent: { error: { code: 'FORBIDDEN', details: { entity_ids: ['light.living_room_ceiling', 'light.living_room_lamp'] } } } });
+      expect(r.body).toMatchObject({
+        isError: true,
+        structuredContent: { error: { code: 'FORBIDDEN', details: { entity_ids: ['light.living_room_ceiling', 'light.living_room_lamp'] } } },
+      });
       expect((await call('control_lights', { entity_id: 'light.office_desk', command: 'on' }, denied)).body.isError).toBeUndefined();
     } finally {
       await denied.close();

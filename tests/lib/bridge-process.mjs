@@ -25,4 +25,3 @@ export async function waitHealthy(url, child) {
   }
   throw new Error('the bridge did not become healthy within 20 s');
 }
-

@@ -8,7 +8,12 @@ export interface DiscoveryMessage {
   uuid: string;
   config: Record<string, unknown>;
 }
-export function haRequest(haUrl: string, token: string, path: string, opts?: { method?: string; json?: unknown; headers?: Record<string, string> }): Promise<HaReply>;
+export function haRequest(
+  haUrl: string,
+  token: string,
+  path: string,
+  opts?: { method?: string; json?: unknown; headers?: Record<string, string> },
+): Promise<HaReply>;
 export function haCommand<T = any>(haUrl: string, token: string, command: Record<string, unknown>, timeoutMs?: number): Promise<T>;
 export function handToHomeAssistant(haUrl: string, token: string, message: DiscoveryMessage, addonName: string): Promise<void>;
 export function flowInProgress(haUrl: string, token: string, handler: string, uniqueId?: string, timeoutMs?: number): Promise<any>;

@@ -55,8 +55,12 @@ export function haCommand(haUrl, token, command, timeoutMs = 15_000) {
  * No Supervisor runs here, so the custom component makes that same call.
  */
 export async function handToHomeAssistant(haUrl, token, message, addonName) {
-  const res = await haRequest(haUrl, token, '/api/supervisor_discovery_feed', { method: 'POST', json: { service: message.service, config: message.config, name: addonName, addon: message.addon, uuid: message.uuid } });
-  if (res.status !== 200) throw new Error(`the discovery feed answered ${res.status}: ${JSON.stringify(res.body)} (is supervisor_discovery_feed in the configuration?)`);
+  const res = await haRequest(haUrl, token, '/api/supervisor_discovery_feed', {
+    method: 'POST',
+    json: { service: message.service, config: message.config, name: addonName, addon: message.addon, uuid: message.uuid },
+  });
+  if (res.status !== 200)
+    throw new Error(`the discovery feed answered ${res.status}: ${JSON.stringify(res.body)} (is supervisor_discovery_feed in the configuration?)`);
 }
 
 /** The flow in progress for a handler (and discovery uuid), waiting for it to appear. */
@@ -72,7 +76,8 @@ export async function flowInProgress(haUrl, token, handler, uniqueId, timeoutMs 
 }
 
 /** One step of a config flow over REST (what the frontend posts). */
-export const flowStep = (haUrl, token, flowId, input = {}, headers = {}) => haRequest(haUrl, token, `/api/config/config_entries/flow/${flowId}`, { method: 'POST', json: input, headers });
+export const flowStep = (haUrl, token, flowId, input = {}, headers = {}) =>
+  haRequest(haUrl, token, `/api/config/config_entries/flow/${flowId}`, { method: 'POST', json: input, headers });
 
 export const entriesOf = (haUrl, token, domain) => haCommand(haUrl, token, { type: 'config_entries/get', domain });
 
@@ -96,7 +101,11 @@ export async function addDiscovered(haUrl, token, message, addonName = 'Home MCP
 
 /** A JSON-RPC request to Home Assistant's /api/mcp/{api_id} (stateless: one request, one answer). */
 export async function haMcp(haUrl, token, apiId, method, params = {}, id = 1) {
-  const res = await haRequest(haUrl, token, `/api/mcp/${apiId}`, { method: 'POST', json: { jsonrpc: '2.0', id, method, params }, headers: { accept: 'application/json, text/event-stream' } });
+  const res = await haRequest(haUrl, token, `/api/mcp/${apiId}`, {
+    method: 'POST',
+    json: { jsonrpc: '2.0', id, method, params },
+    headers: { accept: 'application/json, text/event-stream' },
+  });
   return res;
 }
 

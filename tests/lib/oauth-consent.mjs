@@ -11,6 +11,11 @@ export async function consent(authorizationUrl, opts = {}) {
   for (const s of opts.scopes ?? ['read', 'control']) form.append('scope', s);
   if (opts.username !== undefined) form.set('username', opts.username);
   if (opts.password !== undefined) form.set('password', opts.password);
-  const answer = await fetch(new URL('authorize', authorizationUrl), { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+  const answer = await fetch(new URL('authorize', authorizationUrl), {
+    method: 'POST',
+    body: form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    redirect: 'manual',
+  });
   return { status: answer.status, location: answer.headers.get('location'), page: await answer.text() };
 }

@@ -13,7 +13,10 @@ export function recordTally(counts) {
 /** @returns {{passed: number, failed: number, runs: Array<Record<string, unknown>>}} */
 export function readTally(file) {
   const runs = existsSync(file)
-    ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
     : [];
   return {
     passed: runs.reduce((n, r) => n + (r.passed ?? 0), 0),

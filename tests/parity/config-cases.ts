@@ -15,7 +15,10 @@ const RUN_ID = expect.stringMatching(/^[0-9a-f]{32}$/);
 /** The context of something the test's user caused over the API. */
 const CONTEXT = { id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), parent_id: null, user_id: expect.stringMatching(/^[0-9a-f]{32}$/) };
 const malformed = (path: string, body: unknown, message: string): Step => ({ rest: { method: 'POST', path, body }, status: 400, json: { message } });
-const call = (domain: string, service: string, entityId: string): Step => ({ ws: { type: 'call_service', domain, service, target: { entity_id: entityId } }, reply: { type: 'result', success: true, result: { context: CONTEXT } } });
+const call = (domain: string, service: string, entityId: string): Step => ({
+  ws: { type: 'call_service', domain, service, target: { entity_id: entityId } },
+  reply: { type: 'result', success: true, result: { context: CONTEXT } },
+});
 
 const AUTOMATION = {
   alias: 'Parity light',
@@ -41,7 +44,10 @@ export const CONFIG_CASES: ParityCase[] = [
       // The bridge drops the scene configs it keeps when Home Assistant says it reloaded them.
       { event: 'reloads', expect: expect.objectContaining({ event_type: 'scene_reloaded' }) },
       { rest: { path: `/api/config/scene/config/${SCENE_ID}` }, status: 200, json: { id: SCENE_ID, ...SCENE } },
-      { state: 'scene.parity_scene', expect: expect.objectContaining({ state: 'unknown', attributes: { entity_id: ['light.bed_light'], id: SCENE_ID, friendly_name: 'Parity scene' } }) },
+      {
+        state: 'scene.parity_scene',
+        expect: expect.objectContaining({ state: 'unknown', attributes: { entity_id: ['light.bed_light'], id: SCENE_ID, friendly_name: 'Parity scene' } }),
+      },
       { rest: { method: 'DELETE', path: `/api/config/scene/config/${SCENE_ID}` }, status: 200, json: { result: 'ok' } },
       { rest: { path: `/api/config/scene/config/${SCENE_ID}` }, status: 404, json: { message: 'Resource not found' } },
     ],
@@ -59,13 +65,41 @@ export const CONFIG_CASES: ParityCase[] = [
     name: "config API: Home Assistant's refusals of an automation or script, nothing written",
     steps: [
       malformed('/api/config/automation/config/parity_bad', { alias: 'x', actions: [] }, "Message malformed: required key not provided at 'triggers'"),
-      malformed('/api/config/automation/config/parity_bad', { alias: 'x', triggers: [], actions: [], foo: 1 }, "Message malformed: not a valid option at 'foo'"),
-      malformed('/api/config/automation/config/parity_bad', { alias: 'x', triggers: [{ trigger: 'nope' }], actions: [] }, "Message malformed: Invalid trigger 'nope' specified"),
-      malformed('/api/config/automation/config/parity_bad', { alias: 'x', triggers: [{ trigger: 'state' }], actions: [] }, "Message malformed: required key not provided at 'entity_id'"),
-      malformed('/api/config/automation/config/parity_bad', { alias: 'x', triggers: [], actions: [{ foo: 1 }] }, "Message malformed: Unable to determine action at 'actions[0]'"),
-      malformed('/api/config/automation/config/parity_bad', { alias: 'x', triggers: [], conditions: [{ condition: 'state', entity_id: 'light.bed_light' }], actions: [] }, "Message malformed: required key not provided at 'conditions[0].state'"),
-      malformed('/api/config/automation/config/parity_bad', { alias: 'x', triggers: [], actions: [], mode: 'often' }, "Message malformed: value must be one of ['parallel', 'queued', 'restart', 'single'] at 'mode'"),
-      malformed('/api/config/automation/config/parity_bad', { alias: 'x', triggers: [], actions: [{ action: 'not a service' }] }, "Message malformed: Service not a service does not match format <domain>.<name> at 'actions[0].action'"),
+      malformed(
+        '/api/config/automation/config/parity_bad',
+        { alias: 'x', triggers: [], actions: [], foo: 1 },
+        "Message malformed: not a valid option at 'foo'",
+      ),
+      malformed(
+        '/api/config/automation/config/parity_bad',
+        { alias: 'x', triggers: [{ trigger: 'nope' }], actions: [] },
+        "Message malformed: Invalid trigger 'nope' specified",
+      ),
+      malformed(
+        '/api/config/automation/config/parity_bad',
+        { alias: 'x', triggers: [{ trigger: 'state' }], actions: [] },
+        "Message malformed: required key not provided at 'entity_id'",
+      ),
+      malformed(
+        '/api/config/automation/config/parity_bad',
+        { alias: 'x', triggers: [], actions: [{ foo: 1 }] },
+        "Message malformed: Unable to determine action at 'actions[0]'",
+      ),
+      malformed(
+        '/api/config/automation/config/parity_bad',
+        { alias: 'x', triggers: [], conditions: [{ condition: 'state', entity_id: 'light.bed_light' }], actions: [] },
+        "Message malformed: required key not provided at 'conditions[0].state'",
+      ),
+      malformed(
+        '/api/config/automation/config/parity_bad',
+        { alias: 'x', triggers: [], actions: [], mode: 'often' },
+        "Message malformed: value must be one of ['parallel', 'queued', 'restart', 'single'] at 'mode'",
+      ),
+      malformed(
+        '/api/config/automation/config/parity_bad',
+        { alias: 'x', triggers: [], actions: [{ action: 'not a service' }] },
+        "Message malformed: Service not a service does not match format <domain>.<name> at 'actions[0].action'",
+      ),
       { rest: { method: 'POST', path: '/api/config/automation/config/parity_bad', body: 'nope' }, status: 400, json: { message: 'Invalid JSON specified' } },
       malformed('/api/config/script/config/Parity Bad', { sequence: [] }, 'Key malformed: invalid slug Parity Bad (try parity_bad)'),
       malformed('/api/config/script/config/parity_bad', { alias: 'x' }, "Message malformed: required key not provided at 'sequence'"),
@@ -79,23 +113,54 @@ export const CONFIG_CASES: ParityCase[] = [
     steps: [
       call('light', 'turn_off', 'light.bed_light'),
       { ws: { type: 'input_boolean/create', name: 'Parity switch' }, reply: ok({ id: 'parity_switch', name: 'Parity switch' }) },
-      { state: 'input_boolean.parity_switch', expect: expect.objectContaining({ state: 'off', attributes: { editable: true, friendly_name: 'Parity switch' } }) },
+      {
+        state: 'input_boolean.parity_switch',
+        expect: expect.objectContaining({ state: 'off', attributes: { editable: true, friendly_name: 'Parity switch' } }),
+      },
       { rest: { method: 'POST', path: '/api/config/automation/config/parity_light', body: AUTOMATION }, status: 200, json: { result: 'ok' } },
       { rest: { path: '/api/config/automation/config/parity_light' }, status: 200, json: { id: 'parity_light', ...AUTOMATION } },
-      { state: 'automation.parity_light', expect: expect.objectContaining({ state: 'on', attributes: { id: 'parity_light', last_triggered: null, mode: 'single', current: 0, friendly_name: 'Parity light' } }) },
+      {
+        state: 'automation.parity_light',
+        expect: expect.objectContaining({
+          state: 'on',
+          attributes: { id: 'parity_light', last_triggered: null, mode: 'single', current: 0, friendly_name: 'Parity light' },
+        }),
+      },
       { ws: { type: 'automation/config', entity_id: 'automation.parity_light' }, reply: ok({ config: { id: 'parity_light', ...AUTOMATION } }) },
       { ws: { type: 'automation/config', entity_id: 'automation.parity_nothing' }, reply: failed('not_found', 'Entity not found') },
       call('input_boolean', 'turn_on', 'input_boolean.parity_switch'),
       { state: 'light.bed_light', until: (s) => s.state === 'on' },
-      { state: 'automation.parity_light', until: (s) => s.attributes.last_triggered !== null && s.attributes.current === 0, expect: expect.objectContaining({ attributes: expect.objectContaining({ last_triggered: ISO }) }) },
+      {
+        state: 'automation.parity_light',
+        until: (s) => s.attributes.last_triggered !== null && s.attributes.current === 0,
+        expect: expect.objectContaining({ attributes: expect.objectContaining({ last_triggered: ISO }) }),
+      },
       {
         ws: { type: 'trace/list', domain: 'automation', item_id: 'parity_light' },
-        reply: ok([{ last_step: 'action/0', run_id: RUN_ID, state: 'stopped', script_execution: 'finished', timestamp: { start: ISO, finish: ISO }, domain: 'automation', item_id: 'parity_light', trigger: 'state of input_boolean.parity_switch' }]),
+        reply: ok([
+          {
+            last_step: 'action/0',
+            run_id: RUN_ID,
+            state: 'stopped',
+            script_execution: 'finished',
+            timestamp: { start: ISO, finish: ISO },
+            domain: 'automation',
+            item_id: 'parity_light',
+            trigger: 'state of input_boolean.parity_switch',
+          },
+        ]),
         save: 'runs',
       },
       {
         ws: { type: 'trace/get', domain: 'automation', item_id: 'parity_light', run_id: (v: Record<string, any>) => v.runs.result[0].run_id },
-        pick: (m) => ({ keys: Object.keys(m.result.trace), trigger: m.result.trace['trigger/0'][0].changed_variables.trigger.description, condition: m.result.trace['condition/0/entity_id/0'][0].result, action: m.result.trace['action/0'][0].result, config: m.result.config, blueprint_inputs: m.result.blueprint_inputs }),
+        pick: (m) => ({
+          keys: Object.keys(m.result.trace),
+          trigger: m.result.trace['trigger/0'][0].changed_variables.trigger.description,
+          condition: m.result.trace['condition/0/entity_id/0'][0].result,
+          action: m.result.trace['action/0'][0].result,
+          config: m.result.config,
+          blueprint_inputs: m.result.blueprint_inputs,
+        }),
         reply: {
           keys: ['trigger/0', 'condition/0', 'condition/0/entity_id/0', 'action/0'],
           trigger: 'state of input_boolean.parity_switch',
@@ -121,13 +186,26 @@ export const CONFIG_CASES: ParityCase[] = [
       call('light', 'turn_off', 'light.bed_light'),
       { rest: { method: 'POST', path: '/api/config/script/config/parity_script', body: SCRIPT }, status: 200, json: { result: 'ok' } },
       { rest: { path: '/api/config/script/config/parity_script' }, status: 200, json: SCRIPT },
-      { state: 'script.parity_script', expect: expect.objectContaining({ state: 'off', attributes: { last_triggered: null, mode: 'single', current: 0, friendly_name: 'Parity script' } }) },
+      {
+        state: 'script.parity_script',
+        expect: expect.objectContaining({ state: 'off', attributes: { last_triggered: null, mode: 'single', current: 0, friendly_name: 'Parity script' } }),
+      },
       { ws: { type: 'script/config', entity_id: 'script.parity_script' }, reply: ok({ config: SCRIPT }) },
       { ws: { type: 'call_service', domain: 'script', service: 'parity_script' }, reply: { type: 'result', success: true, result: { context: CONTEXT } } },
       { state: 'light.bed_light', until: (s) => s.state === 'on' },
       {
         ws: { type: 'trace/list', domain: 'script', item_id: 'parity_script' },
-        reply: ok([{ last_step: 'sequence/0', run_id: RUN_ID, state: 'stopped', script_execution: 'finished', timestamp: { start: ISO, finish: ISO }, domain: 'script', item_id: 'parity_script' }]),
+        reply: ok([
+          {
+            last_step: 'sequence/0',
+            run_id: RUN_ID,
+            state: 'stopped',
+            script_execution: 'finished',
+            timestamp: { start: ISO, finish: ISO },
+            domain: 'script',
+            item_id: 'parity_script',
+          },
+        ]),
       },
       { rest: { method: 'DELETE', path: '/api/config/script/config/parity_script' }, status: 200, json: { result: 'ok' } },
     ],
@@ -139,23 +217,71 @@ export const CONFIG_CASES: ParityCase[] = [
   {
     name: 'helpers: create with the defaults of each type, update replaces every field, refusals in their words',
     steps: [
-      { ws: { type: 'input_boolean/create', name: 'Parity toggle', icon: 'mdi:test' }, reply: ok({ id: 'parity_toggle', name: 'Parity toggle', icon: 'mdi:test' }) },
-      { ws: { type: 'input_boolean/update', input_boolean_id: 'parity_toggle', name: 'Parity toggle 2' }, reply: ok({ id: 'parity_toggle', name: 'Parity toggle 2' }) },
-      { ws: { type: 'input_boolean/update', input_boolean_id: 'parity_nope', name: 'x' }, reply: failed('not_found', 'Unable to find input_boolean_id parity_nope') },
+      {
+        ws: { type: 'input_boolean/create', name: 'Parity toggle', icon: 'mdi:test' },
+        reply: ok({ id: 'parity_toggle', name: 'Parity toggle', icon: 'mdi:test' }),
+      },
+      {
+        ws: { type: 'input_boolean/update', input_boolean_id: 'parity_toggle', name: 'Parity toggle 2' },
+        reply: ok({ id: 'parity_toggle', name: 'Parity toggle 2' }),
+      },
+      {
+        ws: { type: 'input_boolean/update', input_boolean_id: 'parity_nope', name: 'x' },
+        reply: failed('not_found', 'Unable to find input_boolean_id parity_nope'),
+      },
       { ws: { type: 'input_boolean/create' }, reply: failed('invalid_format', "required key not provided at 'name'. Got None") },
       { ws: { type: 'input_boolean/create', name: 'Other', bogus: 1 }, reply: failed('invalid_format', "not a valid option at 'bogus'. Got 1") },
-      { ws: { type: 'input_number/create', name: 'Parity level', min: 0, max: 10 }, reply: ok({ id: 'parity_level', name: 'Parity level', min: 0, max: 10, step: 1, mode: 'slider' }) },
-      { state: 'input_number.parity_level', expect: expect.objectContaining({ state: '0.0', attributes: { min: 0, max: 10, step: 1, mode: 'slider', initial: null, editable: true, friendly_name: 'Parity level' } }) },
-      { ws: { type: 'input_number/create', name: 'Parity bad', min: 10, max: 0 }, reply: failed('invalid_format', "Maximum (10.0) is not greater than minimum (0.0). Got {'name': 'Parity bad', 'min': 10.0, 'max': 0.0, 'step': 1.0, 'mode': 'slider'}") },
-      { ws: { type: 'input_select/create', name: 'Parity mode', options: ['a', 'b'] }, reply: ok({ id: 'parity_mode', name: 'Parity mode', options: ['a', 'b'] }) },
-      { ws: { type: 'input_select/create', name: 'Parity dup', options: ['a', 'a'] }, reply: failed('home_assistant_error', 'Duplicate options are not allowed') },
+      {
+        ws: { type: 'input_number/create', name: 'Parity level', min: 0, max: 10 },
+        reply: ok({ id: 'parity_level', name: 'Parity level', min: 0, max: 10, step: 1, mode: 'slider' }),
+      },
+      {
+        state: 'input_number.parity_level',
+        expect: expect.objectContaining({
+          state: '0.0',
+          attributes: { min: 0, max: 10, step: 1, mode: 'slider', initial: null, editable: true, friendly_name: 'Parity level' },
+        }),
+      },
+      {
+        ws: { type: 'input_number/create', name: 'Parity bad', min: 10, max: 0 },
+        reply: failed(
+          'invalid_format',
+          "Maximum (10.0) is not greater than minimum (0.0). Got {'name': 'Parity bad', 'min': 10.0, 'max': 0.0, 'step': 1.0, 'mode': 'slider'}",
+        ),
+      },
+      {
+        ws: { type: 'input_select/create', name: 'Parity mode', options: ['a', 'b'] },
+        reply: ok({ id: 'parity_mode', name: 'Parity mode', options: ['a', 'b'] }),
+      },
+      {
+        ws: { type: 'input_select/create', name: 'Parity dup', options: ['a', 'a'] },
+        reply: failed('home_assistant_error', 'Duplicate options are not allowed'),
+      },
       { ws: { type: 'input_text/create', name: 'Parity note' }, reply: ok({ id: 'parity_note', name: 'Parity note', min: 0, max: 100, mode: 'text' }) },
-      { ws: { type: 'input_datetime/create', name: 'Parity when', has_date: true, has_time: true }, reply: ok({ id: 'parity_when', name: 'Parity when', has_date: true, has_time: true }) },
-      { ws: { type: 'input_datetime/create', name: 'Parity never' }, reply: failed('invalid_format', "Entity needs at least a date or a time. Got {'name': 'Parity never', 'has_date': False, 'has_time': False}") },
+      {
+        ws: { type: 'input_datetime/create', name: 'Parity when', has_date: true, has_time: true },
+        reply: ok({ id: 'parity_when', name: 'Parity when', has_date: true, has_time: true }),
+      },
+      {
+        ws: { type: 'input_datetime/create', name: 'Parity never' },
+        reply: failed('invalid_format', "Entity needs at least a date or a time. Got {'name': 'Parity never', 'has_date': False, 'has_time': False}"),
+      },
       { ws: { type: 'input_button/create', name: 'Parity press' }, reply: ok({ id: 'parity_press', name: 'Parity press' }) },
-      { ws: { type: 'counter/create', name: 'Parity count' }, reply: ok({ id: 'parity_count', name: 'Parity count', initial: 0, maximum: null, minimum: null, restore: true, step: 1 }) },
-      { ws: { type: 'timer/create', name: 'Parity egg', duration: '00:03:00' }, reply: ok({ id: 'parity_egg', name: 'Parity egg', duration: '0:03:00', restore: false }) },
-      { state: 'timer.parity_egg', expect: expect.objectContaining({ state: 'idle', attributes: { duration: '0:03:00', editable: true, last_transition: null, friendly_name: 'Parity egg' } }) },
+      {
+        ws: { type: 'counter/create', name: 'Parity count' },
+        reply: ok({ id: 'parity_count', name: 'Parity count', initial: 0, maximum: null, minimum: null, restore: true, step: 1 }),
+      },
+      {
+        ws: { type: 'timer/create', name: 'Parity egg', duration: '00:03:00' },
+        reply: ok({ id: 'parity_egg', name: 'Parity egg', duration: '0:03:00', restore: false }),
+      },
+      {
+        state: 'timer.parity_egg',
+        expect: expect.objectContaining({
+          state: 'idle',
+          attributes: { duration: '0:03:00', editable: true, last_transition: null, friendly_name: 'Parity egg' },
+        }),
+      },
       { ws: { type: 'counter/delete', counter_id: 'parity_count' }, reply: ok(null) },
     ],
     cleanup: [
@@ -180,7 +306,10 @@ export const CONFIG_CASES: ParityCase[] = [
       { ws: { type: 'lovelace/config/delete' }, reply: ok(null) },
       { ws: { type: 'lovelace/config' }, reply: failed('config_not_found', 'No config found.') },
       { ws: { type: 'lovelace/config', url_path: 'parity-nothing' }, reply: failed('config_not_found', 'Unknown config specified: parity-nothing') },
-      { ws: { type: 'lovelace/dashboards/list' }, reply: ok([{ mode: 'yaml', title: 'YAML board', filename: 'yaml-board.yaml', require_admin: false, show_in_sidebar: true, url_path: 'yaml-board' }]) },
+      {
+        ws: { type: 'lovelace/dashboards/list' },
+        reply: ok([{ mode: 'yaml', title: 'YAML board', filename: 'yaml-board.yaml', require_admin: false, show_in_sidebar: true, url_path: 'yaml-board' }]),
+      },
       { ws: { type: 'lovelace/config/save', url_path: 'yaml-board', config: { views: [] } }, reply: failed('error', 'Not supported') },
       { ws: { type: 'lovelace/config/save', config: { views: [{ title: 'Parity', cards: [{ type: 'tile', entity: 'light.bed_light' }] }] } }, reply: ok(null) },
       { ws: { type: 'lovelace/config' }, reply: ok({ views: [{ title: 'Parity', cards: [{ type: 'tile', entity: 'light.bed_light' }] }] }) },

@@ -29,12 +29,30 @@ const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null &&
 type Check = (v: unknown) => boolean;
 const bool: Check = (v) => typeof v === 'boolean';
 const str: Check = (v) => typeof v === 'string';
-const int = (min: number, max: number): Check => (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
-const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
-const matches = (re: RegExp): Check => (v) => typeof v === 'string' && re.test(v);
-const listOf = (item: Check): Check => (v) => Array.isArray(v) && v.every(item);
-const dictOf = (key: RegExp, value: Check): Check => (v) => isDict(v) && Object.entries(v).every(([k, x]) => key.test(k) && value(x));
-const anyOf = (...checks: Check[]): Check => (v) => checks.some((c) => c(v));
+const int =
+  (min: number, max: number): Check =>
+  (v) =>
+    Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
+const matches =
+  (re: RegExp): Check =>
+  (v) =>
+    typeof v === 'string' && re.test(v);
+const listOf =
+  (item: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(item);
+const dictOf =
+  (key: RegExp, value: Check): Check =>
+  (v) =>
+    isDict(v) && Object.entries(v).every(([k, x]) => key.test(k) && value(x));
+const anyOf =
+  (...checks: Check[]): Check =>
+  (v) =>
+    checks.some((c) => c(v));
 const httpUrl: Check = (v) => {
   if (typeof v !== 'string') return false;
   try {
@@ -51,8 +69,23 @@ const DOCKER_PORT = /^\d+(?:\/tcp|\/udp)?$/;
 const port = int(1, 65535);
 // Where the Supervisor and the linter differ (map types, machines, capabilities), only what both accept.
 const MAP_TYPES = ['addon_config', 'addons', 'all_addon_configs', 'backup', 'config', 'data', 'homeassistant_config', 'media', 'share', 'ssl'];
-const MACHINE = /^!?(?:generic-aarch64|generic-x86-64|intel-nuc|khadas-vim3|odroid-c2|odroid-c4|odroid-n2|odroid-xu|qemuarm|qemuarm-64|qemux86|qemux86-64|raspberrypi|raspberrypi2|raspberrypi3|raspberrypi3-64|raspberrypi4|raspberrypi4-64|tinker|yellow)$/;
-const CAPABILITIES = ['BPF', 'DAC_READ_SEARCH', 'IPC_LOCK', 'NET_ADMIN', 'NET_RAW', 'PERFMON', 'SYS_ADMIN', 'SYS_MODULE', 'SYS_NICE', 'SYS_PTRACE', 'SYS_RAWIO', 'SYS_RESOURCE', 'SYS_TIME'];
+const MACHINE =
+  /^!?(?:generic-aarch64|generic-x86-64|intel-nuc|khadas-vim3|odroid-c2|odroid-c4|odroid-n2|odroid-xu|qemuarm|qemuarm-64|qemux86|qemux86-64|raspberrypi|raspberrypi2|raspberrypi3|raspberrypi3-64|raspberrypi4|raspberrypi4-64|tinker|yellow)$/;
+const CAPABILITIES = [
+  'BPF',
+  'DAC_READ_SEARCH',
+  'IPC_LOCK',
+  'NET_ADMIN',
+  'NET_RAW',
+  'PERFMON',
+  'SYS_ADMIN',
+  'SYS_MODULE',
+  'SYS_NICE',
+  'SYS_PTRACE',
+  'SYS_RAWIO',
+  'SYS_RESOURCE',
+  'SYS_TIME',
+];
 
 /** Every top-level key the Supervisor's add-on config schema takes, with the type it takes. */
 const KEYS: Record<string, [Check, string]> = {
@@ -67,7 +100,13 @@ const KEYS: Record<string, [Check, string]> = {
   boot: [oneOf('auto', 'manual', 'manual_only'), 'auto, manual or manual_only'],
   init: [bool, 'a boolean'],
   stage: [oneOf('stable', 'experimental', 'deprecated'), 'stable, experimental or deprecated'],
-  ports: [dictOf(DOCKER_PORT, anyOf(port, (v) => v === null)), 'a map of "port/tcp" to a host port or null'],
+  ports: [
+    dictOf(
+      DOCKER_PORT,
+      anyOf(port, (v) => v === null),
+    ),
+    'a map of "port/tcp" to a host port or null',
+  ],
   ports_description: [dictOf(DOCKER_PORT, str), 'a map of "port/tcp" to a description'],
   webui: [matches(/^(?:https?|\[PROTO:\w+\]):\/\/\[HOST\]:\[PORT:\d+\].*$/), 'a URL like http://[HOST]:[PORT:8080]/'],
   ingress: [bool, 'a boolean'],
@@ -121,7 +160,13 @@ const KEYS: Record<string, [Check, string]> = {
   options: [isDict, 'a map'],
   schema: [anyOf(isDict, (v) => v === false), 'a map, or false'],
   image: [matches(/^[a-z0-9.\-_{}/:]+$/), 'an image name without tag'],
-  ulimits: [dictOf(/./, anyOf(int(-Infinity, Infinity), (v) => isDict(v) && Number.isInteger(v.soft) && Number.isInteger(v.hard))), 'a map of limits'],
+  ulimits: [
+    dictOf(
+      /./,
+      anyOf(int(-Infinity, Infinity), (v) => isDict(v) && Number.isInteger(v.soft) && Number.isInteger(v.hard)),
+    ),
+    'a map of limits',
+  ],
   timeout: [int(10, 300), 'seconds, 10 to 300'],
   journald: [bool, 'a boolean'],
   breaking_versions: [listOf(str), 'a list of versions'],
@@ -136,12 +181,46 @@ const RETIRED: Record<string, string> = {
 };
 // A field set to its default is an error for the linter: its config schema's defaults, plus ingress_entry's from the docs.
 const DEFAULTS: Dict = {
-  apparmor: true, audio: false, auth_api: false, backup: 'hot', boot: 'auto', devicetree: false, docker_api: false,
-  full_access: false, gpio: false, hassio_api: false, hassio_role: 'default', homeassistant_api: false, host_dbus: false,
-  host_ipc: false, host_network: false, host_pid: false, host_uts: false, ingress: false, ingress_entry: '/',
-  ingress_port: 8099, ingress_stream: false, init: true, journald: false, kernel_modules: false, legacy: false,
-  options: {}, panel_admin: true, panel_icon: 'mdi:puzzle', realtime: false, schema: {}, stage: 'stable',
-  startup: 'application', stdin: false, timeout: 10, tmpfs: false, uart: false, udev: false, ulimits: {}, usb: false, video: false,
+  apparmor: true,
+  audio: false,
+  auth_api: false,
+  backup: 'hot',
+  boot: 'auto',
+  devicetree: false,
+  docker_api: false,
+  full_access: false,
+  gpio: false,
+  hassio_api: false,
+  hassio_role: 'default',
+  homeassistant_api: false,
+  host_dbus: false,
+  host_ipc: false,
+  host_network: false,
+  host_pid: false,
+  host_uts: false,
+  ingress: false,
+  ingress_entry: '/',
+  ingress_port: 8099,
+  ingress_stream: false,
+  init: true,
+  journald: false,
+  kernel_modules: false,
+  legacy: false,
+  options: {},
+  panel_admin: true,
+  panel_icon: 'mdi:puzzle',
+  realtime: false,
+  schema: {},
+  stage: 'stable',
+  startup: 'application',
+  stdin: false,
+  timeout: 10,
+  tmpfs: false,
+  uart: false,
+  udev: false,
+  ulimits: {},
+  usb: false,
+  video: false,
 };
 
 // The Supervisor's option grammar (RE_SCHEMA_ELEMENT in supervisor/apps/options.py), empty type excluded.
@@ -208,7 +287,8 @@ function buildProblems(dockerfile: string, paths: string[]): string[] {
   else if (debianBase(from) === undefined) problems.push(`Dockerfile: ARG BUILD_FROM default ${from} is not Home Assistant's multi-arch Debian base`);
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BUILD_FROM}, not a template
   if (!/^FROM \$\{BUILD_FROM\}$/m.test(dockerfile)) problems.push('Dockerfile: the final stage must be FROM ${BUILD_FROM}');
-  for (const path of paths) if (/^build\.(?:yaml|yml|json)$/.test(path)) problems.push(`${path}: deprecated since Supervisor 2026.04, which reads the Dockerfile; remove it`);
+  for (const path of paths)
+    if (/^build\.(?:yaml|yml|json)$/.test(path)) problems.push(`${path}: deprecated since Supervisor 2026.04, which reads the Dockerfile; remove it`);
   return problems;
 }
 
@@ -258,10 +338,13 @@ const S6 = 'rootfs/etc/s6-overlay/s6-rc.d/';
 function s6Problems(staged: string, content: (path: string) => string): string[] {
   const problems: string[] = [];
   const modes = new Map(
-    staged.split('\n').filter(Boolean).map((line) => {
-      const [meta, path] = line.split('\t') as [string, string];
-      return [path, meta.split(' ')[0]!] as const;
-    }),
+    staged
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [meta, path] = line.split('\t') as [string, string];
+        return [path, meta.split(' ')[0]!] as const;
+      }),
   );
   const services = new Set<string>();
   for (const [path, mode] of modes) {
@@ -338,7 +421,8 @@ function apparmorProblems(profile: string, slug: string, file = 'apparmor.txt'):
       continue;
     }
     for (const [, path, perms] of child[1]!.matchAll(/^\s*(?:owner\s+)?(\/\S*|@\{\w+\}\S*)\s+([rwaklmixPpCcU]+),/gm)) {
-      if (/[wa]/.test(perms!) && !/^\/(?:data|tmp)\//.test(path!)) problems.push(`${file}: profile ${target} may write ${path}; only /data and /tmp are the service's`);
+      if (/[wa]/.test(perms!) && !/^\/(?:data|tmp)\//.test(path!))
+        problems.push(`${file}: profile ${target} may write ${path}; only /data and /tmp are the service's`);
     }
   }
   return problems;
@@ -350,7 +434,13 @@ const config = yaml('config.yaml');
 
 describe('the add-on files as the Supervisor and the linter read them', () => {
   test('config.yaml: required fields, known keys of the right type, no defaults, options grammar', () => {
-    expect(configProblems(config, 'config.yaml', tracked.some((path) => path.startsWith(S6)))).toEqual([]);
+    expect(
+      configProblems(
+        config,
+        'config.yaml',
+        tracked.some((path) => path.startsWith(S6)),
+      ),
+    ).toEqual([]);
   });
 
   test('the Dockerfile builds on the multi-arch Debian base, and there is no build.yaml', () => {
@@ -424,7 +514,23 @@ describe('the rules fail on broken files', () => {
     expect(problems({ discovery: ['mcp', 3] })[0]).toMatch(/^config.yaml: discovery must be a list of service names/);
     expect(problems({ options: { a: 1, b: 2 }, schema: { a: 'int' } })).toEqual(['config.yaml: options.b has no schema entry']);
     const schema = (element: unknown) => problems({ schema: { key: element } });
-    for (const ok of ['str', 'str?', 'int(1,10)', 'int(,5)?', 'float(-1.5,2)', 'bool', 'password?', 'email', 'url', 'port', 'match(^a+$)', 'list(a|b)', 'device(subsystem=tty)', ['str'], [{ host: 'str', port: 'port' }]]) {
+    for (const ok of [
+      'str',
+      'str?',
+      'int(1,10)',
+      'int(,5)?',
+      'float(-1.5,2)',
+      'bool',
+      'password?',
+      'email',
+      'url',
+      'port',
+      'match(^a+$)',
+      'list(a|b)',
+      'device(subsystem=tty)',
+      ['str'],
+      [{ host: 'str', port: 'port' }],
+    ]) {
       expect(schema(ok), JSON.stringify(ok)).toEqual([]);
     }
     expect(schema('string')).toEqual(['config.yaml: schema.key: "string" is not an option type']);
@@ -459,10 +565,10 @@ describe('the rules fail on broken files', () => {
 
   test('stray config, build and repository files', () => {
     expect(strayFiles(['config.yaml', 'tests/unit/config.test.ts', '.github/config.yml', 'rootfs/etc/config.json'])).toEqual([]);
-    expect(strayFiles(['tests/fixtures/config.json'])).toEqual(['tests/fixtures/config.json: the Supervisor would read it as another add-on\'s config']);
+    expect(strayFiles(['tests/fixtures/config.json'])).toEqual(["tests/fixtures/config.json: the Supervisor would read it as another add-on's config"]);
     expect(strayFiles(['plugins/x/config.sample.yml'])).toHaveLength(1);
     expect(strayFiles(['.github/repository.yaml'])).toEqual(['.github/repository.yaml: the Supervisor may read it as the repository file']);
-    expect(strayFiles(['bench/build.json'])).toEqual(['bench/build.json: the Supervisor may read it as the add-on\'s build file']);
+    expect(strayFiles(['bench/build.json'])).toEqual(["bench/build.json: the Supervisor may read it as the add-on's build file"]);
   });
 
   test('s6 rules', () => {
@@ -471,7 +577,10 @@ describe('the rules fail on broken files', () => {
       [`${S6}svc/run`]: '#!/command/with-contenv bashio\nexec x\n',
       [`${S6}user/contents.d/svc`]: '',
     };
-    const ls = (modes: Record<string, string>) => Object.keys(modes).map((path) => `${modes[path]} 0000 0\t${path}`).join('\n');
+    const ls = (modes: Record<string, string>) =>
+      Object.keys(modes)
+        .map((path) => `${modes[path]} 0000 0\t${path}`)
+        .join('\n');
     const content = (path: string) => String(files[path]);
     const okModes = { [`${S6}svc/type`]: '100644', [`${S6}svc/run`]: '100755', [`${S6}user/contents.d/svc`]: '100644' };
     expect(s6Problems(ls(okModes), content)).toEqual([]);
@@ -482,7 +591,9 @@ describe('the rules fail on broken files', () => {
     expect(s6Problems(ls(okModes), (p) => (p.endsWith('/run') ? '#!/usr/bin/with-contenv bashio\n' : content(p)))).toEqual([
       `${S6}svc/run: must start with #!/command/with-contenv bashio`,
     ]);
-    expect(s6Problems(ls(okModes), (p) => (p.endsWith('/type') ? 'long-run\n' : content(p)))).toEqual([`${S6}svc/type: must hold longrun or oneshot, holds "long-run"`]);
+    expect(s6Problems(ls(okModes), (p) => (p.endsWith('/type') ? 'long-run\n' : content(p)))).toEqual([
+      `${S6}svc/type: must hold longrun or oneshot, holds "long-run"`,
+    ]);
     expect(s6Problems(ls({ ...okModes, [`${S6}user/contents.d/other`]: '100644' }), content)).toEqual([
       `${S6}user/contents.d/other: names a service that ${S6}other/ does not define`,
     ]);
@@ -518,7 +629,7 @@ describe('the rules fail on broken files', () => {
       'apparmor.txt: needs exactly one top-level profile, has 2',
     ]);
     expect(apparmorProblems(profile('home_mcp_bridge', '    /etc/** rw,\n    owner @{PROC}/@{pid}/** r,\n'), 'home_mcp_bridge')).toEqual([
-      'apparmor.txt: profile node may write /etc/**; only /data and /tmp are the service\'s',
+      "apparmor.txt: profile node may write /etc/**; only /data and /tmp are the service's",
     ]);
     expect(apparmorProblems(profile('home_mcp_bridge', '').replace('profile node', 'profile nodejs'), 'home_mcp_bridge')).toEqual([
       'apparmor.txt: cx -> node has no nested profile node',

@@ -42,7 +42,9 @@ describe('a round of questions', () => {
   const yes = { action: 'accept', content: { confirm: true } };
 
   test('the first round asks, carrying nothing', async () => {
-    const err = await parts({ ...FIRST_ROUND }).confirm('Allow unlocking lock.back_door?').catch((e: unknown) => e);
+    const err = await parts({ ...FIRST_ROUND })
+      .confirm('Allow unlocking lock.back_door?')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputNeeded);
     expect((err as InputNeeded).questions).toMatchObject({ confirm: { method: 'elicitation/create', params: { message: 'Allow unlocking lock.back_door?' } } });
     expect((err as InputNeeded).answers).toEqual({});
@@ -54,7 +56,9 @@ describe('a round of questions', () => {
     await expect(parts({ answers: {}, asked: [], responses: { confirm: yes } }).confirm('?')).rejects.toBeInstanceOf(InputNeeded);
     // Not the shape of an answer: asked again.
     await expect(parts({ answers: {}, asked: ['confirm'], responses: { confirm: 12345 } }).confirm('?')).rejects.toBeInstanceOf(InputNeeded);
-    expect(await parts({ answers: {}, asked: ['confirm'], responses: { confirm: { action: 'accept', content: { confirm: false } } } }).confirm('?')).toBe(false);
+    expect(await parts({ answers: {}, asked: ['confirm'], responses: { confirm: { action: 'accept', content: { confirm: false } } } }).confirm('?')).toBe(
+      false,
+    );
     expect(await parts({ answers: {}, asked: ['confirm'], responses: { confirm: { action: 'decline' } } }).confirm('?')).toBe(false);
   });
 
@@ -67,8 +71,15 @@ describe('a round of questions', () => {
   });
 
   test('a choice must be one of the options', async () => {
-    const options = [{ value: 'light.a', label: 'A' }, { value: 'light.b', label: 'B' }];
-    expect(await parts({ answers: {}, asked: ['choose'], responses: { choose: { action: 'accept', content: { choice: 'light.b' } } } }).choose('Which?', options)).toBe('light.b');
-    expect(await parts({ answers: {}, asked: ['choose'], responses: { choose: { action: 'accept', content: { choice: 'light.z' } } } }).choose('Which?', options)).toBeUndefined();
+    const options = [
+      { value: 'light.a', label: 'A' },
+      { value: 'light.b', label: 'B' },
+    ];
+    expect(
+      await parts({ answers: {}, asked: ['choose'], responses: { choose: { action: 'accept', content: { choice: 'light.b' } } } }).choose('Which?', options),
+    ).toBe('light.b');
+    expect(
+      await parts({ answers: {}, asked: ['choose'], responses: { choose: { action: 'accept', content: { choice: 'light.z' } } } }).choose('Which?', options),
+    ).toBeUndefined();
   });
 });

@@ -42,7 +42,12 @@ describe('runBatch', () => {
       { entity_id: 'light.a', action: 'a3' },
     ];
     const out = await runBatch(ex, true, cmds, {});
-    expect(out.results.map((r) => `${r.entity_id}:${r.action}:${r.status}`)).toEqual(['light.a:a1:completed', 'light.b:b1:completed', 'light.a:a2:completed', 'light.a:a3:completed']);
+    expect(out.results.map((r) => `${r.entity_id}:${r.action}:${r.status}`)).toEqual([
+      'light.a:a1:completed',
+      'light.b:b1:completed',
+      'light.a:a2:completed',
+      'light.a:a3:completed',
+    ]);
     const aEvents = log.filter((e) => e.id === 'light.a').map((e) => `${e.action}:${e.at}`);
     expect(aEvents).toEqual(['a1:start', 'a1:end', 'a2:start', 'a2:end', 'a3:start', 'a3:end']);
     const bStart = log.find((e) => e.id === 'light.b' && e.at === 'start')!;
@@ -52,11 +57,16 @@ describe('runBatch', () => {
 
   test('failures are per action, keep their place, and do not stop the entity', async () => {
     const { ex } = fakeExecutor(() => 1);
-    const out = await runBatch(ex, true, [
-      { entity_id: 'light.a', action: 'fail' },
-      { entity_id: 'light.a', action: 'ok' },
-      { entity_id: 'light.b', action: 'bad' },
-    ], {});
+    const out = await runBatch(
+      ex,
+      true,
+      [
+        { entity_id: 'light.a', action: 'fail' },
+        { entity_id: 'light.a', action: 'ok' },
+        { entity_id: 'light.b', action: 'bad' },
+      ],
+      {},
+    );
     expect(out.results).toEqual([
       { entity_id: 'light.a', action: 'fail', status: 'failed', error: { code: 'HUB_ERROR', message: 'refused' } },
       { entity_id: 'light.a', action: 'ok', status: 'completed', state: null },
@@ -69,10 +79,15 @@ describe('runBatch', () => {
   test('status: 200 all done; none done throws the first failure with every result', async () => {
     const { ex } = fakeExecutor(() => 1);
     expect(batchStatus(await runBatch(ex, true, [{ entity_id: 'light.a', action: 'ok' }], {}), 'x')).toBe(200);
-    const none = await runBatch(ex, true, [
-      { entity_id: 'light.a', action: 'bad' },
-      { entity_id: 'light.b', action: 'fail' },
-    ], {});
+    const none = await runBatch(
+      ex,
+      true,
+      [
+        { entity_id: 'light.a', action: 'bad' },
+        { entity_id: 'light.b', action: 'fail' },
+      ],
+      {},
+    );
     let thrown: AppError | undefined;
     try {
       batchStatus(none, 'scene s');
@@ -104,7 +119,12 @@ describe('runBatch', () => {
         return { success: true, entity_id: p.entity_id, action: p.action, service: '', parameters: {}, state: null };
       },
     } as unknown as ActionExecutor;
-    await runBatch(ex, true, Array.from({ length: 50 }, (_, i) => ({ entity_id: `light.l${i}`, action: 'turn_on' })), {});
+    await runBatch(
+      ex,
+      true,
+      Array.from({ length: 50 }, (_, i) => ({ entity_id: `light.l${i}`, action: 'turn_on' })),
+      {},
+    );
     expect(peak).toBe(16);
   });
 });
@@ -121,7 +141,16 @@ describe('group graph', () => {
     expect(findCycle('x', edges)).toBeUndefined();
     expect(findCycle('s', new Map([['s', ['s']]]))).toEqual(['s', 's']);
     // A diamond is not a cycle.
-    expect(findCycle('top', new Map([['top', ['l', 'r']], ['l', ['bottom']], ['r', ['bottom']]]))).toBeUndefined();
+    expect(
+      findCycle(
+        'top',
+        new Map([
+          ['top', ['l', 'r']],
+          ['l', ['bottom']],
+          ['r', ['bottom']],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   test('expandGroup visits each nested group once and each entity once', () => {
@@ -130,7 +159,12 @@ describe('group graph', () => {
       ['r', { id: 'r', entities: ['group:bottom', 'light.b'] }],
       ['bottom', { id: 'bottom', entities: ['light.c', 'light.a'] }],
     ]);
-    expect(expandGroup({ id: 'top', entities: ['group:l', 'group:r', 'light.d'] }, (id) => groups.get(id))).toEqual(['light.a', 'light.c', 'light.b', 'light.d']);
+    expect(expandGroup({ id: 'top', entities: ['group:l', 'group:r', 'light.d'] }, (id) => groups.get(id))).toEqual([
+      'light.a',
+      'light.c',
+      'light.b',
+      'light.d',
+    ]);
   });
 
   test('members: group references by key, duplicates dropped, bad ids named', () => {
@@ -143,9 +177,17 @@ describe('scene action shapes', () => {
   test('the shorthand maps on, off and dim; other actions pass through with their value', () => {
     expect(normaliseAction({ device: 'light.a', action: 'on' }, 'x')).toEqual({ entity_id: 'light.a', action: 'turn_on', parameters: {} });
     expect(normaliseAction({ device: 'light.a', action: 'off' }, 'x')).toEqual({ entity_id: 'light.a', action: 'turn_off', parameters: {} });
-    expect(normaliseAction({ device: 'light.a', action: 'dim', value: 25 }, 'x')).toEqual({ entity_id: 'light.a', action: 'turn_on', parameters: { brightness_pct: 25 } });
+    expect(normaliseAction({ device: 'light.a', action: 'dim', value: 25 }, 'x')).toEqual({
+      entity_id: 'light.a',
+      action: 'turn_on',
+      parameters: { brightness_pct: 25 },
+    });
     expect(normaliseAction({ device: 'cover.a', action: 'close' }, 'x')).toEqual({ entity_id: 'cover.a', action: 'close', parameters: {} });
-    expect(normaliseAction({ device: 'fan.a', action: 'set_value', value: 40 }, 'x')).toEqual({ entity_id: 'fan.a', action: 'set_value', parameters: { value: 40 } });
+    expect(normaliseAction({ device: 'fan.a', action: 'set_value', value: 40 }, 'x')).toEqual({
+      entity_id: 'fan.a',
+      action: 'set_value',
+      parameters: { value: 40 },
+    });
     expect(normaliseAction({ entity_id: 'light.a', action: 'turn_on' }, 'x')).toEqual({ entity_id: 'light.a', action: 'turn_on', parameters: {} });
     expect(() => normaliseAction({ device: 'light.a', action: 'dim', value: 'bright' }, 'actions.2')).toThrow(/actions\.2\.value/);
     expect(() => normaliseAction({ entity_id: 'light.a', device: 'light.b', action: 'on' }, 'actions.0')).toThrow(/actions\.0\.device: unknown field/);

@@ -9,6 +9,12 @@ test('every kind of principal keeps its kind', () => {
   expect(callerInfo({ sub: 'tester', iat })).toEqual({ kind: 'user', name: 'tester' });
   expect(callerInfo({ sub: 'token:1', iat, via: 'token', tokenId: '1' })).toEqual({ kind: 'token', name: 'token:1' });
   expect(callerInfo({ sub: 'oauth:g', iat, via: 'oauth', grantId: 'g', scope: ['read'] })).toEqual({ kind: 'oauth', name: 'oauth:g' });
-  expect(callerInfo({ sub: 'discovery:home-assistant', iat, via: 'discovery', scope: ['read', 'control'] })).toEqual({ kind: 'discovery', name: 'discovery:home-assistant' });
-  expect(callerInfo({ sub: 'ha:abc', iat, via: 'ingress', haUser: { id: 'abc', name: 'anna', displayName: 'Anna' } })).toEqual({ kind: 'ingress', name: 'ha:anna' });
+  expect(callerInfo({ sub: 'discovery:home-assistant', iat, via: 'discovery', scope: ['read', 'control'] })).toEqual({
+    kind: 'discovery',
+    name: 'discovery:home-assistant',
+  });
+  expect(callerInfo({ sub: 'ha:abc', iat, via: 'ingress', haUser: { id: 'abc', name: 'anna', displayName: 'Anna' } })).toEqual({
+    kind: 'ingress',
+    name: 'ha:anna',
+  });
 });

@@ -50,11 +50,16 @@ describe('CI log', () => {
 
   it('closes with the sum over every runner, and counts a crash with no count as a failure', () => {
     const file = join(dir, 'tally');
-    writeFileSync(file, `${[
-      { runner: 'vitest', passed: 689, failed: 0, skipped: 7 },
-      { runner: 'schemathesis', passed: 959, failed: 0 },
-      { runner: 'conformance server', passed: 74, failed: 0, unscored: 2 },
-    ].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `${[
+        { runner: 'vitest', passed: 689, failed: 0, skipped: 7 },
+        { runner: 'schemathesis', passed: 959, failed: 0 },
+        { runner: 'conformance server', passed: 74, failed: 0, unscored: 2 },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n')}\n`,
+    );
     expect(closingLine(file, 0)).toBe('1722 passed, 0 failed');
     expect(closingLine(file, 1)).toBe('1722 passed, 1 failed');
     expect(closingLine(join(dir, 'none'), 2)).toBe('0 passed, 1 failed');
@@ -65,7 +70,17 @@ describe('CI log', () => {
 
 describe('what each runner says it ran', () => {
   test('Schemathesis: the "Test cases" line, not the progress lines above it', () => {
-    const out = ['Examples', '     ✅  9 passed  ⏭  30 skipped', 'Fuzzing', '     ✅ 11 passed  ⏭  37 skipped', '', 'Test cases:', '  1011 generated, 1011 passed, 74 skipped', '', 'Seed: 42'].join('\n');
+    const out = [
+      'Examples',
+      '     ✅  9 passed  ⏭  30 skipped',
+      'Fuzzing',
+      '     ✅ 11 passed  ⏭  37 skipped',
+      '',
+      'Test cases:',
+      '  1011 generated, 1011 passed, 74 skipped',
+      '',
+      'Seed: 42',
+    ].join('\n');
     expect(countCases(out, 0)).toEqual({ passed: 1011, failed: 0 });
     const failing = out.replace('1011 generated, 1011 passed', '1011 generated, found 3 unique failures, 1005 passed');
     expect(countCases(failing, 1)).toEqual({ passed: 1005, failed: 6 });

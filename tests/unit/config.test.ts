@@ -94,9 +94,13 @@ describe('settings', () => {
     expect(failure(() => load({ CONFIG_FILE: file('bad.yaml', 'port: [1\n') }))).toMatch(/bad\.yaml: not valid YAML/);
     expect(failure(() => load({ CONFIG_FILE: file('bad.json', '{"port":') }))).toMatch(/bad\.json: not valid JSON/);
     expect(failure(() => load({ CONFIG_FILE: file('port.yaml', 'port: "x"\n') }))).toMatch(/^port in .*port\.yaml: must be a number/);
-    expect(failure(() => load({ CONFIG_FILE: file('win.yaml', 'security:\n  rateLimitWindow: 5\n') }))).toMatch(/^security\.rateLimitWindow in .*: must be a whole number of milliseconds/);
+    expect(failure(() => load({ CONFIG_FILE: file('win.yaml', 'security:\n  rateLimitWindow: 5\n') }))).toMatch(
+      /^security\.rateLimitWindow in .*: must be a whole number of milliseconds/,
+    );
     expect(failure(() => load({ CONFIG_FILE: file('users.json', '{"users":[{"username":"x"}]}') }))).toMatch(/^users in .*users\.json: /);
-    expect(failure(() => load({ CONFIG_FILE: file('dupe.json', '{"users":[{"username":"x","password":"12345678"},{"username":"x","password":"12345678"}]}') }))).toMatch(/given twice/);
+    expect(
+      failure(() => load({ CONFIG_FILE: file('dupe.json', '{"users":[{"username":"x","password":"12345678"},{"username":"x","password":"12345678"}]}') })),
+    ).toMatch(/given twice/);
   });
 
   test('an unknown key is a warning naming it and the nearest known key; the start goes on', () => {
@@ -120,7 +124,10 @@ describe('settings', () => {
       pluginsDisabled: ['media', 'vacuums'],
       allowedOrigins: ['https://a.example', 'http://localhost:6274'],
     });
-    expect(load({ CONFIG_FILE: file('lists.yaml', 'plugins_disabled: [notify]\nallowed_origins: "*"\n') })).toMatchObject({ pluginsDisabled: ['notify'], allowedOrigins: ['*'] });
+    expect(load({ CONFIG_FILE: file('lists.yaml', 'plugins_disabled: [notify]\nallowed_origins: "*"\n') })).toMatchObject({
+      pluginsDisabled: ['notify'],
+      allowedOrigins: ['*'],
+    });
     expect(failure(() => load({ ALLOWED_ORIGINS: 'https://a.example/path' }))).toMatch(/^ALLOWED_ORIGINS \(environment\): 0: each must be an origin/);
     expect(failure(() => load({ PLUGINS_DISABLED: 'Bad Name' }))).toMatch(/^PLUGINS_DISABLED \(environment\): 0: each must be a plugin name/);
   });

@@ -2,7 +2,13 @@ import { expect, test } from 'vitest';
 import type { HubState } from '../../src/hub/types.js';
 import { confirmationReason } from '../../src/policy/confirmation.js';
 
-const cover = (device_class?: string): HubState => ({ entity_id: 'cover.x', state: 'closed', attributes: device_class ? { device_class } : {}, last_changed: '', last_updated: '' });
+const cover = (device_class?: string): HubState => ({
+  entity_id: 'cover.x',
+  state: 'closed',
+  attributes: device_class ? { device_class } : {},
+  last_changed: '',
+  last_updated: '',
+});
 
 test.each([
   ['lock.front_door', 'unlock', {}, undefined, 'unlocking lock.front_door'],

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const pinned = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]);
 
 /** What people read: every Markdown file, the add-on's files and the panel, as committed. */
@@ -46,5 +50,7 @@ test('the rule catches the forms a person would copy', () => {
 test.each(files)('%s runs no package the project does not pin', (file) => {
   const text = readFileSync(join(root, file), 'utf8');
   const strangers = packagesRun(text).filter((name) => !pinned.has(name));
-  expect(strangers, `${file} tells people to run ${strangers.join(', ')} from the npm registry (${pkg.name} is not published; run the installed copy)`).toEqual([]);
+  expect(strangers, `${file} tells people to run ${strangers.join(', ')} from the npm registry (${pkg.name} is not published; run the installed copy)`).toEqual(
+    [],
+  );
 });

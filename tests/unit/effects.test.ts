@@ -14,7 +14,13 @@ import { Policy, type Caller, type GuardedAction, type PolicySettings } from '..
 import { callsForState } from '../../src/policy/scene-states.js';
 
 const T = '2026-11-27T00:00:00+00:00';
-const state = (entity_id: string, s: string, attributes: Record<string, unknown> = {}) => ({ entity_id, state: s, attributes, last_changed: T, last_updated: T });
+const state = (entity_id: string, s: string, attributes: Record<string, unknown> = {}) => ({
+  entity_id,
+  state: s,
+  attributes,
+  last_changed: T,
+  last_updated: T,
+});
 const LOCK_REG_ID = '0123456789abcdef0123456789abcdef';
 
 function home() {
@@ -44,7 +50,10 @@ function home() {
     areas: [{ area_id: 'hall', name: 'Hall' }],
     floors: [],
     devices: [{ id: 'dev_lock', name: 'Front lock', area_id: 'hall' }],
-    entities: [{ entity_id: 'lock.front_door', id: LOCK_REG_ID, device_id: 'dev_lock' }, { entity_id: 'light.hallway', area_id: 'hall' }],
+    entities: [
+      { entity_id: 'lock.front_door', id: LOCK_REG_ID, device_id: 'dev_lock' },
+      { entity_id: 'light.hallway', area_id: 'hall' },
+    ],
     labels: [],
     floorsSupported: true,
   });
@@ -55,8 +64,14 @@ function home() {
     'script.templated': { sequence: [{ action: 'lock.unlock', target: { entity_id: '{{ states("input_text.which") }}' } }] },
     'scene.open_house': { id: '1700000000001', name: 'Open house', entities: { 'lock.back_door': { state: 'unlocked' } } },
     'scene.yaml_scene': null,
-    'automation.unlock_on_arrival': { triggers: [{ trigger: 'state', entity_id: 'person.me', to: 'home' }], actions: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] },
-    'automation.porch_when_unlocked': { triggers: [{ trigger: 'state', entity_id: 'LOCK.FRONT_DOOR', to: 'unlocked' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hallway' } }] },
+    'automation.unlock_on_arrival': {
+      triggers: [{ trigger: 'state', entity_id: 'person.me', to: 'home' }],
+      actions: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }],
+    },
+    'automation.porch_when_unlocked': {
+      triggers: [{ trigger: 'state', entity_id: 'LOCK.FRONT_DOOR', to: 'unlocked' }],
+      actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hallway' } }],
+    },
   };
   let reads = 0;
   const hubConfigs = new HubConfigs({
@@ -105,20 +120,48 @@ describe('canonical ids', () => {
 describe('what an action will do', () => {
   test.each<[string, GuardedAction[], string[]]>([
     ['a direct action is itself', [act('light.hallway', 'turn_on')], ['light.hallway:turn_on']],
-    ['homeassistant.turn_on of a script runs its steps', [act('script.unlocker', 'turn_on', { domain: 'homeassistant' })], ['script.unlocker:turn_on', 'lock.front_door:unlock']],
+    [
+      'homeassistant.turn_on of a script runs its steps',
+      [act('script.unlocker', 'turn_on', { domain: 'homeassistant' })],
+      ['script.unlocker:turn_on', 'lock.front_door:unlock'],
+    ],
     ['script.<id> as a service', [act('script.unlocker', 'unlocker')], ['script.unlocker:unlocker', 'lock.front_door:unlock']],
     ['a script toggled while off runs', [act('script.unlocker', 'toggle')], ['script.unlocker:turn_on', 'lock.front_door:unlock']],
     ['a script running a script', [act('script.outer', 'turn_on')], ['script.outer:turn_on', 'script.unlocker:turn_on', 'lock.front_door:unlock']],
     ['a script that runs itself is followed once', [act('script.self', 'turn_on')], ['script.self:turn_on', 'light.hallway:turn_on']],
-    ['automation.trigger runs its actions', [act('automation.unlock_on_arrival', 'trigger')], ['automation.unlock_on_arrival:trigger', 'lock.front_door:unlock']],
+    [
+      'automation.trigger runs its actions',
+      [act('automation.unlock_on_arrival', 'trigger')],
+      ['automation.unlock_on_arrival:trigger', 'lock.front_door:unlock'],
+    ],
     ['automation.turn_on only enables it', [act('automation.unlock_on_arrival', 'turn_on')], ['automation.unlock_on_arrival:turn_on']],
     ['a UI scene sets its states', [act('scene.open_house', 'turn_on')], ['scene.open_house:turn_on', 'lock.back_door:unlock']],
-    ['scene.apply sets the states in its data', [act('scene.apply', 'apply', { targetless: true, data: { entities: { 'LOCK.BACK_DOOR': 'unlocked', 'cover.garage_door': { state: 'open' } } } })], ['scene.apply:apply', 'lock.back_door:unlock', 'cover.garage_door:open_cover']],
-    ['scene.create judges what it would set', [act('scene.create', 'create', { targetless: true, data: { scene_id: 'x', entities: { 'alarm_control_panel.security': 'disarmed' } } })], ['scene.create:create', 'alarm_control_panel.security:alarm_disarm']],
+    [
+      'scene.apply sets the states in its data',
+      [act('scene.apply', 'apply', { targetless: true, data: { entities: { 'LOCK.BACK_DOOR': 'unlocked', 'cover.garage_door': { state: 'open' } } } })],
+      ['scene.apply:apply', 'lock.back_door:unlock', 'cover.garage_door:open_cover'],
+    ],
+    [
+      'scene.create judges what it would set',
+      [act('scene.create', 'create', { targetless: true, data: { scene_id: 'x', entities: { 'alarm_control_panel.security': 'disarmed' } } })],
+      ['scene.create:create', 'alarm_control_panel.security:alarm_disarm'],
+    ],
     ['a closed garage door toggled opens', [act('cover.garage_door', 'toggle')], ['cover.garage_door:open_cover']],
-    ['a light group passes its service on', [act('light.downstairs', 'turn_on')], ['light.downstairs:turn_on', 'light.hallway:turn_on', 'light.nursery:turn_on']],
-    ['an old-style group through homeassistant', [act('group.everything', 'turn_off', { domain: 'homeassistant' })], ['group.everything:turn_off', 'light.hallway:turn_off', 'lock.front_door:turn_off']],
-    ['entities named in the data are judged as touched', [act('tts.google', 'speak', { data: { media_player_entity_id: 'MEDIA_PLAYER.KITCHEN', message: 'hi' } })], ['media_player.kitchen:speak', 'tts.google:speak']],
+    [
+      'a light group passes its service on',
+      [act('light.downstairs', 'turn_on')],
+      ['light.downstairs:turn_on', 'light.hallway:turn_on', 'light.nursery:turn_on'],
+    ],
+    [
+      'an old-style group through homeassistant',
+      [act('group.everything', 'turn_off', { domain: 'homeassistant' })],
+      ['group.everything:turn_off', 'light.hallway:turn_off', 'lock.front_door:turn_off'],
+    ],
+    [
+      'entities named in the data are judged as touched',
+      [act('tts.google', 'speak', { data: { media_player_entity_id: 'MEDIA_PLAYER.KITCHEN', message: 'hi' } })],
+      ['media_player.kitchen:speak', 'tts.google:speak'],
+    ],
     ['a group holding itself', [act('group.loop', 'turn_on', { domain: 'homeassistant' })], ['group.loop:turn_on', 'light.hallway:turn_on']],
   ])('%s', async (_what, actions, expected) => {
     const r = await judge(actions, { requireConfirmation: false });
@@ -226,7 +269,7 @@ describe("the issue's holes, each refused or asking", () => {
   test('a light group holding a denied light is refused; so is a templated script, a YAML scene under a rule', async () => {
     expect((await judge([act('light.downstairs', 'turn_on')], { deny: ['light.nursery'] })).error!.details.entity_ids).toEqual(['light.nursery']);
     expect((await judge([act('script.templated', 'turn_on')], deny)).error!.details.unresolved).toEqual([expect.stringContaining('template')]);
-    expect((await judge([act('scene.yaml_scene', 'turn_on')], deny)).error!.details.unresolved).toEqual([expect.stringContaining("scene editor")]);
+    expect((await judge([act('scene.yaml_scene', 'turn_on')], deny)).error!.details.unresolved).toEqual([expect.stringContaining('scene editor')]);
   });
 
   test('with no rule that could apply, what cannot be known may run; read-only refuses all', async () => {
@@ -240,7 +283,10 @@ describe("the issue's holes, each refused or asking", () => {
 
   test('exposure judges the effects', async () => {
     const h = home();
-    const p = new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: false, exposedOnly: true }, { isExposed: (id) => !id.startsWith('lock.') });
+    const p = new Policy(
+      { readOnly: false, allow: [], deny: [], requireConfirmation: false, exposedOnly: true },
+      { isExposed: (id) => !id.startsWith('lock.') },
+    );
     p.useEffects(h.resolver);
     const a = [act('script.unlocker', 'turn_on')];
     await p.prepare(a);
@@ -275,11 +321,17 @@ describe('kept configs follow Home Assistant', () => {
   test('a reload event, a reload call, an item added or a scene whose members changed drops what was kept', async () => {
     const bus = createBus();
     let reads = 0;
-    const configs = new HubConfigs({ read: async () => {
-        reads++;
-        return { sequence: [] };
-      } }, bus);
-    const fire = (event_type: string, data: Record<string, unknown>) => bus.emit('event', { event_type, data, origin: 'LOCAL', time_fired: T, context: { id: 'x', parent_id: null, user_id: null } });
+    const configs = new HubConfigs(
+      {
+        read: async () => {
+          reads++;
+          return { sequence: [] };
+        },
+      },
+      bus,
+    );
+    const fire = (event_type: string, data: Record<string, unknown>) =>
+      bus.emit('event', { event_type, data, origin: 'LOCAL', time_fired: T, context: { id: 'x', parent_id: null, user_id: null } });
     const kept = async () => {
       await configs.load(['script.a', 'scene.b']);
       return configs.get('script.a') !== undefined && configs.get('scene.b') !== undefined;
@@ -298,7 +350,11 @@ describe('kept configs follow Home Assistant', () => {
     }
     fire('call_service', { domain: 'light', service: 'turn_on' });
     expect(configs.get('script.a')).toBeDefined();
-    fire('state_changed', { entity_id: 'scene.b', old_state: state('scene.b', 'x', { entity_id: ['light.a'] }), new_state: state('scene.b', 'x', { entity_id: ['light.a', 'lock.b'] }) });
+    fire('state_changed', {
+      entity_id: 'scene.b',
+      old_state: state('scene.b', 'x', { entity_id: ['light.a'] }),
+      new_state: state('scene.b', 'x', { entity_id: ['light.a', 'lock.b'] }),
+    });
     expect(configs.get('scene.b')).toBeUndefined();
     expect(configs.get('script.a')).toBeDefined();
   });

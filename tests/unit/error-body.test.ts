@@ -5,7 +5,12 @@ import { errorBody, rateLimitBody } from '../../src/http/error-body.js';
 const err = new AppError('INVALID_ENTITY', 404, 'Entity light.x not found', { entity_id: 'light.x', available_entities: [] });
 
 test('core shape', () => {
-  expect(errorBody(err, 'core')).toEqual({ error: true, code: 'INVALID_ENTITY', message: 'Entity light.x not found', details: { entity_id: 'light.x', available_entities: [] } });
+  expect(errorBody(err, 'core')).toEqual({
+    error: true,
+    code: 'INVALID_ENTITY',
+    message: 'Entity light.x not found',
+    details: { entity_id: 'light.x', available_entities: [] },
+  });
 });
 
 test('SSE-statistics shape', () => {

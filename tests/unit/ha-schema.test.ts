@@ -21,8 +21,16 @@ describe('the rule', () => {
   });
 
   test('found wherever it nests: in a list, a union, an optional object', () => {
-    const nested = v.object({ colours: v.array(v.tuple([byte, byte])), either: v.union([v.string(), v.tuple([v.string()])]), deep: v.optional(v.object({ t: v.tuple([v.number()]) })) });
-    expect(homeAssistantSchemaProblems(jsonSchemaOf(nested)).map((p) => p.split(':')[0])).toEqual(['inputSchema.colours.items', 'inputSchema.either.anyOf[1]', 'inputSchema.deep.t']);
+    const nested = v.object({
+      colours: v.array(v.tuple([byte, byte])),
+      either: v.union([v.string(), v.tuple([v.string()])]),
+      deep: v.optional(v.object({ t: v.tuple([v.number()]) })),
+    });
+    expect(homeAssistantSchemaProblems(jsonSchemaOf(nested)).map((p) => p.split(':')[0])).toEqual([
+      'inputSchema.colours.items',
+      'inputSchema.either.anyOf[1]',
+      'inputSchema.deep.t',
+    ]);
   });
 
   test('keywords the converter does not evaluate, the positional items form, outside $ref, bad types', () => {
@@ -66,7 +74,9 @@ describe('the rule', () => {
 test("every built-in tool's input schema converts, as tools/list publishes it", async () => {
   const dir = fileURLToPath(new URL('../../plugins/', import.meta.url));
   const names: string[] = [];
-  for (const folder of readdirSync(dir).sort().filter((f) => existsSync(`${dir}${f}/index.ts`))) {
+  for (const folder of readdirSync(dir)
+    .sort()
+    .filter((f) => existsSync(`${dir}${f}/index.ts`))) {
     const plugin = ((await import(new URL(`../../plugins/${folder}/index.ts`, import.meta.url).href)) as { default: PluginDefinition }).default;
     for (const tool of plugin.tools ?? []) {
       names.push(tool.name);

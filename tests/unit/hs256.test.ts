@@ -27,7 +27,15 @@ const refused = (token: string, at = now) => {
 
 describe('verifyHs256', () => {
   test('a token jose signed is accepted with its claims', async () => {
-    const t = await new SignJWT({ kind: 'bridge' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject('admin').setIssuer(ISS).setAudience('home-mcp-bridge').setJti('t1').setIssuedAt().setExpirationTime('1h').sign(key);
+    const t = await new SignJWT({ kind: 'bridge' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('admin')
+      .setIssuer(ISS)
+      .setAudience('home-mcp-bridge')
+      .setJti('t1')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(key);
     expect(verifyHs256(t, key, ISS)).toMatchObject({ sub: 'admin', kind: 'bridge', jti: 't1', aud: 'home-mcp-bridge' });
     expect(verifyHs256(sign(good), key, ISS, now)).toMatchObject({ sub: 'admin' });
     expect(verifyHs256(sign({ ...good, aud: ['x', 'home-mcp-bridge'] }, { alg: 'HS256', typ: 'at+jwt' }), key, ISS, now).aud).toEqual(['x', 'home-mcp-bridge']);

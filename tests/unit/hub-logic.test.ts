@@ -24,9 +24,23 @@ describe('backoff', () => {
 });
 
 describe('entity ids', () => {
-  test.each(['light.kitchen', 'sensor.a1_b2', 'alarm_control_panel.security', 'vacuum.0_ground_floor'])('%s is valid', (id) => expect(isEntityId(id)).toBe(true));
-  test.each(['light', 'Light.kitchen', 'light.', '.kitchen', 'light.kitchen lamp', 'light._x', 'light.x_', 'light.a__b', 'light.kitchen;drop', 'a.b.c', 5, null])('%s is not', (id) =>
-    expect(isEntityId(id)).toBe(false));
+  test.each(['light.kitchen', 'sensor.a1_b2', 'alarm_control_panel.security', 'vacuum.0_ground_floor'])('%s is valid', (id) =>
+    expect(isEntityId(id)).toBe(true),
+  );
+  test.each([
+    'light',
+    'Light.kitchen',
+    'light.',
+    '.kitchen',
+    'light.kitchen lamp',
+    'light._x',
+    'light.x_',
+    'light.a__b',
+    'light.kitchen;drop',
+    'a.b.c',
+    5,
+    null,
+  ])('%s is not', (id) => expect(isEntityId(id)).toBe(false));
   test('domain', () => {
     expect(domainOf('media_player.tv')).toBe('media_player');
   });
@@ -50,7 +64,13 @@ describe('closest entities', () => {
   });
 });
 
-const st = (entity_id: string, state: string, last_updated: string): HubState => ({ entity_id, state, attributes: {}, last_changed: last_updated, last_updated });
+const st = (entity_id: string, state: string, last_updated: string): HubState => ({
+  entity_id,
+  state,
+  attributes: {},
+  last_changed: last_updated,
+  last_updated,
+});
 
 describe('state cache', () => {
   test('applies changes and removals', () => {
@@ -81,7 +101,16 @@ describe('service fields', () => {
       rgb_color: { selector: { color_rgb: {} } },
       color_temp_kelvin: { selector: { color_temp: { unit: 'kelvin', min: 2000, max: 6500 } } },
       effect: { selector: { select: { options: ['colorloop', 'random'] } } },
-      flash: { selector: { select: { options: [{ value: 'short', label: 'Short' }, { value: 'long', label: 'Long' }] } } },
+      flash: {
+        selector: {
+          select: {
+            options: [
+              { value: 'short', label: 'Short' },
+              { value: 'long', label: 'Long' },
+            ],
+          },
+        },
+      },
       advanced_fields: { collapsed: true, fields: { transition: { selector: { number: { min: 0, max: 300 } } } } },
     },
   };
@@ -129,13 +158,21 @@ describe('service fields', () => {
     expect(serviceAccepts(setPosition, 'cover', cover(15))).toBe(true);
     expect(serviceAccepts(setPosition, 'cover', cover(3))).toBe(false);
     expect(serviceAccepts(setPosition, 'light', cover(15))).toBe(false);
-    expect(serviceAccepts({ fields: {}, target: { entity: [{ domain: ['alarm_control_panel'], supported_features: [2, 8] }] } }, 'alarm_control_panel', cover(8))).toBe(true);
+    expect(
+      serviceAccepts({ fields: {}, target: { entity: [{ domain: ['alarm_control_panel'], supported_features: [2, 8] }] } }, 'alarm_control_panel', cover(8)),
+    ).toBe(true);
     expect(serviceAccepts({ fields: {} }, 'cover', undefined)).toBe(true);
   });
 });
 
 describe('service targets, by the hub rule', () => {
-  const st = (entity_id: string, attributes: Record<string, unknown> = {}): HubState => ({ entity_id, state: 'on', attributes, last_changed: '', last_updated: '' });
+  const st = (entity_id: string, attributes: Record<string, unknown> = {}): HubState => ({
+    entity_id,
+    state: 'on',
+    attributes,
+    last_changed: '',
+    last_updated: '',
+  });
   const registries = new Registries();
   registries.replace({
     floorsSupported: true,
@@ -163,7 +200,12 @@ describe('service targets, by the hub rule', () => {
     ],
   });
   const cache = new StateCache();
-  cache.replaceAll([st('light.lounge'), st('light.porch'), st('group.downstairs', { entity_id: ['light.lounge', 'group.porch'] }), st('group.porch', { entity_id: ['light.porch', 'group.downstairs'] })]);
+  cache.replaceAll([
+    st('light.lounge'),
+    st('light.porch'),
+    st('group.downstairs', { entity_id: ['light.lounge', 'group.porch'] }),
+    st('group.porch', { entity_id: ['light.porch', 'group.downstairs'] }),
+  ]);
   const reach = (t: Partial<TargetLists>) => reachedEntities({ ...emptyTarget(), ...t }, registries, cache);
 
   test("an area: its entities, and its devices' entities that have no area of their own; never hidden or diagnostic ones", () => {
@@ -172,7 +214,7 @@ describe('service targets, by the hub rule', () => {
   test('a device named directly brings all its visible entities, wherever they are placed', () => {
     expect(reach({ device_id: ['tv'] }).indirect).toEqual(['light.tv_backlight', 'media_player.tv']);
   });
-  test("a floor stands for its areas; a label for its entities, devices and areas; unknown ids reach nothing", () => {
+  test('a floor stands for its areas; a label for its entities, devices and areas; unknown ids reach nothing', () => {
     expect(reach({ floor_id: ['ground'] }).indirect).toEqual(['light.lounge', 'media_player.tv']);
     expect(reach({ label_id: ['cosy'] }).indirect).toEqual(['light.candle', 'light.porch', 'switch.hub']);
     expect(reach({ area_id: ['nowhere'], device_id: ['none_such'], label_id: ['x'] }).indirect).toEqual([]);
@@ -213,17 +255,41 @@ describe('hub protocol', () => {
     expect(field("at least one of ['entity_id', 'device_id'] is required")).toBeNull();
   });
   test("an untranslated validation message (2026.11's manual alarm: 'Validation error: invalid_code') is said in words", () => {
-    const e = hubError({ code: HA_ERROR.serviceValidationError, message: 'Validation error: invalid_code', translation_key: 'invalid_code' }, 'alarm_control_panel.alarm_disarm');
-    expect(e).toMatchObject({ code: 'HUB_ERROR', status: 400, message: 'Home Assistant refused it: invalid code', details: { hub_message: 'Validation error: invalid_code', hub_translation_key: 'invalid_code' } });
+    const e = hubError(
+      { code: HA_ERROR.serviceValidationError, message: 'Validation error: invalid_code', translation_key: 'invalid_code' },
+      'alarm_control_panel.alarm_disarm',
+    );
+    expect(e).toMatchObject({
+      code: 'HUB_ERROR',
+      status: 400,
+      message: 'Home Assistant refused it: invalid code',
+      details: { hub_message: 'Validation error: invalid_code', hub_translation_key: 'invalid_code' },
+    });
     // A translated message stays as the hub words it.
-    expect(hubError({ code: HA_ERROR.serviceValidationError, message: 'Validation error: Invalid alarm code provided', translation_key: 'invalid_code' }, 'x').message).toBe('Validation error: Invalid alarm code provided');
+    expect(
+      hubError({ code: HA_ERROR.serviceValidationError, message: 'Validation error: Invalid alarm code provided', translation_key: 'invalid_code' }, 'x')
+        .message,
+    ).toBe('Validation error: Invalid alarm code provided');
   });
-  test("a lock that wants a code (LockEntity.add_default_code) is INVALID_PARAMETERS naming the field code", () => {
-    const e = hubError({ code: HA_ERROR.serviceValidationError, message: "Validation error: The code for lock.front_door doesn't match pattern ^\\d{4}$.", translation_key: 'add_default_code' }, 'lock.lock');
-    expect(e).toMatchObject({ code: 'INVALID_PARAMETERS', status: 400, details: { field: 'code', entity_id: 'lock.front_door', code_format: '^\\d{4}$', hub_translation_key: 'add_default_code' } });
+  test('a lock that wants a code (LockEntity.add_default_code) is INVALID_PARAMETERS naming the field code', () => {
+    const e = hubError(
+      {
+        code: HA_ERROR.serviceValidationError,
+        message: "Validation error: The code for lock.front_door doesn't match pattern ^\\d{4}$.",
+        translation_key: 'add_default_code',
+      },
+      'lock.lock',
+    );
+    expect(e).toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      status: 400,
+      details: { field: 'code', entity_id: 'lock.front_door', code_format: '^\\d{4}$', hub_translation_key: 'add_default_code' },
+    });
     expect(e.message).toBe('lock.front_door wants a code: give it as `code` (matching ^\\d{4}$)');
     // 2024.3's message has no prefix and no translation key: the same answer.
-    expect(hubError({ code: HA_ERROR.serviceValidationError, message: "The code for lock.back_door doesn't match pattern ^\\d+$" }, 'lock.lock').details).toMatchObject({ field: 'code', entity_id: 'lock.back_door', code_format: '^\\d+$' });
+    expect(
+      hubError({ code: HA_ERROR.serviceValidationError, message: "The code for lock.back_door doesn't match pattern ^\\d+$" }, 'lock.lock').details,
+    ).toMatchObject({ field: 'code', entity_id: 'lock.back_door', code_format: '^\\d+$' });
   });
   test('closest ids by id or name', () => {
     const areas = [

@@ -35,7 +35,15 @@ describe('the Dockerfile as the rehearsal reads it', () => {
     const final = dockerfile.stages[1]!.steps;
     const fromBuild = final.filter((s) => s.op === 'COPY' && s.from === 'build').flatMap((s) => s.sources);
     // Of the simulator, its manifest and demo bundle only; tsc's output of it is removed in the build stage.
-    expect(fromBuild).toEqual(['/usr/local/bin/node', '/src/package.json', '/src/node_modules', '/src/dist', '/src/src/panel', '/src/src/sim/package.json', '/src/src/sim/dist']);
+    expect(fromBuild).toEqual([
+      '/usr/local/bin/node',
+      '/src/package.json',
+      '/src/node_modules',
+      '/src/dist',
+      '/src/src/panel',
+      '/src/src/sim/package.json',
+      '/src/src/sim/dist',
+    ]);
     expect(runs.some((r) => /npm run build && rm -rf dist\/src\/sim &&/.test(r))).toBe(true);
     expect(final.some((s) => s.op === 'COPY' && !s.from && s.sources!.includes('rootfs') && s.dest === '/')).toBe(true);
   });

@@ -20,15 +20,18 @@ test('every dependency with an install script is allowed or refused by name, and
 
 // npm before 11's allow-list (the add-on image's build, a user's older npm) runs install scripts
 // anyway; scarf reads the root package's scarfSettings and stays quiet.
-test.skipIf(!existsSync(join(root, 'node_modules', '@scarf', 'scarf', 'report.js')))('scarf, run as its postinstall would be, finds this project opted out', () => {
-  const run = spawnSync(process.execPath, ['report.js'], {
-    cwd: join(root, 'node_modules', '@scarf', 'scarf'),
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? root, INIT_CWD: root, SCARF_VERBOSE: 'true' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  const out = `${run.stdout}${run.stderr}`;
-  expect(out).not.toContain('Scarf payload');
-  expect(out).toMatch(/Scarf has been disabled|User has opted out/);
-  expect(pkg.scarfSettings?.enabled).toBe(false);
-});
+test.skipIf(!existsSync(join(root, 'node_modules', '@scarf', 'scarf', 'report.js')))(
+  'scarf, run as its postinstall would be, finds this project opted out',
+  () => {
+    const run = spawnSync(process.execPath, ['report.js'], {
+      cwd: join(root, 'node_modules', '@scarf', 'scarf'),
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? root, INIT_CWD: root, SCARF_VERBOSE: 'true' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const out = `${run.stdout}${run.stderr}`;
+    expect(out).not.toContain('Scarf payload');
+    expect(out).toMatch(/Scarf has been disabled|User has opted out/);
+    expect(pkg.scarfSettings?.enabled).toBe(false);
+  },
+);

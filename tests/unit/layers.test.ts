@@ -10,7 +10,11 @@ import { describe, expect, test } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
 const SIM = join(SRC, 'sim');
-const SIM_PACKAGE = JSON.parse(readFileSync(join(SIM, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const SIM_PACKAGE = JSON.parse(readFileSync(join(SIM, 'package.json'), 'utf8')) as {
+  name: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
@@ -22,7 +26,9 @@ function tsFiles(dir: string): string[] {
 /** Every module a file names: static imports and re-exports, and dynamic import()s. */
 function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm)].map(
+    (m) => (m[1] ?? m[2] ?? m[3])!,
+  );
 }
 
 /** Each source file's relative imports (and re-exports), as paths relative to src/. */
@@ -30,7 +36,9 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of tsFiles(SRC)) {
     const text = readFileSync(file, 'utf8');
-    const deps = [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) => relative(SRC, resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts'))));
+    const deps = [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) =>
+      relative(SRC, resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts'))),
+    );
     graph.set(relative(SRC, file), deps);
   }
   return graph;
@@ -90,7 +98,16 @@ describe('layers', () => {
   const graph = importGraph();
 
   test('the check sees a cycle when there is one', () => {
-    expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(
+      cycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', ['a.ts']],
+          ['d.ts', ['a.ts']],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts', 'c.ts']]);
   });
 
   test('no import cycle outside the simulator', () => {
@@ -104,7 +121,9 @@ describe('layers', () => {
   });
 
   test('the store imports nothing above it: only itself, what an event filter is, and the error values', () => {
-    const above = [...graph].filter(([f]) => f.startsWith('store/')).flatMap(([f, deps]) => deps.filter((d) => !/^(store|events)\/|^errors\.ts$/.test(d)).map((d) => `${f} -> ${d}`));
+    const above = [...graph]
+      .filter(([f]) => f.startsWith('store/'))
+      .flatMap(([f, deps]) => deps.filter((d) => !/^(store|events)\/|^errors\.ts$/.test(d)).map((d) => `${f} -> ${d}`));
     expect(above).toEqual([]);
   });
 
@@ -117,14 +136,22 @@ describe('layers', () => {
   test('the simulator is reached from the product only through its public entry (#sim), never by a path into it or by its package name', () => {
     // `#sim` (package.json "imports") resolves inside the package, so an installed copy of the bridge
     // finds the demo bundle without the simulator's unpublished package; it must mean that entry exactly.
-    const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { imports: Record<string, Record<string, string>>; dependencies: Record<string, string> };
+    const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      imports: Record<string, Record<string, string>>;
+      dependencies: Record<string, string>;
+    };
     const entry = (SIM_PACKAGE as unknown as { exports: Record<string, Record<string, string>> }).exports['.']!;
-    expect(root.imports['#sim']).toEqual({ types: `./src/sim/${entry.types!.replace(/^\.\//, '')}`, default: `./src/sim/${entry.default!.replace(/^\.\//, '')}` });
+    expect(root.imports['#sim']).toEqual({
+      types: `./src/sim/${entry.types!.replace(/^\.\//, '')}`,
+      default: `./src/sim/${entry.default!.replace(/^\.\//, '')}`,
+    });
     expect(root.dependencies).not.toHaveProperty(SIM_PACKAGE.name);
     const product = [...tsFiles(SRC).filter((f) => !f.startsWith(`${SIM}/`)), ...tsFiles(join(ROOT, 'plugins'))];
     const wrong = product.flatMap((f) =>
       specifiers(f)
-        .filter((s) => (s.startsWith('.') ? resolve(dirname(f), s).startsWith(`${SIM}/`) : s.startsWith(SIM_PACKAGE.name) || (s.startsWith('#') && s !== '#sim')))
+        .filter((s) =>
+          s.startsWith('.') ? resolve(dirname(f), s).startsWith(`${SIM}/`) : s.startsWith(SIM_PACKAGE.name) || (s.startsWith('#') && s !== '#sim'),
+        )
         .map((s) => `${relative(ROOT, f)} -> ${s}`),
     );
     expect(wrong).toEqual([]);
@@ -135,7 +162,11 @@ describe('layers', () => {
   test('tests reach the simulator through its package: the public or the testing entry, never a path into it', () => {
     const wrong = tsFiles(join(ROOT, 'tests')).flatMap((f) =>
       specifiers(f)
-        .filter((s) => (s.startsWith('.') ? resolve(dirname(f), s).startsWith(`${SIM}/`) : s.startsWith(SIM_PACKAGE.name) && ![SIM_PACKAGE.name, `${SIM_PACKAGE.name}/testing`].includes(s)))
+        .filter((s) =>
+          s.startsWith('.')
+            ? resolve(dirname(f), s).startsWith(`${SIM}/`)
+            : s.startsWith(SIM_PACKAGE.name) && ![SIM_PACKAGE.name, `${SIM_PACKAGE.name}/testing`].includes(s),
+        )
         .map((s) => `${relative(ROOT, f)} -> ${s}`),
     );
     expect(wrong).toEqual([]);

@@ -4,7 +4,8 @@ import pino from 'pino';
 import { describe, expect, test } from 'vitest';
 import { plainDestination, plainLine } from '../../src/log.js';
 
-const line = (entry: Record<string, unknown>) => plainLine(JSON.stringify({ level: 30, time: '2026-11-27T23:01:20.109Z', service: 'home-mcp-bridge', ...entry }));
+const line = (entry: Record<string, unknown>) =>
+  plainLine(JSON.stringify({ level: 30, time: '2026-11-27T23:01:20.109Z', service: 'home-mcp-bridge', ...entry }));
 
 describe('plain log lines', () => {
   test('time, level, the part in brackets, the message, then only the fields the message does not say', () => {
@@ -26,10 +27,12 @@ describe('plain log lines', () => {
     expect(out).toContain(` long=${'x'.repeat(200)}… ok=true`);
   });
 
-  test("an error shows its message on the line; its stack follows, indented, only when asked (debug and trace)", () => {
+  test('an error shows its message on the line; its stack follows, indented, only when asked (debug and trace)', () => {
     const err = { type: 'Error', message: 'boom here', stack: 'Error: boom here\n    at one (a.js:1:1)\n    at two (b.js:2:2)' };
     expect(line({ level: 50, err, msg: 'request failed' })).toBe('2026-11-27 23:01:20.109Z ERROR request failed err="boom here"\n');
-    expect(plainLine(JSON.stringify({ level: 50, time: 't', err, msg: 'request failed' }), { stacks: true })).toBe('t ERROR request failed err="boom here"\n    at one (a.js:1:1)\n    at two (b.js:2:2)\n');
+    expect(plainLine(JSON.stringify({ level: 50, time: 't', err, msg: 'request failed' }), { stacks: true })).toBe(
+      't ERROR request failed err="boom here"\n    at one (a.js:1:1)\n    at two (b.js:2:2)\n',
+    );
   });
 
   test('a message over several lines stays on one; a line that is not JSON passes as it is', () => {
@@ -39,10 +42,17 @@ describe('plain log lines', () => {
 
   test('through pino: one plain line per call, child bindings included', () => {
     const written: string[] = [];
-    const log = pino({ level: 'info', base: { service: 'home-mcp-bridge' }, timestamp: pino.stdTimeFunctions.isoTime }, plainDestination(new Writable({ write: (c, _e, cb) => {
-      written.push(String(c));
-      cb();
-    } }) as unknown as { write(line: string): unknown }));
+    const log = pino(
+      { level: 'info', base: { service: 'home-mcp-bridge' }, timestamp: pino.stdTimeFunctions.isoTime },
+      plainDestination(
+        new Writable({
+          write: (c, _e, cb) => {
+            written.push(String(c));
+            cb();
+          },
+        }) as unknown as { write(line: string): unknown },
+      ),
+    );
     // A Writable's write takes a callback; plainDestination only needs write(line).
     log.child({ part: 'plugins' }).info({ failed: 0 }, 'plugins: 17 loaded');
     log.debug('not at info');

@@ -22,7 +22,8 @@ function calls(command: string, area?: string): string[] {
     })
     .sort();
 }
-const reason = (command: string) => (p.plan(command).find((o) => o.kind === 'not_understood') as Extract<Outcome, { kind: 'not_understood' }> | undefined)?.reason;
+const reason = (command: string) =>
+  (p.plan(command).find((o) => o.kind === 'not_understood') as Extract<Outcome, { kind: 'not_understood' }> | undefined)?.reason;
 const BEDROOM = ['light.bedroom_desk_lamp', 'light.bedroom_lamp'];
 
 describe('number words', () => {
@@ -65,10 +66,18 @@ describe('separable verbs and word order', () => {
   });
   test('two clauses, each with its own particle or comparative', () => {
     expect(calls('schalte den Fernseher aus und die Schlafzimmerlampe an')).toEqual(['light.bedroom_lamp turn_on', 'media_player.tv turn_off']);
-    expect(calls('Schlafzimmerlampe heller und Schreibtischlampe dunkler')).toEqual(['light.bedroom_desk_lamp turn_on {"brightness_step_pct":-10}', 'light.bedroom_lamp turn_on {"brightness_step_pct":10}']);
+    expect(calls('Schlafzimmerlampe heller und Schreibtischlampe dunkler')).toEqual([
+      'light.bedroom_desk_lamp turn_on {"brightness_step_pct":-10}',
+      'light.bedroom_lamp turn_on {"brightness_step_pct":10}',
+    ]);
   });
   test('a state word that fits a lock only as another state: auf of a door lock is unlocked', () => {
-    expect(p.plan('ist die Haustür auf?')[0]).toMatchObject({ kind: 'query', entities: ['lock.front_door'], matching: [], answer: 'Nein. Haustür: abgeschlossen.' });
+    expect(p.plan('ist die Haustür auf?')[0]).toMatchObject({
+      kind: 'query',
+      entities: ['lock.front_door'],
+      matching: [],
+      answer: 'Nein. Haustür: abgeschlossen.',
+    });
   });
   test('auf is "to" before a value and a preposition before a place', () => {
     expect(calls('Helligkeit der Schlafzimmerlampe auf 10 %')).toEqual(['light.bedroom_lamp turn_on {"brightness_pct":10}']);
@@ -92,8 +101,19 @@ describe('covers by each other’s names', () => {
   test('several of a kind, or one in a place, mean the covers there; a question keeps the kind', () => {
     const all = (p.deps.home.byDomain.get('cover') ?? []).map((e) => `${e.id} close_cover`).sort();
     expect(calls('mach alle Markisen zu')).toEqual(all);
-    expect(calls('mach im Wohnzimmer den Vorhang zu')).toEqual(['cover.wohnzimmer_rollladen_links', 'cover.wohnzimmer_rollo_links', 'cover.wohnzimmer_rollo_rechts', 'cover.wohnzimmer_vorhang_links', 'cover.wohnzimmer_vorhang_rechts'].map((id) => `${id} close_cover`));
-    expect(p.plan('welche Vorhänge im Wohnzimmer sind offen?')[0]).toMatchObject({ kind: 'query', entities: ['cover.wohnzimmer_vorhang_links', 'cover.wohnzimmer_vorhang_rechts'] });
+    expect(calls('mach im Wohnzimmer den Vorhang zu')).toEqual(
+      [
+        'cover.wohnzimmer_rollladen_links',
+        'cover.wohnzimmer_rollo_links',
+        'cover.wohnzimmer_rollo_rechts',
+        'cover.wohnzimmer_vorhang_links',
+        'cover.wohnzimmer_vorhang_rechts',
+      ].map((id) => `${id} close_cover`),
+    );
+    expect(p.plan('welche Vorhänge im Wohnzimmer sind offen?')[0]).toMatchObject({
+      kind: 'query',
+      entities: ['cover.wohnzimmer_vorhang_links', 'cover.wohnzimmer_vorhang_rechts'],
+    });
   });
 });
 

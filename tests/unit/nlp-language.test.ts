@@ -39,7 +39,10 @@ test('a folder missing a sentence, or with a field of the wrong shape, is an err
 
 test("a plugin's words extend the language's, never replace them", () => {
   const en = readLanguages().get('en')!;
-  const merged = languageWith(en, [{ domains: { light: { nouns: ['glowbulb'] } }, actions: { dock: ['go to bed'] } }, { domains: { light: { nouns: ['lamp'] } } }]);
+  const merged = languageWith(en, [
+    { domains: { light: { nouns: ['glowbulb'] } }, actions: { dock: ['go to bed'] } },
+    { domains: { light: { nouns: ['lamp'] } } },
+  ]);
   expect(merged.domains.light!.nouns).toEqual(['glowbulb', 'lamp']);
   expect(merged.actions.dock).toEqual(['go to bed']);
   expect(merged.actions.turn_on).toEqual(en.actions.turn_on);

@@ -25,17 +25,28 @@ function calls(p: Planner, command: string, area?: string): string[] {
     .sort();
 }
 
-const reasonOf = (p: Planner, command: string) => p.plan(command).find((o): o is Extract<Outcome, { kind: 'not_understood' }> => o.kind === 'not_understood')?.reason;
+const reasonOf = (p: Planner, command: string) =>
+  p.plan(command).find((o): o is Extract<Outcome, { kind: 'not_understood' }> => o.kind === 'not_understood')?.reason;
 const asked = (p: Planner, command: string) => p.plan(command).find((o): o is Extract<Outcome, { kind: 'query' }> => o.kind === 'query')?.entities;
 const acts = (p: Planner, command: string) => p.plan(command).some((o) => o.kind === 'act' || o.kind === 'scene' || o.kind === 'group');
 
 describe('a question never acts', () => {
   test('should I, shall we, what would happen if, soll ich, was würde passieren', () => {
-    for (const c of ['should I switch off the kitchen lights?', 'shall we close the curtains', 'what would happen if I turned off the tv', 'can I turn off the tv?', 'do you want me to turn off the lights?']) {
+    for (const c of [
+      'should I switch off the kitchen lights?',
+      'shall we close the curtains',
+      'what would happen if I turned off the tv',
+      'can I turn off the tv?',
+      'do you want me to turn off the lights?',
+    ]) {
       expect(acts(en, c), c).toBe(false);
       expect(reasonOf(en, c), c).toBe('asked');
     }
-    for (const c of ['soll ich das Licht im Schlafzimmer ausmachen?', 'was würde passieren, wenn ich den Fernseher ausmache', 'sollen wir die Rollos runtermachen']) {
+    for (const c of [
+      'soll ich das Licht im Schlafzimmer ausmachen?',
+      'was würde passieren, wenn ich den Fernseher ausmache',
+      'sollen wir die Rollos runtermachen',
+    ]) {
       expect(acts(de, c), c).toBe(false);
       expect(reasonOf(de, c), c).toBe('asked');
     }
@@ -70,7 +81,10 @@ describe('which things', () => {
     expect(calls(en, 'close the left and right curtains')).toEqual(['cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
     expect(calls(en, 'close the left curtain and the right one')).toEqual(['cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
     expect(calls(de, 'mach das linke Rollo zu')).toEqual(['cover.wohnzimmer_rollo_links close_cover']);
-    expect(calls(de, 'schließ den linken Vorhang und den rechten')).toEqual(['cover.wohnzimmer_vorhang_links close_cover', 'cover.wohnzimmer_vorhang_rechts close_cover']);
+    expect(calls(de, 'schließ den linken Vorhang und den rechten')).toEqual([
+      'cover.wohnzimmer_vorhang_links close_cover',
+      'cover.wohnzimmer_vorhang_rechts close_cover',
+    ]);
   });
   test('"it", "the one in ...", "den im ..." stand for what was said before', () => {
     expect(calls(en, 'turn on the tv and mute it')).toEqual(['media_player.tv turn_on', 'media_player.tv volume_mute {"is_volume_muted":true}']);

@@ -22,7 +22,16 @@ const one = (command: string, area?: string): Outcome => {
   expect(out).toHaveLength(1);
   return out[0]!;
 };
-const LIGHTS = ['light.bedroom_lamp', 'light.garden_lights', 'light.hallway', 'light.kitchen_ceiling', 'light.kitchen_strip', 'light.living_room_ceiling', 'light.living_room_lamp', 'light.office_desk'];
+const LIGHTS = [
+  'light.bedroom_lamp',
+  'light.garden_lights',
+  'light.hallway',
+  'light.kitchen_ceiling',
+  'light.kitchen_strip',
+  'light.living_room_ceiling',
+  'light.living_room_lamp',
+  'light.office_desk',
+];
 
 describe('on, off, toggle', () => {
   test('by name, with the verb before or after', () => {
@@ -41,7 +50,13 @@ describe('all, every, areas and floors', () => {
   test('an area by name or alias, a floor by name or alias', () => {
     expect(calls('turn off the lights in the kitchen')).toEqual(['light.kitchen_ceiling turn_off', 'light.kitchen_strip turn_off']);
     expect(calls('turn on the lounge lights')).toEqual(['light.living_room_ceiling turn_on', 'light.living_room_lamp turn_on']);
-    expect(calls('turn on the lights downstairs')).toEqual(['light.hallway turn_on', 'light.kitchen_ceiling turn_on', 'light.kitchen_strip turn_on', 'light.living_room_ceiling turn_on', 'light.living_room_lamp turn_on']);
+    expect(calls('turn on the lights downstairs')).toEqual([
+      'light.hallway turn_on',
+      'light.kitchen_ceiling turn_on',
+      'light.kitchen_strip turn_on',
+      'light.living_room_ceiling turn_on',
+      'light.living_room_lamp turn_on',
+    ]);
     expect(calls('turn off the first floor lights')).toEqual(['light.bedroom_lamp turn_off', 'light.office_desk turn_off']);
   });
 });
@@ -150,7 +165,11 @@ describe('compound commands', () => {
   test('two commands joined by "and" are two plans', () => {
     const out = p.plan('turn off the lights in the kitchen and lock the back door');
     expect(out.map((o) => o.kind)).toEqual(['act', 'act']);
-    expect(calls('turn off the lights in the kitchen and lock the back door')).toEqual(['light.kitchen_ceiling turn_off', 'light.kitchen_strip turn_off', 'lock.back_door lock']);
+    expect(calls('turn off the lights in the kitchen and lock the back door')).toEqual([
+      'light.kitchen_ceiling turn_off',
+      'light.kitchen_strip turn_off',
+      'lock.back_door lock',
+    ]);
     expect(calls('turn on the hallway light then close the garage door')).toEqual(['cover.garage_door close_cover', 'light.hallway turn_on']);
   });
 });
@@ -162,7 +181,11 @@ describe('questions', () => {
     expect((o as { answer: string }).answer).toMatch(/^Yes/);
   });
   test('which lights are on in the kitchen', () => {
-    expect(one('which lights are on in the kitchen?')).toMatchObject({ kind: 'query', entities: ['light.kitchen_ceiling', 'light.kitchen_strip'], matching: ['light.kitchen_ceiling'] });
+    expect(one('which lights are on in the kitchen?')).toMatchObject({
+      kind: 'query',
+      entities: ['light.kitchen_ceiling', 'light.kitchen_strip'],
+      matching: ['light.kitchen_ceiling'],
+    });
   });
   test('what is the temperature in the hallway: the sensor, with its unit', () => {
     const o = one('what is the temperature in the hallway?');
@@ -198,7 +221,11 @@ describe('what people mean beyond the words', () => {
 
 describe('ambiguity and what is not understood', () => {
   test('"turn on the lamp" with three lamps and no context acts on nothing and names them', () => {
-    expect(one('turn on the lamp')).toEqual({ kind: 'ambiguous', noun: 'lamp', candidates: ['light.living_room_lamp', 'light.bedroom_lamp', 'light.office_desk'] });
+    expect(one('turn on the lamp')).toEqual({
+      kind: 'ambiguous',
+      noun: 'lamp',
+      candidates: ['light.living_room_lamp', 'light.bedroom_lamp', 'light.office_desk'],
+    });
   });
   test('an unknown word or no action is not understood', () => {
     expect(one('turn on the spaceship')).toMatchObject({ kind: 'not_understood', words: ['spaceship'] });

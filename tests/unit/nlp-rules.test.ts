@@ -32,7 +32,13 @@ const KITCHEN = ['light.kitchen_cabinets', 'light.kitchen_ceiling', 'light.kitch
 
 describe('words that forbid acting refuse the whole command', () => {
   test('negation, however it is said', () => {
-    for (const c of ["please don't turn on the TV", "don't unlock the front door", 'never turn off the kitchen lights', "no, don't start the vacuum", "let's not open the curtains"]) {
+    for (const c of [
+      "please don't turn on the TV",
+      "don't unlock the front door",
+      'never turn off the kitchen lights',
+      "no, don't start the vacuum",
+      "let's not open the curtains",
+    ]) {
       expect(refusal(c).reason, c).toBe('negation');
     }
     expect(refusal("please don't turn on the TV").words).toEqual(['do not']);
@@ -41,7 +47,14 @@ describe('words that forbid acting refuse the whole command', () => {
     expect(p.plan('is john not home')[0]).toMatchObject({ kind: 'query', entities: ['person.john'] });
   });
   test('times and delays, with the unit glued to the number or apart', () => {
-    for (const c of ['turn off the kitchen lights in 10 minutes', 'turn on the bedroom lamp at 6pm', 'lock the front door at 10 pm', 'start the vacuum tomorrow', 'turn on the fan for 20 minutes', 'turn off the tv in an hour']) {
+    for (const c of [
+      'turn off the kitchen lights in 10 minutes',
+      'turn on the bedroom lamp at 6pm',
+      'lock the front door at 10 pm',
+      'start the vacuum tomorrow',
+      'turn on the fan for 20 minutes',
+      'turn off the tv in an hour',
+    ]) {
       expect(refusal(c).reason, c).toBe('time');
     }
   });
@@ -55,12 +68,22 @@ describe('words that forbid acting refuse the whole command', () => {
     expect(refusal('turn off the garage light in 5 min').reason).toBe('time');
   });
   test('conditions', () => {
-    for (const c of ["if it's cold turn on the heat", 'turn off the lights when I leave', 'unless it is raining open the curtains', 'turn on the fan as soon as it gets hot']) expect(refusal(c).reason, c).toBe('condition');
+    for (const c of [
+      "if it's cold turn on the heat",
+      'turn off the lights when I leave',
+      'unless it is raining open the curtains',
+      'turn on the fan as soon as it gets hot',
+    ])
+      expect(refusal(c).reason, c).toBe('condition');
   });
   test('one refused part refuses the whole command, naming that part', () => {
     const r = refusal('turn off the kitchen lights and lock the front door at midnight');
     expect(r).toMatchObject({ reason: 'time', part: 'lock the front door at midnight' });
-    expect(refusal('turn on the bedroom lamp and the oven')).toMatchObject({ reason: expect.stringMatching(/^(unknown_words|unsure)$/), words: ['oven'], part: 'turn on the bedroom lamp and the oven' });
+    expect(refusal('turn on the bedroom lamp and the oven')).toMatchObject({
+      reason: expect.stringMatching(/^(unknown_words|unsure)$/),
+      words: ['oven'],
+      part: 'turn on the bedroom lamp and the oven',
+    });
     expect(refusal('turn off the kitchen lights and fly to the moon')).toMatchObject({ reason: 'unknown_words', words: ['fly', 'moon'] });
   });
 });
@@ -120,18 +143,34 @@ describe('a thing named that cannot do the act is said so, never swapped for ano
 
 describe('every part of a command is planned', () => {
   test('a list of things: each part is found on its own', () => {
-    expect(calls('turn off the tv and the lights in the living room')).toEqual(['light.living_room_lamp turn_off', 'light.play_corner turn_off', 'media_player.tv turn_off']);
-    expect(calls('turn on the fan, the bedroom lamp and the kitchen switch')).toEqual(['fan.ceiling turn_on', 'light.bedroom_lamp turn_on', 'switch.kitchen turn_on']);
+    expect(calls('turn off the tv and the lights in the living room')).toEqual([
+      'light.living_room_lamp turn_off',
+      'light.play_corner turn_off',
+      'media_player.tv turn_off',
+    ]);
+    expect(calls('turn on the fan, the bedroom lamp and the kitchen switch')).toEqual([
+      'fan.ceiling turn_on',
+      'light.bedroom_lamp turn_on',
+      'switch.kitchen turn_on',
+    ]);
   });
   test('a part that finds nothing refuses the command', () => {
     expect(refusal('turn on the bedroom lamp and the lights upstairs').reason).toBe('no_target');
   });
   test('a part that leaves out its verb or value takes them from the one before', () => {
-    expect(calls('set the heat to 70 in the living room and 65 in the office')).toEqual(['climate.office_thermostat set_temperature {"temperature":65}', 'climate.thermostat set_temperature {"temperature":70}']);
-    expect(calls('turn the kitchen lights off and the bedroom lamp on')).toEqual([...KITCHEN.map((id) => `${id} turn_off`), 'light.bedroom_lamp turn_on'].sort());
+    expect(calls('set the heat to 70 in the living room and 65 in the office')).toEqual([
+      'climate.office_thermostat set_temperature {"temperature":65}',
+      'climate.thermostat set_temperature {"temperature":70}',
+    ]);
+    expect(calls('turn the kitchen lights off and the bedroom lamp on')).toEqual(
+      [...KITCHEN.map((id) => `${id} turn_off`), 'light.bedroom_lamp turn_on'].sort(),
+    );
   });
   test('two changes that pull apart are two parts, or not guessed between', () => {
-    expect(calls('make the bedroom lamp brighter and the living room lamp dimmer')).toEqual(['light.bedroom_lamp turn_on {"brightness_step_pct":10}', 'light.living_room_lamp turn_on {"brightness_step_pct":-10}']);
+    expect(calls('make the bedroom lamp brighter and the living room lamp dimmer')).toEqual([
+      'light.bedroom_lamp turn_on {"brightness_step_pct":10}',
+      'light.living_room_lamp turn_on {"brightness_step_pct":-10}',
+    ]);
     expect(refusal('make the bedroom lamp brighter dimmer').reason).toBe('unknown_words');
   });
   test('state words that fit none of the things asked about are no test: answered with the state', () => {
@@ -141,7 +180,9 @@ describe('every part of a command is planned', () => {
     expect(calls('turn off the bedroom lamp and the kitchen')).toEqual(['light.bedroom_lamp turn_off', ...KITCHEN.map((id) => `${id} turn_off`)].sort());
   });
   test('a brightness and a white said together both go', () => {
-    expect(calls('set bedroom lamp to 50 percent brightness and warm white')).toEqual(['light.bedroom_lamp turn_on {"color_temp_kelvin":2700,"brightness_pct":50}']);
+    expect(calls('set bedroom lamp to 50 percent brightness and warm white')).toEqual([
+      'light.bedroom_lamp turn_on {"color_temp_kelvin":2700,"brightness_pct":50}',
+    ]);
   });
   test('a verb with two meanings takes the one its property fits: raise the volume', () => {
     expect(calls('raise the volume to 30', 'Living Room')).toEqual(['media_player.tv volume_set {"volume_level":0.3}']);
@@ -150,7 +191,12 @@ describe('every part of a command is planned', () => {
     expect(calls('turn on the lights in the bedroom and the kitchen')).toEqual(['light.bedroom_lamp turn_on', ...KITCHEN.map((id) => `${id} turn_on`)].sort());
   });
   test('except and but not take things out, by place or by name', () => {
-    expect(calls('turn off all the lights except the kitchen')).toEqual(['light.bedroom_lamp turn_off', 'light.garage turn_off', 'light.living_room_lamp turn_off', 'light.play_corner turn_off']);
+    expect(calls('turn off all the lights except the kitchen')).toEqual([
+      'light.bedroom_lamp turn_off',
+      'light.garage turn_off',
+      'light.living_room_lamp turn_off',
+      'light.play_corner turn_off',
+    ]);
     expect(calls('turn off the living room lights but not the play corner')).toEqual(['light.living_room_lamp turn_off']);
     expect(refusal('turn off all the lights except the spaceship').reason).not.toBe(undefined);
   });
@@ -214,12 +260,20 @@ describe('how people talk', () => {
     expect(calls('switch off the cabinets')).toEqual(['light.kitchen_cabinets turn_off']);
   });
   test('covers by each other’s names: several or a place mean its covers, one alone that kind', () => {
-    expect(calls('close all the curtains and blinds')).toEqual(['cover.bedroom close_cover', 'cover.curtain_left close_cover', 'cover.curtain_right close_cover', 'cover.shade_left close_cover']);
+    expect(calls('close all the curtains and blinds')).toEqual([
+      'cover.bedroom close_cover',
+      'cover.curtain_left close_cover',
+      'cover.curtain_right close_cover',
+      'cover.shade_left close_cover',
+    ]);
     expect(calls('open the guest room blinds')).toEqual(['cover.shade_left open_cover']);
     expect(p.plan('close the curtain')[0]).toMatchObject({ kind: 'ambiguous', candidates: ['cover.curtain_left', 'cover.curtain_right', 'cover.bedroom'] });
   });
   test('ambiguity names only the things that can do it', () => {
-    expect(p.plan('lock the door')[0]).toMatchObject({ kind: 'ambiguous', candidates: ['lock.front_door', 'lock.back_door', 'lock.side_door', 'lock.sliding_doors'] });
+    expect(p.plan('lock the door')[0]).toMatchObject({
+      kind: 'ambiguous',
+      candidates: ['lock.front_door', 'lock.back_door', 'lock.side_door', 'lock.sliding_doors'],
+    });
   });
   test('up or down said alone opens or closes what opens; stop turns off what only runs', () => {
     expect(calls('the bedroom curtain up')).toEqual(['cover.bedroom open_cover']);
@@ -233,7 +287,8 @@ describe('where a thing is', () => {
     expect(calls('turn off the thermostat')).toEqual(['climate.thermostat turn_off']);
   });
   test('the outdoor temperature: a thermometer named for the outdoors, here one in the garage with no device class', () => {
-    for (const c of ["what's the temperature outside", 'how cold is it outside', 'how warm is it outdoors']) expect(p.plan(c)[0], c).toMatchObject({ kind: 'query', entities: ['sensor.outside_temperature'] });
+    for (const c of ["what's the temperature outside", 'how cold is it outside', 'how warm is it outdoors'])
+      expect(p.plan(c)[0], c).toMatchObject({ kind: 'query', entities: ['sensor.outside_temperature'] });
   });
   test('an entity with no area is in the area its name starts with', () => {
     expect(p.plan("what's the humidity in the living room")[0]).toMatchObject({ kind: 'query', entities: ['sensor.living_room_humidity'] });

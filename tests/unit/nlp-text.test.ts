@@ -21,7 +21,13 @@ test('contractions open, possessives drop', () => {
 });
 
 test('plurals by the language’s rules', () => {
-  expect(['light', 'battery', 'switch', 'garage door', 'people'].map((w) => pluralOf(w, en))).toEqual(['lights', 'batteries', 'switches', 'garage doors', 'people']);
+  expect(['light', 'battery', 'switch', 'garage door', 'people'].map((w) => pluralOf(w, en))).toEqual([
+    'lights',
+    'batteries',
+    'switches',
+    'garage doors',
+    'people',
+  ]);
 });
 
 test('the longest phrase wins and keeps all its meanings; unknown words come alone', () => {

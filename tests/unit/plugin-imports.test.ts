@@ -38,13 +38,20 @@ function outsiders(folder: string): string[] {
   return out;
 }
 
-const folders = (dir: string) => readdirSync(join(ROOT, dir)).filter((e) => statSync(join(ROOT, dir, e)).isDirectory()).map((e) => join(ROOT, dir, e));
+const folders = (dir: string) =>
+  readdirSync(join(ROOT, dir))
+    .filter((e) => statSync(join(ROOT, dir, e)).isDirectory())
+    .map((e) => join(ROOT, dir, e));
 
 describe('a plugin imports only the SDK and its own files', () => {
   test('the reader sees every kind of import, and a path that leaves the folder', () => {
     const probe = join(ROOT, 'plugins', 'lights', 'index.ts');
     expect(reaches(probe)).toContain(SDK);
-    expect(ts.preProcessFile(`import a from '../app/uri.js'; export * from 'node:fs'; const m = await import('valibot'); require('x');`, true, true).importedFiles.map((f) => f.fileName)).toEqual(['../app/uri.js', 'node:fs', 'valibot', 'x']);
+    expect(
+      ts
+        .preProcessFile(`import a from '../app/uri.js'; export * from 'node:fs'; const m = await import('valibot'); require('x');`, true, true)
+        .importedFiles.map((f) => f.fileName),
+    ).toEqual(['../app/uri.js', 'node:fs', 'valibot', 'x']);
   });
 
   test.each([...folders('plugins'), ...folders('examples')].map((f) => [relative(ROOT, f).split(sep).join('/'), f]))('%s', (_name, folder) => {

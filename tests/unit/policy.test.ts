@@ -6,7 +6,10 @@ const policy = (s: Partial<PolicySettings> = {}) => new Policy({ readOnly: false
 /** The old guard's shape over the policy, for the local caller. */
 const guard = (s: Partial<PolicySettings> = {}) => {
   const p = policy(s);
-  return { mayTouch: (id: string) => p.mayTouch(id), check: (list: GuardedAction[], opts: { confirm?: boolean } = {}) => p.authorize({ confirm: opts.confirm }, list) };
+  return {
+    mayTouch: (id: string) => p.mayTouch(id),
+    check: (list: GuardedAction[], opts: { confirm?: boolean } = {}) => p.authorize({ confirm: opts.confirm }, list),
+  };
 };
 const refusal = (fn: () => void): AppError => {
   try {
@@ -50,7 +53,11 @@ describe('the caller', () => {
   const light = [{ entity_id: 'light.x', service: 'turn_on', data: {} }];
 
   test('a caller without the control scope may change nothing, not even a confirmed action or a stored scene', () => {
-    expect(refusal(() => policy().authorize({ ...read, confirm: true }, light))).toMatchObject({ code: 'FORBIDDEN', status: 403, details: { scope: ['read'] } });
+    expect(refusal(() => policy().authorize({ ...read, confirm: true }, light))).toMatchObject({
+      code: 'FORBIDDEN',
+      status: 403,
+      details: { scope: ['read'] },
+    });
     expect(refusal(() => policy().authorizeWrite(read, 'storing a scene')).code).toBe('FORBIDDEN');
     expect(() => policy().authorize(control, light)).not.toThrow();
     expect(() => policy().authorize({}, light)).not.toThrow();
@@ -72,7 +79,9 @@ describe('the caller', () => {
   test('a call with no entity is judged by its service name, with no exposure check', () => {
     const notify = [{ entity_id: 'notify.mobile_app_phone', service: 'mobile_app_phone', data: {}, targetless: true }];
     const exposed = { isExposed: () => false };
-    expect(() => new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: true, exposedOnly: true }, exposed).authorize({}, notify)).not.toThrow();
+    expect(() =>
+      new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: true, exposedOnly: true }, exposed).authorize({}, notify),
+    ).not.toThrow();
     expect(refusal(() => policy({ deny: ['notify'] }).authorize({}, notify)).code).toBe('FORBIDDEN');
   });
 });
@@ -88,31 +97,62 @@ describe('config edits', () => {
     const p = policy({ configEditing: true, requireConfirmation: false });
     expect(refusal(() => p.authorizeConfigEdit({}, edit, refs())).details).toEqual({ needs_confirmation: ['creating script let_in'] });
     expect(p.authorizeConfigEdit({ confirm: true }, edit, refs())).toEqual({ needs_confirmation: ['creating script let_in'] });
-    expect(policy({ configEditing: true }).authorizeConfigEdit({}, edit, refs([unlock]), { planOnly: true })).toEqual({ needs_confirmation: ['creating script let_in', 'unlocking lock.front_door'] });
+    expect(policy({ configEditing: true }).authorizeConfigEdit({}, edit, refs([unlock]), { planOnly: true })).toEqual({
+      needs_confirmation: ['creating script let_in', 'unlocking lock.front_door'],
+    });
   });
 
   test('the config scope, separate from control; a config that acts needs control too', () => {
     const p = policy({ configEditing: true });
-    expect(refusal(() => p.authorizeConfigEdit({ ...grant(['read', 'control']), confirm: true }, edit, refs())).details).toEqual({ scope: ['read', 'control'] });
+    expect(refusal(() => p.authorizeConfigEdit({ ...grant(['read', 'control']), confirm: true }, edit, refs())).details).toEqual({
+      scope: ['read', 'control'],
+    });
     expect(() => p.authorizeConfigEdit({ ...grant(['read', 'config']), confirm: true }, edit, refs())).not.toThrow();
-    expect(refusal(() => p.authorizeConfigEdit({ ...grant(['read', 'config']), confirm: true }, edit, refs([unlock]))).details).toEqual({ scope: ['read', 'config'] });
+    expect(refusal(() => p.authorizeConfigEdit({ ...grant(['read', 'config']), confirm: true }, edit, refs([unlock]))).details).toEqual({
+      scope: ['read', 'config'],
+    });
     expect(() => p.authorizeConfigEdit({ ...grant(['read', 'control', 'config']), confirm: true }, edit, refs([unlock]))).not.toThrow();
   });
 
   test('read-only, the item, what it names and what it does pass the lists; templates are refused', () => {
-    expect(refusal(() => policy({ configEditing: true, readOnly: true }).authorizeConfigEdit({ confirm: true }, edit, refs())).details).toEqual({ read_only: true });
-    expect(refusal(() => policy({ configEditing: true, deny: ['script'] }).authorizeConfigEdit({ confirm: true }, edit, refs())).details).toEqual({ entity_ids: ['script.let_in'] });
-    expect(refusal(() => policy({ configEditing: true, deny: ['lovelace'] }).authorizeConfigEdit({ confirm: true }, { what: 'x', subject: 'lovelace.default', subjectIsEntity: false }, refs())).details).toEqual({ entity_ids: ['lovelace.default'] });
-    expect(refusal(() => policy({ configEditing: true, deny: ['lock'] }).authorizeConfigEdit({ confirm: true }, edit, refs([], ['lock.front_door']))).details).toEqual({ entity_ids: ['lock.front_door'], domain: 'lock' });
-    expect(refusal(() => policy({ configEditing: true, deny: ['lock'] }).authorizeConfigEdit({ confirm: true }, edit, refs([unlock], []))).details).toMatchObject({ entity_ids: ['lock.front_door'] });
-    expect(refusal(() => policy({ configEditing: true }).authorizeConfigEdit({ confirm: true }, edit, { entities: [], actions: [], templated: ['sequence[0]'] })).details).toEqual({ templated: ['sequence[0]'] });
+    expect(refusal(() => policy({ configEditing: true, readOnly: true }).authorizeConfigEdit({ confirm: true }, edit, refs())).details).toEqual({
+      read_only: true,
+    });
+    expect(refusal(() => policy({ configEditing: true, deny: ['script'] }).authorizeConfigEdit({ confirm: true }, edit, refs())).details).toEqual({
+      entity_ids: ['script.let_in'],
+    });
+    expect(
+      refusal(() =>
+        policy({ configEditing: true, deny: ['lovelace'] }).authorizeConfigEdit(
+          { confirm: true },
+          { what: 'x', subject: 'lovelace.default', subjectIsEntity: false },
+          refs(),
+        ),
+      ).details,
+    ).toEqual({ entity_ids: ['lovelace.default'] });
+    expect(
+      refusal(() => policy({ configEditing: true, deny: ['lock'] }).authorizeConfigEdit({ confirm: true }, edit, refs([], ['lock.front_door']))).details,
+    ).toEqual({ entity_ids: ['lock.front_door'], domain: 'lock' });
+    expect(
+      refusal(() => policy({ configEditing: true, deny: ['lock'] }).authorizeConfigEdit({ confirm: true }, edit, refs([unlock], []))).details,
+    ).toMatchObject({ entity_ids: ['lock.front_door'] });
+    expect(
+      refusal(() => policy({ configEditing: true }).authorizeConfigEdit({ confirm: true }, edit, { entities: [], actions: [], templated: ['sequence[0]'] }))
+        .details,
+    ).toEqual({ templated: ['sequence[0]'] });
   });
 
   test('exposure: what the config names and the item itself must be exposed', () => {
     const exposure = { isExposed: (id: string) => id !== 'lock.front_door' && id !== 'script.secret' };
     const p = new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: true, exposedOnly: true, configEditing: true }, exposure);
-    expect(refusal(() => p.authorizeConfigEdit({ confirm: true }, edit, refs([], ['lock.front_door']))).details).toEqual({ entity_ids: ['lock.front_door'], exposed: false });
-    expect(refusal(() => p.authorizeConfigEdit({ confirm: true }, { what: 'x', subject: 'script.secret', subjectIsEntity: true }, refs())).details).toEqual({ entity_ids: ['script.secret'], exposed: false });
+    expect(refusal(() => p.authorizeConfigEdit({ confirm: true }, edit, refs([], ['lock.front_door']))).details).toEqual({
+      entity_ids: ['lock.front_door'],
+      exposed: false,
+    });
+    expect(refusal(() => p.authorizeConfigEdit({ confirm: true }, { what: 'x', subject: 'script.secret', subjectIsEntity: true }, refs())).details).toEqual({
+      entity_ids: ['script.secret'],
+      exposed: false,
+    });
     expect(refusal(() => p.authorizeConfigRead(null, ['lock.front_door'])).code).toBe('FORBIDDEN');
     expect(refusal(() => p.authorizeConfigRead('script.secret', [])).code).toBe('NOT_FOUND');
   });

@@ -21,7 +21,18 @@ const routes: Record<string, Route> = {
 const table = new RouteTable();
 for (const r of Object.values(routes)) table.add(r);
 
-const request = (method: string, url: string): BridgeRequest => ({ method, url, originalUrl: url, headers: {}, ip: '127.0.0.1', id: '1', aborted: false, path: '', query: {}, params: {} });
+const request = (method: string, url: string): BridgeRequest => ({
+  method,
+  url,
+  originalUrl: url,
+  headers: {},
+  ip: '127.0.0.1',
+  id: '1',
+  aborted: false,
+  path: '',
+  query: {},
+  params: {},
+});
 
 describe('the router', () => {
   const router = new Router(table);

@@ -154,7 +154,12 @@ describe('scenes and groups tables', () => {
   });
   afterEach(() => store.close());
 
-  const scene = (id: string, name = id) => ({ id, name, description: null, actions: [{ entity_id: 'light.a', action: 'turn_on', parameters: { brightness_pct: 10 } }] });
+  const scene = (id: string, name = id) => ({
+    id,
+    name,
+    description: null,
+    actions: [{ entity_id: 'light.a', action: 'turn_on', parameters: { brightness_pct: 10 } }],
+  });
 
   test('create refuses a taken key with 409; put replaces and keeps created_at; replace needs the row', async () => {
     const first = store.scenes.create(scene('a', 'A'));
@@ -174,7 +179,7 @@ describe('scenes and groups tables', () => {
   test('names full of SQL are data', () => {
     const nasty = `x'); DELETE FROM scenes; --"\\%_`;
     store.scenes.create(scene('x', nasty));
-    store.groups.save({ id: 'g', name: nasty, entities: ["light.a"] }, 'create');
+    store.groups.save({ id: 'g', name: nasty, entities: ['light.a'] }, 'create');
     expect(store.scenes.get('x')?.name).toBe(nasty);
     expect(store.groups.get('g')?.name).toBe(nasty);
     expect(store.scenes.list()).toHaveLength(1);
@@ -219,7 +224,9 @@ describe('event history table', () => {
       expect(rows.map((r) => JSON.parse(r.message).i)).toEqual([...Array(n).keys()]);
       expect(rows.map((r) => r.seq)).toEqual([...Array(n).keys()].map((i) => i + 1));
       expect(rows[3]).toMatchObject({ entity_id: 'light.l3' });
-      expect(store.events.query({ filters: [{ event_type: 'e1', domain: 'light' }], order: 'asc', limit: 1000 }).map((r) => JSON.parse(r.message).i)).toEqual([...Array(n).keys()].filter((i) => i % 3 === 1 && i % 2 === 1));
+      expect(store.events.query({ filters: [{ event_type: 'e1', domain: 'light' }], order: 'asc', limit: 1000 }).map((r) => JSON.parse(r.message).i)).toEqual(
+        [...Array(n).keys()].filter((i) => i % 3 === 1 && i % 2 === 1),
+      );
     } finally {
       store.close();
     }

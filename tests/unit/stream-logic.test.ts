@@ -12,7 +12,15 @@ describe('subscription index', () => {
   test('finds exactly the entries whose filters match, each filed once under its most selective key', () => {
     const index = new SubscriptionIndex<string>();
     const e = (target: string, filter: object): IndexEntry<string> => ({ target, filter });
-    const entries = [e('all', {}), e('type', { event_type: 'state_changed' }), e('domain', { domain: 'light' }), e('entity', { entity_id: 'light.a' }), e('entity+type', { entity_id: 'light.a', event_type: 'call_service' }), e('domain+type', { domain: 'light', event_type: 'state_changed' }), e('other', { entity_id: 'switch.b' })];
+    const entries = [
+      e('all', {}),
+      e('type', { event_type: 'state_changed' }),
+      e('domain', { domain: 'light' }),
+      e('entity', { entity_id: 'light.a' }),
+      e('entity+type', { entity_id: 'light.a', event_type: 'call_service' }),
+      e('domain+type', { domain: 'light', event_type: 'state_changed' }),
+      e('other', { entity_id: 'switch.b' }),
+    ];
     for (const x of entries) index.add(x);
     expect(index.size).toBe(entries.length);
     const found = (k: ReturnType<typeof keys>) => {
@@ -27,7 +35,12 @@ describe('subscription index', () => {
     for (const t of ['state_changed', 'call_service', 'x']) {
       for (const id of ['light.a', 'light.z', 'switch.b', null]) {
         const k = keys(t, id);
-        expect(found(k)).toEqual(entries.filter((x) => matches(x.filter, k)).map((x) => x.target).sort());
+        expect(found(k)).toEqual(
+          entries
+            .filter((x) => matches(x.filter, k))
+            .map((x) => x.target)
+            .sort(),
+        );
       }
     }
     for (const x of entries) index.remove(x);
@@ -39,7 +52,10 @@ describe('subscription index', () => {
 test('filters as SQL: any of the filters; an empty filter means everything', () => {
   expect(filtersWhere([])).toEqual({ sql: '1', params: [] });
   expect(filtersWhere([{ domain: 'light' }, {}])).toEqual({ sql: '1', params: [] });
-  expect(filtersWhere([{ domain: 'light', event_type: 'state_changed' }, { entity_id: 'lock.a' }])).toEqual({ sql: '((event_type = ? AND domain = ?) OR (entity_id = ?))', params: ['state_changed', 'light', 'lock.a'] });
+  expect(filtersWhere([{ domain: 'light', event_type: 'state_changed' }, { entity_id: 'lock.a' }])).toEqual({
+    sql: '((event_type = ? AND domain = ?) OR (entity_id = ?))',
+    params: ['state_changed', 'light', 'lock.a'],
+  });
   expect(normalFilter({ domain: undefined, entity_id: 'a.b' })).toEqual({ entity_id: 'a.b' });
 });
 
@@ -67,7 +83,13 @@ test('ISO 8601 durations', () => {
 
 test('client budgets: the limit per window, one announcement, a new window starts afresh', () => {
   const b = new ClientBudgets(2, 1000);
-  expect([b.take('a', 0), b.take('a', 1), b.take('a', 2), b.take('a', 3), b.take('b', 3)]).toEqual(['deliver', 'deliver', 'drop_and_announce', 'drop', 'deliver']);
+  expect([b.take('a', 0), b.take('a', 1), b.take('a', 2), b.take('a', 3), b.take('b', 3)]).toEqual([
+    'deliver',
+    'deliver',
+    'drop_and_announce',
+    'drop',
+    'deliver',
+  ]);
   expect(b.notice('a')).toEqual({ limit: 2, window_seconds: 1, reset: 1 });
   expect(b.take('a', 1000)).toBe('deliver');
   expect(new ClientBudgets(0, 1000).take('a', 0)).toBe('deliver');

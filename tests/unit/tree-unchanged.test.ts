@@ -32,7 +32,13 @@ test('passes on an unchanged tree, and fails naming each file rewritten or left 
     const after = run('check');
     expect(after.status).toBe(1);
     expect(after.stdout).toMatch(/The tests changed the working tree/);
-    expect(after.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim()).sort()).toEqual(['.schemathesis', 'edited-before.txt', 'shot.png']);
+    expect(
+      after.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('  '))
+        .map((l) => l.trim())
+        .sort(),
+    ).toEqual(['.schemathesis', 'edited-before.txt', 'shot.png']);
     rmSync(record, { force: true });
   } finally {
     rmSync(repo, { recursive: true, force: true });

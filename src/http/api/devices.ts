@@ -82,27 +82,47 @@ export function registerDeviceRoutes(routes: RouteTable, { hub, home, actions }:
     jsonRoute({
       method: 'POST',
       path: '/api/device/control',
-      summary: 'Run a DeviceCommand {entity_id, action, parameters?}; answers with the state after it. {device_id, action, ...} instead acts through the device\'s one entity that takes the action',
-      body: v.pipe(deviceCommandSchema, v.examples([{ entity_id: 'light.living_room_lamp', action: 'turn_on', parameters: { brightness_pct: 40 } }, { device_id: 'kitchen_light_strip', action: 'turn_off' }])),
+      summary:
+        "Run a DeviceCommand {entity_id, action, parameters?}; answers with the state after it. {device_id, action, ...} instead acts through the device's one entity that takes the action",
+      body: v.pipe(
+        deviceCommandSchema,
+        v.examples([
+          { entity_id: 'light.living_room_lamp', action: 'turn_on', parameters: { brightness_pct: 40 } },
+          { device_id: 'kitchen_light_strip', action: 'turn_off' },
+        ]),
+      ),
       responses: {
         200: { description: 'Done, with the state after it and whether it shows what was asked', schema: shape.actionOutcome },
-        400: { description: 'INVALID_ACTION: the entity (or no entity of the device) takes the action; INVALID_PARAMETERS: neither or both of entity_id and device_id' },
+        400: {
+          description:
+            'INVALID_ACTION: the entity (or no entity of the device) takes the action; INVALID_PARAMETERS: neither or both of entity_id and device_id',
+        },
         404: { description: 'INVALID_ENTITY: no such entity; DEVICE_NOT_FOUND: no such device (details.device_id)' },
-        403: { description: 'FORBIDDEN: read-only mode, a denied or hidden entity, or a caller without control; HUB_ERROR: the hub says the call is not allowed' },
-        409: { description: 'CONFIRMATION_REQUIRED: the action would open the home; send confirm: true once the person agreed; AMBIGUOUS: several entities of the device take the action (details.candidates)' },
+        403: {
+          description: 'FORBIDDEN: read-only mode, a denied or hidden entity, or a caller without control; HUB_ERROR: the hub says the call is not allowed',
+        },
+        409: {
+          description:
+            'CONFIRMATION_REQUIRED: the action would open the home; send confirm: true once the person agreed; AMBIGUOUS: several entities of the device take the action (details.candidates)',
+        },
         503: { description: 'CONNECTION_ERROR: the hub is not connected' },
       },
       handler: (req) => {
         const { entity_id, device_id, action, parameters, confirm } = req.body;
-        if (entity_id === undefined && device_id === undefined) throw invalidParameters('entity_id: is required (or device_id, to act on a device)', { field: 'entity_id' });
-        if (entity_id !== undefined && device_id !== undefined) throw invalidParameters('device_id: give entity_id or device_id, not both', { field: 'device_id' });
+        if (entity_id === undefined && device_id === undefined)
+          throw invalidParameters('entity_id: is required (or device_id, to act on a device)', { field: 'entity_id' });
+        if (entity_id !== undefined && device_id !== undefined)
+          throw invalidParameters('device_id: give entity_id or device_id, not both', { field: 'device_id' });
         if (device_id !== undefined) requireHubReached(hub);
         const target = entity_id ?? entityForDevice(home, actions, device_id!, action);
-        return actions.execute({ entity_id: target, action, ...(parameters ? { parameters } : {}) }, { principal: req.principal, confirm }).catch((err: unknown) => {
-          // A lock's code goes in parameters here: name the field as this body has it.
-          if (err instanceof AppError && err.details.field === 'code') throw new AppError(err.code, err.status, err.message.replace('`code`', '`parameters.code`'), { ...err.details, field: 'parameters.code' });
-          throw err;
-        });
+        return actions
+          .execute({ entity_id: target, action, ...(parameters ? { parameters } : {}) }, { principal: req.principal, confirm })
+          .catch((err: unknown) => {
+            // A lock's code goes in parameters here: name the field as this body has it.
+            if (err instanceof AppError && err.details.field === 'code')
+              throw new AppError(err.code, err.status, err.message.replace('`code`', '`parameters.code`'), { ...err.details, field: 'parameters.code' });
+            throw err;
+          });
       },
     }),
   );

@@ -26,7 +26,8 @@ export function registerDiscoveryLinkRoutes(routes: RouteTable, { discoveryLink 
   routes.add({
     method: 'GET',
     path: '/api/discovery',
-    summary: "Home Assistant's link to the bridge (announced through the Supervisor's discovery): its scope, when it was last used, the announcement; never the key",
+    summary:
+      "Home Assistant's link to the bridge (announced through the Supervisor's discovery): its scope, when it was last used, the announcement; never the key",
     responses: { 200: { description: 'The link', schema: shape.discoveryLink }, ...people },
     handler: (req) => {
       person(req.principal);
@@ -49,9 +50,15 @@ export function registerDiscoveryLinkRoutes(routes: RouteTable, { discoveryLink 
     jsonRoute({
       method: 'PATCH',
       path: '/api/discovery',
-      summary: "What Home Assistant may do through its link: scope [\"read\"] (tools that read) or [\"read\", \"control\"] (the default)",
+      summary: 'What Home Assistant may do through its link: scope ["read"] (tools that read) or ["read", "control"] (the default)',
       body: v.pipe(
-        v.strictObject({ scope: v.pipe(v.array(v.picklist(LINK_SCOPES, 'each must be read or control')), v.minLength(1, 'must name at least read'), v.maxLength(2, 'holds read and control at most')) }),
+        v.strictObject({
+          scope: v.pipe(
+            v.array(v.picklist(LINK_SCOPES, 'each must be read or control')),
+            v.minLength(1, 'must name at least read'),
+            v.maxLength(2, 'holds read and control at most'),
+          ),
+        }),
         v.examples([{ scope: ['read'] }, { scope: ['read', 'control'] }]),
       ),
       responses: { 200: { description: 'The link with its new scope', schema: shape.discoveryLink }, ...people, ...off },

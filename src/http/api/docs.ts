@@ -58,7 +58,8 @@ export function registerDocsRoutes(routes: RouteTable, s: Services): void {
     summary: 'The OpenAPI 3.1 document of this API (no token needed; it shows only the API’s shape)',
     public: true,
     responses: { 200: { description: 'The OpenAPI document', schema: v.record(v.string(), v.unknown()) } },
-    handler: () => new RawReply(200, (document ??= JSON.stringify(openApiDocument(routes.routes(), { version: s.version }))), 'application/json; charset=utf-8'),
+    handler: () =>
+      new RawReply(200, (document ??= JSON.stringify(openApiDocument(routes.routes(), { version: s.version }))), 'application/json; charset=utf-8'),
   });
 
   routes.add({

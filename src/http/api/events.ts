@@ -34,7 +34,11 @@ function lastEventId(req: ApiRequest<undefined, { last_event_id?: string }>): nu
 }
 
 const streamResponses = {
-  200: { description: 'text/event-stream: `retry:`, an `event: connected` frame, then one frame per event (`id:` the history sequence, `data:` the event message); `: keep-alive` every 15 s; `event: notice` (rate limit, truncated replay); `event: close` with the reason when the bridge ends the stream', contentType: 'text/event-stream' },
+  200: {
+    description:
+      'text/event-stream: `retry:`, an `event: connected` frame, then one frame per event (`id:` the history sequence, `data:` the event message); `: keep-alive` every 15 s; `event: notice` (rate limit, truncated replay); `event: close` with the reason when the bridge ends the stream',
+    contentType: 'text/event-stream',
+  },
   400: { description: 'A malformed filter or Last-Event-ID', schema: shape.sseError },
   503: { description: 'OVERLOADED: SSE_MAX_CONNECTIONS streams are open', schema: shape.sseError },
 };
@@ -84,7 +88,14 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets, confi
       method: 'GET',
       path: '/api/events/history',
       summary: 'Past events, newest first (order=asc for oldest first): filters, since/until (ISO 8601), limit (1-1000, default 100), cursor from next_cursor',
-      query: v.object({ ...filterQuery, since: instant, until: instant, limit: wholeNumber(1, 1000, '100'), cursor: text(), order: choice(['asc', 'desc'], 'must be asc or desc') }),
+      query: v.object({
+        ...filterQuery,
+        since: instant,
+        until: instant,
+        limit: wholeNumber(1, 1000, '100'),
+        cursor: text(),
+        order: choice(['asc', 'desc'], 'must be asc or desc'),
+      }),
       responses: { 200: { description: 'A page of events with their sequence numbers (the SSE ids)', schema: shape.eventHistory } },
       handler: (req) => {
         const q = req.query;
@@ -92,7 +103,14 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets, confi
         const position = q.cursor ? fromCursor(q.cursor, ['number', 'string']) : undefined;
         if (position && position[1] !== order) throw badRequest('cursor belongs to the other order: keep order the same across pages', { field: 'cursor' });
         const filter: EventFilter = { event_type: q.event_type, entity_id: q.entity_id, domain: q.domain };
-        const rows = events.history.read({ filters: [filter], since: q.since, until: q.until, after: position?.[0] as number | undefined, order, limit: q.limit + 1 });
+        const rows = events.history.read({
+          filters: [filter],
+          since: q.since,
+          until: q.until,
+          after: position?.[0] as number | undefined,
+          order,
+          limit: q.limit + 1,
+        });
         const page = rows.slice(0, q.limit);
         const next = rows.length > q.limit ? toCursor([page.at(-1)!.seq, order]) : null;
         // Stored messages are JSON already; each is parsed once to add its sequence number.
@@ -118,7 +136,8 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets, confi
     kind: 'stream',
     method: 'GET',
     path: '/api/events/stream',
-    summary: 'SSE stream of event messages: with filters, those; without, this client’s stored subscriptions (every event while it has none). Resumes after Last-Event-ID',
+    summary:
+      'SSE stream of event messages: with filters, those; without, this client’s stored subscriptions (every event while it has none). Resumes after Last-Event-ID',
     errorShape: 'sse',
     query: v.object({ ...filterQuery, last_event_id: lastEventIdQuery }),
     responses: streamResponses,
@@ -144,7 +163,8 @@ export function registerEventRoutes(routes: RouteTable, { events, sockets, confi
       kind: 'websocket',
       method: 'GET',
       path,
-      summary: 'WebSocket channel: token in the Authorization header, ?token=, or a first {type: "auth", token} message within 10 s; then JSON messages with type and id',
+      summary:
+        'WebSocket channel: token in the Authorization header, ?token=, or a first {type: "auth", token} message within 10 s; then JSON messages with type and id',
       queryToken: true,
       tokenLater: true,
       query: v.object({ token: text() }),

@@ -13,7 +13,6 @@ const groupLinks: ResponseSpec['links'] = {
   delete: { operationId: 'delete_api_group_by_group_name', parameters: { group_name: '$response.body#/id' } },
 };
 
-
 export function registerGroupRoutes(routes: RouteTable, { groups }: Services): void {
   routes.add({
     method: 'GET',
@@ -59,7 +58,11 @@ export function registerGroupRoutes(routes: RouteTable, { groups }: Services): v
       summary: 'Replace the members of a stored group {name?, entities}',
       query: saveQuery,
       body: groupUpdateSchema,
-      responses: { 200: { description: 'Replaced', schema: shape.group }, 404: { description: 'No such group, or an unknown member' }, 503: { description: 'The hub has not been reached yet' } },
+      responses: {
+        200: { description: 'Replaced', schema: shape.group },
+        404: { description: 'No such group, or an unknown member' },
+        503: { description: 'The hub has not been reached yet' },
+      },
       handler: (req) => groups.replace(req.params.group_name, req.body, { principal: req.principal }, { allowUnknown: req.query.allow_unknown }),
     }),
   );
@@ -68,7 +71,11 @@ export function registerGroupRoutes(routes: RouteTable, { groups }: Services): v
     method: 'DELETE',
     path: '/api/group/:group_name',
     summary: 'Delete a stored group; 409 while another group holds it',
-    responses: { 200: { description: 'Deleted', schema: shape.deleted }, 404: { description: 'NOT_FOUND: no such group' }, 409: { description: 'CONFLICT: another group holds it' } },
+    responses: {
+      200: { description: 'Deleted', schema: shape.deleted },
+      404: { description: 'NOT_FOUND: no such group' },
+      409: { description: 'CONFLICT: another group holds it' },
+    },
     handler: (req) => ({ success: true, deleted: groups.delete(req.params.group_name, { principal: req.principal }) }),
   });
 
@@ -76,7 +83,8 @@ export function registerGroupRoutes(routes: RouteTable, { groups }: Services): v
     jsonRoute({
       method: 'POST',
       path: '/api/group/:group_name/control',
-      summary: 'Apply {action, parameters?, confirm?} to every entity the group reaches; 200 all done, 207 some failed; confirm: true where an action opens the home',
+      summary:
+        'Apply {action, parameters?, confirm?} to every entity the group reaches; 200 all done, 207 some failed; confirm: true where an action opens the home',
       body: v.pipe(controlSchema, v.examples([{ action: 'turn_off' }, { action: 'turn_on', parameters: { brightness_pct: 60 } }])),
       responses: {
         200: { description: 'Every member done', schema: shape.groupControl },

@@ -20,16 +20,24 @@ export const changeSchema = v.strictObject({
   op: v.picklist(['create', 'update', 'delete'], 'must be create, update or delete'),
   id: v.optional(itemId),
   config: v.optional(v.record(v.string(), v.unknown())),
-  view: v.optional(v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))], 'must be a view index or its path or title')),
+  view: v.optional(
+    v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))], 'must be a view index or its path or title'),
+  ),
   card: v.optional(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be at least 0'))),
   ...applyFields,
 });
 
 const refusals: Record<number, ResponseSpec> = {
   400: { description: 'INVALID_PARAMETERS: a bad request, or Home Assistant refused the config (its reason in plain words, its own in details.hub_message)' },
-  403: { description: 'FORBIDDEN: no config scope, read-only mode, CONFIG_EDITING off, a denied or hidden item, entity or action in the config, or a templated action' },
+  403: {
+    description:
+      'FORBIDDEN: no config scope, read-only mode, CONFIG_EDITING off, a denied or hidden item, entity or action in the config, or a templated action',
+  },
   404: { description: 'NOT_FOUND: no such item, view, card or version' },
-  409: { description: 'CONFIRMATION_REQUIRED (with the preview: summary, diff, preview_id), CONFLICT (it changed since the preview, it exists, or a YAML-mode dashboard)' },
+  409: {
+    description:
+      'CONFIRMATION_REQUIRED (with the preview: summary, diff, preview_id), CONFLICT (it changed since the preview, it exists, or a YAML-mode dashboard)',
+  },
   502: { description: 'HUB_ERROR: Home Assistant did not load what was written; the previous version was put back (details.undone)' },
   503: { description: 'CONNECTION_ERROR: Home Assistant is not reachable' },
 };
@@ -74,7 +82,21 @@ export function registerHaConfigRoutes(routes: RouteTable, { haConfig }: Service
       method: 'POST',
       path: '/api/ha-config-changes',
       summary: 'Create, update or delete an item (a dashboard view or card); dry_run: true previews the diff; applying needs confirm: true and a reason',
-      body: v.pipe(changeSchema, v.examples([{ kind: 'automation', op: 'create', config: { alias: 'Porch light at dusk', triggers: [{ trigger: 'sun', event: 'sunset' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.porch' } }] }, dry_run: true }])),
+      body: v.pipe(
+        changeSchema,
+        v.examples([
+          {
+            kind: 'automation',
+            op: 'create',
+            config: {
+              alias: 'Porch light at dusk',
+              triggers: [{ trigger: 'sun', event: 'sunset' }],
+              actions: [{ action: 'light.turn_on', target: { entity_id: 'light.porch' } }],
+            },
+            dry_run: true,
+          },
+        ]),
+      ),
       responses: { 200: { description: 'The preview, or what was done', schema: shape.haConfigOutcome }, ...refusals },
       handler: (req) => {
         const { dry_run, confirm, reason: why, preview_id, ...change } = req.body;

@@ -17,8 +17,29 @@ export function registerMcpRoutes(routes: RouteTable, { mcp, ingress }: Services
   }
   // The link announced to Home Assistant: the same MCP, with the key in the path as the credential.
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
-    routes.add({ kind: 'fetch', method, path: `${LINK_PREFIX}:key`, capability: true, summary: `${SUMMARY[method]}; for Home Assistant, through the link announced to it (404 for a wrong key or address)`, handle: (request, req) => mcp.handle(request, req.principal!) });
+    routes.add({
+      kind: 'fetch',
+      method,
+      path: `${LINK_PREFIX}:key`,
+      capability: true,
+      summary: `${SUMMARY[method]}; for Home Assistant, through the link announced to it (404 for a wrong key or address)`,
+      handle: (request, req) => mcp.handle(request, req.principal!),
+    });
   }
-  routes.add({ kind: 'fetch', method: 'GET', path: '/sse', oauth: true, summary: 'MCP of the 2024-11-05 revision (HTTP+SSE): the stream; its first event names the message endpoint', handle: (request, req) => mcp.openLegacy(request, req.principal!, ingress.prefix(req.ip, req.headers)) });
-  routes.add({ kind: 'fetch', method: 'POST', path: '/messages', oauth: true, summary: 'MCP of the 2024-11-05 revision: one client message (?sessionId=), answered 202; replies come down the stream', handle: (request, req) => mcp.legacyMessage(request, req.principal!) });
+  routes.add({
+    kind: 'fetch',
+    method: 'GET',
+    path: '/sse',
+    oauth: true,
+    summary: 'MCP of the 2024-11-05 revision (HTTP+SSE): the stream; its first event names the message endpoint',
+    handle: (request, req) => mcp.openLegacy(request, req.principal!, ingress.prefix(req.ip, req.headers)),
+  });
+  routes.add({
+    kind: 'fetch',
+    method: 'POST',
+    path: '/messages',
+    oauth: true,
+    summary: 'MCP of the 2024-11-05 revision: one client message (?sessionId=), answered 202; replies come down the stream',
+    handle: (request, req) => mcp.legacyMessage(request, req.principal!),
+  });
 }

@@ -41,7 +41,8 @@ export function registerOAuthClientRoutes(routes: RouteTable, { oauth }: Service
     jsonRoute({
       method: 'POST',
       path: '/api/oauth/clients',
-      summary: 'Make a confidential OAuth client {name, redirect_uris}: it signs in with client_secret_post and may skip PKCE; the secret is in this answer only',
+      summary:
+        'Make a confidential OAuth client {name, redirect_uris}: it signs in with client_secret_post and may skip PKCE; the secret is in this answer only',
       body: v.pipe(
         clientRequest,
         v.examples([
@@ -61,7 +62,11 @@ export function registerOAuthClientRoutes(routes: RouteTable, { oauth }: Service
     method: 'DELETE',
     path: '/api/oauth/clients/:client_id',
     summary: 'Delete a confidential OAuth client: its grants end at once',
-    responses: { 200: { description: 'Deleted', schema: v.object({ success: v.literal(true), deleted: shape.confidentialClient }) }, 404: { description: 'NOT_FOUND: no such client' }, ...people },
+    responses: {
+      200: { description: 'Deleted', schema: v.object({ success: v.literal(true), deleted: shape.confidentialClient }) },
+      404: { description: 'NOT_FOUND: no such client' },
+      ...people,
+    },
     handler: (req) => {
       const deleted = oauth.deleteClient(req.params.client_id, person(req.principal));
       if (!deleted) throw notFound(`No confidential client ${JSON.stringify(req.params.client_id.slice(0, 64))}`);

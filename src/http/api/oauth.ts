@@ -13,7 +13,8 @@ import type { ApiRequest, RouteTable } from '../routes.js';
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE, ...headers } });
-const oauthError = (e: OAuthError) => json(e.status, { error: e.error, error_description: e.description }, e.status === 401 ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {});
+const oauthError = (e: OAuthError) =>
+  json(e.status, { error: e.error, error_description: e.description }, e.status === 401 ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {});
 const html = (status: number, body: string, redirectUri?: string) => new Response(body, { status, headers: consentHeaders(redirectUri) });
 
 async function formOf(request: Request): Promise<URLSearchParams> {
@@ -36,9 +37,23 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Serv
   const meta = { 200: { description: 'The metadata', schema: v.record(v.string(), v.unknown()) } };
 
   for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-    routes.add({ method: 'GET', path, summary: 'OAuth protected resource metadata of /mcp (RFC 9728)', public: true, responses: meta, handler: (req) => oauth.protectedResource(req.headers) });
+    routes.add({
+      method: 'GET',
+      path,
+      summary: 'OAuth protected resource metadata of /mcp (RFC 9728)',
+      public: true,
+      responses: meta,
+      handler: (req) => oauth.protectedResource(req.headers),
+    });
   }
-  routes.add({ method: 'GET', path: '/.well-known/oauth-authorization-server', summary: 'OAuth authorization server metadata (RFC 8414)', public: true, responses: meta, handler: (req) => oauth.authorizationServer(req.headers) });
+  routes.add({
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    summary: 'OAuth authorization server metadata (RFC 8414)',
+    public: true,
+    responses: meta,
+    handler: (req) => oauth.authorizationServer(req.headers),
+  });
 
   routes.add({
     kind: 'fetch',
@@ -49,7 +64,8 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Serv
     handle: (request, req) =>
       caught(async () => {
         const text = await request.text();
-        if (Buffer.byteLength(text) > REGISTRATION_MAX_BYTES) throw new OAuthError('invalid_client_metadata', `The registration is larger than ${REGISTRATION_MAX_BYTES / 1024} KiB`);
+        if (Buffer.byteLength(text) > REGISTRATION_MAX_BYTES)
+          throw new OAuthError('invalid_client_metadata', `The registration is larger than ${REGISTRATION_MAX_BYTES / 1024} KiB`);
         let body: unknown;
         try {
           body = JSON.parse(text);
@@ -92,7 +108,12 @@ export function registerOAuthRoutes(routes: RouteTable, { oauth, ingress }: Serv
       // Through ingress the person is signed in and no password is asked, so the answer must come
       // from the consent page itself: a page elsewhere cannot make the browser approve for them.
       if (viaIngress(req) && !fromConsentPage(req, ingress)) {
-        return html(403, errorPage(`This answer did not come from the consent page itself (Origin ${JSON.stringify((req.headers.origin ?? 'none').slice(0, 100))}), so nothing was granted. Start again from the assistant.`));
+        return html(
+          403,
+          errorPage(
+            `This answer did not come from the consent page itself (Origin ${JSON.stringify((req.headers.origin ?? 'none').slice(0, 100))}), so nothing was granted. Start again from the assistant.`,
+          ),
+        );
       }
       const outcome = await oauth.answer(form, viaIngress(req), req.ip);
       if (outcome.kind === 'error') return html(400, errorPage(outcome.message));

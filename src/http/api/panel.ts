@@ -25,7 +25,11 @@ export function registerPanelRoutes(routes: RouteTable, s: Services): void {
   const missing = (path: string) => () => {
     throw notFound(`No file ${path} in the panel`);
   };
-  const page = { 200: { description: 'The file', contentType: 'text/html' }, 304: { description: 'Not modified (ETag)' }, 404: { description: 'No such file' } };
+  const page = {
+    200: { description: 'The file', contentType: 'text/html' },
+    304: { description: 'Not modified (ETag)' },
+    404: { description: 'No such file' },
+  };
 
   routes.add({
     kind: 'stream',
@@ -59,7 +63,8 @@ export function registerPanelRoutes(routes: RouteTable, s: Services): void {
   routes.add({
     method: 'GET',
     path: '/api/session',
-    summary: 'Whether this request is signed in (a token, or Home Assistant through ingress), never 401: what the panel asks first, so a signed-out page load logs no error',
+    summary:
+      'Whether this request is signed in (a token, or Home Assistant through ingress), never 401: what the panel asks first, so a signed-out page load logs no error',
     public: true,
     responses: { 200: { description: 'Signed in or not, and whether it came through ingress', schema: session } },
     handler: (req) => ({ signed_in: req.principal !== undefined, ingress: s.ingress.principal(req.ip, req.headers) !== undefined }),

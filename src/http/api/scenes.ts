@@ -47,9 +47,22 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
     jsonRoute({
       method: 'POST',
       path: '/api/scene',
-      summary: 'Store a scene {name, description?, actions}; 409 when its key exists unless ?replace=true; ?allow_unknown=true admits entities the hub does not know',
+      summary:
+        'Store a scene {name, description?, actions}; 409 when its key exists unless ?replace=true; ?allow_unknown=true admits entities the hub does not know',
       query: saveQuery,
-      body: v.pipe(sceneSchema, v.examples([{ name: 'Movie night', description: 'Dim the lamp, coffee off', actions: [{ entity_id: 'light.living_room_lamp', action: 'turn_on', parameters: { brightness_pct: 30 } }, { device: 'switch.coffee_maker', action: 'off' }] }])),
+      body: v.pipe(
+        sceneSchema,
+        v.examples([
+          {
+            name: 'Movie night',
+            description: 'Dim the lamp, coffee off',
+            actions: [
+              { entity_id: 'light.living_room_lamp', action: 'turn_on', parameters: { brightness_pct: 30 } },
+              { device: 'switch.coffee_maker', action: 'off' },
+            ],
+          },
+        ]),
+      ),
       responses: stored_,
       handler: (req) => stored(scenes.create(req.body, { principal: req.principal }, { replace: req.query.replace, allowUnknown: req.query.allow_unknown })),
     }),
@@ -93,7 +106,11 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
       summary: 'Replace a stored scene {name?, description?, actions}; the name may change only within the same key',
       query: saveQuery,
       body: sceneUpdateSchema,
-      responses: { 200: { description: 'Replaced', schema: shape.scene }, 404: { description: 'No such scene, or an unknown entity' }, 503: { description: 'The hub has not been reached yet' } },
+      responses: {
+        200: { description: 'Replaced', schema: shape.scene },
+        404: { description: 'No such scene, or an unknown entity' },
+        503: { description: 'The hub has not been reached yet' },
+      },
       handler: (req) => scenes.replace(req.params.scene_name, req.body, { principal: req.principal }, { allowUnknown: req.query.allow_unknown }),
     }),
   );
@@ -110,7 +127,8 @@ export function registerSceneRoutes(routes: RouteTable, { scenes }: Services): v
     jsonRoute({
       method: 'POST',
       path: '/api/scene/:scene_name/activate',
-      summary: 'Activate a stored scene: entities in parallel, one entity in order; 200 all done, 207 some failed; ?confirm=true where an action opens the home',
+      summary:
+        'Activate a stored scene: entities in parallel, one entity in order; 200 all done, 207 some failed; ?confirm=true where an action opens the home',
       query: v.object({ confirm: flag }),
       responses: activation,
       handler: async (req) => activated(await scenes.activate(req.params.scene_name, { principal: req.principal, confirm: req.query.confirm })),

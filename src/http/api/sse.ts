@@ -38,7 +38,10 @@ export function registerStreamStatsRoutes(routes: RouteTable, { streamMetrics: m
       summary: 'One open connection',
       errorShape: 'sse',
       params: v.object({ connection_id: v.pipe(v.string(), v.maxLength(128, 'is too long: at most 128 characters')) }),
-      responses: { 200: { description: 'The connection', schema: shape.streamConnection }, 404: { description: 'NOT_FOUND: no open connection with this id', schema: shape.sseError } },
+      responses: {
+        200: { description: 'The connection', schema: shape.streamConnection },
+        404: { description: 'NOT_FOUND: no open connection with this id', schema: shape.sseError },
+      },
       handler: (req) => ({ success: true, data: { connection: m.connection(req.params.connection_id) } }),
     }),
   );

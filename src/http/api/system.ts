@@ -27,7 +27,8 @@ export function healthBody(s: Pick<Services, 'hub' | 'version' | 'startedAt'>) {
  * tell where the bridge is installed or where the user keeps files.
  */
 function pluginReportView(report: Services['plugins']['report'], userDir: string | undefined) {
-  const place = (path: string) => (userDir && path.startsWith(userDir + sep) ? relative(userDir, path) : path.split(sep).slice(-2).join('/')).split(sep).join('/');
+  const place = (path: string) =>
+    (userDir && path.startsWith(userDir + sep) ? relative(userDir, path) : path.split(sep).slice(-2).join('/')).split(sep).join('/');
   const noDirs = (text: string) => text.replace(/(?:file:\/\/)?(?:\/[^\s/'"`:]+)+\/([^\s/'"`:]+)/g, '$1');
   return {
     loaded: report.loaded.map((p) => ({ ...p, path: place(p.path) })),
@@ -54,7 +55,12 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     path: '/api/health',
     summary: 'Health check for tool transports: the /health body, plus the plugins loaded, skipped (with reasons) and disabled, and the tool count',
     responses: { 200: { description: 'Health, plugins and tool count', schema: shape.toolHealth } },
-    handler: () => ({ ...healthBody(s), plugins: pluginReportView(s.plugins.report, s.config.pluginsDir && resolve(s.config.pluginsDir)), tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0), mcp: { sessions: s.mcp.size } }),
+    handler: () => ({
+      ...healthBody(s),
+      plugins: pluginReportView(s.plugins.report, s.config.pluginsDir && resolve(s.config.pluginsDir)),
+      tools: s.plugins.list.reduce((n, p) => n + p.tools.length, 0),
+      mcp: { sessions: s.mcp.size },
+    }),
   });
 
   routes.add({
@@ -66,7 +72,14 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
       const hub = s.hub.status();
       return {
         server: { port: s.port(), host: config.host, version: s.version, engine: s.engine },
-        hub: { url: hub.url, connected: hub.connected, version: hub.version ?? null, mode: hub.mode, simulator: hub.simulator ?? null, events: hub.events ?? null },
+        hub: {
+          url: hub.url,
+          connected: hub.connected,
+          version: hub.version ?? null,
+          mode: hub.mode,
+          simulator: hub.simulator ?? null,
+          events: hub.events ?? null,
+        },
         features: s.features(),
         security: {
           rate_limit: { max: config.rateLimitMax, window_ms: config.rateLimitWindowMs },

@@ -11,7 +11,12 @@ import * as shape from '../shapes.js';
 const forbidden = { 403: { description: 'FORBIDDEN: an assistant token cannot manage tokens' } };
 
 export function person(p: Principal | undefined): Principal {
-  if (!isPerson(p)) throw new AppError('FORBIDDEN', 403, 'Tokens are managed by a signed-in person (a bridge user, or a Home Assistant user through the panel), not with an assistant token');
+  if (!isPerson(p))
+    throw new AppError(
+      'FORBIDDEN',
+      403,
+      'Tokens are managed by a signed-in person (a bridge user, or a Home Assistant user through the panel), not with an assistant token',
+    );
   return p;
 }
 
@@ -33,7 +38,11 @@ export function registerTokenRoutes(routes: RouteTable, { bridgeTokens, oauth, l
       path: '/api/tokens',
       summary: 'Make a named long-lived token for an assistant {name, expires_in_days?} (default and most: 3650 days); the token is in this answer only',
       body: v.pipe(tokenRequestSchema, v.examples([{ name: 'Claude Desktop' }, { name: 'Kitchen tablet', expires_in_days: 365 }])),
-      responses: { 201: { description: 'Made; `token` is shown this once', schema: shape.bridgeTokenCreated }, 409: { description: 'CONFLICT: a token has that name' }, ...forbidden },
+      responses: {
+        201: { description: 'Made; `token` is shown this once', schema: shape.bridgeTokenCreated },
+        409: { description: 'CONFLICT: a token has that name' },
+        ...forbidden,
+      },
       handler: async (req) => {
         const made = await bridgeTokens.create(req.body, person(req.principal));
         log.info(`bridge token ${made.id} (${JSON.stringify(made.name)}) made by ${made.created_by}, expires ${made.expires_at}`);

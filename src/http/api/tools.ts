@@ -67,7 +67,10 @@ export function registerToolRoutes(routes: RouteTable, { tools, prompts, resourc
       path: '/api/resources/read',
       summary: 'Read one resource by its URI (?uri=home://areas); answers its contents and the entities it shows',
       query: v.object({ uri: v.pipe(v.string('must be given once'), v.nonEmpty('must not be empty'), v.maxLength(500)) }),
-      responses: { 200: { description: '{contents, entities}', schema: v.object({ contents: v.array(json), entities: v.array(v.string()) }) }, 404: { description: 'NOT_FOUND: no such resource' } },
+      responses: {
+        200: { description: '{contents, entities}', schema: v.object({ contents: v.array(json), entities: v.array(v.string()) }) },
+        404: { description: 'NOT_FOUND: no such resource' },
+      },
       handler: (req) => resources.read(req.query.uri, req.principal),
     }),
   );
@@ -86,7 +89,10 @@ export function registerToolRoutes(routes: RouteTable, { tools, prompts, resourc
       path: '/api/prompts/get',
       summary: 'Fill a prompt {name, arguments} from live hub data; answers {description, messages}',
       body: v.pipe(promptGet, v.examples([{ name: 'evening_routine', arguments: {} }])),
-      responses: { 200: { description: '{description, messages}', schema: v.object({ description: v.optional(v.string()), messages: v.array(json) }) }, 404: { description: 'NOT_FOUND: no such prompt' } },
+      responses: {
+        200: { description: '{description, messages}', schema: v.object({ description: v.optional(v.string()), messages: v.array(json) }) },
+        404: { description: 'NOT_FOUND: no such prompt' },
+      },
       handler: (req) => prompts.get(req.body.name, req.body.arguments ?? {}, req.principal),
     }),
   );

@@ -48,7 +48,14 @@ export class ScriptedConfig {
     for (const s of this.hub.states.all('automation')) {
       const id = String(s.attributes.id ?? splitEntityId(s.entityId)[1]);
       const config = this.hub.entityConfig(s.entityId);
-      this.automations.push({ id, alias: String(s.attributes.friendly_name ?? id), ...(config.description ? { description: config.description } : {}), triggers: list(config.triggers), ...(config.conditions ? { conditions: config.conditions } : {}), actions: stepsOf(config, 'actions') });
+      this.automations.push({
+        id,
+        alias: String(s.attributes.friendly_name ?? id),
+        ...(config.description ? { description: config.description } : {}),
+        triggers: list(config.triggers),
+        ...(config.conditions ? { conditions: config.conditions } : {}),
+        actions: stepsOf(config, 'actions'),
+      });
       this.loaded.set(s.entityId, copy(this.automations.at(-1)!));
       this.arm(s.entityId, this.automations.at(-1)!);
     }
@@ -80,7 +87,8 @@ export class ScriptedConfig {
   /** Writes an automation as the config view does: known keys first, in the hub's order. */
   writeAutomation(id: string, value: Config): void {
     const ordered: Config = { id };
-    for (const key of ['alias', 'description', 'triggers', 'trigger', 'conditions', 'condition', 'actions', 'action']) if (key in value) ordered[key] = value[key];
+    for (const key of ['alias', 'description', 'triggers', 'trigger', 'conditions', 'condition', 'actions', 'action'])
+      if (key in value) ordered[key] = value[key];
     Object.assign(ordered, value, { id });
     const at = this.automations.findIndex((a) => a.id === id);
     if (at >= 0) this.automations[at] = copy(ordered);
@@ -170,14 +178,29 @@ export class ScriptedConfig {
         const from = t.from === undefined ? undefined : list(t.from).map(String);
         stops.push(
           this.hub.bus.listen('state_changed', (event) => {
-            const { entity_id: changed, old_state: old, new_state: now } = event.data as { entity_id: string; old_state: { state: string } | null; new_state: { state: string } | null };
+            const {
+              entity_id: changed,
+              old_state: old,
+              new_state: now,
+            } = event.data as { entity_id: string; old_state: { state: string } | null; new_state: { state: string } | null };
             if (!watched.has(changed) || !now) return;
             // Without to/from, a state trigger fires on any change of state or attributes; with to, only when the state is one of them.
             if (to && !to.includes(now.state)) return;
             if (from && !(old && from.includes(old.state))) return;
             if ((to || from) && old && old.state === now.state) return;
             const description = `state of ${changed}`;
-            const trigger = { id: String(t.id ?? index), idx: String(index), alias: t.alias ?? null, platform: 'state', entity_id: changed, from_state: old, to_state: now, for: null, attribute: null, description };
+            const trigger = {
+              id: String(t.id ?? index),
+              idx: String(index),
+              alias: t.alias ?? null,
+              platform: 'state',
+              entity_id: changed,
+              from_state: old,
+              to_state: now,
+              for: null,
+              attribute: null,
+              description,
+            };
             setImmediate(() => void this.runAutomation(entityId, { index, description, variables: { trigger }, context: event.context }));
           }),
         );
@@ -192,9 +215,11 @@ export class ScriptedConfig {
         );
       }
     }
-    this.disarm.set(entityId, () => stops.forEach((s) => {
-      s();
-    }));
+    this.disarm.set(entityId, () =>
+      stops.forEach((s) => {
+        s();
+      }),
+    );
   }
 
   /** One run of an automation, its trace kept: from a trigger, or from automation.trigger (skip_condition as given). */
@@ -209,7 +234,9 @@ export class ScriptedConfig {
     const context = new Context(null, firing.context.id);
     const run = new TraceRun('automation', id, copy(config), context, firing.description ?? null);
     const self = state.toJSON();
-    run.step(firing.index === undefined ? 'trigger' : `trigger/${firing.index}`, { changed_variables: { this: self, trigger: firing.index === undefined ? { platform: null } : firing.variables.trigger } });
+    run.step(firing.index === undefined ? 'trigger' : `trigger/${firing.index}`, {
+      changed_variables: { this: self, trigger: firing.index === undefined ? { platform: null } : firing.variables.trigger },
+    });
     this.traces.add(run);
     const memory = hub.memory(entityId);
     if (memory.run) {

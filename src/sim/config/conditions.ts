@@ -9,7 +9,8 @@ export class ConditionError extends Error {
   override name = 'ConditionError';
 }
 
-const list = (x: unknown): unknown[] => (x === undefined || x === null ? [] : Array.isArray(x) ? x : typeof x === 'string' ? x.split(',').map((s) => s.trim()) : [x]);
+const list = (x: unknown): unknown[] =>
+  x === undefined || x === null ? [] : Array.isArray(x) ? x : typeof x === 'string' ? x.split(',').map((s) => s.trim()) : [x];
 
 export interface ConditionTrace {
   run: TraceRun;

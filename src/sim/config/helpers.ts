@@ -33,7 +33,10 @@ class PyFloat {
 const reprOf = (x: unknown): string => {
   if (x instanceof PyFloat) return Number.isInteger(x.n) ? `${x.n}.0` : String(x.n);
   if (Array.isArray(x)) return `[${x.map(reprOf).join(', ')}]`;
-  if (isPlainObject(x)) return `{${Object.entries(x).map(([k, v]) => `${pyRepr(k)}: ${reprOf(v)}`).join(', ')}}`;
+  if (isPlainObject(x))
+    return `{${Object.entries(x)
+      .map(([k, v]) => `${pyRepr(k)}: ${reprOf(v)}`)
+      .join(', ')}}`;
   return pyRepr(x);
 };
 const plain = (x: Item): Item => JSON.parse(JSON.stringify(x)) as Item;
@@ -79,13 +82,18 @@ const bool: Field['check'] = (v, k) => {
   if (typeof v !== 'boolean') throw fieldError('expected bool', k, v);
   return v;
 };
-const oneOf = (values: string[]): Field['check'] => (v, k) => {
-  if (typeof v !== 'string' || !values.includes(v)) throw fieldError(`value must be one of ${pyRepr([...values].sort())}`, k, v);
-  return v;
-};
+const oneOf =
+  (values: string[]): Field['check'] =>
+  (v, k) => {
+    if (typeof v !== 'string' || !values.includes(v)) throw fieldError(`value must be one of ${pyRepr([...values].sort())}`, k, v);
+    return v;
+  };
 const optional = (check: Field['check']): Field => ({ check });
 const withDefault = (check: Field['check'], value: unknown): Field => ({ check, default: value });
-const nullable = (check: Field['check']): Field['check'] => (v, k) => (v === null ? null : check(v, k));
+const nullable =
+  (check: Field['check']): Field['check'] =>
+  (v, k) =>
+    v === null ? null : check(v, k);
 
 /** cv.time_period_str as the timer stores it: "H:MM:SS". */
 const duration: Field['check'] = (v, k) => {
@@ -141,19 +149,43 @@ function datetimeState(item: Item): { state: string; attributes: Record<string, 
 export const HELPER_KINDS: Record<HelperType, HelperKind> = {
   input_boolean: {
     fields: { name, initial: optional(bool), icon },
-    state: (item, prev) => ({ state: prev?.state ?? (item.initial === true ? 'on' : 'off'), attributes: { editable: true, ...(item.icon ? { icon: item.icon } : {}), friendly_name: item.name } }),
+    state: (item, prev) => ({
+      state: prev?.state ?? (item.initial === true ? 'on' : 'off'),
+      attributes: { editable: true, ...(item.icon ? { icon: item.icon } : {}), friendly_name: item.name },
+    }),
   },
   input_number: {
-    fields: { name, min: { required: true, check: float }, max: { required: true, check: float }, initial: optional(float), step: withDefault(float, new PyFloat(1)), icon, unit_of_measurement: optional(str), mode: withDefault(oneOf(['box', 'slider']), 'slider') },
+    fields: {
+      name,
+      min: { required: true, check: float },
+      max: { required: true, check: float },
+      initial: optional(float),
+      step: withDefault(float, new PyFloat(1)),
+      icon,
+      unit_of_measurement: optional(str),
+      mode: withDefault(oneOf(['box', 'slider']), 'slider'),
+    },
     whole(item) {
       // Home Assistant's own words, the two numbers in this order.
       if (num(item.max) <= num(item.min)) throw new Invalid(`Maximum (${reprOf(item.min)}) is not greater than minimum (${reprOf(item.max)})${got(item)}`);
-      if (item.initial !== undefined && (num(item.initial) < num(item.min) || num(item.initial) > num(item.max))) throw new Invalid(`Initial value ${reprOf(item.initial)} not in range ${reprOf(item.min)}-${reprOf(item.max)}${got(item)}`);
+      if (item.initial !== undefined && (num(item.initial) < num(item.min) || num(item.initial) > num(item.max)))
+        throw new Invalid(`Initial value ${reprOf(item.initial)} not in range ${reprOf(item.min)}-${reprOf(item.max)}${got(item)}`);
     },
     state: (item, prev) => {
       const value = prev ? Number(prev.state) : num(item.initial ?? item.min);
       const clamped = Math.min(num(item.max), Math.max(num(item.min), Number.isFinite(value) ? value : num(item.min)));
-      return { state: Number.isInteger(clamped) ? `${clamped}.0` : String(clamped), attributes: { min: num(item.min), max: num(item.max), step: num(item.step), mode: item.mode, initial: item.initial === undefined ? null : num(item.initial), ...(item.unit_of_measurement ? { unit_of_measurement: item.unit_of_measurement } : {}), ...common(item) } };
+      return {
+        state: Number.isInteger(clamped) ? `${clamped}.0` : String(clamped),
+        attributes: {
+          min: num(item.min),
+          max: num(item.max),
+          step: num(item.step),
+          mode: item.mode,
+          initial: item.initial === undefined ? null : num(item.initial),
+          ...(item.unit_of_measurement ? { unit_of_measurement: item.unit_of_measurement } : {}),
+          ...common(item),
+        },
+      };
     },
   },
   input_select: {
@@ -169,11 +201,23 @@ export const HELPER_KINDS: Record<HelperType, HelperKind> = {
     },
   },
   input_text: {
-    fields: { name, min: withDefault(int, 0), max: withDefault(int, 100), initial: optional(str), icon, unit_of_measurement: optional(str), pattern: optional(str), mode: withDefault(oneOf(['password', 'text']), 'text') },
+    fields: {
+      name,
+      min: withDefault(int, 0),
+      max: withDefault(int, 100),
+      initial: optional(str),
+      icon,
+      unit_of_measurement: optional(str),
+      pattern: optional(str),
+      mode: withDefault(oneOf(['password', 'text']), 'text'),
+    },
     whole(item) {
       if (num(item.max) < num(item.min)) throw new Invalid(`Max len (${reprOf(item.min)}) is not greater than min len (${reprOf(item.max)})${got(item)}`);
     },
-    state: (item, prev) => ({ state: prev?.state ?? (typeof item.initial === 'string' ? item.initial : 'unknown'), attributes: { mode: item.mode, min: item.min, max: item.max, pattern: item.pattern ?? null, ...common(item) } }),
+    state: (item, prev) => ({
+      state: prev?.state ?? (typeof item.initial === 'string' ? item.initial : 'unknown'),
+      attributes: { mode: item.mode, min: item.min, max: item.max, pattern: item.pattern ?? null, ...common(item) },
+    }),
   },
   input_datetime: {
     fields: { name, has_date: withDefault(bool, false), has_time: withDefault(bool, false), icon, initial: optional(str) },
@@ -187,15 +231,34 @@ export const HELPER_KINDS: Record<HelperType, HelperKind> = {
     state: (item, prev) => ({ state: prev?.state ?? 'unknown', attributes: common(item) }),
   },
   counter: {
-    fields: { name, icon, initial: withDefault(int, 0), maximum: withDefault(nullable(int), null), minimum: withDefault(nullable(int), null), restore: withDefault(bool, true), step: withDefault(int, 1) },
+    fields: {
+      name,
+      icon,
+      initial: withDefault(int, 0),
+      maximum: withDefault(nullable(int), null),
+      minimum: withDefault(nullable(int), null),
+      restore: withDefault(bool, true),
+      step: withDefault(int, 1),
+    },
     state: (item, prev) => ({
       state: prev?.state ?? String(item.initial),
-      attributes: { editable: true, initial: item.initial, step: item.step, ...(item.minimum !== null ? { minimum: item.minimum } : {}), ...(item.maximum !== null ? { maximum: item.maximum } : {}), ...(item.icon ? { icon: item.icon } : {}), friendly_name: item.name },
+      attributes: {
+        editable: true,
+        initial: item.initial,
+        step: item.step,
+        ...(item.minimum !== null ? { minimum: item.minimum } : {}),
+        ...(item.maximum !== null ? { maximum: item.maximum } : {}),
+        ...(item.icon ? { icon: item.icon } : {}),
+        friendly_name: item.name,
+      },
     }),
   },
   timer: {
     fields: { name, icon, duration: withDefault(duration, '0:00:00'), restore: withDefault(bool, false) },
-    state: (item, prev) => ({ state: prev?.state ?? 'idle', attributes: { duration: item.duration, editable: true, last_transition: null, ...(item.icon ? { icon: item.icon } : {}), friendly_name: item.name } }),
+    state: (item, prev) => ({
+      state: prev?.state ?? 'idle',
+      attributes: { duration: item.duration, editable: true, last_transition: null, ...(item.icon ? { icon: item.icon } : {}), friendly_name: item.name },
+    }),
   },
 };
 

@@ -68,16 +68,33 @@ function helperCommands(type: HelperType, out: Map<string, Command>): void {
       else throw err;
     }
   };
-  out.set(`${type}/list`, command(messageSchema(`${type}/list`, {}), (conn, msg) => answer(conn, msg, () => helpers(conn).list(type))));
-  out.set(`${type}/create`, command(messageSchema(`${type}/create`, {}, 'allow'), (conn, msg) => answer(conn, msg, () => helpers(conn).create(type, fieldsOf(msg))), true));
+  out.set(
+    `${type}/list`,
+    command(messageSchema(`${type}/list`, {}), (conn, msg) => answer(conn, msg, () => helpers(conn).list(type))),
+  );
+  out.set(
+    `${type}/create`,
+    command(messageSchema(`${type}/create`, {}, 'allow'), (conn, msg) => answer(conn, msg, () => helpers(conn).create(type, fieldsOf(msg))), true),
+  );
   out.set(
     `${type}/update`,
-    command(messageSchema(`${type}/update`, { [idKey]: { v: string, required: true } }, 'allow'), (conn, msg) => {
-      const { [idKey]: id, ...fields } = fieldsOf(msg);
-      answer(conn, msg, () => helpers(conn).update(type, String(id), fields));
-    }, true),
+    command(
+      messageSchema(`${type}/update`, { [idKey]: { v: string, required: true } }, 'allow'),
+      (conn, msg) => {
+        const { [idKey]: id, ...fields } = fieldsOf(msg);
+        answer(conn, msg, () => helpers(conn).update(type, String(id), fields));
+      },
+      true,
+    ),
   );
-  out.set(`${type}/delete`, command(messageSchema(`${type}/delete`, { [idKey]: { v: string, required: true } }), (conn, msg) => answer(conn, msg, () => helpers(conn).delete(type, String(msg[idKey]))), true));
+  out.set(
+    `${type}/delete`,
+    command(
+      messageSchema(`${type}/delete`, { [idKey]: { v: string, required: true } }),
+      (conn, msg) => answer(conn, msg, () => helpers(conn).delete(type, String(msg[idKey]))),
+      true,
+    ),
+  );
 }
 
 /** The WebSocket commands of the config part, by type. */
@@ -86,32 +103,47 @@ export function configCommands(): Map<string, Command> {
   const domain = { v: oneOf(['automation', 'script']), required: true };
   out.set(
     'trace/list',
-    command(messageSchema('trace/list', { domain, item_id: { v: string } }), (conn, msg) => {
-      const runs = configOf(conn.hub).scripted.traces.list(msg.domain as string, msg.item_id as string | undefined);
-      conn.sendResult(msg.id, runs.map((r) => r.summary()));
-    }, true),
+    command(
+      messageSchema('trace/list', { domain, item_id: { v: string } }),
+      (conn, msg) => {
+        const runs = configOf(conn.hub).scripted.traces.list(msg.domain as string, msg.item_id as string | undefined);
+        conn.sendResult(
+          msg.id,
+          runs.map((r) => r.summary()),
+        );
+      },
+      true,
+    ),
   );
   out.set(
     'trace/get',
-    command(messageSchema('trace/get', { domain, item_id: { v: string, required: true }, run_id: { v: string, required: true } }), (conn, msg) => {
-      const run = configOf(conn.hub).scripted.traces.get(msg.domain as string, msg.item_id as string, msg.run_id as string);
-      if (!run) conn.sendError(msg.id, HA_ERROR.notFound, 'The trace could not be found');
-      else conn.sendResult(msg.id, run.full());
-    }, true),
+    command(
+      messageSchema('trace/get', { domain, item_id: { v: string, required: true }, run_id: { v: string, required: true } }),
+      (conn, msg) => {
+        const run = configOf(conn.hub).scripted.traces.get(msg.domain as string, msg.item_id as string, msg.run_id as string);
+        if (!run) conn.sendError(msg.id, HA_ERROR.notFound, 'The trace could not be found');
+        else conn.sendResult(msg.id, run.full());
+      },
+      true,
+    ),
   );
   for (const d of ['automation', 'script'] as const) {
     out.set(
       `${d}/config`,
-      command(messageSchema(`${d}/config`, { entity_id: { v: isType('str'), required: true } }), (conn, msg) => {
-        const entityId = msg.entity_id as string;
-        const state = conn.hub.states.get(entityId);
-        if (!state || !entityId.startsWith(`${d}.`)) {
-          conn.sendError(msg.id, HA_ERROR.notFound, 'Entity not found');
-          return;
-        }
-        // The config the entity was made from at its last reload (raw_config), not the file as it is now.
-        conn.sendResult(msg.id, { config: configOf(conn.hub).scripted.loaded.get(entityId) ?? null });
-      }, true),
+      command(
+        messageSchema(`${d}/config`, { entity_id: { v: isType('str'), required: true } }),
+        (conn, msg) => {
+          const entityId = msg.entity_id as string;
+          const state = conn.hub.states.get(entityId);
+          if (!state || !entityId.startsWith(`${d}.`)) {
+            conn.sendError(msg.id, HA_ERROR.notFound, 'Entity not found');
+            return;
+          }
+          // The config the entity was made from at its last reload (raw_config), not the file as it is now.
+          conn.sendResult(msg.id, { config: configOf(conn.hub).scripted.loaded.get(entityId) ?? null });
+        },
+        true,
+      ),
     );
   }
   for (const type of HELPER_TYPES) helperCommands(type, out);
@@ -125,16 +157,39 @@ export function configCommands(): Map<string, Command> {
       conn.sendError(msg.id, err.code, err.message);
     }
   };
-  out.set('lovelace/info', command(messageSchema('lovelace/info', {}), (conn, msg) => conn.sendResult(msg.id, { resource_mode: 'storage' })));
-  out.set('lovelace/dashboards/list', command(messageSchema('lovelace/dashboards/list', {}), (conn, msg) => lovelace(conn, msg, (l) => l.list())));
-  out.set('lovelace/config', command(messageSchema('lovelace/config', { force: { v: isType('bool'), default: false }, url_path: urlPath }), (conn, msg) => lovelace(conn, msg, (l) => l.config(msg.url_path as string | null | undefined))));
+  out.set(
+    'lovelace/info',
+    command(messageSchema('lovelace/info', {}), (conn, msg) => conn.sendResult(msg.id, { resource_mode: 'storage' })),
+  );
+  out.set(
+    'lovelace/dashboards/list',
+    command(messageSchema('lovelace/dashboards/list', {}), (conn, msg) => lovelace(conn, msg, (l) => l.list())),
+  );
+  out.set(
+    'lovelace/config',
+    command(messageSchema('lovelace/config', { force: { v: isType('bool'), default: false }, url_path: urlPath }), (conn, msg) =>
+      lovelace(conn, msg, (l) => l.config(msg.url_path as string | null | undefined)),
+    ),
+  );
   out.set(
     'lovelace/config/save',
-    command(messageSchema('lovelace/config/save', { config: { v: (v, p) => (typeof v === 'string' || isPlainObject(v) ? v : isType('dict')(v, p)), required: true }, url_path: urlPath }), (conn, msg) =>
-      lovelace(conn, msg, (l) => l.save(msg.url_path as string | null | undefined, msg.config)),
-    true),
+    command(
+      messageSchema('lovelace/config/save', {
+        config: { v: (v, p) => (typeof v === 'string' || isPlainObject(v) ? v : isType('dict')(v, p)), required: true },
+        url_path: urlPath,
+      }),
+      (conn, msg) => lovelace(conn, msg, (l) => l.save(msg.url_path as string | null | undefined, msg.config)),
+      true,
+    ),
   );
-  out.set('lovelace/config/delete', command(messageSchema('lovelace/config/delete', { url_path: urlPath }), (conn, msg) => lovelace(conn, msg, (l) => l.delete(msg.url_path as string | null | undefined)), true));
+  out.set(
+    'lovelace/config/delete',
+    command(
+      messageSchema('lovelace/config/delete', { url_path: urlPath }),
+      (conn, msg) => lovelace(conn, msg, (l) => l.delete(msg.url_path as string | null | undefined)),
+      true,
+    ),
+  );
   return out;
 }
 

@@ -40,8 +40,24 @@ export class Lovelace {
     for (const d of list) {
       const meta: Record<string, unknown> =
         d.mode === 'yaml'
-          ? { mode: 'yaml', title: d.title, filename: d.filename ?? `${d.url_path}.yaml`, ...(d.icon ? { icon: d.icon } : {}), require_admin: false, show_in_sidebar: true, url_path: d.url_path }
-          : { id: d.url_path.replace(/-/g, '_'), url_path: d.url_path, title: d.title, ...(d.icon ? { icon: d.icon } : {}), require_admin: false, show_in_sidebar: true, mode: 'storage' };
+          ? {
+              mode: 'yaml',
+              title: d.title,
+              filename: d.filename ?? `${d.url_path}.yaml`,
+              ...(d.icon ? { icon: d.icon } : {}),
+              require_admin: false,
+              show_in_sidebar: true,
+              url_path: d.url_path,
+            }
+          : {
+              id: d.url_path.replace(/-/g, '_'),
+              url_path: d.url_path,
+              title: d.title,
+              ...(d.icon ? { icon: d.icon } : {}),
+              require_admin: false,
+              show_in_sidebar: true,
+              mode: 'storage',
+            };
       this.dashboards.set(d.url_path, { meta, mode: d.mode, ...(d.config ? { config: structuredClone(d.config) } : {}) });
     }
   }

@@ -71,7 +71,8 @@ export function configRoutes(hub: Hub): Array<{ re: RegExp; methods: Record<stri
       const parsed = parseJson(await readBody(req));
       if (!parsed.ok) return message(res, 400, 'Invalid JSON specified');
       if (!isPlainObject(parsed.value)) throw fail(500);
-      if (parsed.value.entities !== undefined && !isPlainObject(parsed.value.entities)) return message(res, 400, 'Message malformed: expected a dictionary for dictionary value @ data[\'entities\']');
+      if (parsed.value.entities !== undefined && !isPlainObject(parsed.value.entities))
+        return message(res, 400, "Message malformed: expected a dictionary for dictionary value @ data['entities']");
       scenes().write(params[0] ?? '', parsed.value);
       sendJson(res, 200, JSON.stringify({ result: 'ok' }));
       setImmediate(() => scenes().reload());

@@ -20,13 +20,62 @@ const fail = (message: string, path = ''): never => {
 
 const MODES = ['parallel', 'queued', 'restart', 'single'];
 const SCRIPT_MODE_KEYS = ['mode', 'max', 'max_exceeded'];
-const AUTOMATION_KEYS = ['id', 'alias', 'description', 'trace', 'initial_state', 'hide_entity', 'triggers', 'conditions', 'variables', 'trigger_variables', 'actions', ...SCRIPT_MODE_KEYS];
+const AUTOMATION_KEYS = [
+  'id',
+  'alias',
+  'description',
+  'trace',
+  'initial_state',
+  'hide_entity',
+  'triggers',
+  'conditions',
+  'variables',
+  'trigger_variables',
+  'actions',
+  ...SCRIPT_MODE_KEYS,
+];
 const SCRIPT_KEYS = ['alias', 'trace', 'icon', 'sequence', 'description', 'variables', 'fields', ...SCRIPT_MODE_KEYS];
 
-export const TRIGGER_PLATFORMS = ['calendar', 'conversation', 'device', 'event', 'geo_location', 'homeassistant', 'mqtt', 'numeric_state', 'persistent_notification', 'state', 'sun', 'tag', 'template', 'time', 'time_pattern', 'webhook', 'zone'];
+export const TRIGGER_PLATFORMS = [
+  'calendar',
+  'conversation',
+  'device',
+  'event',
+  'geo_location',
+  'homeassistant',
+  'mqtt',
+  'numeric_state',
+  'persistent_notification',
+  'state',
+  'sun',
+  'tag',
+  'template',
+  'time',
+  'time_pattern',
+  'webhook',
+  'zone',
+];
 const CONDITIONS = ['and', 'or', 'not', 'state', 'numeric_state', 'template', 'time', 'sun', 'zone', 'device', 'trigger'];
 /** The keys that tell an action's kind (homeassistant/helpers/config_validation.py ACTIONS_MAP). */
-const ACTION_KEYS = ['action', 'service', 'delay', 'wait_template', 'wait_for_trigger', 'event', 'condition', 'choose', 'if', 'repeat', 'parallel', 'sequence', 'stop', 'variables', 'scene', 'device_id', 'set_conversation_response'];
+const ACTION_KEYS = [
+  'action',
+  'service',
+  'delay',
+  'wait_template',
+  'wait_for_trigger',
+  'event',
+  'condition',
+  'choose',
+  'if',
+  'repeat',
+  'parallel',
+  'sequence',
+  'stop',
+  'variables',
+  'scene',
+  'device_id',
+  'set_conversation_response',
+];
 
 const isTemplate = (s: string) => s.includes('{{') || s.includes('{%');
 const list = (x: unknown): unknown[] => (x === undefined || x === null ? [] : Array.isArray(x) ? x : [x]);
@@ -73,9 +122,10 @@ function condition(c: unknown, path: string): void {
   }
   if (kind === 'state' && x.state === undefined) fail('required key not provided', `${path}.state`);
   if (kind === 'numeric_state' && x.above === undefined && x.below === undefined) fail("at least one of ['below', 'above'] is required", path);
-  if (kind === 'and' || kind === 'or' || kind === 'not') list(x.conditions).forEach((inner, i) => {
-    condition(inner, `${path}.conditions[${i}]`);
-  });
+  if (kind === 'and' || kind === 'or' || kind === 'not')
+    list(x.conditions).forEach((inner, i) => {
+      condition(inner, `${path}.conditions[${i}]`);
+    });
 }
 
 function action(a: unknown, path: string): void {
@@ -85,17 +135,21 @@ function action(a: unknown, path: string): void {
   const service = x.action ?? x.service;
   if (service !== undefined) {
     const key = 'action' in x ? 'action' : 'service';
-    if (typeof service !== 'string' || (!isTemplate(service) && !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(service))) fail(`Service ${String(service)} does not match format <domain>.<name>`, `${path}.${key}`);
+    if (typeof service !== 'string' || (!isTemplate(service) && !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(service)))
+      fail(`Service ${String(service)} does not match format <domain>.<name>`, `${path}.${key}`);
   }
   if (typeof x.condition === 'string') condition(x, path);
-  for (const key of ['sequence', 'then', 'else', 'default']) if (Array.isArray(x[key])) (x[key] as unknown[]).forEach((s, i) => {
-    action(s, `${path}.${key}[${i}]`);
-  });
+  for (const key of ['sequence', 'then', 'else', 'default'])
+    if (Array.isArray(x[key]))
+      (x[key] as unknown[]).forEach((s, i) => {
+        action(s, `${path}.${key}[${i}]`);
+      });
   if (Array.isArray(x.choose)) {
     (x.choose as unknown[]).forEach((option, i) => {
-      if (isPlainObject(option)) list(option.sequence).forEach((s, j) => {
-        action(s, `${path}.choose[${i}].sequence[${j}]`);
-      });
+      if (isPlainObject(option))
+        list(option.sequence).forEach((s, j) => {
+          action(s, `${path}.choose[${i}].sequence[${j}]`);
+        });
     });
   }
 }
@@ -109,7 +163,11 @@ function actions(value: unknown, key: string): void {
 /** Renames the keys written before 2024.10 (trigger, condition, action), as the hub does before it checks. */
 function renamed(config: Record<string, unknown>): Record<string, unknown> {
   const out = { ...config };
-  for (const [old, now] of [['trigger', 'triggers'], ['condition', 'conditions'], ['action', 'actions']] as const) {
+  for (const [old, now] of [
+    ['trigger', 'triggers'],
+    ['condition', 'conditions'],
+    ['action', 'actions'],
+  ] as const) {
     if (old in out && !(now in out)) {
       out[now] = out[old];
       delete out[old];

@@ -16,8 +16,7 @@ export const ALARM_TRIGGER = 8;
 export const ALARM_ARM_CUSTOM_BYPASS = 16;
 export const ALARM_ARM_VACATION = 32;
 
-const panelCode = (e: EntityCtx): string | null =>
-  e.config.code === undefined || e.config.code === null ? null : String(e.config.code);
+const panelCode = (e: EntityCtx): string | null => (e.config.code === undefined || e.config.code === null ? null : String(e.config.code));
 
 /** ManualAlarm._async_validate_code (plus the base class's code_arm_required check on newer hubs). */
 function validateCode(e: EntityCtx, target: string): void {
@@ -35,7 +34,11 @@ function validateCode(e: EntityCtx, target: string): void {
   }
   if (given === code) return;
   if (e.hub.legacy) throw new HomeAssistantError('Invalid alarm code provided');
-  throw new ServiceValidationError(e.hub.since(SINCE.current) ? 'invalid_code' : 'Invalid alarm code provided', { domain: 'manual', key: 'invalid_code', placeholders: null });
+  throw new ServiceValidationError(e.hub.since(SINCE.current) ? 'invalid_code' : 'Invalid alarm code provided', {
+    domain: 'manual',
+    key: 'invalid_code',
+    placeholders: null,
+  });
 }
 
 function cancelTimer(e: EntityCtx): void {

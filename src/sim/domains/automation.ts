@@ -75,7 +75,10 @@ export const automation: DomainModule = {
       fields: { id: { v: isType('str'), hidden: true } },
       run: (call, h) => {
         const scripted = configOf(h).scripted;
-        const ids = typeof call.data.id === 'string' ? [call.data.id] : [...new Set([...scripted.automations.map((a) => String(a.id)), ...h.states.all('automation').map((s) => String(s.attributes.id))])];
+        const ids =
+          typeof call.data.id === 'string'
+            ? [call.data.id]
+            : [...new Set([...scripted.automations.map((a) => String(a.id)), ...h.states.all('automation').map((s) => String(s.attributes.id))])];
         for (const id of ids) scripted.reloadAutomation(id);
       },
     });

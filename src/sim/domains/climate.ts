@@ -91,11 +91,14 @@ function setTemperature(e: EntityCtx): void {
       });
     }
     if ((low !== undefined || high !== undefined) && !(features & CLIMATE_TARGET_TEMPERATURE_RANGE)) {
-      throw new ServiceValidationError("Set temperature action was used with the 'Lower/Upper target temperature' parameter but the entity does not support it", {
-        domain: 'climate',
-        key: 'missing_target_temperature_range_entity_feature',
-        placeholders: null,
-      });
+      throw new ServiceValidationError(
+        "Set temperature action was used with the 'Lower/Upper target temperature' parameter but the entity does not support it",
+        {
+          domain: 'climate',
+          key: 'missing_target_temperature_range_entity_feature',
+          placeholders: null,
+        },
+      );
     }
   }
   const min = num(a.min_temp, 7);
@@ -166,11 +169,12 @@ export const climate: DomainModule = {
     if (features & CLIMATE_TARGET_TEMPERATURE && typeof out.temperature !== 'number' && !range) out.temperature = f ? 68 : 20;
     // config.reports_action: false, a thermostat that does not say what it is doing: no hvac_action.
     if (seed.config.reports_action === false) delete out.hvac_action;
-    else out.hvac_action ??= hvacAction(
-      state,
-      typeof out.current_temperature === 'number' ? out.current_temperature : undefined,
-      typeof out.temperature === 'number' ? out.temperature : undefined,
-    );
+    else
+      out.hvac_action ??= hvacAction(
+        state,
+        typeof out.current_temperature === 'number' ? out.current_temperature : undefined,
+        typeof out.temperature === 'number' ? out.temperature : undefined,
+      );
     if (state !== 'off') hub.memory(seed.entityId).lastOn = state;
     return { state, attributes: finish(out, seed.name, features) };
   },
@@ -191,8 +195,18 @@ export const climate: DomainModule = {
       fields: {
         temperature: temp('Target temperature', { exclusive: 'temperature', filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE] } }),
         // 2026.11 describes the two in a section of their own, temperature_range.
-        target_temp_high: temp('Upper target temperature', { inclusive: 'temperature', advanced: true, section: 'temperature_range', filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] } }),
-        target_temp_low: temp('Lower target temperature', { inclusive: 'temperature', advanced: true, section: 'temperature_range', filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] } }),
+        target_temp_high: temp('Upper target temperature', {
+          inclusive: 'temperature',
+          advanced: true,
+          section: 'temperature_range',
+          filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] },
+        }),
+        target_temp_low: temp('Lower target temperature', {
+          inclusive: 'temperature',
+          advanced: true,
+          section: 'temperature_range',
+          filter: { supported_features: [CLIMATE_TARGET_TEMPERATURE_RANGE] },
+        }),
         hvac_mode: {
           v: hvacMode,
           name: 'HVAC mode',
@@ -254,7 +268,13 @@ export const climate: DomainModule = {
       description: 'Sets target humidity.',
       requiredFeatures: [CLIMATE_TARGET_HUMIDITY],
       fields: {
-        humidity: { v: all(coerceInt), required: true, name: 'Humidity', description: 'Target humidity.', selector: sel.number(30, 99, { unit_of_measurement: '%' }) },
+        humidity: {
+          v: all(coerceInt),
+          required: true,
+          name: 'Humidity',
+          description: 'Target humidity.',
+          selector: sel.number(30, 99, { unit_of_measurement: '%' }),
+        },
       },
       handle: (e) => {
         e.attrs.humidity = e.params.humidity;

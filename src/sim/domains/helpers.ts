@@ -29,9 +29,22 @@ export const inputNumber: DomainModule = {
   },
   setup(hub) {
     const r = (s: string, d: ServiceDef) => hub.services.register('input_number', s, d);
-    r('set_value', { name: 'Set', description: 'Sets the value.', fields: { value: field(coerceFloat) }, handle: (e) => setNumber(e, e.params.value as number) });
-    r('increment', { name: 'Increment', description: 'Increments the value by 1 step.', handle: (e) => setNumber(e, Math.min(Number(e.state.state) + n(e.state.attributes.step, 1), n(e.state.attributes.max, 100))) });
-    r('decrement', { name: 'Decrement', description: 'Decrements the current value by 1 step.', handle: (e) => setNumber(e, Math.max(Number(e.state.state) - n(e.state.attributes.step, 1), n(e.state.attributes.min, 0))) });
+    r('set_value', {
+      name: 'Set',
+      description: 'Sets the value.',
+      fields: { value: field(coerceFloat) },
+      handle: (e) => setNumber(e, e.params.value as number),
+    });
+    r('increment', {
+      name: 'Increment',
+      description: 'Increments the value by 1 step.',
+      handle: (e) => setNumber(e, Math.min(Number(e.state.state) + n(e.state.attributes.step, 1), n(e.state.attributes.max, 100))),
+    });
+    r('decrement', {
+      name: 'Decrement',
+      description: 'Decrements the current value by 1 step.',
+      handle: (e) => setNumber(e, Math.max(Number(e.state.state) - n(e.state.attributes.step, 1), n(e.state.attributes.min, 0))),
+    });
     r('reload', reload('Reloads helpers from the YAML-configuration.'));
   },
 };
@@ -56,7 +69,8 @@ export const inputSelect: DomainModule = {
       fields: { option: field(string) },
       handle: (e) => {
         const option = e.params.option as string;
-        if (!opts(e).includes(option)) throw new ServiceValidationError(`Option ${option} is not valid for entity ${e.id}, valid options are: ${opts(e).join(', ')}`);
+        if (!opts(e).includes(option))
+          throw new ServiceValidationError(`Option ${option} is not valid for entity ${e.id}, valid options are: ${opts(e).join(', ')}`);
         e.write(option);
       },
     });
@@ -71,7 +85,10 @@ export const inputSelect: DomainModule = {
 export const inputText: DomainModule = {
   domain: 'input_text',
   init(seed) {
-    return { state: seed.state ?? 'unknown', attributes: finish({ mode: 'text', min: 0, max: 100, pattern: null, editable: true, ...seed.attributes }, seed.name) };
+    return {
+      state: seed.state ?? 'unknown',
+      attributes: finish({ mode: 'text', min: 0, max: 100, pattern: null, editable: true, ...seed.attributes }, seed.name),
+    };
   },
   setup(hub) {
     const r = (s: string, d: ServiceDef) => hub.services.register('input_text', s, d);
@@ -104,7 +121,8 @@ export const inputDatetime: DomainModule = {
       fields: { date: field(string, false), time: field(string, false), datetime: field(string, false) },
       handle: (e) => {
         const p = e.params;
-        const value = typeof p.datetime === 'string' ? p.datetime.replace('T', ' ').slice(0, 19) : [p.date, p.time].filter((x) => typeof x === 'string').join(' ');
+        const value =
+          typeof p.datetime === 'string' ? p.datetime.replace('T', ' ').slice(0, 19) : [p.date, p.time].filter((x) => typeof x === 'string').join(' ');
         if (!value) throw new HomeAssistantError('Either date, time or datetime is needed');
         e.write(value);
       },
@@ -119,7 +137,11 @@ export const inputButton: DomainModule = {
     return { state: seed.state ?? 'unknown', attributes: finish({ editable: true, ...seed.attributes }, seed.name) };
   },
   setup(hub) {
-    hub.services.register('input_button', 'press', { name: 'Press', description: 'Mimics the physical button press on the device.', handle: (e) => void e.write(isoFromMicros(nowMicros())) });
+    hub.services.register('input_button', 'press', {
+      name: 'Press',
+      description: 'Mimics the physical button press on the device.',
+      handle: (e) => void e.write(isoFromMicros(nowMicros())),
+    });
     hub.services.register('input_button', 'reload', reload('Reloads helpers from the YAML-configuration.'));
   },
 };
@@ -139,10 +161,23 @@ export const counter: DomainModule = {
       }
       e.write(String(value));
     };
-    r('increment', { name: 'Increment', description: 'Increments a counter by its step size.', handle: (e) => set(e, Number(e.state.state) + n(e.state.attributes.step, 1)) });
-    r('decrement', { name: 'Decrement', description: 'Decrements a counter by its step size.', handle: (e) => set(e, Number(e.state.state) - n(e.state.attributes.step, 1)) });
+    r('increment', {
+      name: 'Increment',
+      description: 'Increments a counter by its step size.',
+      handle: (e) => set(e, Number(e.state.state) + n(e.state.attributes.step, 1)),
+    });
+    r('decrement', {
+      name: 'Decrement',
+      description: 'Decrements a counter by its step size.',
+      handle: (e) => set(e, Number(e.state.state) - n(e.state.attributes.step, 1)),
+    });
     r('reset', { name: 'Reset', description: 'Resets a counter to its initial value.', handle: (e) => void e.write(String(n(e.state.attributes.initial, 0))) });
-    r('set_value', { name: 'Set', description: 'Sets the counter to a specific value.', fields: { value: field(coerceInt) }, handle: (e) => set(e, e.params.value as number) });
+    r('set_value', {
+      name: 'Set',
+      description: 'Sets the counter to a specific value.',
+      fields: { value: field(coerceInt) },
+      handle: (e) => set(e, e.params.value as number),
+    });
   },
 };
 
@@ -153,10 +188,24 @@ export const timer: DomainModule = {
   },
   setup(hub) {
     const r = (s: string, d: ServiceDef) => hub.services.register('timer', s, d);
-    const move = (e: EntityCtx, state: string, extra: Record<string, unknown> = {}) => void e.write(state, { ...e.attrs, last_transition: isoFromMicros(nowMicros()), ...extra });
-    r('start', { name: 'Start', description: 'Starts a timer or restarts it with a provided duration.', fields: { duration: field(string, false) }, handle: (e) => move(e, 'active', isPlainObject(e.params) && e.params.duration ? { duration: e.params.duration } : {}) });
-    r('pause', { name: 'Pause', description: 'Pauses a running timer, retaining the remaining duration for later continuation.', handle: (e) => move(e, 'paused') });
-    r('cancel', { name: 'Cancel', description: 'Resets a timer’s duration to the last known initial value without firing the timer finished event.', handle: (e) => move(e, 'idle') });
+    const move = (e: EntityCtx, state: string, extra: Record<string, unknown> = {}) =>
+      void e.write(state, { ...e.attrs, last_transition: isoFromMicros(nowMicros()), ...extra });
+    r('start', {
+      name: 'Start',
+      description: 'Starts a timer or restarts it with a provided duration.',
+      fields: { duration: field(string, false) },
+      handle: (e) => move(e, 'active', isPlainObject(e.params) && e.params.duration ? { duration: e.params.duration } : {}),
+    });
+    r('pause', {
+      name: 'Pause',
+      description: 'Pauses a running timer, retaining the remaining duration for later continuation.',
+      handle: (e) => move(e, 'paused'),
+    });
+    r('cancel', {
+      name: 'Cancel',
+      description: 'Resets a timer’s duration to the last known initial value without firing the timer finished event.',
+      handle: (e) => move(e, 'idle'),
+    });
     r('finish', { name: 'Finish', description: 'Finishes a running timer earlier than scheduled.', handle: (e) => move(e, 'idle') });
     r('reload', reload('Reloads timers from the YAML-configuration.'));
   },

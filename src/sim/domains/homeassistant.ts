@@ -36,9 +36,32 @@ export const homeassistant: DomainModule = {
   domain: 'homeassistant',
   setup(hub) {
     const r = (service: string, def: ServiceDef) => hub.services.register('homeassistant', service, def);
-    r('turn_on', { name: 'Generic turn on', description: 'Generic action to turn devices on under any domain.', allowExtra: true, target: { entity: [{}] }, run: generic });
-    r('turn_off', { name: 'Generic turn off', description: 'Generic action to turn devices off under any domain.', allowExtra: true, target: { entity: [{}] }, run: generic });
-    r('toggle', { name: 'Generic toggle', description: 'Generic action to toggle devices on/off under any domain.', allowExtra: true, target: { entity: [{}] }, run: generic });
-    r('update_entity', { name: 'Update entity', description: 'Forces one or more entities to update their data.', target: { entity: [{}] }, run: () => undefined });
+    r('turn_on', {
+      name: 'Generic turn on',
+      description: 'Generic action to turn devices on under any domain.',
+      allowExtra: true,
+      target: { entity: [{}] },
+      run: generic,
+    });
+    r('turn_off', {
+      name: 'Generic turn off',
+      description: 'Generic action to turn devices off under any domain.',
+      allowExtra: true,
+      target: { entity: [{}] },
+      run: generic,
+    });
+    r('toggle', {
+      name: 'Generic toggle',
+      description: 'Generic action to toggle devices on/off under any domain.',
+      allowExtra: true,
+      target: { entity: [{}] },
+      run: generic,
+    });
+    r('update_entity', {
+      name: 'Update entity',
+      description: 'Forces one or more entities to update their data.',
+      target: { entity: [{}] },
+      run: () => undefined,
+    });
   },
 };

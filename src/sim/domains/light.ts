@@ -100,7 +100,8 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     v: exactSequence([byte, byte, byte, byte, byte]),
     exclusive: COLOR_GROUP,
     name: 'RGBWW-color',
-    description: 'The color in RGBWW format. A list of five integers between 0 and 255 representing the values of red, green, blue, cold white, and warm white.',
+    description:
+      'The color in RGBWW format. A list of five integers between 0 and 255 representing the values of red, green, blue, cold white, and warm white.',
     example: '[255, 100, 100, 50, 70]',
     section: 'advanced_fields',
     selector: sel.object(),
@@ -177,7 +178,8 @@ const TURN_ON_FIELDS: Record<string, FieldDef> = {
     v: reworded(all(coerceFloat, range({ min: 0, max: 100 })), 'expected a percentage between 0 and 100'),
     exclusive: 'brightness',
     name: 'Brightness',
-    description: 'Number indicating the percentage of full brightness, where 0 turns the light off, 1 is the minimum brightness, and 100 is the maximum brightness.',
+    description:
+      'Number indicating the percentage of full brightness, where 0 turns the light off, 1 is the minimum brightness, and 100 is the maximum brightness.',
     selector: sel.number(0, 100, { unit_of_measurement: '%' }),
     filter: brightnessFilter,
   },
@@ -266,10 +268,7 @@ const modesOf = (attrs: Record<string, unknown>): string[] =>
   Array.isArray(attrs.supported_color_modes) ? (attrs.supported_color_modes as string[]) : ['onoff'];
 const brightnessSupported = (modes: string[]) => modes.some((m) => BRIGHTNESS_MODES.has(m));
 const colorSupported = (modes: string[]) => modes.some((m) => COLOR_MODES.has(m));
-const kelvinRange = (attrs: Record<string, unknown>): [number, number] => [
-  num(attrs.min_color_temp_kelvin, 2000),
-  num(attrs.max_color_temp_kelvin, 6535),
-];
+const kelvinRange = (attrs: Record<string, unknown>): [number, number] => [num(attrs.min_color_temp_kelvin, 2000), num(attrs.max_color_temp_kelvin, 6535)];
 
 function defaultMode(modes: string[]): string {
   for (const m of ['color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww', 'white', 'brightness']) if (modes.includes(m)) return m;
@@ -561,7 +560,10 @@ export const light: DomainModule = {
       // 2026.11's toggle describes rgbw and rgbww again, but still not the brightness steps.
       fields: kelvinOnly
         ? Object.fromEntries(
-            Object.entries(kelvinOnlyFields(TURN_ON_FIELDS)).map(([k, f]) => [k, k === 'brightness_step' || k === 'brightness_step_pct' ? { ...f, hidden: true } : f]),
+            Object.entries(kelvinOnlyFields(TURN_ON_FIELDS)).map(([k, f]) => [
+              k,
+              k === 'brightness_step' || k === 'brightness_step_pct' ? { ...f, hidden: true } : f,
+            ]),
           )
         : TOGGLE_FIELDS,
       handle: (e) => (e.state.state === 'on' ? turnOff(e) : turnOn(e)),

@@ -71,8 +71,7 @@ function write(e: EntityCtx, state: string, m: Model): void {
   e.write(state, render(e.attrs, state, m));
 }
 
-const playlist = (e: EntityCtx): string[] =>
-  Array.isArray(e.config.playlist) ? e.config.playlist.map(String) : ['Track 1', 'Track 2', 'Track 3'];
+const playlist = (e: EntityCtx): string[] => (Array.isArray(e.config.playlist) ? e.config.playlist.map(String) : ['Track 1', 'Track 2', 'Track 3']);
 
 function track(e: EntityCtx, step: 1 | -1): void {
   const m = model(e);
@@ -124,8 +123,21 @@ export const mediaPlayer: DomainModule = {
     // A home file may give volume as a percentage ('50'); the hub's volume_level is 0..1.
     if (typeof a.volume_level === 'number' && a.volume_level > 1) a.volume_level = Math.min(100, a.volume_level) / 100;
     let features =
-      MP_PAUSE | MP_SEEK | MP_VOLUME_SET | MP_VOLUME_MUTE | MP_PREVIOUS_TRACK | MP_NEXT_TRACK | MP_TURN_ON | MP_TURN_OFF |
-      MP_PLAY_MEDIA | MP_VOLUME_STEP | MP_STOP | MP_PLAY | MP_SHUFFLE_SET | MP_REPEAT_SET | MP_CLEAR_PLAYLIST;
+      MP_PAUSE |
+      MP_SEEK |
+      MP_VOLUME_SET |
+      MP_VOLUME_MUTE |
+      MP_PREVIOUS_TRACK |
+      MP_NEXT_TRACK |
+      MP_TURN_ON |
+      MP_TURN_OFF |
+      MP_PLAY_MEDIA |
+      MP_VOLUME_STEP |
+      MP_STOP |
+      MP_PLAY |
+      MP_SHUFFLE_SET |
+      MP_REPEAT_SET |
+      MP_CLEAR_PLAYLIST;
     if (Array.isArray(a.source_list)) features |= MP_SELECT_SOURCE;
     if (Array.isArray(a.sound_mode_list)) features |= MP_SELECT_SOUND_MODE;
     features = num(a.supported_features, features);
@@ -397,7 +409,17 @@ export const mediaPlayer: DomainModule = {
       requiredFeatures: [MP_CLEAR_PLAYLIST],
       handle: (e) => {
         const m = model(e);
-        for (const k of ['media_content_id', 'media_content_type', 'media_title', 'media_artist', 'media_album_name', 'media_track', 'media_duration', 'media_position', 'media_position_updated_at']) {
+        for (const k of [
+          'media_content_id',
+          'media_content_type',
+          'media_title',
+          'media_artist',
+          'media_album_name',
+          'media_track',
+          'media_duration',
+          'media_position',
+          'media_position_updated_at',
+        ]) {
           delete m[k];
         }
         write(e, e.state.state === 'off' ? 'off' : 'idle', m);

@@ -15,7 +15,14 @@ import { num, sel } from './common.js';
 /** NotifyEntityFeature.TITLE */
 export const NOTIFY_TITLE = 1;
 
-const message: FieldDef = { v: string, required: true, name: 'Message', description: 'Message body of the notification.', example: 'The garage door has been open for 10 minutes.', selector: sel.text() };
+const message: FieldDef = {
+  v: string,
+  required: true,
+  name: 'Message',
+  description: 'Message body of the notification.',
+  example: 'The garage door has been open for 10 minutes.',
+  selector: sel.text(),
+};
 const title: FieldDef = { v: string, name: 'Title', description: 'Title for your notification.', example: 'Your Garage Door Friend', selector: sel.text() };
 
 function legacyNotify(target: string): ServiceDef {
@@ -26,8 +33,22 @@ function legacyNotify(target: string): ServiceDef {
     fields: {
       message,
       title,
-      target: { v: listOf(string), name: 'Targets', description: 'Some integrations allow you to specify the targets that receive the notification.', example: 'platform specific', advanced: true, selector: sel.object() },
-      data: { v: isType('dict'), name: 'Data', description: 'Some integrations provide extended functionality.', example: 'platform specific', advanced: true, selector: sel.object() },
+      target: {
+        v: listOf(string),
+        name: 'Targets',
+        description: 'Some integrations allow you to specify the targets that receive the notification.',
+        example: 'platform specific',
+        advanced: true,
+        selector: sel.object(),
+      },
+      data: {
+        v: isType('dict'),
+        name: 'Data',
+        description: 'Some integrations provide extended functionality.',
+        example: 'platform specific',
+        advanced: true,
+        selector: sel.object(),
+      },
     },
     run: (call, hub) => {
       hub.notifyLog.push({
@@ -94,7 +115,14 @@ export const persistentNotification: DomainModule = {
       kind: 'plain',
       name: 'Create',
       description: 'Shows a notification on the notifications panel.',
-      fields: { message, title, notification_id: { ...notificationId, description: 'ID of the notification. This new notification will overwrite an existing notification with the same ID.' } },
+      fields: {
+        message,
+        title,
+        notification_id: {
+          ...notificationId,
+          description: 'ID of the notification. This new notification will overwrite an existing notification with the same ID.',
+        },
+      },
       run: (call, h) => {
         const id = typeof call.data.notification_id === 'string' ? call.data.notification_id : undefined;
         h.createNotification(String(call.data.message), typeof call.data.title === 'string' ? call.data.title : null, id);

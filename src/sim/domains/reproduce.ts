@@ -6,8 +6,7 @@ import { splitEntityId } from '../states.js';
 
 export type Wanted = string | ({ state?: string } & Record<string, unknown>);
 
-const pick = (attrs: Record<string, unknown>, keys: string[]) =>
-  Object.fromEntries(Object.entries(attrs).filter(([k]) => keys.includes(k)));
+const pick = (attrs: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(attrs).filter(([k]) => keys.includes(k)));
 
 const LIGHT_KEYS = ['brightness', 'brightness_pct', 'color_temp_kelvin', 'hs_color', 'rgb_color', 'xy_color', 'effect', 'color_name', 'transition'];
 

@@ -68,7 +68,9 @@ export async function runSteps(hub: Hub, steps: unknown[], context: Context, run
         domain,
         service,
         service_data: isPlainObject(step.data) ? step.data : {},
-        target: Object.fromEntries(Object.entries(target ?? (step.entity_id !== undefined ? { entity_id: step.entity_id } : {})).map(([k, v]) => [k, asIds(v)])),
+        target: Object.fromEntries(
+          Object.entries(target ?? (step.entity_id !== undefined ? { entity_id: step.entity_id } : {})).map(([k, v]) => [k, asIds(v)]),
+        ),
       };
       try {
         await hub.services.call(domain, service, data, { context: stepContext, ...(target ? { target } : {}) });

@@ -8,8 +8,7 @@ import { sel } from './common.js';
 import { type Wanted, reproduce } from './reproduce.js';
 import { configOf } from '../config/index.js';
 
-const members = (config: Record<string, unknown>): Record<string, Wanted> =>
-  (isPlainObject(config.entities) ? config.entities : {}) as Record<string, Wanted>;
+const members = (config: Record<string, unknown>): Record<string, Wanted> => (isPlainObject(config.entities) ? config.entities : {}) as Record<string, Wanted>;
 
 const transition = {
   v: all(coerceFloat, clamp({ min: 0, max: 6553 })),
@@ -40,7 +39,14 @@ export const scene: DomainModule = {
       name: 'Apply',
       description: 'Activates a scene with configuration.',
       fields: {
-        entities: { v: isType('dict'), required: true, name: 'Entities state', description: 'List of entities and their target state.', example: { 'light.kitchen': 'on' }, selector: sel.object() },
+        entities: {
+          v: isType('dict'),
+          required: true,
+          name: 'Entities state',
+          description: 'List of entities and their target state.',
+          example: { 'light.kitchen': 'on' },
+          selector: sel.object(),
+        },
         transition,
       },
       run: async (call, h) => {
@@ -49,6 +55,11 @@ export const scene: DomainModule = {
         }
       },
     });
-    r('reload', { kind: 'plain', name: 'Reload', description: 'Reloads the scenes from the YAML-configuration.', run: (_call, h) => configOf(h).scenes.reload() });
+    r('reload', {
+      kind: 'plain',
+      name: 'Reload',
+      description: 'Reloads the scenes from the YAML-configuration.',
+      run: (_call, h) => configOf(h).scenes.reload(),
+    });
   },
 };

@@ -149,7 +149,15 @@ export const vacuum: DomainModule = {
       requiredFeatures: [VACUUM_SEND_COMMAND],
       fields: {
         command: { v: string, required: true, name: 'Command', description: 'Command to execute.', example: 'set_dnd_timer', selector: sel.text() },
-        params: { v: any(isType('dict'), listOf((x) => x)), name: 'Parameters', description: 'Parameters for the command.', selector: sel.object() },
+        params: {
+          v: any(
+            isType('dict'),
+            listOf((x) => x),
+          ),
+          name: 'Parameters',
+          description: 'Parameters for the command.',
+          selector: sel.object(),
+        },
       },
       handle: (e) => {
         e.hub.log.info(`${e.id}: command ${String(e.params.command)}`);
@@ -162,7 +170,13 @@ export const vacuum: DomainModule = {
         description: 'Tells the vacuum cleaner to clean the given areas.',
         requiredFeatures: [VACUUM_CLEAN_AREA],
         fields: {
-          cleaning_area_id: { v: listOf(string), required: true, name: 'Areas', description: 'The areas to clean.', selector: { area: { multiple: true, reorder: true } } },
+          cleaning_area_id: {
+            v: listOf(string),
+            required: true,
+            name: 'Areas',
+            description: 'The areas to clean.',
+            selector: { area: { multiple: true, reorder: true } },
+          },
         },
         handle: (e) => {
           cancelTravel(e);

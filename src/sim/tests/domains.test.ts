@@ -47,7 +47,10 @@ describe('light', () => {
     await ok('light', 'turn_on', { brightness_step: 200 }, 'light.office_desk');
     expect(attrs('light.office_desk').brightness).toBe(255);
     await ok('light', 'turn_off', {}, 'light.office_desk');
-    expect(state('light.office_desk')).toMatchObject({ state: 'off', attributes: { brightness: null, color_mode: null, supported_color_modes: ['brightness'] } });
+    expect(state('light.office_desk')).toMatchObject({
+      state: 'off',
+      attributes: { brightness: null, color_mode: null, supported_color_modes: ['brightness'] },
+    });
     // Back on without parameters: the last brightness returns.
     await ok('light', 'turn_on', {}, 'light.office_desk');
     expect(attrs('light.office_desk').brightness).toBe(255);
@@ -72,13 +75,21 @@ describe('light', () => {
 
   test('colour temperature in kelvin only (2026.11): no mireds, kept as given; the mired fields are refused', async () => {
     await ok('light', 'turn_on', { color_temp_kelvin: 5000 }, 'light.living_room_ceiling');
-    expect(attrs('light.living_room_ceiling')).toMatchObject({ color_mode: 'color_temp', color_temp_kelvin: 5000, min_color_temp_kelvin: 2000, max_color_temp_kelvin: 6535 });
+    expect(attrs('light.living_room_ceiling')).toMatchObject({
+      color_mode: 'color_temp',
+      color_temp_kelvin: 5000,
+      min_color_temp_kelvin: 2000,
+      max_color_temp_kelvin: 6535,
+    });
     for (const k of ['color_temp', 'min_mireds', 'max_mireds']) expect(attrs('light.living_room_ceiling')).not.toHaveProperty(k);
     expect((await call('light', 'turn_on', { color_temp: 250 }, 'light.living_room_ceiling')).error).toEqual({
       code: 'invalid_format',
       message: "not a valid option, did you mean 'color_temp_kelvin' or 'color_name'? at 'color_temp'",
     });
-    expect((await call('light', 'turn_on', { kelvin: 4000 }, 'light.living_room_ceiling')).error).toEqual({ code: 'invalid_format', message: "not a valid option at 'kelvin'" });
+    expect((await call('light', 'turn_on', { kelvin: 4000 }, 'light.living_room_ceiling')).error).toEqual({
+      code: 'invalid_format',
+      message: "not a valid option at 'kelvin'",
+    });
     // Beyond the light's range: kept as given, as 2026.11's demo light keeps it.
     await ok('light', 'turn_on', { color_temp_kelvin: 10000 }, 'light.living_room_ceiling');
     expect(attrs('light.living_room_ceiling').color_temp_kelvin).toBe(10000);
@@ -152,13 +163,17 @@ describe('climate', () => {
     const none = await call('climate', 'set_temperature', {}, 'climate.bedroom');
     expect(none.error?.message).toBe("at least one of ['temperature', 'target_temp_high', 'target_temp_low'] is required");
     const warm = await call('climate', 'set_hvac_mode', { hvac_mode: 'warm' }, 'climate.hallway');
-    expect(warm.error?.message).toBe(
-      "expected HVACMode or one of 'off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only' at 'hvac_mode'",
-    );
+    expect(warm.error?.message).toBe("expected HVACMode or one of 'off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only' at 'hvac_mode'");
     const dry = await call('climate', 'set_hvac_mode', { hvac_mode: 'dry' }, 'climate.hallway');
-    expect(dry.error).toMatchObject({ code: 'service_validation_error', message: 'Validation error: HVAC mode dry is not valid. Valid HVAC modes are: off, heat, cool, auto' });
+    expect(dry.error).toMatchObject({
+      code: 'service_validation_error',
+      message: 'Validation error: HVAC mode dry is not valid. Valid HVAC modes are: off, heat, cool, auto',
+    });
     const preset = await call('climate', 'set_preset_mode', { preset_mode: 'party' }, 'climate.hallway');
-    expect(preset.error).toMatchObject({ translation_key: 'not_valid_preset_mode', message: 'Validation error: Preset mode party is not valid. Valid preset modes are: home, away, eco' });
+    expect(preset.error).toMatchObject({
+      translation_key: 'not_valid_preset_mode',
+      message: 'Validation error: Preset mode party is not valid. Valid preset modes are: home, away, eco',
+    });
   });
 });
 
@@ -168,7 +183,10 @@ describe('cover and valve travel', () => {
     await c.waitFor((m) => m.id === id && m.type === 'event');
     await ok('cover', 'open_cover', {}, 'cover.bedroom_curtains');
     await c.waitFor((m) => m.id === id && c.events(id).length === 3);
-    const seen = c.events(id).slice(1).map((e) => (e as any).c['cover.bedroom_curtains']['+'].s);
+    const seen = c
+      .events(id)
+      .slice(1)
+      .map((e) => (e as any).c['cover.bedroom_curtains']['+'].s);
     expect(seen).toEqual(['opening', 'open']);
     expect(attrs('cover.bedroom_curtains').current_position).toBe(100);
     await c.command({ type: 'unsubscribe_events', subscription: id });
@@ -386,7 +404,10 @@ describe('alarm_control_panel', () => {
     const slow = await startSimulator({ timing: { alarmArmingMs: 30, alarmPendingMs: 30, alarmTriggerMs: 30 } });
     try {
       await slow.callService('alarm_control_panel', 'alarm_arm_home', { entity_id: 'alarm_control_panel.security', code: '1234' });
-      expect(slow.getState('alarm_control_panel.security')).toMatchObject({ state: 'arming', attributes: { previous_state: 'disarmed', next_state: 'armed_home' } });
+      expect(slow.getState('alarm_control_panel.security')).toMatchObject({
+        state: 'arming',
+        attributes: { previous_state: 'disarmed', next_state: 'armed_home' },
+      });
       await waitUntil(() => slow.getState('alarm_control_panel.security')?.state === 'armed_home');
       await slow.callService('alarm_control_panel', 'alarm_trigger', { entity_id: 'alarm_control_panel.security' });
       expect(slow.getState('alarm_control_panel.security')?.state).toBe('pending');
@@ -403,7 +424,12 @@ describe('scene, script, automation', () => {
     await ok('cover', 'open_cover', {}, 'cover.living_room_blinds');
     await ok('scene', 'turn_on', {}, 'scene.movie_night');
     expect(state('scene.movie_night')?.state).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(attrs('scene.movie_night').entity_id).toEqual(['light.living_room_ceiling', 'light.living_room_lamp', 'media_player.living_room_tv', 'cover.living_room_blinds']);
+    expect(attrs('scene.movie_night').entity_id).toEqual([
+      'light.living_room_ceiling',
+      'light.living_room_lamp',
+      'media_player.living_room_tv',
+      'cover.living_room_blinds',
+    ]);
     expect(state('light.living_room_ceiling')).toMatchObject({ state: 'on', attributes: { brightness: 40 } });
     expect(state('light.living_room_lamp')?.state).toBe('off');
     expect(state('media_player.living_room_tv')?.state).not.toBe('off');

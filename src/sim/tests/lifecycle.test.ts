@@ -35,7 +35,13 @@ describe('stop and restart', () => {
     const port = sim.port;
     expect(port).toBeGreaterThan(0);
     const c = await RawClient.connect(sim.wsUrl, sim.token);
-    await c.command({ type: 'call_service', domain: 'light', service: 'turn_on', service_data: { brightness: 77 }, target: { entity_id: 'light.office_desk' } });
+    await c.command({
+      type: 'call_service',
+      domain: 'light',
+      service: 'turn_on',
+      service_data: { brightness: 77 },
+      target: { entity_id: 'light.office_desk' },
+    });
     expect(sim.connections).toBe(1);
 
     await sim.stop();
@@ -216,13 +222,16 @@ describe('CLI', () => {
     const out: string[] = [];
     const controller = new AbortController();
     let sim: Simulator | undefined;
-    const running = runSimCli(['--home', FIXTURE, '--port', '0', '--token', 'cli-token', '--load-entities', '3', '--load-rate', '200', '--log-level', 'silent'], {
-      signal: controller.signal,
-      onReady: (s) => {
-        sim = s;
+    const running = runSimCli(
+      ['--home', FIXTURE, '--port', '0', '--token', 'cli-token', '--load-entities', '3', '--load-rate', '200', '--log-level', 'silent'],
+      {
+        signal: controller.signal,
+        onReady: (s) => {
+          sim = s;
+        },
+        out: { write: (t: string) => out.push(t) },
       },
-      out: { write: (t: string) => out.push(t) },
-    });
+    );
     await waitUntil(() => sim !== undefined);
     const s = sim as unknown as Simulator;
     expect(out.join('')).toContain(s.url);

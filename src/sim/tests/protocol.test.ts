@@ -96,7 +96,12 @@ describe('message rules', () => {
 
   test('several commands may come in one JSON array', async () => {
     const c = await connect();
-    c.sendRaw(JSON.stringify([{ id: 1, type: 'ping' }, { id: 2, type: 'ping' }]));
+    c.sendRaw(
+      JSON.stringify([
+        { id: 1, type: 'ping' },
+        { id: 2, type: 'ping' },
+      ]),
+    );
     await c.waitFor((m) => m.id === 2 && m.type === 'pong');
     expect(c.messages.filter((m) => m.type === 'pong').map((m) => m.id)).toEqual([1, 2]);
     await c.close();
@@ -107,7 +112,13 @@ describe('message rules', () => {
     const on = await c.command({ id: 1, type: 'supported_features', features: { coalesce_messages: 1 } });
     expect(on).toEqual({ id: 1, type: 'result', success: true, result: null });
     const framesBefore = c.frames;
-    c.sendRaw(JSON.stringify([{ id: 2, type: 'ping' }, { id: 3, type: 'ping' }, { id: 4, type: 'ping' }]));
+    c.sendRaw(
+      JSON.stringify([
+        { id: 2, type: 'ping' },
+        { id: 3, type: 'ping' },
+        { id: 4, type: 'ping' },
+      ]),
+    );
     await c.waitFor((m) => m.id === 4);
     expect(c.frames - framesBefore).toBe(1);
     await c.close();
@@ -116,7 +127,12 @@ describe('message rules', () => {
   test('without coalescing, each message is its own frame', async () => {
     const c = await connect();
     const framesBefore = c.frames;
-    c.sendRaw(JSON.stringify([{ id: 2, type: 'ping' }, { id: 3, type: 'ping' }]));
+    c.sendRaw(
+      JSON.stringify([
+        { id: 2, type: 'ping' },
+        { id: 3, type: 'ping' },
+      ]),
+    );
     await c.waitFor((m) => m.id === 3);
     expect(c.frames - framesBefore).toBe(2);
     await c.close();
@@ -157,7 +173,15 @@ describe('reading the hub', () => {
     const turnOn = services.light?.turn_on;
     expect(turnOn?.target).toEqual({ entity: [{ domain: ['light'] }] });
     // As 2026.11 describes it: no names (translations), selectors with their defaults, no mireds.
-    expect(Object.keys(turnOn?.fields ?? {})).toEqual(['transition', 'rgb_color', 'color_temp_kelvin', 'brightness_pct', 'brightness_step_pct', 'effect', 'additional_fields']);
+    expect(Object.keys(turnOn?.fields ?? {})).toEqual([
+      'transition',
+      'rgb_color',
+      'color_temp_kelvin',
+      'brightness_pct',
+      'brightness_step_pct',
+      'effect',
+      'additional_fields',
+    ]);
     expect(turnOn?.fields.brightness_pct.selector).toEqual({ number: { min: 0, max: 100, unit_of_measurement: '%', step: 1, mode: 'slider' } });
     const advanced = turnOn?.fields.additional_fields;
     expect(advanced.collapsed).toBe(true);
@@ -172,7 +196,19 @@ describe('reading the hub', () => {
     expect(services.notify?.mobile_app_phone?.fields.message.required).toBe(true);
     expect(services.notify?.send_message?.fields.message.required).toBe(true);
     expect(services.script?.goodnight).toMatchObject({ response: { optional: true } });
-    for (const domain of ['switch', 'input_boolean', 'cover', 'lock', 'fan', 'vacuum', 'alarm_control_panel', 'scene', 'automation', 'persistent_notification', 'homeassistant']) {
+    for (const domain of [
+      'switch',
+      'input_boolean',
+      'cover',
+      'lock',
+      'fan',
+      'vacuum',
+      'alarm_control_panel',
+      'scene',
+      'automation',
+      'persistent_notification',
+      'homeassistant',
+    ]) {
       expect(Object.keys(services[domain] ?? {}).length, domain).toBeGreaterThan(0);
     }
     await c.close();
@@ -192,7 +228,12 @@ describe('reading the hub', () => {
     const entities = (await c.command({ type: 'config/entity_registry/list' })).result as Array<Record<string, unknown>>;
     expect(entities.find((e) => e.entity_id === 'media_player.living_room_tv')).toMatchObject({ device_id: 'living_room_tv', area_id: null });
     expect(entities.find((e) => e.entity_id === 'sensor.bathroom_humidity')).toMatchObject({ device_id: 'hallway_thermostat', area_id: 'bathroom' });
-    expect(entities.find((e) => e.entity_id === 'light.kitchen_ceiling')).toMatchObject({ area_id: 'kitchen', device_id: null, original_name: 'Kitchen Ceiling', platform: 'sim' });
+    expect(entities.find((e) => e.entity_id === 'light.kitchen_ceiling')).toMatchObject({
+      area_id: 'kitchen',
+      device_id: null,
+      original_name: 'Kitchen Ceiling',
+      platform: 'sim',
+    });
     await c.close();
   });
 
@@ -320,7 +361,13 @@ describe('subscriptions', () => {
     const c = await connect();
     const sub = c.send({ type: 'subscribe_events' });
     await c.waitFor((m) => m.id === sub && m.type === 'result');
-    await c.command({ type: 'call_service', domain: 'light', service: 'turn_on', service_data: { brightness_pct: 50 }, target: { entity_id: 'light.office_desk' } });
+    await c.command({
+      type: 'call_service',
+      domain: 'light',
+      service: 'turn_on',
+      service_data: { brightness_pct: 50 },
+      target: { entity_id: 'light.office_desk' },
+    });
     const changed = await c.waitFor(
       (m) => m.id === sub && m.type === 'event' && (m.event as any).event_type === 'state_changed' && (m.event as any).data.entity_id === 'light.office_desk',
     );
@@ -378,12 +425,19 @@ describe('call_service errors and targets', () => {
     const call = (service_data: Record<string, unknown>, target: Record<string, unknown> = { entity_id: 'light.office_desk' }) =>
       c.command({ type: 'call_service', domain: 'light', service: 'turn_on', service_data, target });
     // In 2026.11's words (probatio), as the real hub answers each of these.
-    expect((await call({ brightness_pct: 150 })).error).toEqual({ code: 'invalid_format', message: "expected a percentage between 0 and 100 at 'brightness_pct'" });
+    expect((await call({ brightness_pct: 150 })).error).toEqual({
+      code: 'invalid_format',
+      message: "expected a percentage between 0 and 100 at 'brightness_pct'",
+    });
     expect((await call({ brightness: 'bright' })).error?.message).toBe("expected int at 'brightness'");
     expect((await call({ flavour: 'x' })).error?.message).toBe("not a valid option at 'flavour'");
     expect((await call({ color_temp: 300 })).error?.message).toBe("not a valid option, did you mean 'color_temp_kelvin' or 'color_name'? at 'color_temp'");
-    expect((await call({ brightnes: 1 })).error?.message).toBe("not a valid option, did you mean 'brightness', 'brightness_pct' or 'brightness_step'? at 'brightnes'");
-    expect((await call({ brightness: 10, brightness_pct: 10 })).error?.message).toBe("two or more values in the same group of exclusion 'brightness' at '<brightness>'");
+    expect((await call({ brightnes: 1 })).error?.message).toBe(
+      "not a valid option, did you mean 'brightness', 'brightness_pct' or 'brightness_step'? at 'brightnes'",
+    );
+    expect((await call({ brightness: 10, brightness_pct: 10 })).error?.message).toBe(
+      "two or more values in the same group of exclusion 'brightness' at '<brightness>'",
+    );
     expect((await call({ rgb_color: [300, 0, 0] })).error?.message).toBe("value must be at most 255 at 'rgb_color[0]'");
     expect((await call({}, {})).error?.message).toBe("at least one of ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id'] is required");
     // brightness is clamped by the hub, not refused.
@@ -395,7 +449,12 @@ describe('call_service errors and targets', () => {
   test('an entity of another domain is ignored; a missing entity is no error', async () => {
     const c = await connect();
     const before = sim.getState('switch.office_heater');
-    const res = await c.command({ type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: ['switch.office_heater', 'light.does_not_exist'] } });
+    const res = await c.command({
+      type: 'call_service',
+      domain: 'light',
+      service: 'turn_on',
+      target: { entity_id: ['switch.office_heater', 'light.does_not_exist'] },
+    });
     expect(res.success).toBe(true);
     expect(sim.getState('switch.office_heater')?.last_updated).toBe(before?.last_updated);
     await c.close();
@@ -403,7 +462,13 @@ describe('call_service errors and targets', () => {
 
   test('an entity explicitly targeted without the needed feature fails; via an area it is skipped', async () => {
     const c = await connect();
-    const res = await c.command({ type: 'call_service', domain: 'fan', service: 'oscillate', service_data: { oscillating: true }, target: { entity_id: 'fan.bedroom_fan' } });
+    const res = await c.command({
+      type: 'call_service',
+      domain: 'fan',
+      service: 'oscillate',
+      service_data: { oscillating: true },
+      target: { entity_id: 'fan.bedroom_fan' },
+    });
     expect(res.error).toEqual({
       code: 'service_validation_error',
       message: 'Validation error: Entity fan.bedroom_fan does not support action fan.oscillate',
@@ -411,10 +476,22 @@ describe('call_service errors and targets', () => {
       translation_placeholders: { domain: 'fan', service: 'oscillate', entity_id: 'fan.bedroom_fan' },
       translation_domain: 'homeassistant',
     });
-    const viaArea = await c.command({ type: 'call_service', domain: 'fan', service: 'oscillate', service_data: { oscillating: true }, target: { area_id: 'bedroom' } });
+    const viaArea = await c.command({
+      type: 'call_service',
+      domain: 'fan',
+      service: 'oscillate',
+      service_data: { oscillating: true },
+      target: { area_id: 'bedroom' },
+    });
     expect(viaArea.success).toBe(true);
     const old = await RawClient.connect(legacy.wsUrl, legacy.token);
-    const legacyRes = await old.command({ type: 'call_service', domain: 'fan', service: 'oscillate', service_data: { oscillating: true }, target: { entity_id: 'fan.bedroom_fan' } });
+    const legacyRes = await old.command({
+      type: 'call_service',
+      domain: 'fan',
+      service: 'oscillate',
+      service_data: { oscillating: true },
+      target: { entity_id: 'fan.bedroom_fan' },
+    });
     expect(legacyRes.error).toEqual({ code: 'home_assistant_error', message: 'Entity fan.bedroom_fan does not support this service.' });
     await old.close();
     await c.close();
@@ -453,7 +530,13 @@ describe('call_service errors and targets', () => {
     const c = await connect();
     const ok = await c.command({ type: 'call_service', domain: 'script', service: 'welcome_home', return_response: true });
     expect(ok.result).toEqual({ context: expect.any(Object), response: null });
-    const refused = await c.command({ type: 'call_service', domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.coffee_maker' }, return_response: true });
+    const refused = await c.command({
+      type: 'call_service',
+      domain: 'switch',
+      service: 'turn_on',
+      target: { entity_id: 'switch.coffee_maker' },
+      return_response: true,
+    });
     expect(refused.error).toMatchObject({ code: 'service_validation_error', translation_key: 'service_does_not_support_response' });
     const plain = await c.command({ type: 'call_service', domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.coffee_maker' } });
     expect(Object.keys(plain.result as object)).toEqual(['context']);
@@ -465,7 +548,12 @@ describe('call_service errors and targets', () => {
     const sub = c.send({ type: 'persistent_notification/subscribe' });
     await c.waitFor((m) => m.id === sub && m.type === 'event');
     expect(c.events(sub)[0]).toEqual({ type: 'current', notifications: {} });
-    await c.command({ type: 'call_service', domain: 'persistent_notification', service: 'create', service_data: { message: 'Hi', title: 'T', notification_id: 'n1' } });
+    await c.command({
+      type: 'call_service',
+      domain: 'persistent_notification',
+      service: 'create',
+      service_data: { message: 'Hi', title: 'T', notification_id: 'n1' },
+    });
     await c.waitFor((m) => m.id === sub && c.events(sub).length === 2);
     expect(c.events(sub)[1]).toMatchObject({ type: 'added', notifications: { n1: { notification_id: 'n1', message: 'Hi', title: 'T' } } });
     expect((await c.command({ type: 'persistent_notification/get' })).result).toEqual([expect.objectContaining({ notification_id: 'n1' })]);

@@ -23,7 +23,14 @@ function hubWithReadings(entityId: string, attributes: Record<string, unknown>, 
     old = next;
   }
   const read = (period: '5minute' | 'hour', nowMinutes: number) =>
-    hub.recorder.statisticsDuringPeriod({ start: base, statisticIds: [entityId], period, types: new Set(['mean', 'min', 'max', 'state', 'sum', 'change']), now: base + nowMinutes * MIN, timeZone: 'Europe/Amsterdam' })[entityId];
+    hub.recorder.statisticsDuringPeriod({
+      start: base,
+      statisticIds: [entityId],
+      period,
+      types: new Set(['mean', 'min', 'max', 'state', 'sum', 'change']),
+      now: base + nowMinutes * MIN,
+      timeZone: 'Europe/Amsterdam',
+    })[entityId];
   return { base, read };
 }
 

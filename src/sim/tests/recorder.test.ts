@@ -37,10 +37,21 @@ describe('history/history_during_period', () => {
       expect(typeof r.lu).toBe('number');
     }
     // From a later start: the state in force then comes first, stamped with the start time.
-    const later = await ok<Record<string, any[]>>({ type: 'history/history_during_period', start_time: before, entity_ids: ['light.kitchen_ceiling'], minimal_response: true, no_attributes: true });
+    const later = await ok<Record<string, any[]>>({
+      type: 'history/history_during_period',
+      start_time: before,
+      entity_ids: ['light.kitchen_ceiling'],
+      minimal_response: true,
+      no_attributes: true,
+    });
     const [first, ...rest] = later['light.kitchen_ceiling']!;
     expect(first).toEqual({ s: expect.any(String), lu: Date.parse(before) / 1000 });
-    expect(rest.map((r) => Object.keys(r))).toEqual([['s', 'lu'], ['s', 'lu']].slice(0, rest.length));
+    expect(rest.map((r) => Object.keys(r))).toEqual(
+      [
+        ['s', 'lu'],
+        ['s', 'lu'],
+      ].slice(0, rest.length),
+    );
     expect(rest.at(-1)!.s).toBe('off');
   });
 
@@ -48,9 +59,20 @@ describe('history/history_during_period', () => {
     const from = new Date().toISOString();
     sim.setState('light.kitchen_ceiling', 'on', { brightness: 10 });
     sim.setState('light.kitchen_ceiling', 'on', { brightness: 200 });
-    const significant = await ok<Record<string, any[]>>({ type: 'history/history_during_period', start_time: from, entity_ids: ['light.kitchen_ceiling'], include_start_time_state: false });
+    const significant = await ok<Record<string, any[]>>({
+      type: 'history/history_during_period',
+      start_time: from,
+      entity_ids: ['light.kitchen_ceiling'],
+      include_start_time_state: false,
+    });
     expect(significant['light.kitchen_ceiling']!.map((r) => r.a.brightness)).toEqual([10]);
-    const all = await ok<Record<string, any[]>>({ type: 'history/history_during_period', start_time: from, entity_ids: ['light.kitchen_ceiling'], include_start_time_state: false, significant_changes_only: false });
+    const all = await ok<Record<string, any[]>>({
+      type: 'history/history_during_period',
+      start_time: from,
+      entity_ids: ['light.kitchen_ceiling'],
+      include_start_time_state: false,
+      significant_changes_only: false,
+    });
     const rows = all['light.kitchen_ceiling']!;
     expect(rows.map((r) => r.a.brightness)).toEqual([10, 200]);
     expect(rows[0]).not.toHaveProperty('lc');
@@ -58,8 +80,14 @@ describe('history/history_during_period', () => {
   });
 
   test('the hub’s refusals and empty answers', async () => {
-    expect((await c.command({ type: 'history/history_during_period', start_time: 'yesterday', entity_ids: ['light.x'] })).error).toEqual({ code: 'invalid_start_time', message: 'Invalid start_time' });
-    expect((await c.command({ type: 'history/history_during_period', start_time: started, entity_ids: ['Not An Id'] })).error).toEqual({ code: 'invalid_entity_ids', message: 'Invalid entity_ids' });
+    expect((await c.command({ type: 'history/history_during_period', start_time: 'yesterday', entity_ids: ['light.x'] })).error).toEqual({
+      code: 'invalid_start_time',
+      message: 'Invalid start_time',
+    });
+    expect((await c.command({ type: 'history/history_during_period', start_time: started, entity_ids: ['Not An Id'] })).error).toEqual({
+      code: 'invalid_entity_ids',
+      message: 'Invalid entity_ids',
+    });
     expect((await c.command({ type: 'history/history_during_period', start_time: started })).error?.code).toBe('invalid_format');
     expect(await ok({ type: 'history/history_during_period', start_time: '2999-01-01T00:00:00Z', entity_ids: ['light.kitchen_ceiling'] })).toEqual({});
     expect(await ok({ type: 'history/history_during_period', start_time: started, entity_ids: ['light.never_there'] })).toEqual({});
@@ -104,7 +132,13 @@ describe('recorder statistics', () => {
       metadata: { has_mean: false, has_sum: true, name: 'Grid', source: 'recorder', statistic_id: 'sensor.grid_energy', unit_of_measurement: 'kWh' },
       stats: [0, 1, 2].map((h) => ({ start: hour(h), state: 10 + h, sum: 2 * h })),
     });
-    const hourly = await ok<Record<string, any[]>>({ type: 'recorder/statistics_during_period', start_time: hour(1), statistic_ids: ['sensor.grid_energy'], period: 'hour', types: ['state', 'sum', 'change'] });
+    const hourly = await ok<Record<string, any[]>>({
+      type: 'recorder/statistics_during_period',
+      start_time: hour(1),
+      statistic_ids: ['sensor.grid_energy'],
+      period: 'hour',
+      types: ['state', 'sum', 'change'],
+    });
     expect(hourly).toEqual({
       'sensor.grid_energy': [
         { start: Date.parse(hour(1)), end: Date.parse(hour(2)), state: 11, sum: 2, change: 2 },
@@ -112,17 +146,36 @@ describe('recorder statistics', () => {
       ],
     });
     // 00:00-03:00 UTC is one day in the demo home's zone (Europe/Amsterdam).
-    const daily = await ok<Record<string, any[]>>({ type: 'recorder/statistics_during_period', start_time: hour(5), end_time: hour(6), statistic_ids: ['sensor.grid_energy'], period: 'day' });
+    const daily = await ok<Record<string, any[]>>({
+      type: 'recorder/statistics_during_period',
+      start_time: hour(5),
+      end_time: hour(6),
+      statistic_ids: ['sensor.grid_energy'],
+      period: 'day',
+    });
     expect(daily['sensor.grid_energy']).toHaveLength(1);
     expect(daily['sensor.grid_energy']![0]).toMatchObject({ state: 12, sum: 4, change: 4 });
     expect(await ok({ type: 'recorder/statistics_during_period', start_time: hour(1), statistic_ids: ['sensor.unknown'], period: 'hour' })).toEqual({});
   });
 
   test('external statistics keep their source; a start off the hour is refused', async () => {
-    await ok({ type: 'recorder/import_statistics', metadata: { has_mean: true, has_sum: false, name: null, source: 'weather', statistic_id: 'weather:outside', unit_of_measurement: '°C' }, stats: [{ start: hour(0), mean: 4, min: 1, max: 7 }] });
-    const r = await ok<Record<string, any[]>>({ type: 'recorder/statistics_during_period', start_time: hour(0), statistic_ids: ['weather:outside'], period: 'hour' });
+    await ok({
+      type: 'recorder/import_statistics',
+      metadata: { has_mean: true, has_sum: false, name: null, source: 'weather', statistic_id: 'weather:outside', unit_of_measurement: '°C' },
+      stats: [{ start: hour(0), mean: 4, min: 1, max: 7 }],
+    });
+    const r = await ok<Record<string, any[]>>({
+      type: 'recorder/statistics_during_period',
+      start_time: hour(0),
+      statistic_ids: ['weather:outside'],
+      period: 'hour',
+    });
     expect(r['weather:outside']).toEqual([{ start: Date.parse(hour(0)), end: Date.parse(hour(1)), last_reset: null, mean: 4, min: 1, max: 7 }]);
-    const bad = await c.command({ type: 'recorder/import_statistics', metadata: { has_mean: true, has_sum: false, name: null, source: 'weather', statistic_id: 'weather:outside', unit_of_measurement: '°C' }, stats: [{ start: '2024-01-15T00:30:00Z', mean: 1 }] });
+    const bad = await c.command({
+      type: 'recorder/import_statistics',
+      metadata: { has_mean: true, has_sum: false, name: null, source: 'weather', statistic_id: 'weather:outside', unit_of_measurement: '°C' },
+      stats: [{ start: '2024-01-15T00:30:00Z', mean: 1 }],
+    });
     expect(bad.success).toBe(false);
     expect(bad.error!.message).toBe('Invalid timestamp');
     const user = await RawClient.connect(sim.wsUrl, 'user-token');

@@ -74,7 +74,15 @@ class Upstream {
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const seen: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, remoteAddress: req.socket.remoteAddress ?? '', body: '', ended: false, closed: false };
+    const seen: Seen = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      remoteAddress: req.socket.remoteAddress ?? '',
+      body: '',
+      ended: false,
+      closed: false,
+    };
     this.seen.push(seen);
     req.on('data', (c: Buffer) => {
       seen.body += c.toString();
@@ -300,7 +308,12 @@ describe('ingress proxy', () => {
     expect(created.result).toBe('ok');
     const from = upstream.seen.length;
     const res = await fetch(ingress('anon'), {
-      headers: { cookie: `ingress_session=${created.data.session}`, 'X-Remote-User-Id': 'forged', 'X-Remote-User-Name': 'mallory', 'X-Remote-User-Display-Name': 'Mallory' },
+      headers: {
+        cookie: `ingress_session=${created.data.session}`,
+        'X-Remote-User-Id': 'forged',
+        'X-Remote-User-Name': 'mallory',
+        'X-Remote-User-Display-Name': 'Mallory',
+      },
     });
     expect(res.status).toBe(200);
     const h = upstream.seen[from]!.headers;
@@ -351,7 +364,9 @@ describe('ingress proxy', () => {
 
   test('a WebSocket under the ingress path reaches the add-on with the same headers', async () => {
     const from = upstream.wsSeen.length;
-    const ws = new WebSocket(`${sim.url.replace(/^http/, 'ws')}/api/hassio_ingress/${token}/ws?q=1`, { headers: { ...cookie(), 'X-Remote-User-Id': 'forged' } });
+    const ws = new WebSocket(`${sim.url.replace(/^http/, 'ws')}/api/hassio_ingress/${token}/ws?q=1`, {
+      headers: { ...cookie(), 'X-Remote-User-Id': 'forged' },
+    });
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);
@@ -397,7 +412,7 @@ describe('ingress proxy', () => {
     expect(upstream.seen.slice(from).map((s) => s.url)).toEqual(['/b']);
   });
 
-  test('restart() keeps add-ons and sessions, which are the Supervisor\'s', async () => {
+  test("restart() keeps add-ons and sessions, which are the Supervisor's", async () => {
     await sim.restart();
     const res = await rawGet(ingress('after-restart'), cookie());
     expect(res.status).toBe(200);
@@ -427,7 +442,13 @@ describe('Supervisor REST for the add-on', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.result).toBe('ok');
-    expect(body.data).toMatchObject({ slug: 'home_mcp_bridge', name: 'Home MCP Bridge', state: 'started', ingress_url: `/api/hassio_ingress/${token}/`, version: '1.0.0' });
+    expect(body.data).toMatchObject({
+      slug: 'home_mcp_bridge',
+      name: 'Home MCP Bridge',
+      state: 'started',
+      ingress_url: `/api/hassio_ingress/${token}/`,
+      version: '1.0.0',
+    });
   });
 
   test('discovery is recorded and listed for Home Assistant', async () => {
@@ -436,9 +457,13 @@ describe('Supervisor REST for the add-on', () => {
     const { result, data } = (await posted.json()) as any;
     expect(result).toBe('ok');
     expect(data.uuid).toMatch(/^[0-9a-f]{32}$/);
-    expect(sim.supervisor!.discoveries()).toEqual([{ addon: 'home_mcp_bridge', service: 'home_mcp_bridge', uuid: data.uuid, config: { url: 'http://x:3000' } }]);
+    expect(sim.supervisor!.discoveries()).toEqual([
+      { addon: 'home_mcp_bridge', service: 'home_mcp_bridge', uuid: data.uuid, config: { url: 'http://x:3000' } },
+    ]);
     // Announcing again with a new config keeps the uuid.
-    const again: any = await (await call('/discovery', { method: 'POST', body: JSON.stringify({ service: 'home_mcp_bridge', config: { url: 'http://y:3000' } }) })).json();
+    const again: any = await (
+      await call('/discovery', { method: 'POST', body: JSON.stringify({ service: 'home_mcp_bridge', config: { url: 'http://y:3000' } }) })
+    ).json();
     expect(again.data.uuid).toBe(data.uuid);
     // Listing is for Home Assistant only.
     expect((await call('/discovery')).status).toBe(401);
@@ -460,7 +485,7 @@ describe('Supervisor REST for the add-on', () => {
 describe('/core/websocket', () => {
   const coreWs = (s: Simulator) => `${s.url.replace(/^http/, 'ws')}/core/websocket`;
 
-  test('the add-on token logs in as Home Assistant\'s Supervisor user', async () => {
+  test("the add-on token logs in as Home Assistant's Supervisor user", async () => {
     const c = await RawClient.connect(coreWs(sim), 'supervisor-token');
     expect(c.authReply).toEqual({ type: 'auth_ok', ha_version: '2026.11.0' });
     const me = (await c.command({ type: 'auth/current_user' })).result;

@@ -9,21 +9,7 @@ import { getCloseMatches, ratio } from '../difflib.js';
 import { HomeError, loadHome, parseHome } from '../home.js';
 import { Hub } from '../hub.js';
 import { stateDiff } from '../protocol.js';
-import {
-  Invalid,
-  all,
-  boolean,
-  coerceEnum,
-  coerceFloat,
-  coerceInt,
-  dict,
-  humanizeError,
-  isType,
-  literal,
-  pyRepr,
-  range,
-  string,
-} from '../schema.js';
+import { Invalid, all, boolean, coerceEnum, coerceFloat, coerceInt, dict, humanizeError, isType, literal, pyRepr, range, string } from '../schema.js';
 import { StateMachine } from '../states.js';
 import { isoFromMicros } from '../time.js';
 
@@ -82,20 +68,34 @@ describe('schema', () => {
       "invalid boolean value x for dictionary value @ data['flag']. Got 'x'\nvalue should be a string for dictionary value @ data['name']. Got [1]",
     );
     expect(pyRepr({ a: [true, null, "it's"] })).toBe(`{'a': [True, None, "it's"]}`);
-    expect(humanizeError({ id: 1 }, error(() => dict({ id: { v: isType('str') } })({ id: 1 }, [])))).toBe(
-      "expected str for dictionary value @ data['id']. Got 1",
-    );
+    expect(
+      humanizeError(
+        { id: 1 },
+        error(() => dict({ id: { v: isType('str') } })({ id: 1 }, [])),
+      ),
+    ).toBe("expected str for dictionary value @ data['id']. Got 1");
   });
 });
 
-describe("difflib (probatio's \"did you mean\" on 2026.11)", () => {
+describe('difflib (probatio\'s "did you mean" on 2026.11)', () => {
   test('ratio and get_close_matches as Python computes them', () => {
     // Values from CPython's difflib.
     expect(ratio('color_temp_kelvin', 'color_temp')).toBeCloseTo(0.7407407, 6);
     expect(ratio('bcde', 'abcd')).toBe(0.75);
     expect(ratio('id', 'idd')).toBe(0.8);
     expect(getCloseMatches('appel', ['ape', 'apple', 'peach', 'puppy'])).toEqual(['apple', 'ape']);
-    const light = ['transition', 'rgb_color', 'rgbw_color', 'rgbww_color', 'color_name', 'hs_color', 'xy_color', 'color_temp_kelvin', 'brightness', 'entity_id'];
+    const light = [
+      'transition',
+      'rgb_color',
+      'rgbw_color',
+      'rgbww_color',
+      'color_name',
+      'hs_color',
+      'xy_color',
+      'color_temp_kelvin',
+      'brightness',
+      'entity_id',
+    ];
     expect(getCloseMatches('colour', light, 3, 0.7)).toEqual(['xy_color', 'hs_color']);
     expect(getCloseMatches('foo', light, 3, 0.7)).toEqual([]);
   });
