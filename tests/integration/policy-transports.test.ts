@@ -152,10 +152,13 @@ describe('read-only mode', () => {
     expect(await snapshot(s)).toEqual(before);
   });
 
-  test('reading still works, and so does planning a command', async () => {
+  test('reading and questions still work; a dry run of an action is refused as the action would be', async () => {
     expect((await s.call(`/api/state/${DESK}`)).status).toBe(200);
     expect((await s.call('/api/tools/call', 'POST', { name: 'search_entities', arguments: { query: 'desk' } })).body.isError).toBeUndefined();
     expect((await s.call('/api/command', 'POST', { command: 'is the office desk lamp on?' })).status).toBe(200);
+    const dry = await s.call('/api/command', 'POST', { command: 'turn off the office desk lamp', dry_run: true });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(403);
+    expect(dry.body).toMatchObject({ code: 'FORBIDDEN', details: { read_only: true } });
   });
 });
 
