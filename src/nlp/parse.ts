@@ -85,6 +85,35 @@ export interface Frame {
   nouns: string[];
 }
 
+/** A frame with nothing read into it yet. */
+export function emptyFrame(): Frame {
+  return {
+    actions: [],
+    particles: [],
+    mentions: [],
+    areas: [],
+    floors: [],
+    here: false,
+    everywhere: false,
+    outdoors: false,
+    all: false,
+    any: false,
+    everything: false,
+    states: [],
+    bstates: [],
+    numbers: [],
+    props: [],
+    unknown: [],
+    blockers: [],
+    counts: [],
+    text: '',
+    positions: [],
+    kindParts: [],
+    places: [],
+    nouns: [],
+  };
+}
+
 const TARGET = new Set(['entity', 'domain', 'bnoun', 'snoun', 'generic', 'scene', 'group']);
 const NAMES = new Set(['entity', 'area', 'floor', 'scene', 'group']);
 const PLACE = new Set(['entity', 'area', 'floor', 'domain', 'scene', 'group']);
@@ -238,32 +267,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
   const how = askedOf(lexemes, hesitations, marked);
   const asked = typeof how === 'object' ? how : undefined;
   const question = asked?.q;
-  const f: Frame = {
-    question,
-    actions: [],
-    particles: [],
-    mentions: [],
-    areas: [],
-    floors: [],
-    here: false,
-    everywhere: false,
-    outdoors: false,
-    all: false,
-    any: false,
-    everything: false,
-    states: [],
-    bstates: [],
-    numbers: [],
-    props: [],
-    unknown: [],
-    blockers: [],
-    counts: [],
-    text: lexemes.map((l) => l.text).join(' '),
-    positions: [],
-    kindParts: [],
-    places: [],
-    nouns: [],
-  };
+  const f: Frame = { ...emptyFrame(), question, text: lexemes.map((l) => l.text).join(' ') };
   const asking = question !== undefined;
   const first = asked?.at ?? 0;
   const stateWords = lexemes.filter((l, i) => i > first && (has(l, 'state') || has(l, 'bstate') || (asking && has(l, 'particle')))).length;

@@ -7,7 +7,7 @@
 import { areaIdFor } from '../hub/areas.js';
 import type { HubState } from '../hub/types.js';
 import type { Home, HomeEntity } from './home.js';
-import type { Frame, Mention, Place, TargetMeaning } from './parse.js';
+import { emptyFrame, type Frame, type Mention, type Place, type TargetMeaning } from './parse.js';
 
 export interface Scope {
   /** Areas and floors said, or "here" with a known speaker area. */
@@ -227,34 +227,6 @@ function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefine
   if (weather.length && (cls === 'temperature' || cls === 'humidity'))
     return { kind: 'entities', ids: weather.map((e) => e.id), singular: weather.length === 1 };
   return undefined;
-}
-
-function emptyFrame(): Frame {
-  return {
-    actions: [],
-    particles: [],
-    mentions: [],
-    areas: [],
-    floors: [],
-    here: false,
-    everywhere: false,
-    outdoors: false,
-    all: false,
-    any: false,
-    everything: false,
-    states: [],
-    bstates: [],
-    numbers: [],
-    props: [],
-    unknown: [],
-    blockers: [],
-    counts: [],
-    text: '',
-    positions: [],
-    kindParts: [],
-    places: [],
-    nouns: [],
-  };
 }
 
 const KINDS = new Set(['domain', 'bnoun', 'snoun', 'generic']);
