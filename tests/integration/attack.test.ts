@@ -9,78 +9,12 @@
 //   moves a partly open one against its last movement, which the state does not show.
 // - HOLE B: group.set giving a group new members, then acting on that group, was judged with the
 //   members the group had before (none for a new group); Home Assistant acts on the new members.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import WebSocket from 'ws';
+import { type Answer, refusals } from '../helpers/refusals.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
-
-interface Answer {
-  code: string;
-  details: Record<string, any>;
-  message: string;
-}
-
-const sim = () => s.app.simulator!;
-async function hub(method: string, path: string, body?: unknown, status = 200) {
-  const r = await fetch(`${sim().url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${sim().token}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  expect(r.status, `${method} ${path}`).toBe(status);
-}
-const until = async (ok: () => boolean, what: string) => {
-  for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!ok()) throw new Error(`never: ${what}`);
-};
-
-async function rest(method: string, path: string, json?: unknown): Promise<Answer> {
-  const r = await s.call(path, method, json);
-  expect([403, 409], `${method} ${path}: ${JSON.stringify(r.body)}`).toContain(r.status);
-  return { code: r.body.code, details: r.body.details, message: r.body.message };
-}
-
-async function tool(name: string, args: Record<string, unknown>): Promise<Answer> {
-  const r = await s.call('/api/tools/call', 'POST', { name, arguments: args });
-  expect(r.body.isError, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.body)}`).toBe(true);
-  const e = r.body.structuredContent?.error ?? {};
-  return { code: e.code, details: e.details ?? {}, message: e.message };
-}
-
-async function mcp(name: string, args: Record<string, unknown>, era: 'legacy' | 'modern'): Promise<Answer> {
-  const client = new Client(
-    { name: 'attack-test', version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } } : {},
-  );
-  if (era === 'modern') client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: false } }) as never);
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
-  try {
-    const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: { error?: Answer } };
-    expect(r.isError, `${name}: ${JSON.stringify(r)}`).toBe(true);
-    const e = r.structuredContent?.error;
-    return { code: e?.code ?? '', details: e?.details ?? {}, message: e?.message ?? '' };
-  } finally {
-    await client.close();
-  }
-}
-
-async function socket(command: string): Promise<Answer> {
-  const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${s.token}` } });
-  const answer = new Promise<any>((resolve) =>
-    ws.on('message', (d) => {
-      const m = JSON.parse(d.toString());
-      if (m.id === 1) resolve(m);
-    }),
-  );
-  await new Promise((r) => ws.on('open', r));
-  ws.send(JSON.stringify({ type: 'command', id: 1, payload: { command } }));
-  const m = await answer;
-  ws.close();
-  expect(m, JSON.stringify(m)).toMatchObject({ type: 'error', id: 1 });
-  return { code: m.error.code, details: m.error.details ?? {}, message: m.error.message };
-}
+const { sim, hub, until, rest, tool, mcp, socket } = refusals(() => s, 'attack-test');
 
 const states = () =>
   Object.fromEntries(
