@@ -1,6 +1,6 @@
 // The one services object: built once in src/app.ts and handed to every route registrar.
 // Operations live in the services; transports only adapt. Plugins never see it: they get the
-// narrow context of src/plugin/context.ts.
+// narrow context of src/plugin-sdk/types.ts.
 import type { ActionExecutor } from './actions/executor.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BridgeTokens } from './auth/bridge-tokens.js';
@@ -21,7 +21,7 @@ import type { Engine } from './http/uws.js';
 import type { HubClient } from './hub/client.js';
 import type { Exposure } from './hub/exposure.js';
 import type { Logger } from './log.js';
-import type { LoadedPlugin, PluginReport } from './plugins/loader.js';
+import type { LoadedPlugin, PluginReport } from './plugin-host/loader.js';
 import type { SceneService } from './scenes/service.js';
 import type { Store } from './store/index.js';
 import type { LiveEvents } from './stream/live-events.js';
@@ -30,8 +30,8 @@ import type { StreamMetrics } from './stream/metrics.js';
 import type { SocketChannel } from './stream/socket-channel.js';
 import type { McpHttp } from './mcp/http.js';
 import type { CommandService } from './nlp/service.js';
-import type { PromptCatalog, ResourceCatalog } from './tools/catalog.js';
-import type { ToolRegistry } from './tools/registry.js';
+import type { PromptCatalog, ResourceCatalog } from './plugin-host/tool-catalog.js';
+import type { ToolRegistry } from './plugin-host/tool-registry.js';
 
 export interface Services {
   config: Config;

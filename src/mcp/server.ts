@@ -12,17 +12,17 @@ import {
   type CacheHint,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { AskKind, ClientChannel, InputRequest } from '../plugin/index.js';
+import type { AskKind, ClientChannel, InputRequest } from '../plugin-sdk/index.js';
 import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import type { Bus } from '../bus.js';
 import type { Logger } from '../log.js';
-import { askingChannel, FIRST_ROUND, InputNeeded, type Round } from '../plugins/asking.js';
-import type { PromptCatalog, ResourceCatalog } from '../tools/catalog.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { errorResult } from '../tools/registry.js';
+import { askingChannel, FIRST_ROUND, InputNeeded, type Round } from '../plugin-host/asking.js';
+import type { PromptCatalog, ResourceCatalog } from '../plugin-host/tool-catalog.js';
+import type { ToolRegistry } from '../plugin-host/tool-registry.js';
+import { errorResult } from '../plugin-host/tool-registry.js';
 import type { RequestStateSeal } from './request-state.js';
-import { UI_EXTENSION, UI_MIME } from '../plugin/ui.js';
+import { UI_EXTENSION, UI_MIME } from '../plugin-sdk/ui.js';
 
 /** What a server serves: the catalogues, and the bus the live parts follow. */
 export interface McpServices {

@@ -221,7 +221,7 @@ describe('the packed package', () => {
     for (const file of [
       'dist/src/launcher.js',
       'dist/src/main.js',
-      'dist/src/plugin/index.d.ts',
+      'dist/src/plugin-sdk/index.d.ts',
       'dist/plugins/lights/index.js',
       'src/panel/index.html',
       'src/sim/dist/index.js',

@@ -15,7 +15,7 @@ const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 test('npm run build compiles the plugins beside the service, as JavaScript', () => {
   expect(existsSync(join(ROOT, 'dist', 'plugins', 'discovery', 'index.js'))).toBe(true);
   expect(readdirSync(join(ROOT, 'dist', 'plugins', 'discovery')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-  expect(existsSync(join(ROOT, 'dist', 'src', 'plugin', 'index.js'))).toBe(true);
+  expect(existsSync(join(ROOT, 'dist', 'src', 'plugin-sdk', 'index.js'))).toBe(true);
   // Words travel with their plugin, as data beside its code.
   expect(existsSync(join(ROOT, 'dist', 'plugins', 'lights', 'words', 'en.json'))).toBe(true);
 });

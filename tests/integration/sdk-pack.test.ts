@@ -65,10 +65,10 @@ beforeAll(() => {
 describe('a plugin written outside the tree, against the packed package', () => {
   test('the package carries the SDK’s types and the modules they name', () => {
     for (const f of [
-      'package/dist/src/plugin/index.d.ts',
-      'package/dist/src/plugin/index.js',
-      'package/dist/src/plugin/context.d.ts',
-      'package/dist/src/plugin/definition.d.ts',
+      'package/dist/src/plugin-sdk/index.d.ts',
+      'package/dist/src/plugin-sdk/index.js',
+      'package/dist/src/plugin-sdk/types.d.ts',
+      'package/dist/src/plugin-sdk/definition.d.ts',
     ])
       expect(packed, f).toContain(f);
     const installed = JSON.parse(readFileSync(join(project, 'node_modules', PKG.name, 'package.json'), 'utf8')) as {

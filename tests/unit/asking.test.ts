@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { RequestStateSeal } from '../../src/mcp/request-state.js';
-import { askingChannel, FIRST_ROUND, InputNeeded, type Round } from '../../src/plugins/asking.js';
+import { askingChannel, FIRST_ROUND, InputNeeded, type Round } from '../../src/plugin-host/asking.js';
 
 const binding = { caller: 'alice', method: 'tools/call', name: 'control_locks', args: { entity_id: 'lock.back_door', command: 'unlock' } };
 

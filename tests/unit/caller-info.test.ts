@@ -1,7 +1,7 @@
 // What a plugin learns of its caller: the principal's kind as it is (Home Assistant's link is its
 // own kind, not a bridge user), and a name for wording and records.
 import { expect, test } from 'vitest';
-import { callerInfo } from '../../src/plugins/context.js';
+import { callerInfo } from '../../src/plugin-host/build-context.js';
 
 test('every kind of principal keeps its kind', () => {
   const iat = 0;

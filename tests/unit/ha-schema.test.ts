@@ -5,9 +5,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import type { PluginDefinition } from '../../src/plugin/index.js';
-import { strictInput } from '../../src/plugins/strict-input.js';
-import { homeAssistantSchemaProblems } from '../../src/tools/ha-schema.js';
+import type { PluginDefinition } from '../../src/plugin-sdk/index.js';
+import { strictInput } from '../../src/plugin-host/strict-input.js';
+import { homeAssistantSchemaProblems } from '../../src/plugin-host/ha-schema.js';
 import { jsonSchemaOf } from '../../src/validation.js';
 
 const byte = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255));

@@ -115,7 +115,7 @@ describe('layers', () => {
   });
 
   test('the plugin SDK reaches nothing that holds secrets, tokens, users, the store or the services object', () => {
-    const reached = [...reach(graph, 'plugin/index.ts')];
+    const reached = [...reach(graph, 'plugin-sdk/index.ts')];
     const forbidden = reached.filter((f) => /^(config|auth|oauth|store)\/|^services\.ts$|^app\.ts$/.test(f));
     expect(forbidden).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // A plugin's `bridge` range, read as npm reads semver ranges (the forms plugin authors write).
 import { describe, expect, test } from 'vitest';
-import { parseRange, satisfies } from '../../src/plugins/semver.js';
+import { parseRange, satisfies } from '../../src/plugin-host/semver.js';
 
 describe('satisfies', () => {
   test.each([

@@ -2,7 +2,7 @@
 // existing plugins load, each with a deprecation warning from the loader. New plugins use
 // definePlugin with `bridge`, `needs` of the context, `ctx.home` and `words`.
 import { areaIdFor } from '../hub/areas.js';
-import type { ActRequest, ToolResult } from './context.js';
+import type { ActRequest, ToolResult } from './types.js';
 import type { PromptDefinition, ResourceDefinition, ToolDefinition, ToolInput } from './definition.js';
 
 /** Where a legacy `services` object keeps the caller's home.act. */

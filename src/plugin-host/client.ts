@@ -1,6 +1,6 @@
 // The client channel of a caller that has no client behind it (the REST tool transport): progress
 // and client logs have nowhere to go, and questions to the user or the model cannot be asked.
-import type { ClientChannel } from '../plugin/index.js';
+import type { ClientChannel } from '../plugin-sdk/index.js';
 import { unsupported } from './asking.js';
 
 const cannot = (what: string) => Promise.reject(unsupported(what));

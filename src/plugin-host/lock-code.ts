@@ -4,7 +4,7 @@
 // (INVALID_PARAMETERS, details.field "code", made from the hub's answer in src/hub/client.ts).
 import { AppError } from '../errors.js';
 import type { CommandInput, CommandResult } from '../nlp/service.js';
-import type { ClientChannel } from '../plugin/context.js';
+import type { ClientChannel } from '../plugin-sdk/types.js';
 import type { HomeView } from '../policy/home-view.js';
 
 /** The lock's code pattern, when it wants a code. */

@@ -1,11 +1,11 @@
-// Questions a tool asks its caller (src/plugin/context.ts, ClientChannel), transport apart. A
+// Questions a tool asks its caller (src/plugin-sdk/types.ts, ClientChannel), transport apart. A
 // question the client has not answered leaves the tool as InputNeeded; the transport turns that
 // into MCP's input-required result and, when the client comes back with the answers, runs the tool
 // again with them: the same question then returns its answer at once. An answer counts only for a
 // question asked in the round before (the transport proves that with sealed request state) and
 // only when it has the shape of an answer to that question; anything else is asked again.
 import { AppError } from '../errors.js';
-import type { AskKind, Choice, ClientChannel, ClientLogLevel, InputRequest } from '../plugin/context.js';
+import type { AskKind, Choice, ClientChannel, ClientLogLevel, InputRequest } from '../plugin-sdk/types.js';
 
 /** A tool asked what the client has not answered yet. Not an AppError: nothing may make it an error result. */
 export class InputNeeded extends Error {

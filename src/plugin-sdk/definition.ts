@@ -2,7 +2,7 @@
 // declarers and helpers are in ./index.ts.
 import type * as v from 'valibot';
 import type { GetPromptResult, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { Home, LifecycleContext, Need, PluginContext, ToolResult } from './context.js';
+import type { Home, LifecycleContext, Need, PluginContext, ToolResult } from './types.js';
 import type { ResourceUi, ToolUi } from './ui.js';
 import type { JsonInput } from './json-input.js';
 

@@ -5,10 +5,10 @@
 import * as v from 'valibot';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { AppError } from '../errors.js';
-import type { ToolResult } from './context.js';
+import type { ToolResult } from './types.js';
 import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolInput } from './definition.js';
 
-export type * from './context.js';
+export type * from './types.js';
 export type * from './definition.js';
 export { jsonInput } from './json-input.js';
 export { HOME_APP_URI, homeApp, UI_EXTENSION, UI_MIME, type ResourceUi, type ToolUi } from './ui.js';
@@ -96,4 +96,4 @@ export { v };
 export { commandFields, commandResult } from '../nlp/schema.js';
 /** @deprecated since 0.2: throw PluginError. */
 export { AppError } from '../errors.js';
-export { act, areaIdOf, promptsWith, resourcesWith, toolsWith } from './legacy.js';
+export { act, areaIdOf, promptsWith, resourcesWith, toolsWith } from './deprecated.js';

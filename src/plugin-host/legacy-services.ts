@@ -6,9 +6,9 @@
 import type { Principal } from '../auth/tokens.js';
 import type { DeviceCommand, PlannedCall, ServiceCallRequest } from '../actions/executor.js';
 import type { GuardedAction } from '../policy/policy.js';
-import { LEGACY_ACT } from '../plugin/legacy.js';
-import type { ActRequest, Home } from '../plugin/context.js';
-import type { PluginParts } from './context.js';
+import { LEGACY_ACT } from '../plugin-sdk/deprecated.js';
+import type { ActRequest, Home } from '../plugin-sdk/types.js';
+import type { PluginParts } from './build-context.js';
 
 export const LEGACY_NEEDS = ['hub', 'actions', 'guard', 'scenes', 'groups', 'commands'] as const;
 export type LegacyNeed = (typeof LEGACY_NEEDS)[number];

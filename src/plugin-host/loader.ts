@@ -14,13 +14,13 @@ import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
 import { jsonSchemaOf, validate } from '../validation.js';
-import { homeAssistantSchemaProblems } from '../tools/ha-schema.js';
-import { jsonSchemaOfInput } from '../plugin/json-input.js';
-import type { ClientChannel, Need, PluginContext, PluginLog } from '../plugin/context.js';
-import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolResult, Words } from '../plugin/index.js';
+import { homeAssistantSchemaProblems } from './ha-schema.js';
+import { jsonSchemaOfInput } from '../plugin-sdk/json-input.js';
+import type { ClientChannel, Need, PluginContext, PluginLog } from '../plugin-sdk/types.js';
+import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolResult, Words } from '../plugin-sdk/index.js';
 import { NO_CLIENT } from './client.js';
-import { pluginContext, pluginLog, type PluginParts } from './context.js';
-import { LEGACY_NEEDS, legacyServices, type LegacyNeed } from './legacy.js';
+import { pluginContext, pluginLog, type PluginParts } from './build-context.js';
+import { LEGACY_NEEDS, legacyServices, type LegacyNeed } from './legacy-services.js';
 import { pluginWordsOf } from '../nlp/language.js';
 import { parseRange, satisfies } from './semver.js';
 import { strictInput } from './strict-input.js';
@@ -148,7 +148,7 @@ export interface LoadOptions {
   toolsChanged?: () => void;
 }
 
-/** dist/src/plugins/loader.js -> dist/plugins (and src/plugins/loader.ts -> plugins/ under the test runner). */
+/** dist/src/plugin-host/loader.js -> dist/plugins (and src/plugin-host/loader.ts -> plugins/ under the test runner). */
 export const BUILTIN_DIR = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
 const INDEX = ['index.js', 'index.mjs', 'index.ts'];
@@ -176,7 +176,7 @@ function registerApiHook(): void {
   hookRegistered = true;
   const hook = new URL('./resolve-hook.js', import.meta.url);
   if (!existsSync(fileURLToPath(hook))) return;
-  register(hook, { data: { api: new URL('../plugin/index.js', import.meta.url).href } });
+  register(hook, { data: { api: new URL('../plugin-sdk/index.js', import.meta.url).href } });
 }
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);

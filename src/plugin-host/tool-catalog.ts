@@ -2,8 +2,8 @@
 // transport and the MCP server both use these.
 import type { Principal } from '../auth/tokens.js';
 import { invalidParameters, notFound } from '../errors.js';
-import type { ClientChannel, PromptMessage, ResourceContents } from '../plugin/index.js';
-import type { LoadedPlugin } from '../plugins/loader.js';
+import type { ClientChannel, PromptMessage, ResourceContents } from '../plugin-sdk/index.js';
+import type { LoadedPlugin } from './loader.js';
 
 type Bound<K extends 'prompts' | 'resources'> = LoadedPlugin[K][number];
 

@@ -1,4 +1,4 @@
-// Builds the context a plugin's tool, prompt or resource is called with (src/plugin/context.ts
+// Builds the context a plugin's tool, prompt or resource is called with (src/plugin-sdk/types.ts
 // says what it holds): the home as this caller may see it, acting only through the action executor
 // and so through the policy checkpoint; the bridge's scenes, groups and commands for this caller;
 // the plugin's log; the client. Only the parts the plugin declared in `needs` are there.
@@ -27,7 +27,7 @@ import type {
   PluginContext,
   PluginLog,
   ToolResult,
-} from '../plugin/context.js';
+} from '../plugin-sdk/types.js';
 
 /** What the bridge lends plugins: built once at start. */
 export interface PluginParts {

@@ -3,12 +3,12 @@
 // server both serve this registry.
 import type { Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
-import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin/index.js';
-import { InputNeeded } from '../plugins/asking.js';
-import type { BoundTool, LoadedPlugin } from '../plugins/loader.js';
+import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin-sdk/index.js';
+import { InputNeeded } from './asking.js';
+import type { BoundTool, LoadedPlugin } from './loader.js';
 import { mayControl, mayEditConfig } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
-import { jsonSchemaOfInput } from '../plugin/json-input.js';
+import { jsonSchemaOfInput } from '../plugin-sdk/json-input.js';
 
 /** A tool as a client sees it (MCP `tools/list`). */
 export interface ToolInfo {
