@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/auth/tokens.js';
+import { SETTINGS as SETTINGS_TABLE } from '../../src/config/settings.js';
 import { homeAssistantSchemaProblems } from '../../src/plugin-host/ha-schema.js';
 import { discoveryOf, TOOL_BUDGET_TOKENS, tokensOf } from '../../src/plugin-host/tool-discovery.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -87,10 +88,13 @@ const standins = () => {
   return dir;
 };
 
-const SETTINGS = {
+// ADMIN_TOOLS (issue 36's admin tools) joins the settings measured once this version has it.
+const HAS_ADMIN_TOOLS = Object.values(SETTINGS_TABLE).some((x) => (x as { env?: string }).env === 'ADMIN_TOOLS');
+const SETTINGS: Record<string, Record<string, string>> = {
   default: {},
   'CONFIG_EDITING on': { CONFIG_EDITING: 'true' },
-} as const;
+  ...(HAS_ADMIN_TOOLS ? { 'CONFIG_EDITING and ADMIN_TOOLS on': { CONFIG_EDITING: 'true', ADMIN_TOOLS: 'true' } } : {}),
+};
 
 describe.each([
   ['today’s plugins', false],
