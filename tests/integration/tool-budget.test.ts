@@ -197,6 +197,36 @@ describe('finding and calling deferred tools', () => {
     }
   });
 
+  test.each(ERAS)('a found tool that asks the person asks through call_tool too, and acts on the answer (%s era)', async (era) => {
+    await s.call('/api/tools/call', 'POST', {
+      name: 'control_alarm',
+      arguments: { entity_id: 'alarm_control_panel.security', command: 'arm_home', code: '1234' },
+    });
+    expect(await hubState('alarm_control_panel.security')).toBe('armed_home');
+    const asked: string[] = [];
+    const c = new Client(
+      { name: 'budget-test', version: '1.0.0' },
+      { ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}), capabilities: { elicitation: {} } },
+    );
+    c.setRequestHandler('elicitation/create', async (req) => {
+      asked.push((req.params as { message: string }).message);
+      return { action: 'accept', content: { confirm: true } } as never;
+    });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).not.toContain('control_alarm');
+      const r = await c.callTool({
+        name: 'call_tool',
+        arguments: { name: 'control_alarm', arguments: { entity_id: 'alarm_control_panel.security', command: 'disarm', code: '1234' } },
+      });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      expect(asked).toHaveLength(1);
+      expect(await hubState('alarm_control_panel.security')).toBe('disarmed');
+    } finally {
+      await c.close();
+    }
+  });
+
   test('mistakes are results the model reads: no such tool, no query, unknown arguments', async () => {
     const c = await client(s, 'modern');
     try {
