@@ -1,5 +1,6 @@
 // What tools/list shows one caller, within the budget an assistant's context allows (issue 35):
-// every tool the caller may use when they all fit; otherwise the tools plugins mark `core`, plus
+// every tool the caller may use when they all fit; otherwise the tools plugins mark `core` (and
+// those only an MCP App calls), plus
 // `find_tools` (the other tools' full definitions, by name or words) and `call_tool` (calls one by
 // name, for clients that only call what tools/list showed). Both answer from the registry's own
 // listFor, so what a caller can find and call is exactly what the registry offers that caller.
@@ -59,6 +60,12 @@ const words = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? 
 /** The words a tool is found by: its name's parts, title and description, lower case. */
 const wordsOf = (t: ToolInfo) => new Set(words(`${t.name.replaceAll('_', ' ')} ${t.title} ${t.description}`));
 
+/**
+ * A tool only an MCP App calls (`visibility: ["app"]`): the app calls it through its host, which
+ * allows only listed tools, and no model looks for it, so it is always listed.
+ */
+const appOnly = (t: ToolInfo) => t._meta?.ui.visibility !== undefined && !t._meta.ui.visibility.includes('model');
+
 /** What one caller is shown: the list, and whether the rest is behind find_tools. */
 interface Shown {
   listed: ToolInfo[];
@@ -85,8 +92,9 @@ export class ToolDiscovery {
     if (s) return s;
     if (tokensOf(offered) <= this.budget) s = { listed: offered, deferred: false };
     else {
-      const core = offered.filter((t) => this.registry.isCore(t.name));
-      const rest = offered.filter((t) => !this.registry.isCore(t.name)).map((t) => t.name);
+      const first = (t: ToolInfo) => (this.registry.isCore(t.name) || appOnly(t)) && t.name !== FIND_TOOLS && t.name !== CALL_TOOL;
+      const core = offered.filter(first);
+      const rest = offered.filter((t) => !first(t)).map((t) => t.name);
       const find: ToolInfo = {
         name: FIND_TOOLS,
         title: 'Find tools',
