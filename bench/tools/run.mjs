@@ -8,7 +8,7 @@
 //    size for the tools issues 35 and 36 add (tests/fixtures/standin-plugins, not shipped):
 //    grouping related tools into one (computed from their definitions: one tool per family with a
 //    `tool` field, the members' fields and descriptions merged) against progressive discovery
-//    (what the bridge serves: core tools, find_tools, call_tool). docs/tools.md reads the figures.
+//    (what the bridge serves: core tools, find_tools, call_tool). docs/tool-list.md reads the figures.
 // 3. How long a read tool, an acting tool (a light switched, its new state verified), a config
 //    change previewed (its diff) and applied (written through the simulator's config API and its
 //    reload checked) take through POST /api/tools/call.

@@ -5,7 +5,7 @@
 // name, for clients that only call what tools/list showed). Both answer from the registry's own
 // listFor, so what a caller can find and call is exactly what the registry offers that caller.
 // Stateless on purpose: nothing is remembered between requests, so it works the same in the
-// 2026-07-28 era (no session, no list_changed) and in a 2025 session. See docs/tools.md.
+// 2026-07-28 era (no session, no list_changed) and in a 2025 session. See docs/tool-list.md.
 import * as v from 'valibot';
 import type { Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
