@@ -1,4 +1,4 @@
-// Prints README's settings table from the built settings module (run `npm run build` first).
+// Prints the settings table of docs/settings.md from the built settings module (run `npm run build` first).
 import { settingsTable } from '../dist/src/config/settings-table.js';
 
 console.log(settingsTable());

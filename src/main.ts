@@ -25,7 +25,7 @@ commands:
                          (the add-on's backup_pre); after it, remove the copy (backup_post)
   help, --help, -h       show this help
 
-Settings come from the environment, CONFIG_FILE and /data/options.json; see README.md.
+Settings come from the environment, CONFIG_FILE and /data/options.json; see docs/settings.md.
 `;
 
 function loadOrExit(opts: LoadOptions = {}): Config {

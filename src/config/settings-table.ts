@@ -1,5 +1,5 @@
-// README's settings table, made from the settings themselves (printed by scripts/settings-table.mjs,
-// checked against README by a test).
+// the settings table of docs/settings.md, made from the settings themselves (printed by scripts/settings-table.mjs,
+// checked against that page by a test).
 import { SETTINGS } from './settings.js';
 
 export function settingsTable(): string {

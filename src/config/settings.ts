@@ -1,6 +1,6 @@
 // The table of settings, the only list of them: each with its environment name, its key in a
 // config file and in the add-on's options, its default, unit, schema and (where a user of the
-// add-on should touch it) its add-on option schema. The Config type, README's settings table,
+// add-on should touch it) its add-on option schema. The Config type, the settings table (docs/settings.md),
 // config.yaml's options and translations/en.yaml are all checked against this list.
 import * as v from 'valibot';
 import { LOG_FORMATS } from '../log.js';

@@ -1,4 +1,4 @@
-// The one place where errors become wire bodies. Three shapes exist (README: Errors).
+// The one place where errors become wire bodies. Three shapes exist (docs/api.md: Errors).
 import type { AppError } from '../errors.js';
 
 export type ErrorShape = 'core' | 'sse';

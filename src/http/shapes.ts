@@ -1,6 +1,6 @@
 // The shapes of what the API answers, as valibot schemas: declared on the routes, published in
 // the OpenAPI document, and checked against the real answers by the fuzzer. Error bodies are the
-// three shapes of error-body.ts (README: Errors).
+// three shapes of error-body.ts (docs/api.md: Errors).
 import * as v from 'valibot';
 
 const text = v.string();

@@ -62,7 +62,7 @@ export interface CommandResult {
   actions: CommandAction[];
   message: string;
   dry_run: boolean;
-  /** With exactly one action: its service and entity (README: the command answer). */
+  /** With exactly one action: its service and entity (docs/commands.md: the command answer). */
   action?: string;
   device?: string;
   query?: { entities: string[]; matching: string[]; answer: string; question: string };

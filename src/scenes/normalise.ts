@@ -1,4 +1,4 @@
-// Scene bodies in both accepted action shapes (README: Scenes), brought to one stored form: DeviceCommand
+// Scene bodies in both accepted action shapes (docs/api.md: Scenes), brought to one stored form: DeviceCommand
 // {entity_id, action, parameters}. The shorthand {device, action, value} maps as
 //   on / off          -> turn_on / turn_off
 //   dim + value       -> turn_on {brightness_pct: value}

@@ -1,6 +1,6 @@
 // The panel's config changes in a real browser: an assistant changed an automation twice; the panel
 // lists the changes with who, why and the diff, and "Put back" previews the first version, asks,
-// and restores it, which then shows as a change of its own. Its screenshot is README's (UPDATE_SCREENSHOTS=1).
+// and restores it, which then shows as a change of its own. Its screenshot is docs/config-editing.md's (UPDATE_SCREENSHOTS=1).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';

@@ -1,7 +1,7 @@
 // The panel in a real browser (Debian's chromium through playwright-core), opened as Home
 // Assistant opens it: through the simulator's ingress proxy, under a path prefix, framed by a page
 // of the same origin. Also on the add-on's own port with a sign-in. Screenshots (desktop and phone
-// width) go to tests/browser/screenshots, which README shows, with UPDATE_SCREENSHOTS=1.
+// width) go to tests/browser/screenshots, which docs/addon.md shows, with UPDATE_SCREENSHOTS=1.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';

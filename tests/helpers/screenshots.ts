@@ -1,4 +1,4 @@
-// Where the browser tests put their screenshots. The tracked ones (README shows them) are rewritten
+// Where the browser tests put their screenshots. The tracked ones (the docs pages show them) are rewritten
 // only when asked, with UPDATE_SCREENSHOTS=1; otherwise a temporary folder takes them (or
 // SCREENSHOT_DIR), so a test run leaves the tree as it found it.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

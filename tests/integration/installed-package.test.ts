@@ -124,15 +124,15 @@ const initialize = message({
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'installed-package-test', version: '1' } },
 });
 
-/** README's first Claude Desktop config that runs the bridge over stdio: what a user copies. */
+/** The first Claude Desktop config of README or the MCP page that runs the bridge over stdio: what a user copies. */
 function readmeStdioConfig(): { command: string; args: string[] } {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = ['README.md', 'docs/mcp.md'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
   for (const [, block] of readme.matchAll(/```json\n([\s\S]*?)```/g)) {
     const servers = (JSON.parse(block!) as { mcpServers?: Record<string, { command: string; args: string[] }> }).mcpServers;
     const config = servers && Object.values(servers).find((s) => s.args?.[0] === 'stdio');
     if (config) return config;
   }
-  throw new Error('README shows no Claude Desktop config with "args": ["stdio"]');
+  throw new Error('README and docs/mcp.md show no Claude Desktop config with "args": ["stdio"]');
 }
 
 let prefix = '';

@@ -1,14 +1,22 @@
-// README's examples work as written against the demo home: every shell block that calls the API with
+// README's and the docs pages' examples work as written against the demo home: every shell block that calls the API with
 // curl runs through bash and the real curl (only the address is this server's, the placeholders
 // filled in), and the commands in plain words README shows answer as README says. A lock that
 // wants a code asks for it over MCP and names the field over REST.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** README and the reference pages under docs/, read as one text: the examples moved with their sections. */
+const DOCS = new URL('../../docs/', import.meta.url);
+const README = [
+  readFileSync(new URL('../../README.md', import.meta.url), 'utf8'),
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => readFileSync(new URL(f, DOCS), 'utf8')),
+].join('\n');
 const ADMIN = { username: 'admin', password: 'a password from the banner' };
 
 let s: TestServer;

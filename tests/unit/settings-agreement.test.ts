@@ -1,5 +1,5 @@
 // The settings table is the only list: the add-on's options and schema (config.yaml), its
-// translations and README's table must agree with it.
+// translations and docs/settings.md's table must agree with it.
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';

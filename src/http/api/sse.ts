@@ -1,4 +1,4 @@
-// Statistics of the live streams (README: "Live events", statistics): wrapped as
+// Statistics of the live streams (docs/events.md, statistics): wrapped as
 // {success, data}; errors in the SSE shape {success: false, message, error_code}.
 import * as v from 'valibot';
 import type { Services } from '../../services.js';
