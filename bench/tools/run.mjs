@@ -1,9 +1,18 @@
 #!/usr/bin/env node
-// bench/tools: how much of an assistant's context the tool list takes (with the config plugin off
-// and on), and how long a read tool, an acting tool (a light switched, its new state verified), a
-// config change previewed (its diff) and a config change applied (written through the simulator's
-// config API and its reload checked) take through POST /api/tools/call. Starts the built bridge
-// with its embedded simulator (demo home); prints a markdown table.
+// bench/tools: how much of an assistant's context the tool list takes, and how long tools take.
+// 1. What tools/list gives a new client (2026-07-28, stateless) with default settings, with
+//    CONFIG_EDITING on (and ADMIN_TOOLS, where this version has that setting): the list's tokens
+//    against the 6,000-token budget, and every tool's own tokens, sorted, listed or found through
+//    find_tools (what one find_tools answer costs too).
+// 2. The two ways to keep the list small, measured on today's tools plus 16 stand-ins of realistic
+//    size for the tools issues 35 and 36 add (tests/fixtures/standin-plugins, not shipped):
+//    grouping related tools into one (computed from their definitions: one tool per family with a
+//    `tool` field, the members' fields and descriptions merged) against progressive discovery
+//    (what the bridge serves: core tools, find_tools, call_tool). docs/tool-list.md reads the figures.
+// 3. How long a read tool, an acting tool (a light switched, its new state verified), a config
+//    change previewed (its diff) and applied (written through the simulator's config API and its
+//    reload checked) take through POST /api/tools/call.
+// Starts the built bridge with its embedded simulator (demo home); prints markdown tables.
 // Run with `npm run bench:tools`; options: --calls N (default 500), --warmup N (default 50).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -18,9 +27,17 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: opt } = parseArgs({ options: { calls: { type: 'string', default: '500' }, warmup: { type: 'string', default: '50' } } });
 const CALLS = Number(opt.calls);
 const WARMUP = Number(opt.warmup);
-const BUDGET_TOKENS = 8000;
+const { TOOL_BUDGET_TOKENS: BUDGET, tokensOf: tokens } = await import(join(root, 'dist', 'src', 'plugin-host', 'tool-discovery.js'));
+const { SETTINGS } = await import(join(root, 'dist', 'src', 'config', 'settings.js'));
+const HAS_ADMIN_TOOLS = Object.values(SETTINGS).some((x) => x.env === 'ADMIN_TOOLS');
+const STANDINS = join(root, 'tests', 'fixtures', 'standin-plugins');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
+const loadBefore = load();
 const { children, work } = ownedChildren({ scratchPrefix: 'bench-tools-' });
-
 const port = await new Promise((resolve) => {
   const s = createServer();
   s.listen(0, '127.0.0.1', () => {
@@ -71,19 +88,135 @@ async function bridge(extra) {
   return { base, headers, stop };
 }
 
-const tokens = (tools) => Math.round(JSON.stringify(tools).length / 4);
+const n = (x) => x.toLocaleString('en');
 
-// The list without the config plugin, then the bridge this bench measures: config editing on.
-const off = await bridge({ PLUGINS_DISABLED: 'config' });
-const listOff = (await (await fetch(`${off.base}/api/tools`, { headers: off.headers })).json()).tools;
-await off.stop();
+/** One stateless (2026-07-28) MCP request; answers its result, or throws with its error. */
+async function mcp(b, method, params = {}) {
+  const res = await fetch(`${b.base}/mcp`, {
+    method: 'POST',
+    headers: {
+      ...b.headers,
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(params.name ? { 'mcp-name': params.name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+  const text = await res.text();
+  const json = res.headers.get('content-type')?.includes('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
+        .join('')
+    : text;
+  const msg = JSON.parse(json);
+  if (!msg.result) throw new Error(`${method}: ${json.slice(0, 300)}`);
+  return msg.result;
+}
+
+/**
+ * What a new client sees: tools/list as served, every tool it may use (listed, or found through
+ * find_tools, whose answers are measured too) with its definition.
+ */
+async function toolsOf(b) {
+  const listed = (await mcp(b, 'tools/list')).tools;
+  const every = (await (await fetch(`${b.base}/api/tools`, { headers: b.headers })).json()).tools;
+  const names = new Set(listed.map((t) => t.name));
+  const offered = listed.filter((t) => t.name !== 'find_tools' && t.name !== 'call_tool');
+  const found = [];
+  if (names.has('find_tools')) {
+    for (const t of every) {
+      if (names.has(t.name)) continue;
+      const r = await mcp(b, 'tools/call', { name: 'find_tools', arguments: { names: [t.name] } });
+      if (r.isError) continue; // not offered to this caller
+      offered.push(t);
+      // What the model reads: the text block (the wire carries the same JSON again as structuredContent).
+      found.push({ name: t.name, answer: Math.ceil(r.content[0].text.length / 4) });
+    }
+  }
+  return { listed, offered, found, listedNames: names };
+}
+
+// Grouping, computed: the members of each family become one tool whose `tool` field picks the member.
+const FAMILIES = [
+  ['control', /^(control_\w+|run_automation|bridge_scenes)$/],
+  ['entities', /^(search_entities|list_areas|list_devices|describe_entity)$/],
+  ['history', /^get_(history|logbook|statistics)$/],
+  ['config', /^config_/],
+  ['organizer', /^(calendar|todo)$/],
+  ['sensing', /^(camera|weather|people|energy)$/],
+  ['admin', /^(registries|zones|system_health|backups|updates|apps|blueprints)$/],
+];
+function merged(name, members) {
+  const variants = new Map();
+  for (const m of members)
+    for (const [k, schema] of Object.entries(m.inputSchema.properties ?? {})) {
+      const seen = variants.get(k) ?? new Map();
+      seen.set(JSON.stringify(schema), schema);
+      variants.set(k, seen);
+    }
+  const properties = { tool: { enum: members.map((m) => m.name) } };
+  for (const [k, seen] of variants) properties[k] = seen.size === 1 ? [...seen.values()][0] : { anyOf: [...seen.values()] };
+  const outputs = new Map(members.filter((m) => m.outputSchema).map((m) => [JSON.stringify(m.outputSchema), m.outputSchema]));
+  const all = (hint) => members.every((m) => m.annotations?.[hint] === true);
+  return {
+    name,
+    title: name,
+    description: members.map((m) => `${m.name}: ${m.description}`).join(' '),
+    inputSchema: { type: 'object', properties, required: ['tool'] },
+    ...(outputs.size ? { outputSchema: outputs.size === 1 ? [...outputs.values()][0] : { anyOf: [...outputs.values()] } } : {}),
+    annotations: { readOnlyHint: all('readOnlyHint'), destructiveHint: !members.every((m) => m.annotations?.destructiveHint === false), openWorldHint: false },
+  };
+}
+function grouped(tools) {
+  const out = [];
+  const families = new Map();
+  for (const t of tools) {
+    const family = FAMILIES.find(([, re]) => re.test(t.name))?.[0];
+    if (!family) out.push(t);
+    else families.set(family, [...(families.get(family) ?? []), t]);
+  }
+  for (const [family, members] of families) out.push(members.length > 1 ? merged(family, members) : members[0]);
+  return out;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 0;
+};
+
+// 1. The list per setting, each tool's tokens.
+const settings = [
+  ['default settings', {}],
+  ['CONFIG_EDITING on', { CONFIG_EDITING: 'true' }],
+  ...(HAS_ADMIN_TOOLS ? [['CONFIG_EDITING and ADMIN_TOOLS on', { CONFIG_EDITING: 'true', ADMIN_TOOLS: 'true' }]] : []),
+];
+const perSetting = [];
+for (const [label, env] of settings) {
+  const b = await bridge(env);
+  perSetting.push({ label, ...(await toolsOf(b)) });
+  await b.stop();
+}
+// 2. Today's tools plus the stand-ins, every setting on.
+const withStandins = await bridge({ ...settings.at(-1)[1], PLUGINS_DIR: STANDINS });
+const future = await toolsOf(withStandins);
+await withStandins.stop();
+
 const { base, headers, stop } = await bridge({ CONFIG_EDITING: 'true' });
-
-const list = await (await fetch(`${base}/api/tools`, { headers })).json();
-const listJson = JSON.stringify(list.tools);
-// With CONFIG_EDITING off (the default) the tools that change config are not offered.
-const listReadOnlyConfig = list.tools.filter((t) => !['config_change', 'config_restore'].includes(t.name));
-
 /** `args(i)` gives the arguments of call i, so an acting tool can alternate (on, off, ...). */
 async function time(name, args) {
   let n = 0;
@@ -138,17 +271,50 @@ const applied = await time('config_change', (i) => ({
 await stop();
 
 const f = (x) => `${x.toFixed(2)} ms`;
+const last = perSetting.at(-1);
+const sizeOf = new Map(last.offered.map((t) => [t.name, tokens(t)]));
+const foundAnswer = new Map(last.found.map((x) => [x.name, x.answer]));
+const everything = future.offered;
+const asGroups = grouped(everything);
+const futureFound = future.found.map((x) => x.answer);
 const lines = [
   `### bench/tools, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   '',
-  `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores; the bridge with its embedded simulator (demo home); ${CALLS} calls each after ${WARMUP} warm-up, one at a time over keep-alive HTTP`,
+  `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores, load ${loadBefore} before, ${load()} after (1 / 5 / 15 min); the bridge with its embedded simulator (demo home); tokens are JSON characters / 4, rounded up; budget ${n(BUDGET)} tokens`,
+  '',
+  '#### What tools/list gives a new client (2026-07-28, the same list in a 2025 session)',
+  '',
+  '| Settings | tools offered | all of them listed would be | tools/list as served |',
+  '|---|---:|---:|---:|',
+  ...perSetting.map(
+    (x) =>
+      `| ${x.label} | ${x.offered.length} | ${n(tokens(x.offered))} tokens | ${x.listed.length} tools, ${n(tokens(x.listed))} tokens${x.listedNames.has('find_tools') ? ' (core tools, find_tools, call_tool)' : ' (all)'} |`,
+  ),
+  '',
+  `#### Each tool (${last.label}), largest first`,
+  '',
+  '| Tool | tokens | in tools/list | find_tools answer for it (its text) |',
+  '|---|---:|---|---:|',
+  ...[...last.listed.filter((t) => !sizeOf.has(t.name)).map((t) => [t.name, tokens(t)]), ...sizeOf]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(
+      ([name, size]) => `| ${name} | ${n(size)} | ${last.listedNames.has(name) ? 'yes' : 'found'} | ${foundAnswer.has(name) ? n(foundAnswer.get(name)) : ''} |`,
+    ),
+  '',
+  `#### Grouping against progressive discovery: today's tools plus 16 stand-ins of the coming ones (${everything.length} tools, ${settings.at(-1)[0]})`,
+  '',
+  '| Way | tools in tools/list | tools/list tokens | to reach a capability not listed |',
+  '|---|---:|---:|---|',
+  `| every tool listed | ${everything.length} | ${n(tokens(everything))} | - |`,
+  `| grouped: ${FAMILIES.length} families (${FAMILIES.map(([name]) => name).join(', ')}) merged into one tool each | ${asGroups.length} | ${n(tokens(asGroups))} | - |`,
+  `| progressive discovery (served): core tools, find_tools, call_tool | ${future.listed.length} | ${n(tokens(future.listed))} | one find_tools call: median ${n(median(futureFound))}, largest ${n(Math.max(0, ...futureFound))} tokens of answer |`,
+  '',
+  '#### Calls through POST /api/tools/call',
+  '',
+  `${CALLS} calls each after ${WARMUP} warm-up, one at a time over keep-alive HTTP, CONFIG_EDITING on`,
   '',
   '| What | Figure |',
   '|---|---:|',
-  `| tools in the list | ${list.tools.length} (${listOff.length} without the config plugin) |`,
-  `| \`GET /api/tools\` tools JSON, every plugin | ${listJson.length.toLocaleString('en')} bytes, ${tokens(list.tools).toLocaleString('en')} tokens (chars / 4); budget ${BUDGET_TOKENS.toLocaleString('en')} |`,
-  `| the same without the config plugin (PLUGINS_DISABLED=config) | ${JSON.stringify(listOff).length.toLocaleString('en')} bytes, ${tokens(listOff).toLocaleString('en')} tokens |`,
-  `| the list with the config plugin and CONFIG_EDITING off (config_change, config_restore not offered) | ${JSON.stringify(listReadOnlyConfig).length.toLocaleString('en')} bytes, ${tokens(listReadOnlyConfig).toLocaleString('en')} tokens |`,
   `| read tool \`search_entities {domain: light}\` p50 / p99 | ${f(read.p50)} / ${f(read.p99)} |`,
   `| acting tool \`control_lights\` on/off alternately, verified, p50 / p99 | ${f(act.p50)} / ${f(act.p99)} (${act.verified} of ${CALLS} verified) |`,
   `| \`config_change\` preview of an automation (dry_run: diff, checkpoint), p50 / p99 | ${f(preview.p50)} / ${f(preview.p99)} |`,

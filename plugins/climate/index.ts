@@ -15,6 +15,7 @@ export default definePlugin({
   tools: [
     tool({
       name: 'control_climate',
+      core: true,
       ui: homeApp,
       title: 'Control thermostats',
       description:

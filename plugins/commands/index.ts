@@ -4,6 +4,7 @@ import { commandFields, commandResult, definePlugin, tool, v } from 'home-mcp-br
 
 const command = tool({
   name: 'command',
+  core: true,
   title: 'Run a command in plain words',
   description:
     'Run a plain-language command or question about the home ("turn off the kitchen lights", "is the front door locked?"). context.area is the room the speaker is in ("here", "the lights"). dry_run plans without acting. Unlocking, disarming and opening garage doors need confirm: true. Ambiguous commands act on nothing and list the candidates; commands that say not to, later or only if are refused, saying why. language: a BCP 47 tag (en, de, de-CH).',

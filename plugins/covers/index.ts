@@ -21,6 +21,7 @@ export default definePlugin({
   tools: [
     tool({
       name: 'control_covers',
+      core: true,
       ui: homeApp,
       title: 'Control covers',
       description:

@@ -153,6 +153,7 @@ const word = (x: string | undefined) => x?.trim().toLowerCase();
 
 const search = tool({
   name: 'search_entities',
+  core: true,
   ui: homeApp,
   title: 'Search entities',
   description:
@@ -209,6 +210,7 @@ const search = tool({
 
 const areas = tool({
   name: 'list_areas',
+  core: true,
   ui: homeApp,
   title: 'List areas',
   description: 'Every area (with its floor and how many entities of each domain it has), and every floor; optionally one floor’s areas.',
@@ -318,6 +320,7 @@ const devices = tool({
 
 const describe = tool({
   name: 'describe_entity',
+  core: true,
   ui: homeApp,
   title: 'Describe an entity',
   description: 'One entity in full: state, attributes, area, floor, device, labels, aliases, and the actions it supports (for the control tools).',

@@ -121,6 +121,7 @@ const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: fals
 
 const history = tool({
   name: 'get_history',
+  core: true,
   title: 'State history',
   description:
     'What states entities had over a period (default the last 24 hours; start/end, or hours back): the state at the start, then each change, oldest first. attributes: true adds attributes. Pages of limit with next_cursor.',

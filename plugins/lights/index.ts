@@ -8,6 +8,7 @@ const SERVICE = { on: 'turn_on', off: 'turn_off', toggle: 'toggle' } as const;
 
 const controlLights = tool({
   name: 'control_lights',
+  core: true,
   ui: homeApp,
   title: 'Control lights',
   description:

@@ -12,6 +12,7 @@ export default definePlugin({
   tools: [
     tool({
       name: 'control_locks',
+      core: true,
       title: 'Control locks',
       description: 'Lock, unlock or open (unlatch) locks, with a code where the lock asks for one. Unlock and open need confirm: true after asking the person.',
       input: v.object({

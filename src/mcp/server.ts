@@ -21,6 +21,7 @@ import { askingChannel, FIRST_ROUND, InputNeeded, type Round } from '../plugin-h
 import type { PromptCatalog, ResourceCatalog } from '../plugin-host/tool-catalog.js';
 import type { ToolRegistry } from '../plugin-host/tool-registry.js';
 import { errorResult } from '../plugin-host/tool-registry.js';
+import { discoveryOf } from '../plugin-host/tool-discovery.js';
 import type { RequestStateSeal } from './request-state.js';
 import { UI_EXTENSION, UI_MIME } from '../plugin-sdk/ui.js';
 
@@ -157,14 +158,15 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     });
   };
 
-  server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: s.tools.listFor(callerOf(ctx, principal)).sort(byKey((t) => t.name)) }) as never);
+  const tools = discoveryOf(s.tools);
+  server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: tools.listedFor(callerOf(ctx, principal)).sort(byKey((t) => t.name)) }) as never);
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const who = callerOf(ctx, principal);
     const { name } = req.params;
     const args = req.params.arguments ?? {};
     const round = roundOf(ctx, 'tools/call', name, args, who);
     try {
-      return (await s.tools.call(name, args, who, channel(ctx, round, req.params._meta?.progressToken))) as never;
+      return (await tools.call(name, args, who, channel(ctx, round, req.params._meta?.progressToken))) as never;
     } catch (err) {
       if (err instanceof InputNeeded) return asking(err, 'tools/call', name, args, who) as never;
       // Arguments that do not fit are the model's to fix: a tool error it can read (MCP 2025-11-25).

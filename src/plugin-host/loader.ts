@@ -38,6 +38,7 @@ const toolShape = v.object({
   description: v.pipe(v.string(), v.nonEmpty()),
   input: v.custom(isObjectSchema, 'must be a valibot object schema (v.object({...}))'),
   output: v.optional(v.custom(isSchema, 'must be a valibot schema')),
+  core: v.optional(v.boolean('must be true or false')),
   run: v.function('must be a function'),
 });
 

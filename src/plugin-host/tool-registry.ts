@@ -5,6 +5,7 @@ import type { Principal } from '../auth/tokens.js';
 import { AppError, notFound } from '../errors.js';
 import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin-sdk/index.js';
 import { InputNeeded } from './asking.js';
+import { compactAnnotations, compactSchema } from './compact-schema.js';
 import type { BoundTool, LoadedPlugin } from './loader.js';
 import { mayControl, mayEditConfig } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
@@ -78,6 +79,11 @@ export class ToolRegistry {
     return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true || configTools.has(t.name)));
   }
 
+  /** Whether the tool's plugin marks it core (listed first; see tool-discovery.ts). */
+  isCore(name: string): boolean {
+    return this.tools.get(name)?.definition.core === true;
+  }
+
   /** Every tool's description, made once. */
   list(): ToolInfo[] {
     return (this.infos ??= [...this.tools.values()]
@@ -85,9 +91,9 @@ export class ToolRegistry {
         name: d.name,
         title: d.title,
         description: d.description,
-        inputSchema: objectSchema(d.input),
-        ...(d.output ? { outputSchema: objectSchema(d.output) } : {}),
-        ...(d.annotations ? { annotations: d.annotations } : {}),
+        inputSchema: compactSchema(objectSchema(d.input)),
+        ...(d.output ? { outputSchema: compactSchema(objectSchema(d.output)) } : {}),
+        ...(d.annotations ? { annotations: compactAnnotations(d.annotations) } : {}),
         ...(d.ui ? { _meta: { ui: { resourceUri: d.ui.resourceUri, ...(d.ui.visibility ? { visibility: d.ui.visibility } : {}) } } } : {}),
       }))
       .sort((a, b) => (a.name < b.name ? -1 : 1)));

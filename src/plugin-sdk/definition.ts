@@ -31,6 +31,12 @@ export interface ToolDefinition<S extends ToolInput = ToolInput> {
    * credential needs the `config` scope).
    */
   edits?: 'config';
+  /**
+   * Listed to every client even when the whole list would exceed the bridge's budget for an
+   * assistant's context; the other tools are then found through `find_tools` and called directly
+   * or through `call_tool` (docs/tool-list.md). For the few tools an assistant needs first.
+   */
+  core?: boolean;
   run(args: v.InferOutput<S>, ctx: PluginContext): ToolResult | Promise<ToolResult>;
 }
 
