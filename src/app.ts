@@ -217,6 +217,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       requireConfirmation: config.requireConfirmation,
       exposedOnly: config.toolsExposedOnly,
       configEditing: config.configEditing,
+      adminTools: config.adminTools,
     },
     exposure,
   );
@@ -383,6 +384,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       plugins,
       () => home.ids(),
       () => policy.configEditing,
+      () => policy.adminTools,
     ),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
