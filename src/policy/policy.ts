@@ -97,6 +97,8 @@ export interface AdminChange {
    * so `TOOLS_DENY=area` keeps every area change out.
    */
   subjects: readonly string[];
+  /** The change makes the item (its entity, a new zone's, does not exist yet): exposure cannot apply to it. */
+  creates?: boolean;
 }
 
 /** A change to one of Home Assistant's config items (an automation, script, helper or dashboard). */
@@ -117,8 +119,11 @@ export interface ConfigReferences {
   templated: readonly string[];
 }
 
-/** Subjects of admin changes that are not entities: judged by the lists only, never by exposure. */
-const ADMIN_SUBJECT_KINDS = new Set(['area', 'floor', 'label', 'device', 'integration', 'repair', 'blueprint']);
+/**
+ * Subjects of admin changes judged by the lists only, never by exposure: what is not an entity, and
+ * zones, which are places (Home Assistant does not expose them to Assist by default).
+ */
+const ADMIN_SUBJECT_KINDS = new Set(['area', 'floor', 'label', 'device', 'integration', 'repair', 'blueprint', 'zone']);
 const isEntitySubject = (s: string) => !ADMIN_SUBJECT_KINDS.has(s.slice(0, s.indexOf('.')));
 
 const toRegex = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
@@ -182,6 +187,11 @@ export class Policy {
 
   get readOnly(): boolean {
     return this.settings.readOnly;
+  }
+
+  /** Whether only what Home Assistant exposes to Assist is in reach (TOOLS_EXPOSED_ONLY). */
+  get exposedOnly(): boolean {
+    return this.settings.exposedOnly === true;
   }
 
   /** Whether assistants may look after Home Assistant itself at all (ADMIN_TOOLS). */
@@ -294,7 +304,7 @@ export class Policy {
 
   /** Whether callers may see a config item: its entity must be visible; a dashboard (lovelace.<path>) always is. */
   maySeeSubject(subject: string): boolean {
-    return subject.startsWith('lovelace.') || this.maySee(subject);
+    return subject.startsWith('lovelace.') || !isEntitySubject(subject) || this.maySee(subject);
   }
 
   /**
@@ -420,7 +430,7 @@ export class Policy {
     this.authorizeAdminUse(caller, change.what);
     if (this.settings.readOnly)
       throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${change.what} is not allowed`, { read_only: true });
-    const entities = change.subjects.filter((s) => isEntitySubject(s));
+    const entities = change.subjects.filter((s, i) => isEntitySubject(s) && !(change.creates && i === 0));
     const hidden = entities.filter((id) => !this.maySee(id));
     if (hidden.length) {
       throw new AppError('FORBIDDEN', 403, `Not allowed to change ${hidden.join(', ')}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY)`, {
