@@ -166,6 +166,12 @@ const same = (a: unknown, b: unknown): boolean => {
   }
   return a === b;
 };
+/**
+ * Whether what Home Assistant runs is the config written. An automation or script made from a
+ * blueprint runs with the blueprint's inputs substituted, so only what the config sets itself
+ * (its alias) can be compared.
+ */
+const runsAs = (loaded: Json, expected: Json): boolean => ('use_blueprint' in expected ? loaded.alias === expected.alias : same(loaded, expected));
 const slug = (s: string) =>
   s
     .normalize('NFKD')
@@ -545,12 +551,12 @@ export class HaConfigService {
         const loaded = await this.o.hubConfig.loaded(kind, s.entity_id);
         // The entity's state is read again: the reload may have made it unavailable meanwhile.
         const now = entity();
-        if (loaded && same(loaded, expected) && now && now.state !== 'unavailable') return undefined;
-        if (loaded && same(loaded, expected) && now?.state === 'unavailable') return `Home Assistant could not load it (${now.entity_id} is unavailable)`;
+        if (loaded && runsAs(loaded, expected) && now && now.state !== 'unavailable') return undefined;
+        if (loaded && runsAs(loaded, expected) && now?.state === 'unavailable') return `Home Assistant could not load it (${now.entity_id} is unavailable)`;
       } else if (s?.state === 'unavailable') {
         const loaded = await this.o.hubConfig.loaded(kind, s.entity_id).catch(() => null);
         // An unavailable entity made from this very config: Home Assistant could not load it.
-        if (!loaded || same(loaded, expected)) return `Home Assistant could not load it (${s.entity_id} is unavailable)`;
+        if (!loaded || runsAs(loaded, expected)) return `Home Assistant could not load it (${s.entity_id} is unavailable)`;
       }
       if (Date.now() > deadline) {
         return expected === null ? undefined : `Home Assistant did not load it within ${Math.round(this.reloadTimeoutMs / 1000)} s`;

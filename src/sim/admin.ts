@@ -206,6 +206,8 @@ function command(type: string, fields: Record<string, KeySpec>, handle: (conn: C
 }
 class NotFound extends Error {}
 const NO_ANSWER = Symbol('answered');
+/** A zone as the collection answers it: no icon key when none was given. */
+const zoneWire = ({ icon, ...rest }: SimZone) => (icon ? { ...rest, icon } : rest);
 
 /** The hub's slug for a new registry id from a name, unique among `taken`. */
 function newId(name: string, taken: (id: string) => boolean): string {
@@ -469,7 +471,7 @@ export function adminCommands(): Map<string, Command> {
       },
     ),
     // --- zones (a storage collection; the home zone is the core config's) ----------------------
-    command('zone/list', {}, (conn) => [...adminOf(conn.hub).zones.values()], false),
+    command('zone/list', {}, (conn) => [...adminOf(conn.hub).zones.values()].map(zoneWire), false),
     command(
       'zone/create',
       {
@@ -495,7 +497,7 @@ export function adminCommands(): Map<string, Command> {
         };
         a.zones.set(id, z);
         a.writeZone(z);
-        return z;
+        return zoneWire(z);
       },
     ),
     command(
@@ -516,7 +518,7 @@ export function adminCommands(): Map<string, Command> {
         if (!z) throw new NotFound(`Unable to find zone_id ${String(f.zone_id)}`);
         pick(z, f, ['name', 'latitude', 'longitude', 'radius', 'icon', 'passive']);
         a.writeZone(z);
-        return z;
+        return zoneWire(z);
       },
     ),
     command('zone/delete', { zone_id: { v: string, required: true } }, (conn, msg) => {
@@ -561,7 +563,7 @@ export function adminCommands(): Map<string, Command> {
         homeassistant: {
           info: {
             installation_type: 'Home Assistant Core',
-            version: conn.hub.version,
+            version: `core-${conn.hub.version}`,
             dev: false,
             hassio: false,
             docker: false,
