@@ -96,6 +96,8 @@ export interface AdminOptions {
 }
 
 export class AdminService {
+  /** Each config entry's integration, as last listed. */
+  private readonly entryDomains = new Map<string, string>();
   constructor(private readonly o: AdminOptions) {
     for (const kind of ADMIN_KINDS) {
       o.config.useAdminKind(kind, {
@@ -114,7 +116,8 @@ export class AdminService {
   private subject(kind: AdminKind, id: string): string {
     if (kind === 'entity') return id;
     if (kind === 'zone') return `zone.${id}`;
-    if (kind === 'integration') return `integration.${id}`;
+    // An integration entry is judged by its integration (TOOLS_DENY=integration.zha).
+    if (kind === 'integration') return `integration.${this.entryDomains.get(id) ?? id}`;
     if (kind === 'repair') return `repair.${id.split('/')[0]}`;
     return `${kind}.${id}`;
   }
@@ -134,7 +137,9 @@ export class AdminService {
       return [...(home ? [home] : []), ...zones];
     }
     if (kind === 'integration') {
-      return (await hub.entries()).map((e) => ({
+      const entries = await hub.entries();
+      for (const e of entries) this.entryDomains.set(String(e.entry_id), String(e.domain));
+      return entries.map((e) => ({
         kind,
         id: String(e.entry_id),
         name: String(e.title),
@@ -220,7 +225,10 @@ export class AdminService {
       });
     if (op === 'reload') {
       if (kind !== 'integration') throw invalidParameters(`op: only an integration is reloaded (this is a ${kind})`, { field: 'op' });
-      return this.planReload(this.need(req.id, kind));
+      const entry = this.need(req.id, kind);
+      if (!(await this.current(kind, entry)))
+        throw notFound(`Home Assistant has no integration entry ${entry}; list the integrations to see their ids`, { kind, id: entry });
+      return this.planReload(entry);
     }
     if (op === 'create') {
       if (!CREATABLE.has(kind)) throw invalidParameters(`op: a ${kind} is not created here; ${[...CREATABLE].join(', ')} are`, { field: 'op' });

@@ -93,7 +93,7 @@ export interface AdminChange {
   what: string;
   /**
    * What the allow and deny lists judge: entity ids, and for what is not an entity `<kind>.<id>`
-   * (`area.kitchen`, `floor.upstairs`, `label.outdoor`, `device.<id>`, `integration.<domain>`),
+   * (`area.kitchen`, `floor.upstairs`, `label.outdoor`, `device.<id>`, `zone.<id>`, `integration.<domain>`),
    * so `TOOLS_DENY=area` keeps every area change out.
    */
   subjects: readonly string[];
