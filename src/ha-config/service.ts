@@ -752,6 +752,17 @@ export class HaConfigService {
       }
     };
     await take(plan.written, '', 0);
+    // A blueprint's triggers and actions are in Home Assistant's file: it expands them with these
+    // inputs (blueprint/substitute), and what they do is judged like written-out config. What it
+    // does not expand cannot be checked, so it is refused like a templated action.
+    const bp = isObject(plan.written) && isObject(plan.written.use_blueprint) ? plan.written.use_blueprint : undefined;
+    if (bp && (plan.kind === 'automation' || plan.kind === 'script')) {
+      const expanded = await this.o.hub
+        .command<{ substituted_config?: Json }>({ type: 'blueprint/substitute', domain: plan.kind, path: bp.path, input: bp.input ?? {} })
+        .catch(() => undefined);
+      if (expanded?.substituted_config) await take(expanded.substituted_config, 'use_blueprint', 1);
+      else templated.push(`use_blueprint (Home Assistant did not expand ${String(bp.path)})`);
+    }
     return { entities: [...entities].sort(), actions, templated };
   }
 

@@ -155,6 +155,23 @@ describe('with ADMIN_TOOLS on', () => {
     expect((sc(await tool(s, 'admin_health', { operation: 'integrations' })).items as Body[]).find((e) => e.id === sim.id)!.info.state).toBe('loaded');
   });
 
+  test('blueprints: listed with their inputs; one Home Assistant does not expand cannot be checked, so using it is refused', async () => {
+    const listed = sc(await tool(s, 'admin_blueprint', { operation: 'list', domain: 'automation' }));
+    expect(listed.blueprints[0]).toMatchObject({ path: 'homeassistant/motion_light.yaml', name: 'Motion-activated Light' });
+    expect(Object.keys(listed.blueprints[0].inputs)).toEqual(['motion_entity', 'light_target', 'no_motion_wait']);
+    const unknown = await tool(s, 'admin_blueprint', { operation: 'use', path: 'nope.yaml', dry_run: true });
+    expect(text(unknown)).toContain('has no automation blueprint nope.yaml');
+    // The simulator does not run blueprints (no blueprint/substitute): what it would do cannot be known.
+    const use = await tool(s, 'admin_blueprint', {
+      operation: 'use',
+      path: 'homeassistant/motion_light.yaml',
+      inputs: { motion_entity: 'binary_sensor.hallway_motion', light_target: { entity_id: 'light.kitchen_ceiling' } },
+      dry_run: true,
+    });
+    expect(use.body.structuredContent.error).toMatchObject({ code: 'FORBIDDEN' });
+    expect(text(use)).toContain('use_blueprint');
+  });
+
   test.each(['modern', 'legacy'] as const)('%s MCP era: the person is asked and the change applies on their yes', async (era) => {
     const c = new Client(
       { name: 'admin-test', version: '1.0.0' },
