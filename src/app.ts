@@ -1,5 +1,7 @@
 // The composition root: builds one services object from the config, hands it to every route
 // registrar, starts the parts in order and stops them in reverse.
+import { AdminService } from './ha-admin/service.js';
+import { HubAdmin } from './ha-admin/hub-admin.js';
 import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
 import { actorName, TokenService } from './auth/tokens.js';
@@ -217,6 +219,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       requireConfirmation: config.requireConfirmation,
       exposedOnly: config.toolsExposedOnly,
       configEditing: config.configEditing,
+      adminTools: config.adminTools,
     },
     exposure,
   );
@@ -315,6 +318,13 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     who,
     log: log.child({ part: 'ha-config' }),
   });
+  const admin = new AdminService({
+    hub: new HubAdmin(hub, rest),
+    policy,
+    config: haConfig,
+    ...(exposure ? { exposure } : {}),
+    state: (id) => hub.cache.get(id),
+  });
   const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
   // Delivery listens before the hub connects, so its first events are kept too.
@@ -371,7 +381,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
-    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig },
+    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig, admin },
     version: VERSION,
     log: log.child({ part: 'plugins' }),
   });
@@ -383,6 +393,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       plugins,
       () => home.ids(),
       () => policy.configEditing,
+      () => policy.adminTools,
     ),
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),

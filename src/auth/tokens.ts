@@ -5,8 +5,13 @@ import { unauthorized } from '../errors.js';
 import { JwtInvalid, verifyHs256 } from './hs256.js';
 
 export const ISSUER = 'home-mcp-bridge';
-/** What a principal with scopes may do: read; control devices; change Home Assistant's config (config). */
-export const SCOPES = ['read', 'control', 'config'] as const;
+/**
+ * What a principal with scopes may do: read; control devices; change Home Assistant's config
+ * (config); look after Home Assistant itself: registries, zones, health, integrations (admin).
+ */
+export const SCOPES = ['read', 'control', 'config', 'admin'] as const;
+/** What a request that names no scope gets: never admin, which must be asked for by name. */
+export const DEFAULT_SCOPES = ['read', 'control', 'config'] as const satisfies readonly Scope[];
 export type Scope = (typeof SCOPES)[number];
 export const AUDIENCE = 'home-mcp-bridge';
 const CACHE_MAX = 10_000;

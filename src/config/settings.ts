@@ -254,6 +254,16 @@ export const SETTINGS = {
     fromEnv: toBool,
     addon: 'bool?',
   },
+  adminTools: {
+    env: 'ADMIN_TOOLS',
+    file: 'admin_tools',
+    default: false,
+    description:
+      'Assistants with the `admin` scope may look after Home Assistant itself: areas, floors, labels, devices, entities and their exposure, zones, repairs, integrations, system health and the error log; each change is previewed and confirmed. Off: the admin tools are not offered',
+    schema: v.boolean('must be true or false'),
+    fromEnv: toBool,
+    addon: 'bool?',
+  },
   configVersionsMax: {
     env: 'CONFIG_VERSIONS_MAX',
     file: 'config_versions_max',

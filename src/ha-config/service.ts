@@ -14,16 +14,18 @@ import { AppError, conflict, invalidParameters, notFound } from '../errors.js';
 import type { HubClient } from '../hub/client.js';
 import type { HubState } from '../hub/types.js';
 import type { Logger } from '../log.js';
-import type { Caller, ConfigEdit, GuardedAction, Policy } from '../policy/policy.js';
-import type { ConfigChange, ConfigKind, ConfigVersion, ConfigVersionStore } from '../store/config-versions.js';
+import type { AdminChange, Caller, ConfigEdit, GuardedAction, Policy } from '../policy/policy.js';
+import { ADMIN_KINDS, type AdminKind, type ConfigChange, type ConfigKind, type ConfigVersion, type ConfigVersionStore } from '../store/config-versions.js';
 import { editDashboard, type DashboardChange } from './dashboards.js';
 import { changeWords, toYaml, unifiedDiff } from './diff.js';
 import { HELPER_TYPES, helperRef, type HubConfig, storedAutomation, type Json } from './hub-config.js';
 import { type ActionRef, referencesOf } from './references.js';
 import { explain, explainRun, type Explanation, type TraceStep, type TraceSummary } from './traces.js';
 
-export type Kind = ConfigKind;
+/** Config items proper; the admin kinds share the same versions and the same change flow. */
+export type Kind = Exclude<ConfigKind, AdminKind>;
 export const KINDS: readonly Kind[] = ['automation', 'script', 'helper', 'dashboard'];
+const isAdminKind = (k: ConfigKind): k is AdminKind => (ADMIN_KINDS as readonly string[]).includes(k);
 
 export interface ChangeRequest {
   kind: Kind;
@@ -51,7 +53,7 @@ export interface ApplyOptions {
 }
 
 export interface Outcome {
-  kind: Kind;
+  kind: ConfigKind;
   id: string;
   entity_id: string | null;
   change: ConfigChange | 'unchanged';
@@ -113,9 +115,13 @@ export interface HaConfigOptions {
   reloadTimeoutMs?: number;
 }
 
-/** What a change does to Home Assistant, planned before anything is written. */
-interface Plan {
-  kind: Kind;
+/**
+ * What a change does to Home Assistant, planned before anything is written. The admin tools plan
+ * their changes (a registry item, a zone, an integration's state) in this shape too, with `admin`
+ * set: the checkpoint judges them as admin changes, and everything else is the same flow.
+ */
+export interface ChangePlan {
+  kind: ConfigKind;
   id: string;
   /** The item as the policy's lists judge it (automation.x, input_boolean.y, lovelace.default). */
   subject: string;
@@ -128,11 +134,26 @@ interface Plan {
   what: string;
   detail?: string;
   /** Makes the change; answers the item's id (a new helper's is Home Assistant's choice) and its config after. */
-  apply(): Promise<{ id: string; after: Json | null }>;
+  apply(): Promise<{ id: string; after: Json | null; entityId?: string | null }>;
   /** Waits until Home Assistant runs the new config; answers why not, if it does not. */
   verify?(): Promise<string | undefined>;
   /** Puts `before` back. */
   undo(): Promise<void>;
+  /** An admin change: judged by Policy.authorizeAdminChange instead of as a config edit. */
+  admin?: AdminChange;
+  /** False for a change with nothing to keep (reloading an integration): confirmed, never versioned. */
+  versioned?: boolean;
+}
+type Plan = ChangePlan;
+
+/** How the admin tools put one of their kinds back to a kept version. */
+export interface AdminKindHandler {
+  /** The item as it is now; null when absent. */
+  current(item: string): Promise<Json | null>;
+  /** A plan that makes the item `target` (null: removes it). */
+  planTo(item: string, target: Json | null, current: Json | null): Promise<ChangePlan>;
+  /** The item as the lists judge it (area.kitchen, light.desk). */
+  subject(item: string): string;
 }
 
 const MAX_NESTING = 5;
@@ -145,6 +166,12 @@ const same = (a: unknown, b: unknown): boolean => {
   }
   return a === b;
 };
+/**
+ * Whether what Home Assistant runs is the config written. An automation or script made from a
+ * blueprint runs with the blueprint's inputs substituted, so only what the config sets itself
+ * (its alias) can be compared.
+ */
+const runsAs = (loaded: Json, expected: Json): boolean => ('use_blueprint' in expected ? loaded.alias === expected.alias : same(loaded, expected));
 const slug = (s: string) =>
   s
     .normalize('NFKD')
@@ -157,6 +184,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class HaConfigService {
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly reloadTimeoutMs: number;
+  private readonly adminKinds = new Map<AdminKind, AdminKindHandler>();
 
   constructor(private readonly o: HaConfigOptions) {
     this.reloadTimeoutMs = o.reloadTimeoutMs ?? 15_000;
@@ -164,6 +192,22 @@ export class HaConfigService {
 
   get editing(): boolean {
     return this.o.policy.configEditing;
+  }
+
+  /** The admin service says how its kinds are put back (restore) and judged (history). */
+  useAdminKind(kind: AdminKind, handler: AdminKindHandler): void {
+    this.adminKinds.set(kind, handler);
+  }
+
+  private adminKind(kind: AdminKind): AdminKindHandler {
+    const h = this.adminKinds.get(kind);
+    if (!h) throw notFound(`No ${kind}s are looked after in this bridge (ADMIN_TOOLS)`, { kind });
+    return h;
+  }
+
+  /** An admin change through the one flow: planned, judged, previewed, confirmed, kept as a version. */
+  applyPlan(key: string, plan: () => Promise<ChangePlan>, principal: Principal | undefined, opts: ApplyOptions = {}): Promise<Outcome> {
+    return this.serial(key, async () => this.run(await plan(), principal, opts));
   }
 
   // --- reading -------------------------------------------------------------------------------
@@ -343,16 +387,25 @@ export class HaConfigService {
     };
   }
 
-  private subjectOf(kind: Kind, item: string): string {
+  private subjectOf(kind: ConfigKind, item: string): string {
+    if (isAdminKind(kind)) return this.adminKinds.get(kind)?.subject(item) ?? `${kind}.${item}`;
     if (kind === 'dashboard') return `lovelace.${item}`;
     if (kind === 'helper') return item;
     if (kind === 'script') return `script.${item}`;
     return this.automationEntity(item)?.entity_id ?? `automation.${item}`;
   }
 
-  /** Versions, newest first: of one item, or the latest changes of every item. */
-  history(kind?: Kind, rawId?: string, limit = 20): VersionView[] {
+  /**
+   * Versions, newest first: of one item, or the latest changes of every item. `admin`: the admin
+   * kinds' versions instead of the config items' (each tool family sees its own).
+   */
+  history(kind?: ConfigKind, rawId?: string, limit = 20, admin = false): VersionView[] {
     const store = this.o.versions;
+    if (kind && isAdminKind(kind) !== admin) return [];
+    if (kind && rawId && isAdminKind(kind)) {
+      const list = store.history(kind, rawId, limit + 1);
+      return list.slice(0, limit).map((v, i) => this.view(v, list[i + 1]));
+    }
     if (kind && rawId) {
       const item =
         kind === 'automation'
@@ -367,7 +420,10 @@ export class HaConfigService {
     }
     const recent = store
       .recent(limit * 2)
-      .filter((v) => (!kind || v.kind === kind) && v.change !== 'found' && this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item)));
+      .filter(
+        (v) =>
+          (!kind || v.kind === kind) && isAdminKind(v.kind) === admin && v.change !== 'found' && this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item)),
+      );
     return recent.slice(0, limit).map((v) =>
       this.view(
         v,
@@ -383,9 +439,10 @@ export class HaConfigService {
     return typeof configId === 'string' ? configId : id.slice('automation.'.length);
   }
 
-  version(id: number): VersionView {
+  /** One kept version; `admin`: of the admin kinds (each tool family reaches only its own). */
+  version(id: number, admin = false): VersionView {
     const v = this.o.versions.get(id);
-    if (!v || !this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item)))
+    if (!v || isAdminKind(v.kind) !== admin || !this.o.policy.maySeeSubject(this.subjectOf(v.kind, v.item)))
       throw notFound(`No version ${id} is kept; config_history lists them`, { version: id });
     return this.view(
       v,
@@ -412,8 +469,8 @@ export class HaConfigService {
   }
 
   /** Puts a kept version back: itself a change, kept as a new version. */
-  restore(versionId: number, principal: Principal | undefined, opts: ApplyOptions = {}): Promise<Outcome> {
-    const v = this.version(versionId);
+  restore(versionId: number, principal: Principal | undefined, opts: ApplyOptions = {}, admin = false): Promise<Outcome> {
+    const v = this.version(versionId, admin);
     return this.serial(`${v.kind}:${v.item}`, async () => this.run(await this.planRestore(v), principal, opts, v.id));
   }
 
@@ -494,12 +551,12 @@ export class HaConfigService {
         const loaded = await this.o.hubConfig.loaded(kind, s.entity_id);
         // The entity's state is read again: the reload may have made it unavailable meanwhile.
         const now = entity();
-        if (loaded && same(loaded, expected) && now && now.state !== 'unavailable') return undefined;
-        if (loaded && same(loaded, expected) && now?.state === 'unavailable') return `Home Assistant could not load it (${now.entity_id} is unavailable)`;
+        if (loaded && runsAs(loaded, expected) && now && now.state !== 'unavailable') return undefined;
+        if (loaded && runsAs(loaded, expected) && now?.state === 'unavailable') return `Home Assistant could not load it (${now.entity_id} is unavailable)`;
       } else if (s?.state === 'unavailable') {
         const loaded = await this.o.hubConfig.loaded(kind, s.entity_id).catch(() => null);
         // An unavailable entity made from this very config: Home Assistant could not load it.
-        if (!loaded || same(loaded, expected)) return `Home Assistant could not load it (${s.entity_id} is unavailable)`;
+        if (!loaded || runsAs(loaded, expected)) return `Home Assistant could not load it (${s.entity_id} is unavailable)`;
       }
       if (Date.now() > deadline) {
         return expected === null ? undefined : `Home Assistant did not load it within ${Math.round(this.reloadTimeoutMs / 1000)} s`;
@@ -610,6 +667,14 @@ export class HaConfigService {
 
   private async planRestore(v: VersionView): Promise<Plan> {
     const target = v.config as Json | null;
+    if (isAdminKind(v.kind)) {
+      const h = this.adminKind(v.kind);
+      const plan = await h.planTo(v.item, target, await h.current(v.item));
+      plan.change = 'restored';
+      plan.what = `putting ${v.kind} ${v.item} back to version ${v.id}`;
+      if (plan.admin) plan.admin = { ...plan.admin, what: plan.what };
+      return plan;
+    }
     const current = await this.currentOf(v.kind, v.item);
     const op = target === null ? 'delete' : current === null ? 'create' : 'update';
     if (op === 'delete' && current === null) {
@@ -651,7 +716,8 @@ export class HaConfigService {
     return plan;
   }
 
-  private async currentOf(kind: Kind, item: string): Promise<Json | null> {
+  private async currentOf(kind: ConfigKind, item: string): Promise<Json | null> {
+    if (isAdminKind(kind)) return this.adminKind(kind).current(item);
     if (kind === 'automation' || kind === 'script') return this.o.hubConfig.stored(kind, item);
     if (kind === 'helper') {
       const { type, itemId } = helperRef(item);
@@ -686,6 +752,17 @@ export class HaConfigService {
       }
     };
     await take(plan.written, '', 0);
+    // A blueprint's triggers and actions are in Home Assistant's file: it expands them with these
+    // inputs (blueprint/substitute), and what they do is judged like written-out config. What it
+    // does not expand cannot be checked, so it is refused like a templated action.
+    const bp = isObject(plan.written) && isObject(plan.written.use_blueprint) ? plan.written.use_blueprint : undefined;
+    if (bp && (plan.kind === 'automation' || plan.kind === 'script')) {
+      const expanded = await this.o.hub
+        .command<{ substituted_config?: Json }>({ type: 'blueprint/substitute', domain: plan.kind, path: bp.path, input: bp.input ?? {} })
+        .catch(() => undefined);
+      if (expanded?.substituted_config) await take(expanded.substituted_config, 'use_blueprint', 1);
+      else templated.push(`use_blueprint (Home Assistant did not expand ${String(bp.path)})`);
+    }
     return { entities: [...entities].sort(), actions, templated };
   }
 
@@ -718,9 +795,12 @@ export class HaConfigService {
       ? `No change: ${plan.kind} ${plan.id} is already so.`
       : `${plan.what.charAt(0).toUpperCase()}${plan.what.slice(1)}: ${words.join('; ')}.`;
     const edit: ConfigEdit = { what: plan.what, subject: plan.subject, subjectIsEntity: plan.entityId !== null };
-    const refs = await this.references(plan);
+    // An admin change writes no config that acts: nothing to resolve, the admin rules judge it.
+    const refs = plan.admin ? { entities: [], actions: [], templated: [] } : await this.references(plan);
     await policy.prepare(refs.actions);
     const caller: Caller = { principal, confirm: opts.confirm };
+    const authorize = (c: Caller, o?: { planOnly: boolean }) =>
+      plan.admin ? policy.authorizeAdminChange(c, plan.admin, o) : policy.authorizeConfigEdit(c, edit, refs, o);
     const outcome = (extra: Partial<Outcome>): Outcome => ({
       kind: plan.kind,
       id: plan.id,
@@ -737,7 +817,7 @@ export class HaConfigService {
       ...extra,
     });
     // Judged as a plan first: refusals come before any question, and a dry run shows what would be asked.
-    const { needs_confirmation } = policy.authorizeConfigEdit(caller, edit, refs, { planOnly: true });
+    const { needs_confirmation } = authorize(caller, { planOnly: true });
     if (dryRun) {
       const preview = await policy.preview(refs.actions);
       return outcome({ needs_confirmation, effects: preview.effects, may_also_run: preview.may_also_run });
@@ -753,7 +833,7 @@ export class HaConfigService {
     if (!opts.reason?.trim() && (opts.assistant || !isPerson(principal)))
       throw invalidParameters('reason: say why this change is made (it is kept with the version)', { field: 'reason' });
     try {
-      policy.authorizeConfigEdit(caller, edit, refs);
+      authorize(caller);
     } catch (err) {
       // What the person is asked to confirm travels with the refusal: the preview itself.
       if (err instanceof AppError && err.code === 'CONFIRMATION_REQUIRED')
@@ -762,8 +842,9 @@ export class HaConfigService {
     }
     const actor = who(principal);
     // The version before the change is kept before Home Assistant is asked.
-    const latest = versions.latest(plan.kind, plan.id);
-    if (latest ? !same(latest.config, plan.before) : plan.before !== null) {
+    const versioned = plan.versioned !== false;
+    const latest = versioned ? versions.latest(plan.kind, plan.id) : undefined;
+    if (versioned && (latest ? !same(latest.config, plan.before) : plan.before !== null)) {
       versions.add(
         [
           {
@@ -800,26 +881,34 @@ export class HaConfigService {
         reload_failed: failed,
       });
     }
-    const [version] = versions.add(
-      [
-        {
-          kind: plan.kind,
-          item: done.id,
-          config: done.after,
-          change: plan.change,
-          actor_kind: actor.kind,
-          actor: actor.name,
-          reason: opts.reason?.trim() || null,
-          summary,
-          restored_from: restoredFrom ?? null,
-        },
-      ],
-      keep,
-    );
+    const [version] = !versioned
+      ? [undefined]
+      : versions.add(
+          [
+            {
+              kind: plan.kind,
+              item: done.id,
+              config: done.after,
+              change: plan.change,
+              actor_kind: actor.kind,
+              actor: actor.name,
+              reason: opts.reason?.trim() || null,
+              summary,
+              restored_from: restoredFrom ?? null,
+            },
+          ],
+          keep,
+        );
     this.o.log.info(
       { kind: plan.kind, id: done.id, change: plan.change, by: actor.name, version },
       `Home Assistant config ${plan.change}: ${plan.kind} ${done.id}`,
     );
-    return outcome({ id: done.id, entity_id: this.entityOf(plan.kind, done.id), applied: true, version, needs_confirmation });
+    return outcome({
+      id: done.id,
+      entity_id: isAdminKind(plan.kind) ? (done.entityId ?? plan.entityId) : this.entityOf(plan.kind, done.id),
+      applied: true,
+      version,
+      needs_confirmation,
+    });
   }
 }

@@ -379,6 +379,47 @@ export class HubClient {
     })) as T;
   }
 
+  /**
+   * A command the hub answers as a subscription (system_health/info): its events, gathered until
+   * one `isLast` says it is the end or the time runs out; then unsubscribed.
+   */
+  async collect<T>(message: { type: string; [k: string]: unknown }, isLast: (event: T) => boolean): Promise<T[]> {
+    const conn = this.ensureConnected();
+    const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
+    const events: T[] = [];
+    let unsubscribe: (() => Promise<void>) | undefined;
+    let failed: unknown;
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+      void conn
+        .subscribeMessage<T>(
+          (e) => {
+            events.push(e);
+            if (isLast(e)) {
+              clearTimeout(timer);
+              resolve();
+            }
+          },
+          message,
+          { resubscribe: false },
+        )
+        .then((u) => {
+          unsubscribe = u;
+        })
+        .catch((err: unknown) => {
+          clearTimeout(timer);
+          events.length = 0;
+          resolve();
+          failed = hubError(err, message.type);
+        });
+    });
+    await done;
+    if (failed) throw failed;
+    await unsubscribe?.().catch(() => undefined);
+    return events;
+  }
+
   async call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
     const conn = this.ensureConnected();
     const { domain, service } = call;

@@ -48,6 +48,8 @@ const SCOPE_WORDS = {
   control: 'Control your devices: switch, dim, open, lock and run scenes',
   config:
     'Change your automations, scripts, helpers and dashboards (each change previewed, confirmed and kept as a version; only while the bridge allows config editing)',
+  admin:
+    'Look after Home Assistant itself: areas, devices, entities, zones, repairs and integrations (each change previewed and confirmed; only while the bridge allows admin tools)',
 };
 
 export function consentPage(p: PendingAuthorization, who: Principal | undefined, error?: string): string {
@@ -62,7 +64,7 @@ export function consentPage(p: PendingAuthorization, who: Principal | undefined,
     .map((s) =>
       s === 'read'
         ? `<li><label class="check"><input type="checkbox" checked disabled> ${escapeHtml(SCOPE_WORDS.read)}</label><input type="hidden" name="scope" value="read"></li>`
-        : // Config editing is never granted unless the person ticks it.
+        : // Config editing and admin are never granted unless the person ticks them.
           `<li><label class="check"><input type="checkbox" name="scope" value="${s}"${s === 'control' ? ' checked' : ''}> ${escapeHtml(SCOPE_WORDS[s])}</label></li>`,
     )
     .join('');

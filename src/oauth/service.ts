@@ -11,7 +11,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { OAuthGrantRecord, OAuthStore } from '../store/oauth.js';
-import { actorName, SCOPES, type Principal, type Scope, type TokenService } from '../auth/tokens.js';
+import { actorName, DEFAULT_SCOPES, SCOPES, type Principal, type Scope, type TokenService } from '../auth/tokens.js';
 import type { CredentialEnd } from '../auth/credentials.js';
 import type { UserStore } from '../auth/users.js';
 import { AppError } from '../errors.js';
@@ -715,7 +715,7 @@ export class OAuthService {
   }
 
   private parseScope(text: string | null | undefined): Scope[] | undefined {
-    if (text === undefined || text === null || text.trim() === '') return [...SCOPES];
+    if (text === undefined || text === null || text.trim() === '') return [...DEFAULT_SCOPES];
     const asked = text.trim().split(/\s+/);
     if (asked.some((s) => !(SCOPES as readonly string[]).includes(s))) return undefined;
     return SCOPES.filter((s) => asked.includes(s));

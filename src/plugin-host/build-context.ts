@@ -14,14 +14,17 @@ import type { HomeView } from '../policy/home-view.js';
 import type { Caller, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import type { HaConfigService } from '../ha-config/service.js';
+import type { AdminService } from '../ha-admin/service.js';
 import { commandWithCode, withCode } from './lock-code.js';
 import type {
   ActRequest,
+  AdminChangeRequest,
   CallerInfo,
   ClientChannel,
   ConfigChangeRequest,
   ConfigOutcome,
   Home,
+  HomeAdmin,
   HomeConfig,
   Need,
   PluginContext,
@@ -39,6 +42,7 @@ export interface PluginParts {
   groups: GroupService;
   commands: CommandService;
   haConfig: HaConfigService;
+  admin: AdminService;
 }
 
 /** The hub's read-only questions a plugin may ask (`home.read`); anything that changes goes through the executor. */
@@ -338,6 +342,24 @@ function configFor(service: HaConfigService, principal: Principal | undefined, c
   };
 }
 
+/** The admin part for one caller: the admin service, every change confirmed through the same asking as config's. */
+function adminFor(service: AdminService, principal: Principal | undefined, client: ClientChannel): HomeAdmin {
+  return {
+    list: (kind) => service.list(kind, principal),
+    change: ({ dry_run, confirm, reason, preview_id, ...req }: AdminChangeRequest) =>
+      confirmedChange(client, confirm, (yes, asked) =>
+        service.change(req, principal, { dry_run, confirm: yes, reason, preview_id: preview_id ?? asked, assistant: true }),
+      ),
+    history: (kind, id, limit) => service.history(kind, id, limit, principal),
+    restore: (version, opts = {}) =>
+      confirmedChange(client, opts.confirm, (yes, asked) =>
+        service.restore(version, principal, { ...opts, confirm: yes, preview_id: opts.preview_id ?? asked, assistant: true }),
+      ),
+    health: () => service.health(principal),
+    blueprints: (domain) => service.blueprints(domain, principal),
+  };
+}
+
 const undeclared = (plugin: string, part: Need) => () => {
   throw new Error(`the plugin ${plugin} did not declare "${part}" in needs`);
 };
@@ -376,6 +398,7 @@ export function pluginContext(
         ),
     }),
     config: () => configFor(parts.haConfig, principal, client),
+    admin: () => adminFor(parts.admin, principal, client),
   };
   const ctx = { log: plugin.log, client, caller: callerInfo(principal) } as PluginContext;
   for (const part of Object.keys(made) as Need[]) {

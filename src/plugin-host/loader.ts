@@ -27,7 +27,7 @@ import { strictInput } from './strict-input.js';
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-export const NEEDS: readonly Need[] = ['home', 'scenes', 'groups', 'commands', 'config'];
+export const NEEDS: readonly Need[] = ['home', 'scenes', 'groups', 'commands', 'config', 'admin'];
 
 const isSchema = (x: unknown) => typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === 'schema';
 const isObjectSchema = (x: unknown) => isSchema(x) && ['object', 'strict_object', 'loose_object'].includes(String((x as { type?: unknown }).type));

@@ -7,7 +7,7 @@ import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin-sdk/i
 import { InputNeeded } from './asking.js';
 import { compactAnnotations, compactSchema } from './compact-schema.js';
 import type { BoundTool, LoadedPlugin } from './loader.js';
-import { mayControl, mayEditConfig } from '../policy/policy.js';
+import { mayAdminister, mayControl, mayEditConfig } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
 import { jsonSchemaOfInput } from '../plugin-sdk/json-input.js';
 
@@ -44,11 +44,15 @@ export class ToolRegistry {
   private readonly tools = new Map<string, BoundTool>();
   private infos?: ToolInfo[];
 
-  /** `visibleIds`: the entities callers see now (the policy's view of the home); `configEditing`: whether CONFIG_EDITING is on. */
+  /**
+   * `visibleIds`: the entities callers see now (the policy's view of the home); `configEditing`:
+   * whether CONFIG_EDITING is on; `adminTools`: whether ADMIN_TOOLS is on.
+   */
   constructor(
     plugins: readonly LoadedPlugin[],
     private readonly visibleIds: () => Iterable<string> = () => [],
     private readonly configEditing: () => boolean = () => false,
+    private readonly adminTools: () => boolean = () => false,
   ) {
     for (const p of plugins) for (const t of p.tools) this.tools.set(t.definition.name, t);
   }
@@ -61,11 +65,12 @@ export class ToolRegistry {
    * The tools this caller may use, by name: those of plugins available for the home as it is now
    * (see PluginDefinition.available); for an OAuth grant without control only those that read;
    * tools that change Home Assistant's config only while CONFIG_EDITING is on and to callers that
-   * may edit config.
+   * may edit config; admin tools only while ADMIN_TOOLS is on and to callers with the admin scope.
    */
   listFor(principal?: Principal): ToolInfo[] {
     const control = mayControl(principal);
     const editConfig = this.configEditing() && mayEditConfig(principal);
+    const admin = this.mayUseAdmin(principal);
     let domains: Set<string> | undefined;
     const seen = () => (domains ??= new Set([...this.visibleIds()].map((id) => id.slice(0, id.indexOf('.')))));
     const offered = new Set<string>();
@@ -73,10 +78,23 @@ export class ToolRegistry {
     for (const t of this.tools.values()) {
       let ok = byPlugin.get(t.plugin);
       if (ok === undefined) byPlugin.set(t.plugin, (ok = t.available(seen)));
-      if (ok && (t.definition.edits !== 'config' || editConfig)) offered.add(t.definition.name);
+      const edits = t.definition.edits;
+      if (ok && (edits === 'config' ? editConfig : edits === 'admin' ? admin : true)) offered.add(t.definition.name);
     }
-    const configTools = new Set([...this.tools.values()].filter((t) => t.definition.edits === 'config').map((t) => t.definition.name));
-    return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true || configTools.has(t.name)));
+    // Config and admin tools have their own scope; control is not what they need.
+    const ownScope = new Set([...this.tools.values()].filter((t) => t.definition.edits !== undefined).map((t) => t.definition.name));
+    return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true || ownScope.has(t.name)));
+  }
+
+  /** Admin tools exist for a caller only while ADMIN_TOOLS is on and it holds the admin scope (unscoped callers do). */
+  private mayUseAdmin(principal?: Principal): boolean {
+    return this.adminTools() && mayAdminister(principal);
+  }
+
+  /** Every tool a caller may know of (GET /api/tools): all but the admin tools it may not use. */
+  catalogFor(principal?: Principal): ToolInfo[] {
+    if (this.mayUseAdmin(principal)) return this.list();
+    return this.list().filter((t) => this.tools.get(t.name)?.definition.edits !== 'admin');
   }
 
   /** Whether the tool's plugin marks it core (listed first; see tool-discovery.ts). */
@@ -105,7 +123,9 @@ export class ToolRegistry {
    */
   async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult> {
     const tool = this.tools.get(name);
-    if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
+    // An admin tool the caller may not use is not there for it, as in its list.
+    if (!tool || (tool.definition.edits === 'admin' && !this.mayUseAdmin(principal)))
+      throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
     const checked = checkArguments(tool, args ?? {});
     try {
       return await tool.run(checked, principal, client);

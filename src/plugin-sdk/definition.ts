@@ -29,8 +29,11 @@ export interface ToolDefinition<S extends ToolInput = ToolInput> {
    * 'config': the tool changes Home Assistant's configuration (through the context's `config`). It
    * is offered only while CONFIG_EDITING is on, and only to callers that may edit config (a scoped
    * credential needs the `config` scope).
+   * 'admin': the tool looks after Home Assistant itself (registries, zones, health, integrations).
+   * It is offered, and runs, only while ADMIN_TOOLS is on and for callers with the `admin` scope
+   * (neither `control` nor `config` gives it), whether it reads or changes.
    */
-  edits?: 'config';
+  edits?: 'config' | 'admin';
   /**
    * Listed to every client even when the whole list would exceed the bridge's budget for an
    * assistant's context; the other tools are then found through `find_tools` and called directly

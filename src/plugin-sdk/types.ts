@@ -241,7 +241,7 @@ export interface ConfigChangeRequest {
 
 /** What a change did, or would do (dry_run): the diff in words and lines, and what needs confirming. */
 export interface ConfigOutcome {
-  kind: ConfigKind;
+  kind: ConfigKind | AdminKind;
   id: string;
   entity_id: string | null;
   change: 'created' | 'updated' | 'deleted' | 'restored' | 'found' | 'unchanged';
@@ -291,10 +291,10 @@ export interface ConfigExplanation {
   runs: { run_id: string; started: string; trigger: string | null; outcome: string; detail: string }[];
 }
 
-/** One kept version of a config item. */
+/** One kept version of a config item (or, for the admin part, of a registry item or setting). */
 export interface ConfigVersionInfo {
   id: number;
-  kind: ConfigKind;
+  kind: ConfigKind | AdminKind;
   item: string;
   /** null: the item did not exist. */
   config: unknown;
@@ -330,6 +330,65 @@ export interface HomeConfig {
   version(id: number): ConfigVersionInfo;
   /** Puts a kept version back (itself kept as a new version). */
   restore(version: number, opts?: { dry_run?: boolean; confirm?: boolean; reason?: string; preview_id?: string }): Promise<ConfigOutcome>;
+}
+
+/** What the admin part looks after: registry items, zones, integrations' state, repairs. */
+export type AdminKind = 'area' | 'floor' | 'label' | 'device' | 'entity' | 'zone' | 'integration' | 'repair';
+
+/**
+ * A change to Home Assistant itself. `fields` by kind: area {name, aliases, icon, floor_id, labels};
+ * floor {name, aliases, icon, level}; label {name, icon, color, description}; device {name_by_user,
+ * area_id, labels, disabled}; entity {name, icon, aliases, area_id, labels, disabled, hidden,
+ * exposed}; zone {name, latitude, longitude, radius, icon, passive}; integration {disabled};
+ * repair {ignored}. Update changes the fields given and keeps the others.
+ */
+export interface AdminChangeRequest {
+  kind: AdminKind;
+  op: 'create' | 'update' | 'delete' | 'reload';
+  /** The item's id (an area_id, a device id, an entity id, a zone id, a config entry id, domain/issue_id); none to create. */
+  id?: string;
+  fields?: Record<string, unknown>;
+  dry_run?: boolean;
+  confirm?: boolean;
+  reason?: string;
+  preview_id?: string;
+}
+
+/** One registry item, zone, integration or repair as the admin part shows it. */
+export interface AdminItem {
+  kind: AdminKind;
+  id: string;
+  name: string;
+  /** The fields a change takes, as they are now. */
+  fields: Record<string, unknown>;
+  /** What else is worth knowing (an integration's state and why, a device's maker, a zone's being the home). */
+  info?: Record<string, unknown>;
+}
+
+/** Home Assistant's health in one answer. */
+export interface HealthReport {
+  system: Record<string, Record<string, unknown>>;
+  repairs: { domain: string; issue_id: string; severity: string; ignored: boolean; explanation: string; learn_more_url: string | null; created: string }[];
+  /** The error log by integration, most lines first; each with its newest lines. */
+  log: { integration: string; errors: number; warnings: number; count: number; newest: { level: string; when: string; message: string; source: string }[] }[];
+  /** Integrations that are not running as they should (failed, retrying, disabled). */
+  troubled: AdminItem[];
+}
+
+/**
+ * Looking after Home Assistant itself (the admin tools): registries, zones, health, integrations,
+ * blueprints. Only while ADMIN_TOOLS is on and for callers with the `admin` scope; every change is
+ * previewed (dry_run), confirmed through the same asking flow as config editing and, where Home
+ * Assistant can take it back, kept as a version that `restore` puts back.
+ */
+export interface HomeAdmin {
+  list(kind: AdminKind): Promise<AdminItem[]>;
+  change(request: AdminChangeRequest): Promise<ConfigOutcome>;
+  history(kind?: AdminKind, id?: string, limit?: number): ConfigVersionInfo[];
+  restore(version: number, opts?: { dry_run?: boolean; confirm?: boolean; reason?: string; preview_id?: string }): Promise<ConfigOutcome>;
+  health(): Promise<HealthReport>;
+  /** Blueprints Home Assistant has, by path. */
+  blueprints(domain: 'automation' | 'script'): Promise<{ path: string; name: string; description: string | null; inputs: Record<string, unknown> }[]>;
 }
 
 /** Log levels a client filters by (MCP's, from syslog). */
@@ -406,7 +465,7 @@ export interface CallerInfo {
 }
 
 /** The parts of the context a plugin declares in `needs`. */
-export type Need = 'home' | 'scenes' | 'groups' | 'commands' | 'config';
+export type Need = 'home' | 'scenes' | 'groups' | 'commands' | 'config' | 'admin';
 
 /**
  * What a tool, prompt or resource is called with. `home`, `scenes`, `groups`, `commands` and
@@ -419,6 +478,8 @@ export interface PluginContext {
   commands: Commands;
   /** Home Assistant's automations, scripts, helpers and dashboards. */
   config: HomeConfig;
+  /** Home Assistant itself: registries, zones, health, integrations, blueprints (admin tools only). */
+  admin: HomeAdmin;
   log: PluginLog;
   client: ClientChannel;
   caller: CallerInfo;

@@ -21,6 +21,8 @@ export interface PolicySettings {
   exposedOnly?: boolean;
   /** Home Assistant's automations, scripts, helpers and dashboards may be changed (CONFIG_EDITING). */
   configEditing?: boolean;
+  /** Assistants may look after Home Assistant itself: registries, zones, health, integrations (ADMIN_TOOLS). */
+  adminTools?: boolean;
 }
 
 /** What the hub exposes to its own assistant (src/hub/exposure.ts). */
@@ -82,6 +84,23 @@ export const mayControl = (p: Principal | undefined): boolean => !p?.scope || p.
 /** Whether the caller may change Home Assistant's config: scoped credentials need `config` (control does not give it). */
 export const mayEditConfig = (p: Principal | undefined): boolean => !p?.scope || p.scope.includes('config');
 
+/** Whether the caller may look after Home Assistant itself: scoped credentials need `admin` (neither control nor config gives it). */
+export const mayAdminister = (p: Principal | undefined): boolean => !p?.scope || p.scope.includes('admin');
+
+/** A change to Home Assistant itself (a registry entry, a zone, an integration, a repair). */
+export interface AdminChange {
+  /** In words, for messages and the confirmation: "renaming area kitchen to Cookery". */
+  what: string;
+  /**
+   * What the allow and deny lists judge: entity ids, and for what is not an entity `<kind>.<id>`
+   * (`area.kitchen`, `floor.upstairs`, `label.outdoor`, `device.<id>`, `zone.<id>`, `integration.<domain>`),
+   * so `TOOLS_DENY=area` keeps every area change out.
+   */
+  subjects: readonly string[];
+  /** The change makes the item (its entity, a new zone's, does not exist yet): exposure cannot apply to it. */
+  creates?: boolean;
+}
+
 /** A change to one of Home Assistant's config items (an automation, script, helper or dashboard). */
 export interface ConfigEdit {
   /** In words, for messages and the confirmation: "creating automation bed_on". */
@@ -99,6 +118,13 @@ export interface ConfigReferences {
   /** Paths of actions whose name or target is a template: what they touch cannot be known before they run. */
   templated: readonly string[];
 }
+
+/**
+ * Subjects of admin changes judged by the lists only, never by exposure: what is not an entity, and
+ * zones, which are places (Home Assistant does not expose them to Assist by default).
+ */
+const ADMIN_SUBJECT_KINDS = new Set(['area', 'floor', 'label', 'device', 'integration', 'repair', 'blueprint', 'zone']);
+const isEntitySubject = (s: string) => !ADMIN_SUBJECT_KINDS.has(s.slice(0, s.indexOf('.')));
 
 const toRegex = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -161,6 +187,16 @@ export class Policy {
 
   get readOnly(): boolean {
     return this.settings.readOnly;
+  }
+
+  /** Whether only what Home Assistant exposes to Assist is in reach (TOOLS_EXPOSED_ONLY). */
+  get exposedOnly(): boolean {
+    return this.settings.exposedOnly === true;
+  }
+
+  /** Whether assistants may look after Home Assistant itself at all (ADMIN_TOOLS). */
+  get adminTools(): boolean {
+    return this.settings.adminTools === true;
   }
 
   /** Whether Home Assistant's config may be changed at all (CONFIG_EDITING). */
@@ -268,7 +304,7 @@ export class Policy {
 
   /** Whether callers may see a config item: its entity must be visible; a dashboard (lovelace.<path>) always is. */
   maySeeSubject(subject: string): boolean {
-    return subject.startsWith('lovelace.') || this.maySee(subject);
+    return subject.startsWith('lovelace.') || !isEntitySubject(subject) || this.maySee(subject);
   }
 
   /**
@@ -366,6 +402,53 @@ export class Policy {
       );
     }
     return { needs_confirmation: needs };
+  }
+
+  /** Using the admin tools at all (reading included): the `admin` scope, and ADMIN_TOOLS on. */
+  authorizeAdminUse(caller: Caller, what: string): void {
+    if (!mayAdminister(caller.principal)) {
+      throw new AppError('FORBIDDEN', 403, `This assistant was not granted the admin scope: ${what} looks after Home Assistant itself; a person can grant it`, {
+        scope: caller.principal?.scope ?? [],
+      });
+    }
+    if (!this.adminTools) {
+      throw new AppError(
+        'FORBIDDEN',
+        403,
+        `Looking after Home Assistant itself is off in this bridge (ADMIN_TOOLS): ${what} is not allowed; a person can turn it on in the bridge's settings`,
+        { admin_tools: false },
+      );
+    }
+  }
+
+  /**
+   * A change to Home Assistant itself: the admin scope and ADMIN_TOOLS, then read-only mode, then
+   * every subject through exposure (entities) and the allow and deny lists. Applying always needs
+   * the person's confirmation; the answer lists what the person confirms.
+   */
+  authorizeAdminChange(caller: Caller, change: AdminChange, opts: AuthorizeOptions = {}): { needs_confirmation: string[] } {
+    this.authorizeAdminUse(caller, change.what);
+    if (this.settings.readOnly)
+      throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${change.what} is not allowed`, { read_only: true });
+    const entities = change.subjects.filter((s, i) => isEntitySubject(s) && !(change.creates && i === 0));
+    const hidden = entities.filter((id) => !this.maySee(id));
+    if (hidden.length) {
+      throw new AppError('FORBIDDEN', 403, `Not allowed to change ${hidden.join(', ')}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY)`, {
+        entity_ids: hidden,
+        exposed: false,
+      });
+    }
+    const kept = change.subjects.filter((s) => !this.listed(s));
+    if (kept.length) throw new AppError('FORBIDDEN', 403, `Not allowed to change ${kept.join(', ')} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept });
+    if (!opts.planOnly && !caller.confirm) {
+      throw new AppError(
+        'CONFIRMATION_REQUIRED',
+        409,
+        `${capitalise(change.what)} needs confirmation: show the person the preview (dry_run), ask, then call again with confirm: true`,
+        { needs_confirmation: [change.what] },
+      );
+    }
+    return { needs_confirmation: [change.what] };
   }
 
   private scope(caller: Caller, what: string): void {

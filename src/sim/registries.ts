@@ -34,6 +34,8 @@ export interface DeviceEntry {
   labels: string[];
   config_entry_id: string;
   identifier: string;
+  name_by_user?: string | null;
+  disabled_by?: 'user' | null;
 }
 
 export interface EntityEntry {
@@ -48,6 +50,11 @@ export interface EntityEntry {
   entity_category: 'config' | 'diagnostic' | null;
   hidden_by: 'user' | null;
   labels: string[];
+  /** Set by the person (entity_registry/update). */
+  name?: string | null;
+  icon?: string | null;
+  aliases?: string[];
+  disabled_by?: 'user' | null;
 }
 
 export interface LabelEntry {
@@ -235,14 +242,14 @@ export class Registries {
         configuration_url: null,
         config_entries: [d.config_entry_id],
         connections: [],
-        disabled_by: null,
+        disabled_by: d.disabled_by ?? null,
         entry_type: null,
         hw_version: null,
         id: d.id,
         identifiers: [['sim', d.identifier]],
         manufacturer: d.manufacturer,
         model: d.model,
-        name_by_user: null,
+        name_by_user: d.name_by_user ?? null,
         name: d.name,
         serial_number: null,
         sw_version: null,
@@ -275,14 +282,14 @@ export class Registries {
         area_id: e.area_id,
         config_entry_id: e.config_entry_id,
         device_id: e.device_id,
-        disabled_by: null,
+        disabled_by: e.disabled_by ?? null,
         entity_category: e.entity_category,
         entity_id: e.entity_id,
         has_entity_name: false,
         hidden_by: e.hidden_by,
-        icon: null,
+        icon: e.icon ?? null,
         id: e.id,
-        name: null,
+        name: e.name ?? null,
         options: {},
         original_name: e.original_name,
         platform: e.platform,

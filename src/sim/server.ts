@@ -15,6 +15,7 @@ import { Hub, type Logger, type Timing, type PersistentNotification, type Notify
 import { type LoadHandle, type LoadOptions, startLoad } from './load.js';
 import { createRestHandler } from './rest.js';
 import { configCommands, startConfig } from './config/index.js';
+import { adminCommands, adminOf } from './admin.js';
 import { hexId } from './time.js';
 import { CURRENT_VERSION, SINCE, atLeast } from './version.js';
 
@@ -124,7 +125,9 @@ export class Simulator {
     this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true, username: 'simulator' };
     this.commands = buildCommands(this.legacy, this.hub.hasFloors);
     for (const [type, cmd] of configCommands()) this.commands.set(type, cmd);
+    for (const [type, cmd] of adminCommands()) if (this.hub.hasFloors || !/^config\/(floor|label)_registry\//.test(type)) this.commands.set(type, cmd);
     startConfig(this.hub, this.hub.home.dashboards ?? []);
+    adminOf(this.hub);
     const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : [])];
     this.commands.set(
       'config/auth/list',

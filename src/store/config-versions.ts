@@ -3,7 +3,10 @@
 // either there whole or not at all, also across a crash.
 import type { Db } from './db.js';
 
-export type ConfigKind = 'automation' | 'script' | 'helper' | 'dashboard';
+/** Home Assistant's config items (config editing) and, looked after by the admin tools, its registry items and settings. */
+export type ConfigKind = 'automation' | 'script' | 'helper' | 'dashboard' | AdminKind;
+export type AdminKind = 'area' | 'floor' | 'label' | 'device' | 'entity' | 'zone' | 'integration' | 'repair';
+export const ADMIN_KINDS: readonly AdminKind[] = ['area', 'floor', 'label', 'device', 'entity', 'zone', 'integration', 'repair'];
 export type ConfigChange = 'found' | 'created' | 'updated' | 'deleted' | 'restored';
 
 export interface ConfigVersion {

@@ -45,7 +45,7 @@ describe('discovery', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
-    expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['read', 'control', 'config'] });
+    expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['read', 'control', 'config', 'admin'] });
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
     expect(as).toMatchObject({
       issuer: base,
@@ -223,7 +223,7 @@ describe('bad input: the right OAuth error, nothing stored', () => {
       [{ code_challenge_method: 'plain' }, 'invalid_request'],
       [{ code_challenge: '' }, 'invalid_request'],
       [{ resource: 'https://other.example/mcp' }, 'invalid_target'],
-      [{ scope: 'admin' }, 'invalid_scope'],
+      [{ scope: 'superuser' }, 'invalid_scope'],
     ] as const) {
       const res = await fetch(authorizeUrl(over), { redirect: 'manual' });
       expect(res.status).toBe(302);

@@ -22,6 +22,8 @@ const EXAMPLES = readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
 
 /** One harmless call per built-in (a read, or a dry run): a built-in added without one here fails the test. */
 const CALLS: Record<string, { tool: string; arguments: Record<string, unknown> } | { prompt: string; arguments: Record<string, string> }> = {
+  // Offered only while ADMIN_TOOLS is on (the bridge below runs with it).
+  admin: { tool: 'admin_registry', arguments: { operation: 'list', kind: 'area' } },
   alarm: { tool: 'control_alarm', arguments: { entity_id: 'alarm_control_panel.security', command: 'arm_home', dry_run: true } },
   app: { tool: 'app_home_state', arguments: { area: 'kitchen' } },
   automation: { tool: 'run_automation', arguments: { entity_id: 'script.welcome_home', dry_run: true } },
@@ -64,7 +66,7 @@ describe('every built-in plugin, copied out of the tree under a new name', () =>
       rename(join(dir, `source_${name}`, 'index.ts'), name, `source_${name}`);
     }
     for (const name of EXAMPLES) cpSync(join(ROOT, 'examples', name), join(dir, name), { recursive: true });
-    bridge = await startBridge({ DATA_DIR: mkdtempSync(join(tmpdir(), 'hmb-copied-data-')), PLUGINS_DIR: dir });
+    bridge = await startBridge({ DATA_DIR: mkdtempSync(join(tmpdir(), 'hmb-copied-data-')), PLUGINS_DIR: dir, ADMIN_TOOLS: 'true' });
     const health = (await bridge.call('/api/health')).body;
     loaded = health.plugins.loaded;
     failed = health.plugins.failed;

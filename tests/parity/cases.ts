@@ -1139,6 +1139,38 @@ export function parityCases(r: Release): ParityCase[] {
 
   const REGISTRIES: ParityCase[] = [
     {
+      name: 'admin: an area made with aliases and an icon, renamed, removed; removing it again is invalid_info',
+      steps: [
+        {
+          ws: { type: 'config/area_registry/create', name: 'Parity Pantry', aliases: ['larder'], icon: 'mdi:fridge' },
+          reply: ok({ ...area('parity_pantry', 'Parity Pantry'), aliases: ['larder'], icon: 'mdi:fridge' }),
+        },
+        {
+          ws: { type: 'config/area_registry/update', area_id: 'parity_pantry', name: 'Parity Larder' },
+          reply: ok({ ...area('parity_pantry', 'Parity Larder'), aliases: ['larder'], icon: 'mdi:fridge' }),
+        },
+        { ws: { type: 'config/area_registry/delete', area_id: 'parity_pantry' }, reply: ok('success') },
+        { ws: { type: 'config/area_registry/delete', area_id: 'parity_pantry' }, reply: failed({ code: 'invalid_info', message: "Area ID doesn't exist" }) },
+      ],
+      cleanup: [{ ws: { type: 'config/area_registry/delete', area_id: 'parity_pantry' } }],
+    },
+    {
+      name: 'admin: a zone made, changed and removed through the zone collection; an unknown one is not_found',
+      steps: [
+        {
+          ws: { type: 'zone/create', name: 'Parity Office', latitude: 52.1, longitude: 4.3 },
+          reply: ok({ id: 'parity_office', name: 'Parity Office', latitude: 52.1, longitude: 4.3, radius: 100, passive: false }),
+        },
+        {
+          ws: { type: 'zone/update', zone_id: 'parity_office', radius: 250, icon: 'mdi:briefcase' },
+          reply: ok({ id: 'parity_office', name: 'Parity Office', latitude: 52.1, longitude: 4.3, radius: 250, passive: false, icon: 'mdi:briefcase' }),
+        },
+        { ws: { type: 'zone/delete', zone_id: 'parity_office' }, reply: ok(null) },
+        { ws: { type: 'zone/delete', zone_id: 'parity_office' }, reply: failed({ code: 'not_found', message: 'Unable to find zone_id parity_office' }) },
+      ],
+      cleanup: [{ ws: { type: 'zone/delete', zone_id: 'parity_office' } }],
+    },
+    {
       name: 'registries: floors and labels exist (since 2024.3; empty here)',
       steps: [
         { ws: { type: 'config/floor_registry/list' }, reply: ok([]) },

@@ -157,3 +157,52 @@ describe('config edits', () => {
     expect(refusal(() => p.authorizeConfigRead('script.secret', [])).code).toBe('NOT_FOUND');
   });
 });
+
+describe('admin changes', () => {
+  const oauth = (scope: string[]): Caller => ({ principal: { sub: 'c', iat: 0, via: 'oauth', scope }, confirm: true });
+  const rename = { what: 'renaming area kitchen to Cookery', subjects: ['area.kitchen'] };
+
+  test('the admin scope, which neither control nor config gives; off until ADMIN_TOOLS', () => {
+    const on = policy({ adminTools: true });
+    for (const scope of [
+      ['read', 'control'],
+      ['read', 'config'],
+      ['read', 'control', 'config'],
+    ]) {
+      const e = refusal(() => on.authorizeAdminChange(oauth(scope), rename));
+      expect(e.status).toBe(403);
+      expect(e.message).toContain('admin scope');
+    }
+    expect(on.authorizeAdminChange(oauth(['read', 'admin']), rename)).toEqual({ needs_confirmation: [rename.what] });
+    const off = refusal(() => policy().authorizeAdminChange(oauth(['admin']), rename));
+    expect(off.details).toMatchObject({ admin_tools: false });
+    expect(() => policy().authorizeAdminUse({}, 'listing areas')).toThrow(/ADMIN_TOOLS/);
+    expect(() => on.authorizeAdminUse({}, 'listing areas')).not.toThrow();
+  });
+
+  test('read-only mode and the lists refuse every change; what is not an entity is judged as <kind>.<id>; always confirmed', () => {
+    expect(refusal(() => policy({ adminTools: true, readOnly: true }).authorizeAdminChange({ confirm: true }, rename)).details).toMatchObject({
+      read_only: true,
+    });
+    const denied = policy({ adminTools: true, deny: ['area', 'light.nursery'] });
+    expect(refusal(() => denied.authorizeAdminChange({ confirm: true }, rename)).message).toContain('TOOLS_DENY');
+    expect(refusal(() => denied.authorizeAdminChange({ confirm: true }, { what: 'hiding light.nursery', subjects: ['light.nursery'] })).status).toBe(403);
+    expect(denied.authorizeAdminChange({ confirm: true }, { what: 'renaming floor up', subjects: ['floor.up'] }).needs_confirmation).toEqual([
+      'renaming floor up',
+    ]);
+    const asked = refusal(() => policy({ adminTools: true, requireConfirmation: false }).authorizeAdminChange({}, rename));
+    expect(asked.code).toBe('CONFIRMATION_REQUIRED');
+    expect(policy({ adminTools: true }).authorizeAdminChange({}, rename, { planOnly: true }).needs_confirmation).toEqual([rename.what]);
+  });
+
+  test('an entity subject passes exposure; a registry subject does not', () => {
+    const p = new Policy(
+      { readOnly: false, allow: [], deny: [], requireConfirmation: true, exposedOnly: true, adminTools: true },
+      { isExposed: (id) => id === 'light.desk' },
+    );
+    expect(refusal(() => p.authorizeAdminChange({ confirm: true }, { what: 'renaming light.bed', subjects: ['light.bed'] })).details).toMatchObject({
+      exposed: false,
+    });
+    expect(() => p.authorizeAdminChange({ confirm: true }, { what: 'renaming light.desk', subjects: ['light.desk', 'area.office'] })).not.toThrow();
+  });
+});

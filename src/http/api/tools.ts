@@ -34,9 +34,10 @@ export function registerToolRoutes(routes: RouteTable, { tools, prompts, resourc
   routes.add({
     method: 'GET',
     path: '/api/tools',
-    summary: 'Every tool: name, title, description, inputSchema and outputSchema (JSON Schema 2020-12), annotations',
+    summary:
+      'Every tool (admin tools only while ADMIN_TOOLS is on and for callers with the admin scope): name, title, description, inputSchema and outputSchema (JSON Schema 2020-12), annotations',
     responses: { 200: { description: 'The tools', schema: v.object({ tools: v.array(toolInfo) }) } },
-    handler: () => ({ tools: tools.list() }),
+    handler: (req) => ({ tools: tools.catalogFor(req.principal) }),
   });
 
   routes.add(
