@@ -3,7 +3,7 @@
 // act through the bridge's one checkpoint, which judges what the call will do (a script's steps, a
 // group's members, homeassistant.turn_on's targets), so this is no way around any rule; Home
 // Assistant's own event types are refused.
-import { checkServiceFields, definePlugin, PluginError, text, tool, v } from 'home-mcp-bridge/plugin';
+import { checkServiceFields, definePlugin, PluginError, tool, v } from 'home-mcp-bridge/plugin';
 
 const SLUG = /^[a-z0-9_]+$/;
 const ids = v.union([
@@ -83,7 +83,8 @@ export default definePlugin({
         const what = `${args.domain}.${args.service}`;
         const data = args.data ?? {};
         checkServiceFields(what, info, data);
-        if (args.return_response && !info.response) return text(`${what} gives no response data; call it without return_response.`, true);
+        if (args.return_response && !info.response)
+          throw new PluginError(`${what} gives no response data; call it without return_response`, { field: 'return_response' });
         const answer = await home.call(
           {
             domain: args.domain,
