@@ -1590,6 +1590,49 @@ export function parityCases(r: Release): ParityCase[] {
     cleanup: [bedOff],
   };
 
+  // render_template (a subscription: its first event is the rendering) and fire_event (issue 35).
+  const listeners = (entities: string[], time = false) => ({ all: false, entities, domains: [], time });
+  const render = (name: string, template: string, event: Expected, extra: Record<string, unknown> = {}): ParityCase => ({
+    name: `render_template: ${name}`,
+    steps: [
+      { ws: { type: 'render_template', template, timeout: 3, ...extra }, reply: ok(null), save: 'tpl' },
+      { event: 'tpl', expect: event },
+      { ws: { type: 'unsubscribe_events', subscription: ref('tpl', 'id') }, reply: ok(null) },
+    ],
+  });
+  const TEMPLATES_AND_EVENTS: ParityCase[] = [
+    render(
+      'states() of an entity the hub does not have, arithmetic, round and ~ (Python semantics)',
+      "{{ states('sensor.nowhere') }} {{ 7 / 2 }} {{ 7 // 2 }} {{ 2.5 | round }} {{ 3.5 | round }} {{ 'x' ~ 1.0 }} {{ none }}",
+      { result: 'unknown 3.5 3 2 4 x1.0 None', listeners: listeners(['sensor.nowhere']) },
+    ),
+    render('a result that reads as a number is one; round(2) of a float', '{{ (3.14159 | round(2)) + 1 }}', { result: 4.140000000000001, listeners: listeners([]) }),
+    render('a static template is its text, stripped, never parsed', '  0042  ', { result: '0042', listeners: listeners([]) }),
+    render('is_state and state_attr read an entity and list it', "{{ is_state('lock.front_door', 'locked') }} {{ state_attr('lock.front_door', 'nothing') }}", {
+      result: expect.stringMatching(/^(True|False) None$/),
+      listeners: listeners(['lock.front_door']),
+    }),
+    render('now() marks the template as reading the time', '{{ now().year > 2000 }}', { result: true, listeners: listeners([], true) }),
+    render(
+      'float of a value that is not a number: with report_errors, the error as an event',
+      "{{ states('sensor.nowhere') | float }}",
+      {
+        error:
+          "ValueError: Template error: float got invalid input 'unknown' when rendering template '{{ states('sensor.nowhere') | float }}' but no default was specified",
+        level: 'ERROR',
+      },
+      { report_errors: true },
+    ),
+    {
+      name: 'fire_event: the event reaches a subscriber with its data, and the reply is its context',
+      steps: [
+        { ws: { type: 'subscribe_events', event_type: 'parity_bell' }, reply: ok(null), save: 'sub' },
+        { ws: { type: 'fire_event', event_type: 'parity_bell', event_data: { rings: 2 } }, reply: ok({ context: USER_CONTEXT }) },
+        { event: 'sub', expect: expect.objectContaining({ event_type: 'parity_bell', data: { rings: 2 }, origin: 'LOCAL' }) },
+      ],
+    },
+  ];
+
   return [
     FIXTURE_CASE,
     BED_LIGHT_DEFAULTS,
@@ -1605,5 +1648,6 @@ export function parityCases(r: Release): ParityCase[] {
     ...REGISTRIES,
     ...SERVICES,
     ...REST,
+    ...TEMPLATES_AND_EVENTS,
   ];
 }

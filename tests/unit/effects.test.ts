@@ -439,7 +439,7 @@ describe('every entity domain, the general call and events (issue 35)', () => {
   });
 
   test('a service that decides for itself what it touches cannot be known: refused under any rule', async () => {
-    for (const [domain, service] of [
+    for (const [domain, service] of <[string, string][]>[
       ['conversation', 'process'],
       ['shell_command', 'anything'],
       ['python_script', 'open_all'],
