@@ -427,6 +427,8 @@ export const update: DomainModule = {
         backup: f(boolean, sel.boolean(), { filter: { supported_features: [8] } }),
       },
       requiredFeatures: [1],
+      // Described without a feature filter: Home Assistant refuses an entity without INSTALL when called.
+      target: { entity: [{ domain: ['update'] }] },
       handle: (e) => {
         if (e.params.version !== undefined && (e.features & 2) === 0)
           throw new HomeAssistantError(`Installing a specific version is not supported for ${e.id}`);
