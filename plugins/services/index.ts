@@ -36,15 +36,8 @@ export default definePlugin({
         operation: v.picklist(['call', 'fire_event']),
         domain: v.optional(v.pipe(v.string(), v.regex(SLUG, 'must be a domain such as script'))),
         service: v.optional(v.pipe(v.string(), v.regex(SLUG, 'must be a service name such as turn_on'))),
-        target: v.optional(
-          v.strictObject({
-            entity_id: v.optional(ids),
-            device_id: v.optional(ids),
-            area_id: v.optional(ids),
-            floor_id: v.optional(ids),
-            label_id: v.optional(ids),
-          }),
-        ),
+        // entity_id, device_id, area_id, floor_id or label_id: each an id or a list (the bridge refuses any other key, naming these).
+        target: v.optional(v.record(v.string(), ids)),
         data: v.optional(v.record(v.string(), v.unknown())),
         return_response: v.optional(v.boolean()),
         event_type: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))),

@@ -122,6 +122,9 @@ describe('call_service: a service call as Home Assistant takes it, and events', 
       data: { brightness: 3 },
     });
     expect(e).toMatchObject({ code: 'INVALID_PARAMETERS', details: { field: 'data.brightness', accepted: [] } });
+    const room = await toolError(s, 'call_service', { operation: 'call', domain: 'switch', service: 'turn_on', target: { room: 'kitchen' } });
+    expect(room.code).toBe('INVALID_PARAMETERS');
+    expect(room.message).toContain('room');
   });
 
   test('fires an event the hub hears, over the tool route and MCP; a field of the other operation is refused', async () => {

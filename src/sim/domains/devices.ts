@@ -38,7 +38,8 @@ export const number: DomainModule = {
   },
   ...register('number', {
     set_value: {
-      fields: { value: f(coerceFloat, sel.text(), { required: true, example: 42 }) },
+      // Hubs before 2024.4 describe the value as optional (it is required all the same).
+      fields: { value: f(coerceFloat, sel.text(), { required: true, example: 42, legacyDescription: { required: false } }) },
       handle: (e) => {
         const value = e.params.value as number;
         const [min, max] = [n(e.state.attributes.min, 0), n(e.state.attributes.max, 100)];
