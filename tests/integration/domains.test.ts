@@ -255,3 +255,20 @@ describe('with entities hidden from Assist, a template shows nothing of them', (
     expect((await toolError(x, 'control_entity', { entity_id: 'siren.garage_siren', service: 'turn_on' })).code).toBe('INVALID_ENTITY');
   });
 });
+
+describe('commands name these kinds in English and German (the entities plugin’s words)', () => {
+  test.each([
+    ['en', 'turn on the garage siren', 'siren.garage_siren', 'turn_on'],
+    ['en', 'start the mower', 'lawn_mower.garden_mower', 'start_mowing'],
+    ['en', 'dock the lawn mower', 'lawn_mower.garden_mower', 'dock'],
+    ['en', 'set the water heater to 55', 'water_heater.boiler', 'set_temperature'],
+    ['de', 'schalte die Sirene ein', 'siren.garage_siren', 'turn_on'],
+    ['de', 'starte den Rasenmäher', 'lawn_mower.garden_mower', 'start_mowing'],
+    ['de', 'schick den Mähroboter zurück', 'lawn_mower.garden_mower', 'dock'],
+    ['de', 'stelle den Boiler auf 55 Grad', 'water_heater.boiler', 'set_temperature'],
+  ])('%s: %s', async (language, command, entity_id, action) => {
+    const r = await s.call('/api/command', 'POST', { command, language, dry_run: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.actions).toEqual([expect.objectContaining({ entity_id, action })]);
+  });
+});
