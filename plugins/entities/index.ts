@@ -19,10 +19,10 @@ export default definePlugin({
       name: 'control_entity',
       title: 'Control any entity',
       description:
-        "Call a service of an entity's own domain on it, for kinds without their own tool (switch, input_*, number, select, button, siren, valve, humidifier, water_heater, lawn_mower, remote, text, date, time, update, ...). describe_entity lists the services it supports; data holds that service's fields.",
+        "Call a service of an entity's own domain on it (switch, input_*, number, select, siren, valve, water_heater, lawn_mower, update, ...); describe_entity lists its services, data holds their fields.",
       input: v.object({
         entity_id: v.pipe(v.string(), v.regex(ID, 'must be an entity id such as switch.kettle')),
-        service: v.pipe(v.string(), v.regex(/^[a-z0-9_]+$/, 'must be a service name such as turn_on')),
+        service: v.pipe(v.string(), v.nonEmpty()),
         data: v.optional(v.record(v.string(), v.unknown())),
         dry_run: v.optional(v.boolean()),
         confirm: v.optional(v.boolean()),

@@ -5,11 +5,6 @@
 // Assistant's own event types are refused.
 import { checkServiceFields, definePlugin, PluginError, tool, v } from 'home-mcp-bridge/plugin';
 
-const SLUG = /^[a-z0-9_]+$/;
-const ids = v.union([
-  v.pipe(v.string(), v.nonEmpty(), v.maxLength(255)),
-  v.pipe(v.array(v.pipe(v.string(), v.nonEmpty(), v.maxLength(255))), v.maxLength(100)),
-]);
 const ONLY: Record<string, readonly string[]> = {
   domain: ['call'],
   service: ['call'],
@@ -31,16 +26,16 @@ export default definePlugin({
       name: 'call_service',
       title: 'Call a service or fire an event',
       description:
-        "For what no other tool covers. operation call: domain, service, target (entity_id/device_id/area_id/floor_id/label_id), data (the service's fields), return_response for its response data. operation fire_event: event_type, event_data (Home Assistant's own events are refused).",
+        'Any service or event, for what no other tool covers. call: domain, service, target (entity_id, device_id, area_id, floor_id or label_id: an id or a list), data, return_response. fire_event: event_type, event_data.',
+      // Kept lean for the tool list: the executor checks each value and names what it takes.
       input: v.object({
         operation: v.picklist(['call', 'fire_event']),
-        domain: v.optional(v.pipe(v.string(), v.regex(SLUG, 'must be a domain such as script'))),
-        service: v.optional(v.pipe(v.string(), v.regex(SLUG, 'must be a service name such as turn_on'))),
-        // entity_id, device_id, area_id, floor_id or label_id: each an id or a list (the bridge refuses any other key, naming these).
-        target: v.optional(v.record(v.string(), ids)),
+        domain: v.optional(v.string()),
+        service: v.optional(v.string()),
+        target: v.optional(v.record(v.string(), v.unknown())),
         data: v.optional(v.record(v.string(), v.unknown())),
         return_response: v.optional(v.boolean()),
-        event_type: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))),
+        event_type: v.optional(v.string()),
         event_data: v.optional(v.record(v.string(), v.unknown())),
         dry_run: v.optional(v.boolean()),
         confirm: v.optional(v.boolean()),
