@@ -2,7 +2,7 @@
 // Assistant 2026.11 renders them (checked against it: tests/parity/cases.ts holds the shared ones),
 // and an error for every form it does not know, never a value the real hub would not give.
 import { describe, expect, test } from 'vitest';
-import { renderTemplate } from '../../src/sim/template.js';
+import { renderTemplate } from '@home-mcp-bridge/sim/testing';
 
 const STATES: Record<string, { state: string; attributes: Record<string, unknown> }> = {
   'sensor.outside': { state: '12.3', attributes: { unit_of_measurement: '°C' } },
