@@ -58,6 +58,7 @@ import type { Simulator } from '#sim';
 import { HomeView } from './policy/home-view.js';
 import { Policy } from './policy/policy.js';
 import { closePlugins, loadPlugins } from './plugin-host/loader.js';
+import { TemplateRenderer } from './templates/render.js';
 import { PromptCatalog, ResourceCatalog } from './plugin-host/tool-catalog.js';
 import { ToolRegistry } from './plugin-host/tool-registry.js';
 import { openStore, storeFile } from './store/index.js';
@@ -381,7 +382,18 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
-    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig, admin },
+    parts: {
+      hub,
+      home,
+      actions,
+      policy,
+      scenes,
+      groups,
+      commands: base.commands,
+      haConfig,
+      admin,
+      templates: new TemplateRenderer(hub, policy, { maxOutput: config.templateMaxOutput }),
+    },
     version: VERSION,
     log: log.child({ part: 'plugins' }),
   });

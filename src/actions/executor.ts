@@ -22,6 +22,7 @@ import { verify, type Verification } from './verify.js';
 import type { AuthorizeOptions, Caller, GuardedAction, Policy } from '../policy/policy.js';
 import type { EffectResolver } from '../policy/effects.js';
 import { canonicalEntityId, canonicalEntityIds } from '../hub/canonical.js';
+import { reservedEvent } from '../policy/reserved-events.js';
 
 export interface DeviceCommand {
   entity_id: string;
@@ -123,6 +124,19 @@ function canonicalCall(req: ServiceCallRequest): ServiceCallRequest {
   const lower = (x: unknown) => (typeof x === 'string' ? x.trim().toLowerCase() : x);
   return { ...req, domain: lower(req.domain) as string, service: lower(req.service) as string };
 }
+
+/** An event to fire on the hub's bus, checked (ActionExecutor.planEvent). */
+export interface PlannedEvent {
+  event_type: string;
+  event_data: Record<string, unknown>;
+}
+
+/** Home Assistant's longest event type (MAX_LENGTH_EVENT_EVENT_TYPE). */
+const MAX_EVENT_TYPE = 64;
+const EVENT_TYPE = /^[a-z0-9_][a-z0-9_.-]*$/;
+
+/** Rules judge a fired event as the targetless action `fire_event.<event_type>` (TOOLS_DENY=fire_event refuses them all). */
+export const FIRE_EVENT = 'fire_event';
 
 export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
   if (isEntityId(entityId)) return entityId;
@@ -388,6 +402,46 @@ export class ActionExecutor {
       }),
       ...(p.return_response ? { response: result.response ?? null } : {}),
     };
+  }
+
+  // --- events ------------------------------------------------------------------------------
+
+  /** Checks an event before anything fires: its type as Home Assistant's own events are written, and not one of Home Assistant's own. */
+  planEvent(eventType: unknown, eventData: unknown = {}): PlannedEvent {
+    if (typeof eventType !== 'string' || !eventType.trim()) throw invalidParameters('event_type: must be a non-empty string', { field: 'event_type' });
+    const type = eventType.trim();
+    if (type.length > MAX_EVENT_TYPE)
+      throw invalidParameters(`event_type: is too long: at most ${MAX_EVENT_TYPE} characters (got ${type.length})`, { field: 'event_type' });
+    if (!EVENT_TYPE.test(type))
+      throw invalidParameters(`event_type: write it in lower case with letters, digits, _, . and - (got ${JSON.stringify(type.slice(0, 64))})`, {
+        field: 'event_type',
+        value: echo(type),
+      });
+    const why = reservedEvent(type);
+    if (why)
+      throw new AppError('FORBIDDEN', 403, `${type} is one of Home Assistant's own events, which callers may not fire: ${why}`, {
+        field: 'event_type',
+        event_type: type,
+        reserved: true,
+      });
+    const data = check(anyObject, eventData, { what: 'event_data' }) as Record<string, unknown>;
+    return { event_type: type, event_data: data };
+  }
+
+  /** A fired event as the checkpoint judges it: a targetless action, its data's entity ids judged as touched. */
+  eventAction(p: PlannedEvent): GuardedAction {
+    return { entity_id: `${FIRE_EVENT}.${p.event_type}`, service: FIRE_EVENT, data: p.event_data, targetless: true };
+  }
+
+  /** Fires a checked event for a caller (read-only, scope and the lists judge it first); `planOnly` only judges it. */
+  async fireEvent(p: PlannedEvent, caller: Caller, opts: AuthorizeOptions = {}): Promise<{ event_type: string; fired: boolean }> {
+    const action = this.eventAction(p);
+    await this.policy.prepare([action]);
+    this.policy.authorize(caller, [action], opts);
+    if (opts.planOnly) return { event_type: p.event_type, fired: false };
+    if (!this.hub.isConnected) throw hubUnavailable();
+    await this.hub.fireEvent(p.event_type, p.event_data);
+    return { event_type: p.event_type, fired: true };
   }
 
   /** DEVICE_NOT_FOUND (404, details.device_id and the closest known devices), as the contract has it. */

@@ -371,6 +371,15 @@ export const SETTINGS = {
     fromEnv: toInt,
     addon: 'int(0,60000)?',
   },
+  templateMaxOutput: {
+    env: 'TEMPLATE_MAX_OUTPUT',
+    file: 'template_max_output',
+    default: 16384,
+    unit: 'characters',
+    description: 'Longest result render_template answers with; a longer one is cut there and marked truncated',
+    schema: int(64, 1_048_576),
+    fromEnv: toInt,
+  },
   mcpMaxSessions: {
     env: 'MCP_MAX_SESSIONS',
     file: 'mcp_max_sessions',

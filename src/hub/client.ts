@@ -48,6 +48,15 @@ export interface HubServiceCall {
   return_response?: boolean;
 }
 
+/** One rendering of a template: its result and what it read (`listeners`), or the hub's error. */
+export interface RenderedTemplate {
+  result?: unknown;
+  /** What the template read: every state (`all`), whole domains, single entities, the time. */
+  listeners?: { all?: boolean; entities?: string[]; domains?: string[]; time?: boolean };
+  error?: string;
+  warnings: string[];
+}
+
 export interface CallResult {
   context: HubContext;
   /** Each watched entity's state after the call (or its last known state if none came in time). */
@@ -418,6 +427,54 @@ export class HubClient {
     if (failed) throw failed;
     await unsubscribe?.().catch(() => undefined);
     return events;
+  }
+
+  /** Fires an event on the hub's bus (the caller has been judged by the checkpoint). */
+  async fireEvent(eventType: string, eventData: Record<string, unknown>): Promise<{ context?: HubContext }> {
+    return (await this.command<{ context?: HubContext }>({ type: MSG.fireEvent, event_type: eventType, event_data: eventData })) ?? {};
+  }
+
+  /**
+   * Renders a template once: Home Assistant's render_template is a subscription that renders again
+   * whenever what the template read changes, so the first rendering is taken and the subscription
+   * ended. `timeoutS` is the hub's own limit (it refuses a template that would render longer);
+   * `waitMs` is ours, for a hub that does not answer at all.
+   */
+  async renderTemplate(template: string, opts: { timeoutS: number; waitMs: number }): Promise<RenderedTemplate> {
+    const conn = this.ensureConnected();
+    let unsubscribe: (() => Promise<void>) | undefined;
+    let settle: (r: RenderedTemplate) => void = () => undefined;
+    const first = new Promise<RenderedTemplate>((resolve) => {
+      settle = resolve;
+    });
+    const warnings: string[] = [];
+    const onMessage = (m: { result?: unknown; listeners?: RenderedTemplate['listeners']; error?: string; level?: string }) => {
+      if (typeof m.error === 'string') {
+        // report_errors: warnings come before the result; an error ends the rendering.
+        if (String(m.level ?? 'ERROR').toUpperCase() === 'WARNING') warnings.push(m.error);
+        else settle({ error: m.error, warnings });
+        return;
+      }
+      if ('result' in m) settle({ result: m.result, listeners: m.listeners, warnings });
+    };
+    const what = MSG.renderTemplate;
+    try {
+      unsubscribe = await withTimeout(
+        conn.subscribeMessage(onMessage, { type: what, template, timeout: opts.timeoutS, report_errors: true, strict: false }, { resubscribe: false }),
+        opts.waitMs,
+        () => new AppError('HUB_ERROR', 504, `The hub did not take the template within ${opts.waitMs} ms`, { timeout_ms: opts.waitMs }),
+      );
+      return await withTimeout(
+        first,
+        opts.waitMs,
+        () => new AppError('HUB_ERROR', 504, `The template did not render within ${opts.waitMs} ms`, { timeout_ms: opts.waitMs }),
+      );
+    } catch (err) {
+      throw hubError(err, what);
+    } finally {
+      // A subscription that never answered is ended too, so the hub stops rendering it.
+      void unsubscribe?.().catch(() => undefined);
+    }
   }
 
   async call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {

@@ -223,6 +223,7 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
       if (domain === 'cover') return act.verb === 'turn_on' ? s('open_cover') : undefined;
       if (domain === 'valve') return s('open_valve');
       if (domain === 'vacuum') return s('start');
+      if (domain === 'lawn_mower') return s('start_mowing');
       if (domain === 'scene' || domain === 'script') return s('turn_on');
       if (domain === 'automation') return s(act.verb === 'start' ? 'trigger' : 'turn_on');
       if (domain === 'button' || domain === 'input_button') return s('press');
@@ -252,14 +253,20 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
     case 'unlock':
       return domain === 'lock' ? s(act.verb, act.code ? { code: act.code } : {}) : undefined;
     case 'pause':
-      return domain === 'media_player' ? s('media_pause') : domain === 'vacuum' ? s('pause') : undefined;
+      return domain === 'media_player' ? s('media_pause') : domain === 'vacuum' || domain === 'lawn_mower' ? s('pause') : undefined;
     case 'resume':
-      return domain === 'media_player' ? s('media_play') : domain === 'vacuum' ? s('start') : undefined;
+      return domain === 'media_player' ? s('media_play') : domain === 'vacuum' ? s('start') : domain === 'lawn_mower' ? s('start_mowing') : undefined;
     case 'next':
       return domain === 'media_player' ? s('media_next_track') : undefined;
     case 'previous':
       // "back" said of a robot sends it back to its base.
-      return domain === 'media_player' ? s('media_previous_track') : domain === 'vacuum' ? s('return_to_base') : undefined;
+      return domain === 'media_player'
+        ? s('media_previous_track')
+        : domain === 'vacuum'
+          ? s('return_to_base')
+          : domain === 'lawn_mower'
+            ? s('dock')
+            : undefined;
     case 'stop':
       if (domain === 'media_player') return s('media_stop');
       if (domain === 'vacuum') return s('stop');
@@ -272,7 +279,7 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
     case 'clean':
       return domain === 'vacuum' ? s('start') : undefined;
     case 'dock':
-      return domain === 'vacuum' ? s('return_to_base') : undefined;
+      return domain === 'vacuum' ? s('return_to_base') : domain === 'lawn_mower' ? s('dock') : undefined;
     case 'arm':
       return domain === 'alarm_control_panel' ? s(act.alarm ?? 'alarm_arm_away', act.code ? { code: act.code } : {}) : undefined;
     case 'disarm':
@@ -329,6 +336,15 @@ function setFor(act: Act, domain: string, attrs: Record<string, unknown>, units:
     case 'input_number':
     case 'number':
       return v === undefined ? undefined : { service: 'set_value', data: { value: v } };
+    case 'water_heater':
+      if (v === undefined || (act.prop && act.prop !== 'temperature')) return undefined;
+      return {
+        service: 'set_temperature',
+        data: { temperature: inHubUnit(v, act.unit, units, num(attrs.target_temp_step) ?? (units.temperature === '°F' ? 1 : 0.5)) },
+      };
+    case 'humidifier':
+      if (v === undefined || (act.prop && act.prop !== 'humidity')) return undefined;
+      return { service: 'set_humidity', data: { humidity: Math.round(v) } };
     case 'alarm_control_panel':
       return act.alarm ? { service: act.alarm, data: act.code ? { code: act.code } : {} } : undefined;
   }

@@ -15,6 +15,7 @@ import type { Caller, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import type { HaConfigService } from '../ha-config/service.js';
 import type { AdminService } from '../ha-admin/service.js';
+import type { TemplateRenderer } from '../templates/render.js';
 import { commandWithCode, withCode } from './lock-code.js';
 import type {
   ActRequest,
@@ -43,6 +44,7 @@ export interface PluginParts {
   commands: CommandService;
   haConfig: HaConfigService;
   admin: AdminService;
+  templates: TemplateRenderer;
 }
 
 /** The hub's read-only questions a plugin may ask (`home.read`); anything that changes goes through the executor. */
@@ -147,6 +149,13 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
           ...('response' in done ? { response: done.response } : {}),
         };
       }),
+    fireEvent: (event, opts = {}) =>
+      confirmed(client, opts.confirm, async (confirm) => {
+        const plan = actions.planEvent(event.event_type, event.event_data ?? {});
+        const done = await actions.fireEvent(plan, { principal, confirm }, { planOnly: opts.dry_run === true });
+        return { event_type: done.event_type, dry_run: opts.dry_run === true, fired: done.fired };
+      }),
+    renderTemplate: (template, opts = {}) => parts.templates.render(template, opts.timeout),
     read: async <T>(question: { type: string; [k: string]: unknown }) => {
       if (!READS.has(question.type))
         throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, {

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { AppError } from '../errors.js';
-import type { ToolResult } from './types.js';
+import type { ServiceInfo, ToolResult } from './types.js';
 import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefinition, ToolInput } from './definition.js';
 
 export type * from './types.js';
@@ -88,6 +88,34 @@ export const actOutput = v.object({
     }),
   ),
 });
+
+/** The data fields a hub service takes, as the hub describes them (the sections of newer hubs flattened). */
+export function serviceFields(info: ServiceInfo): string[] {
+  const out: string[] = [];
+  const walk = (fields: Record<string, unknown>) => {
+    for (const [name, f] of Object.entries(fields)) {
+      const field = (f ?? {}) as { fields?: Record<string, unknown>; selector?: unknown };
+      if (field.fields && !field.selector) walk(field.fields);
+      else out.push(name);
+    }
+  };
+  walk(info.fields ?? {});
+  return out;
+}
+
+/**
+ * Refuses data fields the hub does not describe for a service (INVALID_PARAMETERS naming the ones it
+ * takes); the values are checked by the bridge against each field's selector when the call is planned.
+ */
+export function checkServiceFields(what: string, info: ServiceInfo, data: Record<string, unknown>): void {
+  const accepted = serviceFields(info);
+  const unknown = Object.keys(data).filter((k) => !accepted.includes(k));
+  if (!unknown.length) return;
+  throw new PluginError(`data.${unknown[0]} is not a field of ${what}; ${accepted.length ? `it takes: ${accepted.join(', ')}` : 'it takes no data'}`, {
+    field: `data.${unknown[0]}`,
+    accepted,
+  });
+}
 
 /** The schema library the bridge validates with, so a plain JavaScript plugin needs nothing installed. */
 export { v };

@@ -118,6 +118,25 @@ export interface CallAnswer {
   response?: unknown;
 }
 
+/** An event fired on the hub's bus, or only judged (dry_run). */
+export interface EventAnswer {
+  event_type: string;
+  dry_run: boolean;
+  fired: boolean;
+}
+
+/** A template as Home Assistant rendered it, and what it read. */
+export interface TemplateAnswer {
+  result: unknown;
+  entities: string[];
+  domains: string[];
+  all_states: boolean;
+  time: boolean;
+  /** Cut at the bridge's TEMPLATE_MAX_OUTPUT. */
+  truncated: boolean;
+  warnings: string[];
+}
+
 /** A question to the hub that reads (history, logbook, statistics, traces, search). */
 export interface HubQuestion {
   type: string;
@@ -156,6 +175,13 @@ export interface Home {
   act(request: ActRequest): Promise<ToolResult>;
   /** Any service call, checked against the hub's description of it; `dry_run` only plans. */
   call(call: ServiceCall, opts?: { dry_run?: boolean; confirm?: boolean }): Promise<CallAnswer>;
+  /**
+   * Fires an event on the hub's bus: an action, judged as `fire_event.<event_type>` (read-only mode,
+   * the caller's scope and the lists refuse it); Home Assistant's own event types are refused.
+   */
+  fireEvent(event: { event_type: string; event_data?: Record<string, unknown> }, opts?: { dry_run?: boolean; confirm?: boolean }): Promise<EventAnswer>;
+  /** Renders a Home Assistant template once, read-only, within `timeout` seconds; refused when it reads what this caller may not see. */
+  renderTemplate(template: string, opts?: { timeout?: number }): Promise<TemplateAnswer>;
   /** Asks the hub something that reads: history/, logbook/, recorder/ statistics, trace/, search/. Entities named must be visible. */
   read<T = unknown>(question: HubQuestion): Promise<T>;
   /** The error for an entity this caller cannot see or the hub does not have, naming the closest ones. */

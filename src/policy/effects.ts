@@ -17,6 +17,7 @@ import { reachedEntities } from '../hub/targets.js';
 import { type ActionRef, referencesOf } from '../ha-config/references.js';
 import type { GuardedAction } from './policy.js';
 import { callsForState, serviceOfDeviceAction } from './scene-states.js';
+import { opaqueService } from './opaque-services.js';
 
 /** How many scripts, automations, scenes and groups deep an action is followed. */
 export const MAX_DEPTH = 8;
@@ -192,6 +193,8 @@ export class EffectResolver {
       }
     }
 
+    const opaque = opaqueService(domain, service);
+    if (opaque) return fail(opaque);
     if (a.targetless) {
       // A call with no entity: the services that act through their data.
       if (domain === 'scene' && (service === 'apply' || service === 'create')) {
@@ -345,6 +348,8 @@ export class EffectResolver {
    */
   mayAlsoRun(effects: readonly GuardedAction[]): { automation: string; because: string }[] {
     const touched = new Set(effects.filter((e) => !e.targetless).map((e) => e.entity_id));
+    // A fired event (src/actions/executor.ts judges it as fire_event.<type>) sets off the automations listening for it.
+    const fired = new Set(effects.filter((e) => e.targetless && e.service === 'fire_event').map((e) => e.entity_id.slice('fire_event.'.length)));
     const out: { automation: string; because: string }[] = [];
     for (const id of this.hub.cache.ids()) {
       if (!id.startsWith('automation.')) continue;
@@ -352,6 +357,10 @@ export class EffectResolver {
       if (!config) continue;
       const hit = triggersOn(config).find((e) => touched.has(e));
       if (hit) out.push({ automation: id, because: `its trigger watches ${hit}` });
+      else {
+        const event = eventTriggersOf(config).find((t) => fired.has(t));
+        if (event) out.push({ automation: id, because: `its trigger listens for the event ${event}` });
+      }
     }
     return out;
   }
@@ -375,6 +384,17 @@ function triggersOn(config: ItemConfig): string[] {
     if (!isObject(t)) continue;
     const kind = String(t.trigger ?? t.platform ?? '');
     if (kind === 'state' || kind === 'numeric_state' || kind === 'device') out.push(...canonicalEntityIds(t.entity_id).ids);
+  }
+  return out;
+}
+
+/** The event types an automation's event triggers listen for. */
+function eventTriggersOf(config: ItemConfig): string[] {
+  const list = config.triggers ?? config.trigger;
+  const out: string[] = [];
+  for (const t of Array.isArray(list) ? list : list ? [list] : []) {
+    if (!isObject(t) || String(t.trigger ?? t.platform ?? '') !== 'event') continue;
+    for (const type of Array.isArray(t.event_type) ? t.event_type : [t.event_type]) if (typeof type === 'string') out.push(type);
   }
   return out;
 }

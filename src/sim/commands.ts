@@ -7,8 +7,9 @@ import { Context } from './context.js';
 import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, UnauthorizedError, type Translation } from './errors.js';
 import { ASSISTANTS, type Hub, type NotificationUpdate, type PersistentNotification } from './hub.js';
 import { addRecorderCommands } from './recorder-commands.js';
+import { renderTemplate } from './template.js';
 import { entitiesInitial, eventMessage, eventMessageJson, pongMessage, stateDiffJson } from './protocol.js';
-import { type KeySpec, type Validator, Invalid, all, coerceInt, dict, isType, listOf, literal, mapOf, oneOf, range, string } from './schema.js';
+import { type KeySpec, type Validator, Invalid, all, coerceFloat, coerceInt, dict, isType, listOf, literal, mapOf, oneOf, range, string } from './schema.js';
 import { targetFields } from './services.js';
 import { type State, type StateChangedData, validEntityId } from './states.js';
 import { SINCE } from './version.js';
@@ -255,6 +256,43 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
       conn.sendResult(msg.id, { context });
     },
     true,
+  );
+
+  // render_template (websocket_api/commands.py): a subscription whose events carry each rendering;
+  // the simulator renders once (src/sim/template.ts). report_errors sends an error as an event, before
+  // the result as Home Assistant's first render does; without it an error is silence.
+  add(
+    MSG.renderTemplate,
+    {
+      template: { v: isType('str'), required: true },
+      entity_ids: { v: entityIds },
+      variables: { v: isType('dict') },
+      timeout: { v: coerceFloat },
+      strict: { v: isType('bool'), default: false },
+      report_errors: { v: isType('bool'), default: false },
+    },
+    (conn, msg) => {
+      if (msg.variables !== undefined && Object.keys(msg.variables as object).length) {
+        conn.sendError(msg.id, 'template_error', 'TemplateError: the simulator does not render templates with variables; Home Assistant would');
+        return;
+      }
+      const hub = conn.hub;
+      const out = renderTemplate(msg.template as string, {
+        state: (id) => {
+          const st = hub.states.get(id);
+          return st ? { state: st.state, attributes: st.attributes, entityId: st.entityId } : undefined;
+        },
+        timeZone: hub.home.time_zone ?? 'UTC',
+        now: () => new Date(),
+      });
+      const report = msg.report_errors === true;
+      if ('error' in out && report) conn.send(eventMessage(msg.id, { error: out.error, level: 'ERROR' }));
+      conn.subscriptions.set(msg.id, () => undefined);
+      conn.sendResult(msg.id);
+      if ('error' in out) {
+        if (report) conn.send(eventMessage(msg.id, { error: out.error, level: 'ERROR' }));
+      } else conn.send(eventMessage(msg.id, { result: out.result, listeners: out.listeners }));
+    },
   );
 
   add(MSG.areaRegistryList, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.registries.listAreas()));

@@ -331,6 +331,37 @@ const DEMO: Home = {
     },
     { entity_id: 'binary_sensor.hallway_motion', name: 'Hallway Motion', area: 'hallway', state: 'off', attributes: { device_class: 'motion' } },
     { entity_id: 'binary_sensor.kitchen_smoke', name: 'Kitchen Smoke', area: 'kitchen', state: 'off', attributes: { device_class: 'smoke' } },
+    // The kinds without a tool of their own (control_entity acts on them).
+    {
+      entity_id: 'siren.garage_siren',
+      name: 'Garage Siren',
+      area: 'garage',
+      state: 'off',
+      attributes: { available_tones: ['fire', 'alarm'], supported_features: 31 },
+    },
+    {
+      entity_id: 'water_heater.boiler',
+      name: 'Boiler',
+      area: 'garage',
+      state: 'eco',
+      attributes: { min_temp: 40, max_temp: 65, temperature: 50, operation_list: ['eco', 'performance', 'off'], supported_features: 11 },
+    },
+    { entity_id: 'lawn_mower.garden_mower', name: 'Garden Mower', area: 'garden', state: 'docked', attributes: { supported_features: 15 } },
+    {
+      entity_id: 'number.mower_cutting_height',
+      name: 'Mower Cutting Height',
+      area: 'garden',
+      state: '40',
+      attributes: { min: 20, max: 60, step: 5, unit_of_measurement: 'mm' },
+    },
+    { entity_id: 'select.mower_mode', name: 'Mower Mode', area: 'garden', state: 'quiet', attributes: { options: ['quiet', 'normal', 'turbo'] } },
+    { entity_id: 'input_number.irrigation_minutes', name: 'Irrigation Minutes', area: 'garden', state: '10.0', attributes: { min: 0, max: 60, step: 1 } },
+    {
+      entity_id: 'update.bridge_firmware',
+      name: 'Bridge Firmware',
+      state: 'on',
+      attributes: { installed_version: '1.0.0', latest_version: '1.1.0', title: 'Bridge', supported_features: 1 },
+    },
     {
       entity_id: 'weather.home',
       name: 'Home',

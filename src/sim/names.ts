@@ -22,6 +22,7 @@ export const MSG = {
   subscribeEntities: 'subscribe_entities',
   unsubscribeEvents: 'unsubscribe_events',
   fireEvent: 'fire_event',
+  renderTemplate: 'render_template',
   currentUser: 'auth/current_user',
   areaRegistryList: 'config/area_registry/list',
   floorRegistryList: 'config/floor_registry/list',

@@ -8,3 +8,4 @@ export { type ConnectOptions, type EventMessage, type Message, type Result, RawC
 export { configOf } from './config/index.js';
 // The simulator's own spelling of Home Assistant's names, to check against its client's.
 export { HA_ERROR, MSG } from './names.js';
+export { renderTemplate, type RenderOutcome, type TemplateHub } from './template.js';

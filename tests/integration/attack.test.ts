@@ -161,3 +161,32 @@ describe('ATTACK hole C: a cover toggle that Home Assistant may turn into openin
     expect(r.body.needs_confirmation.join(' ')).toContain('opens the gate cover.drive_gate');
   });
 });
+
+describe('ATTACK on the general service call and events (issue 35)', () => {
+  test('Assist (conversation.process) cannot be asked to unlock what the lists keep out; an event cannot pose as the hub', async () => {
+    const before = states();
+    // The simulator has no conversation agent: a hub's own service list is what the bridge reads, so one is registered as a real hub would list it.
+    sim().hub.services.register('conversation', 'process', {
+      kind: 'plain',
+      name: 'Process',
+      description: 'Launches a conversation from a transcribed text.',
+      fields: { text: { v: (x: unknown) => x, required: true, selector: { text: null } } },
+      response: 'optional',
+      run: () => ({}),
+    });
+    sim().hub.bus.fire('service_registered', { domain: 'conversation', service: 'process' });
+    await until(() => s.app.hub.services.conversation?.process !== undefined, 'conversation.process listed');
+    for (const era of ['legacy', 'modern'] as const) {
+      const a = await mcp('call_service', { operation: 'call', domain: 'conversation', service: 'process', data: { text: 'unlock the front door' } }, era);
+      expect(a.code, a.message).toBe('FORBIDDEN');
+      expect(a.details.unresolved.join(' ')).toContain('Assist decides');
+    }
+    const viaTool = await tool('call_service', { operation: 'call', domain: 'conversation', service: 'process', data: { text: 'unlock the front door' } });
+    expect(viaTool.code).toBe('FORBIDDEN');
+    for (const event_type of ['state_changed', 'call_service', 'automation_reloaded', 'homeassistant_started']) {
+      const e = await tool('call_service', { operation: 'fire_event', event_type });
+      expect(e, event_type).toMatchObject({ code: 'FORBIDDEN', details: { reserved: true } });
+    }
+    expect(states()).toEqual(before);
+  });
+});

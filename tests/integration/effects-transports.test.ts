@@ -141,6 +141,41 @@ describe("the issue's attacks, each refused or asking, nothing changed", () => {
     expect(s.app.hub.cache.get('cover.garage_door')?.state).toBe('closed');
   });
 
+  test('the general service call and control_entity (issue 35) are judged by what they do, on the tool route and MCP in both eras', async () => {
+    const before = states();
+    const calls: [string, Record<string, unknown>][] = [
+      ['call_service lock.unlock', { operation: 'call', domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door' } }],
+      [
+        'call_service homeassistant.turn_on, upper case',
+        { operation: 'call', domain: 'homeassistant', service: 'turn_on', target: { entity_id: 'LOCK.FRONT_DOOR' } },
+      ],
+      ['call_service script.turn_on', { operation: 'call', domain: 'script', service: 'turn_on', target: { entity_id: 'script.unlocker' } }],
+      ['call_service script.<name>', { operation: 'call', domain: 'script', service: 'unlocker' }],
+      [
+        'call_service homeassistant.turn_on of the script',
+        { operation: 'call', domain: 'homeassistant', service: 'turn_on', target: { entity_id: 'script.unlocker' } },
+      ],
+      ['call_service scene.turn_on', { operation: 'call', domain: 'scene', service: 'turn_on', target: { entity_id: 'scene.open_house' } }],
+      ['call_service scene.apply', { operation: 'call', domain: 'scene', service: 'apply', data: { entities: { 'lock.back_door': 'unlocked' } } }],
+      ['call_service by area', { operation: 'call', domain: 'lock', service: 'unlock', target: { area_id: 'hallway' } }],
+      ['call_service fire_event naming the lock', { operation: 'fire_event', event_type: 'open_sesame', event_data: { entity_id: 'lock.front_door' } }],
+    ];
+    const attempts: [string, () => Promise<Answer>][] = [
+      ...calls.map(([what, args]): [string, () => Promise<Answer>] => [`tool ${what}`, () => tool('call_service', args)]),
+      ...calls.map(([what, args]): [string, () => Promise<Answer>] => [`MCP ${what}`, () => mcp('call_service', args)]),
+      ...calls.map(([what, args]): [string, () => Promise<Answer>] => [`MCP 2026-07-28 ${what}`, () => mcp('call_service', args, 'modern')]),
+      ['tool control_entity lock', () => tool('control_entity', { entity_id: 'lock.front_door', service: 'unlock' })],
+      ['tool control_entity script', () => tool('control_entity', { entity_id: 'script.unlocker', service: 'turn_on' })],
+      ['MCP control_entity scene', () => mcp('control_entity', { entity_id: 'scene.open_house', service: 'turn_on' }, 'modern')],
+    ];
+    for (const [what, attempt] of attempts) denied(await attempt(), what);
+    // The garage door's toggle asks through the general call as everywhere else.
+    const toggle = { operation: 'call', domain: 'cover', service: 'toggle', target: { entity_id: 'cover.garage_door' } };
+    expect((await tool('call_service', toggle)).code).toBe('CONFIRMATION_REQUIRED');
+    expect((await tool('control_entity', { entity_id: 'cover.garage_door', service: 'toggle' })).code).toBe('CONFIRMATION_REQUIRED');
+    expect(states()).toEqual(before);
+  });
+
   test('6: a target or data given whole as a template, and data_template, are refused', async () => {
     for (const step of [
       { action: 'light.turn_on', target: "{{ {'entity_id': 'lock.front_door'} }}" },

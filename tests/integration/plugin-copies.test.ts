@@ -33,6 +33,7 @@ const CALLS: Record<string, { tool: string; arguments: Record<string, unknown> }
   config: { tool: 'config_read', arguments: { kind: 'automation' } },
   covers: { tool: 'control_covers', arguments: { entity_id: 'cover.bedroom_curtains', command: 'open', dry_run: true } },
   discovery: { tool: 'search_entities', arguments: { domain: 'light' } },
+  entities: { tool: 'control_entity', arguments: { entity_id: 'select.mower_mode', service: 'select_next', dry_run: true } },
   fans: { tool: 'control_fans', arguments: { entity_id: 'fan.bedroom_fan', command: 'on', dry_run: true } },
   history: { tool: 'get_history', arguments: { entity_ids: ['light.kitchen_ceiling'] } },
   lights: { tool: 'control_lights', arguments: { entity_id: 'light.office_desk', command: 'on', dry_run: true } },
@@ -41,6 +42,8 @@ const CALLS: Record<string, { tool: string; arguments: Record<string, unknown> }
   notify: { tool: 'send_notification', arguments: { entity_id: 'notify.kitchen_display', message: 'copied', dry_run: true } },
   // It offers prompts and no tool: one prompt of it is filled instead.
   routines: { prompt: 'morning_routine', arguments: { wake_time: '07:00' } },
+  services: { tool: 'call_service', arguments: { operation: 'fire_event', event_type: 'copied_plugin', dry_run: true } },
+  templates: { tool: 'render_template', arguments: { template: "{{ states('light.hallway') }}" } },
   vacuums: { tool: 'control_vacuums', arguments: { entity_id: 'vacuum.robot_vacuum', command: 'locate', dry_run: true } },
 };
 

@@ -44,6 +44,7 @@ function home() {
     state('scene.yaml_scene', 'unknown', { entity_id: ['light.hallway'] }),
     state('automation.unlock_on_arrival', 'on', { id: 'a1' }),
     state('automation.porch_when_unlocked', 'on', { id: 'a2' }),
+    state('automation.doorbell_light', 'on', { id: 'a3' }),
   ]);
   const registries = new Registries();
   registries.replace({
@@ -67,6 +68,10 @@ function home() {
     'automation.unlock_on_arrival': {
       triggers: [{ trigger: 'state', entity_id: 'person.me', to: 'home' }],
       actions: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }],
+    },
+    'automation.doorbell_light': {
+      triggers: [{ trigger: 'event', event_type: 'doorbell_pressed' }],
+      actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hallway' } }],
     },
     'automation.porch_when_unlocked': {
       triggers: [{ trigger: 'state', entity_id: 'LOCK.FRONT_DOOR', to: 'unlocked' }],
@@ -364,5 +369,100 @@ describe('kept configs follow Home Assistant', () => {
     const p = new Policy({ readOnly: false, allow: [], deny: ['lock'], requireConfirmation: false });
     p.useEffects(h.resolver);
     expect(() => p.authorize({}, [act('script.unlocker', 'turn_on')])).toThrow(/has not been read yet/);
+  });
+});
+
+describe('every entity domain, the general call and events (issue 35)', () => {
+  // One action of each domain without a tool of its own, as control_entity or call_service sends it.
+  const DOMAINS: [string, string, Record<string, unknown>][] = [
+    ['switch.kettle', 'turn_on', {}],
+    ['input_boolean.guests', 'turn_off', {}],
+    ['input_number.minutes', 'set_value', { value: 5 }],
+    ['input_select.mode', 'select_option', { option: 'away' }],
+    ['input_text.note', 'set_value', { value: 'hi' }],
+    ['input_datetime.alarm', 'set_datetime', { time: '07:00' }],
+    ['input_button.ring', 'press', {}],
+    ['number.volume', 'set_value', { value: 42 }],
+    ['select.speed', 'select_option', { option: 'fast' }],
+    ['button.restart', 'press', {}],
+    ['siren.garage', 'turn_on', { tone: 'fire' }],
+    ['valve.garden', 'open_valve', {}],
+    ['water_heater.boiler', 'set_temperature', { temperature: 50 }],
+    ['humidifier.bedroom', 'set_humidity', { humidity: 40 }],
+    ['lawn_mower.mower', 'start_mowing', {}],
+    ['remote.tv', 'send_command', { command: 'Play' }],
+    ['text.message', 'set_value', { value: 'hello' }],
+    ['date.holiday', 'set_value', { date: '2026-12-24' }],
+    ['time.wake', 'set_value', { time: '07:00:00' }],
+    ['datetime.party', 'set_value', { datetime: '2026-12-31T20:00:00' }],
+    ['update.firmware', 'install', {}],
+    ['image.doorbell', 'snapshot', { filename: '/tmp/x.jpg' }],
+  ];
+
+  test.each(DOMAINS)('%s %s: judged as itself, and refused when its domain is denied', async (id, service, data) => {
+    const a = [act(id, service, { data })];
+    const open = await judge(a, { requireConfirmation: false });
+    expect(pairs(open.effects)).toEqual([`${id}:${service}`]);
+    const domain = id.slice(0, id.indexOf('.'));
+    const denied = await judge(a, { deny: [domain] });
+    expect(denied.error?.code).toBe('FORBIDDEN');
+    expect(denied.error!.details.entity_ids).toEqual([id]);
+    expect((await judge(a, { readOnly: true })).error!.details.read_only).toBe(true);
+  });
+
+  test.each([
+    ['siren', 'on', 'turn_off'],
+    ['siren', 'off', 'turn_on'],
+    ['humidifier', 'on', 'turn_off'],
+    ['remote', 'off', 'turn_on'],
+    ['valve', 'closed', 'open_valve'],
+    ['valve', 'open', 'close_valve'],
+  ])('a %s toggled while %s does %s', (domain, now, service) => {
+    expect(toggleDirection(domain, now)).toBe(service);
+  });
+
+  test('the general call reaches a lock however it is written: homeassistant.turn_on, a script, scene.apply, upper case', async () => {
+    const deny = { deny: ['lock'] };
+    const h = home();
+    const calls = [
+      { domain: 'homeassistant', service: 'turn_on', target: { entity_id: 'LOCK.FRONT_DOOR' }, data: {} },
+      { domain: 'homeassistant', service: 'toggle', target: { entity_id: 'script.unlocker' }, data: {} },
+      { domain: 'script', service: 'unlocker', target: {}, data: {} },
+      { domain: 'scene', service: 'apply', target: {}, data: { entities: { 'lock.back_door': 'unlocked' } } },
+      { domain: 'LOCK', service: 'UNLOCK', target: { area_id: 'hall' }, data: {} },
+    ];
+    for (const call of calls) {
+      const r = await judge(h.resolver.ofCall(call), deny);
+      expect(r.error?.code, JSON.stringify(call)).toBe('FORBIDDEN');
+      expect(r.error!.details.entity_ids, JSON.stringify(call)).toEqual([expect.stringMatching(/^lock\./)]);
+    }
+  });
+
+  test('a service that decides for itself what it touches cannot be known: refused under any rule', async () => {
+    for (const [domain, service] of <[string, string][]>[
+      ['conversation', 'process'],
+      ['shell_command', 'anything'],
+      ['python_script', 'open_all'],
+      ['rest_command', 'relay'],
+      ['mqtt', 'publish'],
+    ]) {
+      const a = [act(`${domain}.${service}`, service, { targetless: true, data: { text: 'unlock the front door' } })];
+      const r = await judge(a, { deny: ['lock'] });
+      expect(r.error?.details.unresolved, `${domain}.${service}`).toEqual([expect.stringContaining(`${domain}.${service}`)]);
+      expect((await judge(a, { requireConfirmation: false })).ok).toBe(true);
+    }
+  });
+
+  test('a fired event is an action: read-only and the lists refuse it; entities in its data are judged; automations listening may also run', async () => {
+    const fire = (data: Record<string, unknown> = {}) => [act('fire_event.doorbell_pressed', 'fire_event', { targetless: true, data })];
+    expect((await judge(fire(), { requireConfirmation: false })).ok).toBe(true);
+    expect((await judge(fire(), { readOnly: true })).error!.details.read_only).toBe(true);
+    expect((await judge(fire(), { deny: ['fire_event'] })).error!.details.entity_ids).toEqual(['fire_event.doorbell_pressed']);
+    expect((await judge(fire({ entity_id: 'lock.front_door' }), { deny: ['lock'] })).error!.details.entity_ids).toEqual(['lock.front_door']);
+    const h = home();
+    await h.resolver.readAutomations();
+    expect(h.resolver.mayAlsoRun(h.resolver.expand(fire()))).toEqual([
+      { automation: 'automation.doorbell_light', because: 'its trigger listens for the event doorbell_pressed' },
+    ]);
   });
 });

@@ -15,6 +15,7 @@ import { scene } from './scene.js';
 import { script } from './script.js';
 import { inputBoolean, switchDomain } from './switch.js';
 import { vacuum } from './vacuum.js';
+import { button, date, datetime, event, humidifier, image, lawnMower, number, remote, select, siren, text, time, update, waterHeater } from './devices.js';
 import { counter, inputButton, inputDatetime, inputNumber, inputSelect, inputText, timer } from './helpers.js';
 
 export const DOMAIN_MODULES: readonly DomainModule[] = [
@@ -45,4 +46,19 @@ export const DOMAIN_MODULES: readonly DomainModule[] = [
   sensor,
   binarySensor,
   weather,
+  number,
+  select,
+  button,
+  siren,
+  waterHeater,
+  humidifier,
+  lawnMower,
+  remote,
+  text,
+  date,
+  time,
+  datetime,
+  update,
+  image,
+  event,
 ];
