@@ -25,7 +25,6 @@ const input = v.object({
   entity_id: v.optional(v.union([calendarId, v.pipe(v.array(calendarId), v.minLength(1), v.maxLength(20))])),
   start: v.optional(when),
   end: v.optional(when),
-  days: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(366))),
   summary: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(255))),
   description: v.optional(v.pipe(v.string(), v.maxLength(2000))),
   location: v.optional(v.pipe(v.string(), v.maxLength(255))),
@@ -33,12 +32,10 @@ const input = v.object({
   recurrence_id: v.optional(v.pipe(v.string(), v.maxLength(64))),
   this_and_future: v.optional(v.boolean()),
   dry_run: v.optional(v.boolean()),
-  confirm: v.optional(v.boolean()),
 });
 type Args = v.InferOutput<typeof input>;
 
 const ONLY: Record<string, readonly string[]> = {
-  days: ['events'],
   summary: ['create', 'update'],
   description: ['create', 'update'],
   location: ['create', 'update'],
@@ -46,7 +43,6 @@ const ONLY: Record<string, readonly string[]> = {
   recurrence_id: ['update', 'delete'],
   this_and_future: ['update', 'delete'],
   dry_run: ['create', 'update', 'delete'],
-  confirm: ['create', 'update', 'delete'],
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -113,8 +109,7 @@ interface Listed {
 async function events(home: Home, args: Args, zone: string) {
   const ids = calendarsOf(home, args.entity_id);
   const start = args.start ?? new Date().toISOString();
-  const end = args.end ?? shifted(start, args.days ?? 1);
-  if (args.end !== undefined && args.days !== undefined) throw new PluginError('days: give end or days, not both', { field: 'days' });
+  const end = args.end ?? shifted(start, 1);
   const answer = await home.ask({
     domain: 'calendar',
     service: 'get_events',
@@ -192,7 +187,7 @@ const calendarTool = tool({
   name: 'calendar',
   title: 'Calendars',
   description:
-    "Calendars. operation: list; events (start/end as date or local time, or days; default now, 1 day; lists uid for update/delete); create (summary, start, end: dates = all day, end exclusive); update (uid and the whole event); delete (uid). recurrence_id + this_and_future for one instance or the rest of a series. Times without offset are the home's.",
+    "Calendars. operation: list; events (start, end: date or local time; default now to +1 day; gives uid); create (summary, start, end; dates = all day, end exclusive); update (uid + whole event); delete (uid). recurrence_id (+this_and_future) for a series' instance.",
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, { home }) => {
@@ -248,7 +243,7 @@ const calendarTool = tool({
             ...(args.location ? { location: args.location } : {}),
           },
         },
-        { dry_run: args.dry_run, confirm: args.confirm },
+        { dry_run: args.dry_run },
       );
       const what = `"${args.summary}" ${allDay ? `on ${args.start}${end !== shifted(args.start, 1).slice(0, 10) ? ` until ${end} (exclusive)` : ''}` : `from ${args.start} to ${end}`} on ${nameOf(home, id)}`;
       return data(done.dry_run ? `Would create ${what} (times in ${zone}).` : `Created ${what} (times in ${zone}).`, {
@@ -272,7 +267,7 @@ const calendarTool = tool({
         ...(args.this_and_future ? { recurrence_range: 'THISANDFUTURE' } : {}),
         ...(update ? { event: eventBody(args) } : {}),
       },
-      { dry_run: args.dry_run, confirm: args.confirm },
+      { dry_run: args.dry_run },
     );
     const which = args.recurrence_id ? `${args.this_and_future ? 'this and later instances of' : 'one instance of'} event ${args.uid}` : `event ${args.uid}`;
     const verb = update ? (sent.dry_run ? 'Would update' : 'Updated') : sent.dry_run ? 'Would delete' : 'Deleted';

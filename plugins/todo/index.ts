@@ -45,7 +45,6 @@ const input = v.object({
   ),
   description: v.optional(v.pipe(v.string(), v.maxLength(2000))),
   after: v.optional(name),
-  status: v.optional(v.picklist(['needs_action', 'completed', 'all'])),
   dry_run: v.optional(v.boolean()),
 });
 type Args = v.InferOutput<typeof input>;
@@ -56,7 +55,6 @@ const ONLY: Record<string, readonly Op[]> = {
   due: ['add', 'rename'],
   description: ['add', 'rename'],
   after: ['move'],
-  status: ['items'],
   dry_run: ['add', 'rename', 'complete', 'reopen', 'move', 'remove'],
 };
 
@@ -101,13 +99,8 @@ function listOf(home: Home, given: string | undefined): string {
   );
 }
 
-async function itemsOf(home: Home, id: string, status?: string): Promise<Item[]> {
-  const answer = await home.ask({
-    domain: 'todo',
-    service: 'get_items',
-    target: { entity_id: id },
-    ...(status && status !== 'all' ? { data: { status: [status] } } : {}),
-  });
+async function itemsOf(home: Home, id: string): Promise<Item[]> {
+  const answer = await home.ask({ domain: 'todo', service: 'get_items', target: { entity_id: id } });
   return ((answer[id] as { items?: Item[] } | undefined)?.items ?? []).map((i) => ({
     uid: String(i.uid),
     summary: String(i.summary),
@@ -156,7 +149,7 @@ const todoTool = tool({
   name: 'todo',
   title: 'To-do lists',
   description:
-    'To-do and shopping lists. operation: lists; items (status filter, default all); add; rename (new_name); complete; reopen; move (after: item, none = top); remove. list: entity id or name ("shopping list"); item: name or uid. due (date or local time) and description where the list supports them.',
+    'To-do and shopping lists. operation: lists; items; add; rename (new_name); complete; reopen; move (after: item, none = top); remove. list: id or name; item: name or uid. due (date or local time), description: where the list keeps them.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, { home }) => {
@@ -184,8 +177,8 @@ const todoTool = tool({
     }
     const id = listOf(home, args.list);
     if (op === 'items') {
-      const items = await itemsOf(home, id, args.status);
-      const head = `${nameOf(home, id)} (${id}): ${items.length} item${items.length === 1 ? '' : 's'}${args.status && args.status !== 'all' ? ` (${args.status})` : ''}`;
+      const items = await itemsOf(home, id);
+      const head = `${nameOf(home, id)} (${id}): ${items.length} item${items.length === 1 ? '' : 's'}, ${items.filter((i) => i.status !== 'completed').length} to do`;
       return data([head, ...items.map(itemLine)].join('\n'), { entity_id: id, items });
     }
     const need = NEEDS[op]!;
@@ -204,7 +197,7 @@ const todoTool = tool({
       const r = await home.call({ domain: 'todo', service: 'add_item', target: { entity_id: id }, data: { item: args.item, ...extras(home, id, args) } }, opts);
       return done(`Added "${args.item}"`, `Would add "${args.item}"`, r.dry_run, { item: args.item });
     }
-    const items = await itemsOf(home, id, 'all');
+    const items = await itemsOf(home, id);
     const item = itemIn(items, args.item);
     if (op === 'move') {
       const after = args.after === undefined ? undefined : itemIn(items, args.after, 'after');

@@ -27,7 +27,6 @@ const input = v.object({
   operation: v.picklist(['current', 'forecast']),
   entity_id: v.optional(v.pipe(v.string(), v.regex(/^weather\.[a-z0-9_]+$/, 'must be a weather entity id such as weather.home'))),
   type: v.optional(v.picklist(['daily', 'hourly', 'twice_daily'])),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(168))),
 });
 
 function entityOf(home: Home, given: string | undefined): string {
@@ -46,8 +45,7 @@ const unitOf = (attrs: Record<string, unknown>, key: string, unitKey: string | n
 const weatherTool = tool({
   name: 'weather',
   title: 'Weather',
-  description:
-    'Weather. operation: current (conditions with units) or forecast (type daily, hourly or twice_daily; default daily). entity_id: default the first weather entity.',
+  description: 'Weather: operation current (with units) or forecast (type daily, hourly, twice_daily; default daily). entity_id defaults to the first.',
   input,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (args, { home }) => {
@@ -57,8 +55,7 @@ const weatherTool = tool({
     const name = String(attrs.friendly_name ?? id);
     const zone = home.config?.time_zone ?? 'UTC';
     if (args.operation === 'current') {
-      if (args.type !== undefined || args.limit !== undefined)
-        throw new PluginError('type and limit go with operation forecast', { field: args.type !== undefined ? 'type' : 'limit' });
+      if (args.type !== undefined) throw new PluginError('type goes with operation forecast', { field: 'type' });
       const readings: Record<string, { value: unknown; unit: string | null }> = {};
       for (const [key, unitKey] of READINGS)
         if (attrs[key] !== undefined && attrs[key] !== null) readings[key] = { value: attrs[key], unit: unitOf(attrs, key, unitKey) };
@@ -84,7 +81,7 @@ const weatherTool = tool({
     }
     const answer = await home.ask({ domain: 'weather', service: 'get_forecasts', target: { entity_id: id }, data: { type: kind } });
     const all = ((answer[id] as { forecast?: Record<string, unknown>[] } | undefined)?.forecast ?? []) as Record<string, unknown>[];
-    const forecast = all.slice(0, args.limit ?? (kind === 'hourly' ? 24 : all.length));
+    const forecast = all.slice(0, kind === 'hourly' ? 24 : all.length);
     const units = {
       temperature: (attrs.temperature_unit as string | undefined) ?? null,
       precipitation: (attrs.precipitation_unit as string | undefined) ?? null,

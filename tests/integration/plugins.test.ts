@@ -133,6 +133,7 @@ describe('the built service with a folder of user plugins', () => {
       ['app', 'builtin', ['app_home_state']],
       ['automation', 'builtin', ['run_automation']],
       ['bridge_scenes', 'builtin', ['bridge_scenes']],
+      ['calendar', 'builtin', ['calendar']],
       ['climate', 'builtin', ['control_climate']],
       ['commands', 'builtin', ['command']],
       ['config', 'builtin', ['config_read', 'config_trace', 'config_change', 'config_history', 'config_restore']],
@@ -145,7 +146,9 @@ describe('the built service with a folder of user plugins', () => {
       ['media', 'builtin', ['control_media']],
       ['notify', 'builtin', ['send_notification']],
       ['routines', 'builtin', []],
+      ['todo', 'builtin', ['todo']],
       ['vacuums', 'builtin', ['control_vacuums']],
+      ['weather', 'builtin', ['weather']],
       ['greeter', 'user', ['count_entities']],
       ['porch', 'user', ['porch_status', 'porch_light', 'porch_scenes']],
     ]);
@@ -157,7 +160,7 @@ describe('the built service with a folder of user plugins', () => {
       'the tool name count_entities is taken by the plugin greeter, and a_copy_of_the_greeter_with_a_name_long_enough_to_overflow__count_entities is longer than 64 characters',
     );
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(29);
+    expect(health.tools).toBe(32);
   });
 });
 

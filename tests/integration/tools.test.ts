@@ -20,6 +20,7 @@ describe('GET /api/tools', () => {
     expect(Object.keys(byName).sort()).toEqual([
       'app_home_state',
       'bridge_scenes',
+      'calendar',
       'command',
       'config_change',
       'config_history',
@@ -43,6 +44,8 @@ describe('GET /api/tools', () => {
       'run_automation',
       'search_entities',
       'send_notification',
+      'todo',
+      'weather',
     ]);
     expect(byName.control_lights).toMatchObject({
       title: 'Control lights',
@@ -68,9 +71,11 @@ describe('GET /api/tools', () => {
       );
   });
 
-  test('the whole list stays small for an assistant’s context: under 8,000 tokens (characters / 4)', async () => {
+  // The full list a REST caller reads; what a new MCP client is shown is held to 6,000 tokens by the
+  // tool-budget mechanism (issue 35). Calendars, to-do lists and weather (~700 tokens) raised this from 8,000.
+  test('the whole list stays small for an assistant’s context: under 8,700 tokens (characters / 4)', async () => {
     const r = await s.call('/api/tools');
-    expect(JSON.stringify(r.body.tools).length / 4).toBeLessThan(8000);
+    expect(JSON.stringify(r.body.tools).length / 4).toBeLessThan(8700);
   });
 });
 
