@@ -114,6 +114,9 @@ describe('todo', () => {
     await ok('todo', { operation: 'complete', list: 'Shopping List', item: 'milk' });
     await ok('todo', { operation: 'reopen', list: 'Shopping List', item: 'Eggs' });
     await ok('todo', { operation: 'rename', list: 'Shopping List', item: 'Coffee', new_name: 'Decaf coffee' });
+    const planned = await ok('todo', { operation: 'move', list: 'Shopping List', item: 'Milk', dry_run: true });
+    expect(planned.content[0]!.text).toBe('Would move "Milk" to the top on Shopping List.');
+    expect(((await ok('todo', { operation: 'items', list: 'Shopping List' })).structuredContent!.items as any[]).at(-1).summary).toBe('Milk');
     await ok('todo', { operation: 'move', list: 'Shopping List', item: 'Milk' });
     await ok('todo', { operation: 'move', list: 'Shopping List', item: 'Bread', after: 'Eggs' });
     items = (await ok('todo', { operation: 'items', list: 'Shopping List' })).structuredContent!.items as any[];
