@@ -220,8 +220,8 @@ describe('through the checkpoint', () => {
     try {
       const tools = (await client.listTools()).tools.filter((t) => ['calendar', 'todo', 'weather'].includes(t.name));
       expect(tools.map((t) => t.name).sort()).toEqual(['calendar', 'todo', 'weather']);
-      const bytes = JSON.stringify(tools).length;
-      console.log(`calendar+todo+weather tools: ${bytes} bytes, ~${Math.round(bytes / 4)} tokens`);
+      // Their share of a new client's tools/list (tokens = JSON bytes / 4, as bench:tools counts).
+      for (const t of tools) console.log(`${t.name}: ${JSON.stringify(t).length} bytes, ~${Math.round(JSON.stringify(t).length / 4)} tokens`);
       const r = (await client.callTool({ name: 'weather', arguments: { operation: 'current' } })) as Result;
       expect(r.structuredContent).toMatchObject({ entity_id: 'weather.home' });
       const items = (await client.callTool({ name: 'todo', arguments: { operation: 'items', list: 'Chores' } })) as Result;
