@@ -4,6 +4,8 @@
 // and what a calendar or list does not support refused in words.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import pino from 'pino';
+import { startSimulator, type Simulator } from '@home-mcp-bridge/sim';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
@@ -229,5 +231,33 @@ describe('through the checkpoint', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('on Home Assistant 2024.3.3, which has no calendar/event/subscribe', () => {
+  let old: Simulator;
+  let t: TestServer;
+  beforeAll(async () => {
+    old = await startSimulator({ legacy: true, logger: pino({ level: 'silent' }) });
+    t = await startTestServer({ HASS_URL: old.url, HASS_TOKEN: old.token });
+    await t.app.hub.ready();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await old?.stop();
+  });
+
+  test('events are read, without uids, and the answer says plainly why they cannot be changed', async () => {
+    const r = await ok('calendar', { operation: 'events', entity_id: 'calendar.family', start: localDate(0), end: localDate(8) }, t);
+    const events = r.structuredContent!.events as { summary: string; uid?: string }[];
+    expect(events.filter((e) => e.summary === 'Bins out')).toHaveLength(2);
+    expect(events.every((e) => e.uid === undefined)).toBe(true);
+    expect(r.structuredContent!.notes).toEqual([
+      'This Home Assistant (2024.3.3) does not list event ids over its WebSocket API (calendar/event/subscribe), so events cannot be changed or deleted through the bridge; update Home Assistant for that.',
+    ]);
+    // What it has works as on 2026.11: creating an event, the to-do lists, forecasts.
+    await ok('calendar', { operation: 'create', entity_id: 'calendar.family', summary: 'Old hub', start: localDate(2) }, t);
+    await ok('todo', { operation: 'move', list: 'shopping list', item: 'Coffee' }, t);
+    await ok('weather', { operation: 'forecast', type: 'hourly' }, t);
   });
 });
