@@ -23,6 +23,7 @@ import type { AuthorizeOptions, Caller, GuardedAction, Policy } from '../policy/
 import type { EffectResolver } from '../policy/effects.js';
 import { canonicalEntityId, canonicalEntityIds } from '../hub/canonical.js';
 import { reservedEvent } from '../policy/reserved-events.js';
+import { ACTING_COMMANDS, READ_SERVICES } from './hub-commands.js';
 
 export interface DeviceCommand {
   entity_id: string;
@@ -442,6 +443,52 @@ export class ActionExecutor {
     if (!this.hub.isConnected) throw hubUnavailable();
     await this.hub.fireEvent(p.event_type, p.event_data);
     return { event_type: p.event_type, fired: true };
+  }
+
+  // --- services that only answer, and WebSocket commands that act ----------------------------
+
+  /**
+   * Asks a service that only reads (hub-commands.ts) and answers its response, each entity's part
+   * kept only when the caller may see it. Nothing changes, so read-only mode allows it.
+   */
+  async ask(p: PlannedCall): Promise<Record<string, unknown>> {
+    const what = `${p.domain}.${p.service}`;
+    if (!READ_SERVICES.has(what))
+      throw new AppError('INVALID_ACTION', 400, `${what} is not a service that only reads; these are: ${[...READ_SERVICES].join(', ')}`, { service: what });
+    for (const id of p.entity_ids) if (!this.policy.maySee(id)) throw this.unknownEntity(id);
+    if (!this.hub.isConnected) throw hubUnavailable();
+    const result = await this.hub.call(
+      { domain: p.domain, service: p.service, service_data: p.data, ...(p.target ? { target: p.target } : {}), return_response: true },
+      { settleMs: 0 },
+    );
+    const response = (result.response ?? {}) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(response).filter(([id]) => this.policy.maySee(id)));
+  }
+
+  /** Checks an acting WebSocket command (hub-commands.ts) and the entity it names, without sending it. */
+  planCommand(message: { type: string; [k: string]: unknown }): PlannedAction & { message: Record<string, unknown> } {
+    const known = ACTING_COMMANDS[message.type];
+    if (!known)
+      throw invalidParameters(
+        `type: ${String(message.type).slice(0, 64)} is not a command the bridge sends; it sends: ${Object.keys(ACTING_COMMANDS).join(', ')}`,
+        {
+          field: 'type',
+        },
+      );
+    const entityId = checkEntityId(canonicalEntityId(message.entity_id as string) ?? message.entity_id);
+    if (domainOf(entityId) !== known.domain)
+      throw invalidParameters(`entity_id: ${message.type} acts on ${known.domain} entities, not ${entityId}`, { field: 'entity_id' });
+    if (!this.hub.cache.has(entityId)) throw this.unknownEntity(entityId);
+    const { type, entity_id: _given, ...data } = message;
+    return { entity_id: entityId, action: type, domain: known.domain, service: known.service, data, message: { ...message, entity_id: entityId } };
+  }
+
+  /** Sends a planned acting command for a caller, after the checkpoint; answers the hub's result. */
+  async runCommand(p: PlannedAction & { message: Record<string, unknown> }, caller: Caller): Promise<unknown> {
+    await this.prepare([p]);
+    this.authorize(caller, [p]);
+    if (!this.hub.isConnected) throw hubUnavailable();
+    return this.hub.command(p.message as { type: string });
   }
 
   /** DEVICE_NOT_FOUND (404, details.device_id and the closest known devices), as the contract has it. */

@@ -477,6 +477,39 @@ export class HubClient {
     }
   }
 
+  /**
+   * A subscription asked for its first message only (calendar/event/subscribe lists a range's
+   * events that way): the first event is the answer, then the subscription is ended.
+   */
+  async firstEvent<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
+    const conn = this.ensureConnected();
+    const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
+    let stop: (() => Promise<void>) | undefined;
+    let done = false;
+    const end = () => {
+      done = true;
+      stop?.().catch(() => undefined);
+    };
+    try {
+      return (await withTimeout(
+        new Promise<unknown>((resolve, reject) => {
+          conn
+            .subscribeMessage((event: unknown) => resolve(event), message, { resubscribe: false })
+            .then((unsubscribe) => {
+              stop = unsubscribe;
+              if (done) end();
+            }, reject);
+        }),
+        timeoutMs,
+        () => hubUnavailable(`The hub did not answer ${message.type} within ${timeoutMs} ms`),
+      ).catch((err: unknown) => {
+        throw hubError(err, message.type);
+      })) as T;
+    } finally {
+      end();
+    }
+  }
+
   async call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
     const conn = this.ensureConnected();
     const { domain, service } = call;

@@ -59,7 +59,13 @@ const READS = new Set([
   'trace/get',
   'trace/contexts',
   'get_config',
+  'todo/item/list',
+  // A subscription: answered with its first message (the range's events, with their uids).
+  'calendar/event/subscribe',
 ]);
+
+/** Questions that are subscriptions, answered with their first message. */
+const FIRST_EVENT = new Set(['calendar/event/subscribe']);
 
 /** Fields of a question that name entities; each must be one the caller may see. */
 const ENTITY_FIELDS = ['entity_id', 'entity_ids', 'statistic_ids', 'item_id'];
@@ -156,6 +162,19 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
         return { event_type: done.event_type, dry_run: opts.dry_run === true, fired: done.fired };
       }),
     renderTemplate: (template, opts = {}) => parts.templates.render(template, opts.timeout),
+    ask: (call) => actions.ask(actions.planCall({ ...call, return_response: true })),
+    send: (message, opts = {}) =>
+      confirmed(client, opts.confirm, async (confirm) => {
+        const plan = actions.planCommand(message);
+        const caller: Caller = { principal, confirm };
+        if (opts.dry_run) {
+          await actions.prepare([plan]);
+          actions.authorize(caller, [plan], { planOnly: true });
+          return { type: message.type, entity_id: plan.entity_id, dry_run: true };
+        }
+        const result = await actions.runCommand(plan, caller);
+        return { type: message.type, entity_id: plan.entity_id, dry_run: false, ...(result != null ? { result } : {}) };
+      }),
     read: async <T>(question: { type: string; [k: string]: unknown }) => {
       if (!READS.has(question.type))
         throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, {
@@ -167,7 +186,8 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
           if (typeof id === 'string' && isEntityId(id) && !policy.maySee(id)) throw actions.unknownEntity(id);
         }
       }
-      return visibleOnly(await hub.command<T>(question), question.type) as T;
+      const answer = FIRST_EVENT.has(question.type) ? await hub.firstEvent<T>(question) : await hub.command<T>(question);
+      return visibleOnly(answer, question.type) as T;
     },
     unknownEntity: (id) => actions.unknownEntity(id),
     unknownDevice: (id) => actions.unknownDevice(id),

@@ -182,7 +182,22 @@ export interface Home {
   fireEvent(event: { event_type: string; event_data?: Record<string, unknown> }, opts?: { dry_run?: boolean; confirm?: boolean }): Promise<EventAnswer>;
   /** Renders a Home Assistant template once, read-only, within `timeout` seconds; refused when it reads what this caller may not see. */
   renderTemplate(template: string, opts?: { timeout?: number }): Promise<TemplateAnswer>;
-  /** Asks the hub something that reads: history/, logbook/, recorder/ statistics, trace/, search/. Entities named must be visible. */
+  /**
+   * Asks a service that only reads and answers (calendar.get_events, todo.get_items,
+   * weather.get_forecasts): allowed in read-only mode; its entities must be visible. Answers the
+   * hub's response, by entity id.
+   */
+  ask(call: ServiceCall): Promise<Record<string, unknown>>;
+  /**
+   * A WebSocket command that changes something where the hub offers no service
+   * (calendar/event/create, calendar/event/update, calendar/event/delete, todo/item/move), judged by
+   * the same checkpoint as `call` as an action on the entity it names; `dry_run` only checks.
+   */
+  send(
+    message: HubQuestion & { entity_id: string },
+    opts?: { dry_run?: boolean; confirm?: boolean },
+  ): Promise<{ type: string; entity_id: string; dry_run: boolean; result?: unknown }>;
+  /** Asks the hub something that reads: history/, logbook/, recorder/ statistics, trace/, search/, todo/item/list, calendar/event/subscribe (its first message). Entities named must be visible. */
   read<T = unknown>(question: HubQuestion): Promise<T>;
   /** The error for an entity this caller cannot see or the hub does not have, naming the closest ones. */
   unknownEntity(entityId: string): Error;

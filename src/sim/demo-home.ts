@@ -375,7 +375,39 @@ const DEMO: Home = {
         wind_speed_unit: 'km/h',
         visibility_unit: 'km',
         precipitation_unit: 'mm',
+        supported_features: 3,
       },
+    },
+    // Calendars and to-do lists: events and items in config (days count from the day the simulator starts).
+    {
+      entity_id: 'calendar.family',
+      name: 'Family',
+      config: {
+        events: [
+          { summary: 'Dentist', day: 1, time: '10:00', minutes: 45, location: 'Main Street 4' },
+          { summary: 'Bins out', day: 0, time: '19:00', minutes: 15, rrule: 'FREQ=WEEKLY;COUNT=8' },
+          { summary: 'Swimming', day: 2, time: '17:30', minutes: 60, rrule: 'FREQ=DAILY;INTERVAL=7;COUNT=4' },
+          { summary: 'Grandma visiting', day: 3, days: 2 },
+        ],
+      },
+    },
+    {
+      entity_id: 'calendar.public_holidays',
+      name: 'Public holidays',
+      attributes: { supported_features: 0 },
+      config: { events: [{ summary: 'Bank holiday', day: 5 }] },
+    },
+    {
+      entity_id: 'todo.shopping_list',
+      name: 'Shopping List',
+      attributes: { supported_features: 15 },
+      config: { items: ['Bread', 'Coffee', { summary: 'Eggs', status: 'completed' }] },
+    },
+    {
+      entity_id: 'todo.chores',
+      name: 'Chores',
+      attributes: { supported_features: 127 },
+      config: { items: [{ summary: 'Clean the gutters', due: '2030-05-01', description: 'Both sides' }, 'Water the plants'] },
     },
   ],
 };

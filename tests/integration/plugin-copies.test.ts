@@ -28,6 +28,7 @@ const CALLS: Record<string, { tool: string; arguments: Record<string, unknown> }
   app: { tool: 'app_home_state', arguments: { area: 'kitchen' } },
   automation: { tool: 'run_automation', arguments: { entity_id: 'script.welcome_home', dry_run: true } },
   bridge_scenes: { tool: 'bridge_scenes', arguments: { command: 'list_scenes' } },
+  calendar: { tool: 'calendar', arguments: { operation: 'list' } },
   climate: { tool: 'control_climate', arguments: { entity_id: 'climate.bedroom', temperature: 20, dry_run: true } },
   commands: { tool: 'command', arguments: { command: 'turn on the hallway light', dry_run: true } },
   config: { tool: 'config_read', arguments: { kind: 'automation' } },
@@ -40,6 +41,8 @@ const CALLS: Record<string, { tool: string; arguments: Record<string, unknown> }
   locks: { tool: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'lock', dry_run: true } },
   media: { tool: 'control_media', arguments: { entity_id: 'media_player.kitchen_speaker', command: 'pause', dry_run: true } },
   notify: { tool: 'send_notification', arguments: { entity_id: 'notify.kitchen_display', message: 'copied', dry_run: true } },
+  todo: { tool: 'todo', arguments: { operation: 'lists' } },
+  weather: { tool: 'weather', arguments: { operation: 'current' } },
   // It offers prompts and no tool: one prompt of it is filled instead.
   routines: { prompt: 'morning_routine', arguments: { wake_time: '07:00' } },
   services: { tool: 'call_service', arguments: { operation: 'fire_event', event_type: 'copied_plugin', dry_run: true } },

@@ -134,6 +134,7 @@ describe('the built service with a folder of user plugins', () => {
       ['app', 'builtin', ['app_home_state']],
       ['automation', 'builtin', ['run_automation']],
       ['bridge_scenes', 'builtin', ['bridge_scenes']],
+      ['calendar', 'builtin', ['calendar']],
       ['climate', 'builtin', ['control_climate']],
       ['commands', 'builtin', ['command']],
       ['config', 'builtin', ['config_read', 'config_trace', 'config_change', 'config_history', 'config_restore']],
@@ -149,7 +150,9 @@ describe('the built service with a folder of user plugins', () => {
       ['routines', 'builtin', []],
       ['services', 'builtin', ['call_service']],
       ['templates', 'builtin', ['render_template']],
+      ['todo', 'builtin', ['todo']],
       ['vacuums', 'builtin', ['control_vacuums']],
+      ['weather', 'builtin', ['weather']],
       ['greeter', 'user', ['count_entities']],
       ['porch', 'user', ['porch_status', 'porch_light', 'porch_scenes']],
     ]);

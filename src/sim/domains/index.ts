@@ -10,7 +10,10 @@ import { light } from './light.js';
 import { lock } from './lock.js';
 import { mediaPlayer } from './media-player.js';
 import { notify, persistentNotification } from './notify.js';
-import { binarySensor, sensor, weather } from './passive.js';
+import { binarySensor, sensor } from './passive.js';
+import { calendar } from './calendar.js';
+import { todo } from './todo.js';
+import { weather } from './weather.js';
 import { scene } from './scene.js';
 import { script } from './script.js';
 import { inputBoolean, switchDomain } from './switch.js';
@@ -61,4 +64,6 @@ export const DOMAIN_MODULES: readonly DomainModule[] = [
   update,
   image,
   event,
+  calendar,
+  todo,
 ];

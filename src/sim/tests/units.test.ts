@@ -180,7 +180,7 @@ describe('homes', () => {
     expect(hub.states.get('media_player.tv')?.state).toBe('idle');
     expect(hub.states.get('scene.party_mode')?.state).toBe('unknown');
     expect(hub.states.get('script.stealth_mode')?.state).toBe('off');
-    expect(hub.states.get('todo.chores')?.state).toBe('');
+    expect(hub.states.get('todo.chores')?.state).toBe('0');
     expect(hub.states.get('light.kitchen_ceiling')?.attributes).toMatchObject({ brightness: 255, supported_color_modes: ['color_temp', 'hs'] });
     expect(hub.states.get('valve.main_valve')?.attributes.current_position).toBe(100);
     expect(hub.registries.effectiveArea('light.kitchen_ceiling')).toBe('kitchen_id');
