@@ -7,6 +7,7 @@ import { Context } from './context.js';
 import { HomeAssistantError, ServiceNotFoundError, ServiceValidationError, UnauthorizedError, type Translation } from './errors.js';
 import { ASSISTANTS, type Hub, type NotificationUpdate, type PersistentNotification } from './hub.js';
 import { addRecorderCommands } from './recorder-commands.js';
+import { addEnergyCommands } from './energy.js';
 import { entitiesInitial, eventMessage, eventMessageJson, pongMessage, stateDiffJson } from './protocol.js';
 import { type KeySpec, type Validator, Invalid, all, coerceInt, dict, isType, listOf, literal, mapOf, oneOf, range, string } from './schema.js';
 import { targetFields } from './services.js';
@@ -315,6 +316,7 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
   );
 
   addRecorderCommands(add);
+  addEnergyCommands(add);
 
   add(MSG.persistentNotificationGet, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.listNotifications()));
   add(MSG.persistentNotificationSubscribe, {}, (conn, msg) => {

@@ -11,6 +11,7 @@ import { Invalid, isPlainObject } from './schema.js';
 import type { StateChangedData } from './states.js';
 import { SINCE } from './version.js';
 import { configRoutes } from './config/rest.js';
+import { cameraRoutes } from './camera-proxy.js';
 
 const MAX_BODY = 16 * 1024 * 1024;
 
@@ -206,6 +207,7 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
       },
     },
     ...configRoutes(hub),
+    ...cameraRoutes(hub),
   ];
 
   return (req, res) => {
