@@ -40,6 +40,7 @@ import { startHttpServer, type HttpServer } from './http/server.js';
 import { binary, engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
 import { HubRest } from './hub/rest.js';
+import { CameraSnapshots } from './hub/camera-proxy.js';
 import { HaConfigService, type Who } from './ha-config/service.js';
 import { HubConfig } from './ha-config/hub-config.js';
 import { websocketUrl } from './hub/socket.js';
@@ -371,7 +372,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
-    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig },
+    parts: {
+      hub,
+      home,
+      actions,
+      policy,
+      scenes,
+      groups,
+      commands: base.commands,
+      haConfig,
+      snapshots: new CameraSnapshots(rest, config.cameraSnapshotMaxBytes),
+    },
     version: VERSION,
     log: log.child({ part: 'plugins' }),
   });
