@@ -133,17 +133,20 @@ describe('the built service with a folder of user plugins', () => {
       ['app', 'builtin', ['app_home_state']],
       ['automation', 'builtin', ['run_automation']],
       ['bridge_scenes', 'builtin', ['bridge_scenes']],
+      ['cameras', 'builtin', ['cameras']],
       ['climate', 'builtin', ['control_climate']],
       ['commands', 'builtin', ['command']],
       ['config', 'builtin', ['config_read', 'config_trace', 'config_change', 'config_history', 'config_restore']],
       ['covers', 'builtin', ['control_covers']],
       ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],
+      ['energy', 'builtin', ['energy']],
       ['fans', 'builtin', ['control_fans']],
       ['history', 'builtin', ['get_history', 'get_logbook', 'get_statistics']],
       ['lights', 'builtin', ['control_lights']],
       ['locks', 'builtin', ['control_locks']],
       ['media', 'builtin', ['control_media']],
       ['notify', 'builtin', ['send_notification']],
+      ['people', 'builtin', ['people']],
       ['routines', 'builtin', []],
       ['vacuums', 'builtin', ['control_vacuums']],
       ['greeter', 'user', ['count_entities']],
@@ -157,7 +160,7 @@ describe('the built service with a folder of user plugins', () => {
       'the tool name count_entities is taken by the plugin greeter, and a_copy_of_the_greeter_with_a_name_long_enough_to_overflow__count_entities is longer than 64 characters',
     );
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(29);
+    expect(health.tools).toBe(32);
   });
 });
 
