@@ -1499,6 +1499,16 @@ export function parityCases(r: Release): ParityCase[] {
       steps: [{ rest: { path: '/api/states/light.nope' }, status: 404, json: { message: 'Entity not found.' } }],
     },
     {
+      // camera/__init__.py CameraView: aiohttp's own 404 for what is no camera, its 401 without a valid token.
+      name: 'REST: the camera proxy answers a plain-text 404 for what is no camera, 401 without a valid token',
+      steps: [
+        { rest: { path: '/api/camera_proxy/camera.nope' }, status: 404, text: '404: Not Found' },
+        { rest: { path: '/api/camera_proxy/light.bed_light' }, status: 404, text: '404: Not Found' },
+        { rest: { path: '/api/camera_proxy/camera.nope', token: 'invalid' }, status: 401, text: '401: Unauthorized' },
+        { rest: { path: '/api/camera_proxy/camera.nope', token: 'none' }, status: 401, text: '401: Unauthorized' },
+      ],
+    },
+    {
       name: 'REST: a service call answers the states it changed',
       steps: [
         {
