@@ -91,7 +91,8 @@ describe('cameras', () => {
 describe('people and places', () => {
   test('who is home and where each is, from the configured people and zones', async () => {
     const r = await tool('people', { operation: 'home' });
-    const people = r.structuredContent!.people as Record<string, any>[];
+    // Onboarding made a person for the owner too (person.e2e, no tracker).
+    const people = (r.structuredContent!.people as Record<string, any>[]).filter((p) => p.entity_id !== 'person.e2e');
     expect(people.map((p) => p.entity_id)).toEqual(['person.anna', 'person.ben']);
     expect(people[0]).toMatchObject({ name: 'Anna', state: 'home', at_home: true, zone: 'zone.home' });
     expect(people[0]!.trackers).toEqual([expect.objectContaining({ entity_id: 'device_tracker.demo_home_boy', place: 'home' })]);
@@ -109,10 +110,10 @@ describe('people and places', () => {
   });
 
   test.each([
-    ['is anyone home?', 'en', 'Yes, 1 of 2: Anna.'],
+    ['is anyone home?', 'en', 'Yes, 1 of 3: Anna.'],
     ['who is home?', 'en', 'Anna.'],
     ['where is Anna?', 'en', 'Anna is home.'],
-    ['ist jemand zu Hause?', 'de', 'Ja, 1 von 2: Anna.'],
+    ['ist jemand zu Hause?', 'de', 'Ja, 1 von 3: Anna.'],
     ['wo ist Anna?', 'de', 'Anna: zu Hause.'],
   ])('the command %j (%s) answers and never acts', async (command, language, answer) => {
     const r = await s.call('/api/command', 'POST', { command, language });
@@ -173,7 +174,8 @@ describe('energy', () => {
     let totals: Record<string, any> = {};
     for (let i = 0; i < 100; i++) {
       totals = (await tool('energy', { operation: 'totals', period: 'yesterday' })).structuredContent!.totals;
-      if (totals.grid_import?.value === 0.5 * inPeriod) break;
+      // The recorder writes the imports in its own time.
+      if (totals.grid_import?.value === 0.5 * inPeriod && totals.gas?.value === 0.125 * inPeriod) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(totals).toEqual({
