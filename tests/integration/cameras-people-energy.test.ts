@@ -216,6 +216,19 @@ describe('people and places', () => {
   });
 });
 
+test('people and energy over MCP in both eras answer as over the tool route', async () => {
+  for (const era of ['legacy', 'modern'] as const) {
+    const where = await mcpCall(era, 'people', { operation: 'where', person: 'Anna' });
+    expect(where.isError).toBeFalsy();
+    expect(where.structuredContent!.person).toMatchObject({ entity_id: 'person.anna', at_home: true });
+    const prefs = await mcpCall(era, 'energy', { operation: 'prefs' });
+    expect(prefs.isError).toBeFalsy();
+    expect(prefs.structuredContent!.sources).toHaveLength(4);
+    const bad = await mcpCall(era, 'people', { operation: 'where', person: 'Carla' });
+    expect(bad.isError).toBe(true);
+  }
+});
+
 describe('energy', () => {
   test('the dashboard’s sources from energy/get_prefs', async () => {
     const r = await ok('energy', { operation: 'prefs' });
