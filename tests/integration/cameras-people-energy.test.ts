@@ -73,9 +73,18 @@ describe('cameras', () => {
     expect(inGarden.structuredContent!.cameras.map((c: { entity_id: string }) => c.entity_id)).toEqual(['camera.garden']);
     const state = await ok('cameras', { operation: 'state', entity_id: 'camera.front_door' });
     expect(state.content[0]!.text).toBe('Front Door Camera (camera.front_door, Hallway): streaming, has a stream');
-    // The hub's state carries the credential; the answers do not.
-    expect(String(s.app.hub.cache.get('camera.front_door')!.attributes.entity_picture)).toMatch(/\?token=[0-9a-f]{64}$/);
-    for (const r of [list, inGarden, state]) expect(JSON.stringify(r)).not.toMatch(/token|camera_proxy/);
+    // The hub's state carries the credential; the bridge drops it where states come in, so no
+    // answer has it (describe_entity and the REST state show attributes whole).
+    const hubState = (await (
+      await fetch(`${s.app.simulator!.url}/api/states/camera.front_door`, { headers: { authorization: `Bearer ${s.app.simulator!.token}` } })
+    ).json()) as { attributes: Record<string, unknown> };
+    expect(String(hubState.attributes.entity_picture)).toMatch(/\?token=[0-9a-f]{64}$/);
+    expect(s.app.hub.cache.get('camera.front_door')!.attributes).not.toHaveProperty('access_token');
+    const described = await ok('describe_entity', { entity_id: 'camera.front_door' });
+    expect(JSON.stringify(described.structuredContent)).toContain('Simvision');
+    const device = await s.call('/api/state/camera.front_door');
+    expect(device.status).toBe(200);
+    for (const r of [list, inGarden, state, described, device.body]) expect(JSON.stringify(r)).not.toMatch(/token|camera_proxy/);
   });
 
   test('a snapshot is MCP image content: the camera’s JPEG as the hub serves it, over REST and MCP in both eras', async () => {
