@@ -42,6 +42,7 @@ import { startHttpServer, type HttpServer } from './http/server.js';
 import { binary, engine } from './http/uws.js';
 import { HubClient } from './hub/client.js';
 import { HubRest } from './hub/rest.js';
+import { CameraSnapshots } from './hub/camera-proxy.js';
 import { HaConfigService, type Who } from './ha-config/service.js';
 import { HubConfig } from './ha-config/hub-config.js';
 import { websocketUrl } from './hub/socket.js';
@@ -393,6 +394,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       haConfig,
       admin,
       templates: new TemplateRenderer(hub, policy, { maxOutput: config.templateMaxOutput }),
+      snapshots: new CameraSnapshots(rest, config.cameraSnapshotMaxBytes),
     },
     version: VERSION,
     log: log.child({ part: 'plugins' }),

@@ -2,7 +2,7 @@
 // (history/history_during_period), the logbook (logbook/get_events) and long-term statistics
 // (recorder/statistics_during_period), asked over the hub's WebSocket API and answered compactly,
 // in pages, with times in the hub's own zone.
-import { definePlugin, PluginError, tool, v, type Home, type HubQuestion, type ToolResult } from 'home-mcp-bridge/plugin';
+import { definePlugin, localTime, PluginError, tool, v, type Home, type HubQuestion, type ToolResult } from 'home-mcp-bridge/plugin';
 
 const HOUR_MS = 3_600_000;
 
@@ -43,34 +43,6 @@ function window(args: { start?: string; end?: string; hours?: number; cursor?: s
   return { offset: 0, start, end };
 }
 const cursorOf = (offset: number, w: { start: number; end: number }) => Buffer.from(JSON.stringify({ o: offset, s: w.start, e: w.end })).toString('base64url');
-
-/** A time as an ISO string with the offset of the hub's zone (what the people in the home read). */
-function localTime(ms: number, tz: string | undefined): string {
-  const date = new Date(Math.round(ms));
-  if (!tz) return date.toISOString().replace(/\.\d+Z$/, 'Z');
-  const parts: Record<string, string> = {};
-  try {
-    for (const p of new Intl.DateTimeFormat('en-CA', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(date))
-      parts[p.type] = p.value;
-  } catch {
-    return date.toISOString().replace(/\.\d+Z$/, 'Z');
-  }
-  const wall = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
-  const offset = Math.round((wall - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
-  const sign = offset < 0 ? '-' : '+';
-  const hh = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
-  const mm = String(Math.abs(offset) % 60).padStart(2, '0');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${sign}${hh}:${mm}`;
-}
 
 /** A question to the hub, with a hub that lacks the integration told apart from other refusals. */
 async function ask<T>(home: Home, question: HubQuestion, integration: string): Promise<T> {

@@ -342,6 +342,17 @@ export const SETTINGS = {
     schema: int(10, 10_000_000),
     fromEnv: toInt,
   },
+  cameraSnapshotMaxBytes: {
+    env: 'CAMERA_SNAPSHOT_MAX_BYTES',
+    file: 'camera_snapshot_max_bytes',
+    default: 1048576,
+    unit: 'bytes',
+    description:
+      'Largest camera snapshot a tool returns; a JPEG over it is asked of Home Assistant smaller (scaled there when it has libturbojpeg), and refused when it still does not fit',
+    schema: int(1024, 20 * 1048576),
+    fromEnv: toInt,
+    addon: 'int(1024,20971520)?',
+  },
   eventHistoryMaxRows: {
     env: 'EVENT_HISTORY_MAX_ROWS',
     file: 'event_history_max_rows',

@@ -1,5 +1,6 @@
 // The bridge's one connection to the hub: connects in the background, keeps the state cache,
 // registries and service list current, pings, reconnects, resyncs, and calls services.
+import { withoutCredentials } from './credentials.js';
 import { createConnection, type Connection } from 'home-assistant-js-websocket';
 import { AppError, hubUnavailable } from '../errors.js';
 import type { Bus, HubConnectedData, HubDisconnectedData } from '../bus.js';
@@ -186,7 +187,11 @@ export class HubClient {
     // The library re-sends this subscription by itself after every reconnect.
     await conn.subscribeEvents<HubEvent>((event) => {
       this.counts.received++;
-      if (event.event_type === EVENT.stateChanged) this.counts.state_changed++;
+      if (event.event_type === EVENT.stateChanged) {
+        this.counts.state_changed++;
+        const data = event.data as unknown as StateChangedData;
+        event = { ...event, data: { ...data, old_state: withoutCredentials(data.old_state), new_state: withoutCredentials(data.new_state) } as never };
+      }
       this.onHubEvent(event);
     });
     await this.sync('initial');
@@ -209,7 +214,7 @@ export class HubClient {
       this.config = config;
       this.services = services;
       this.registries.replace(registries);
-      const changes = this.cache.replaceAll(states);
+      const changes = this.cache.replaceAll(states.map(withoutCredentials));
       const buffered = this.buffer;
       this.buffer = undefined;
       if (kind === 'resync' && this.synced) {

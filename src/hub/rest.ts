@@ -42,4 +42,50 @@ export class HubRest {
     }
     return { status: res.status, json, text };
   }
+
+  /**
+   * A GET whose body is bytes (a camera image). Reading stops at `limit` bytes, so a huge body
+   * costs no more memory than that: `bytes` is then undefined and `size` says how far it got.
+   */
+  async getBytes(path: string, limit: number): Promise<BytesAnswer> {
+    let res: Response;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      res = await fetch(`${this.base.replace(/\/+$/, '')}${path}`, { headers: { authorization: `Bearer ${this.token}` }, signal });
+    } catch (err) {
+      throw this.unreachable(err, path);
+    }
+    const contentType = res.headers.get('content-type') ?? '';
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body ?? []) {
+        size += chunk.byteLength;
+        if (size > limit) {
+          await res.body?.cancel().catch(() => undefined);
+          return { status: res.status, contentType, size, bytes: undefined };
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw this.unreachable(err, path);
+    }
+    return { status: res.status, contentType, size, bytes: Buffer.concat(chunks) };
+  }
+
+  private unreachable(err: unknown, path: string) {
+    const timedOut = (err as Error).name === 'TimeoutError';
+    return hubUnavailable(
+      timedOut ? `Home Assistant did not answer GET ${path} within ${this.timeoutMs} ms` : `Home Assistant could not be reached for GET ${path}`,
+    );
+  }
+}
+
+export interface BytesAnswer {
+  status: number;
+  contentType: string;
+  /** Bytes read (more than the limit when it stopped there). */
+  size: number;
+  /** The body; undefined when it was larger than the limit. */
+  bytes: Buffer | undefined;
 }

@@ -430,14 +430,20 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       // While asking, "on", "open", "home" and "here" are states unless nothing else is.
       const article = notAParticle(l, lexemes[i - 1], lexemes.slice(i + 1), determiners);
       const stateMeanings = ms.filter((m) => m.k === 'state' || m.k === 'bstate' || (m.k === 'particle' && !article));
-      if (stateMeanings.length && !(has(l, 'here') && stateWords > 1) && (!targets.some((t) => t.k === 'entity') || f.mentions.length > 0)) {
+      if (
+        stateMeanings.length &&
+        !(has(l, 'here') && stateWords > 1) &&
+        // "who is home": the people are asked of, not a thing named Home (zone.home, weather.home).
+        (!targets.some((t) => t.k === 'entity') || f.mentions.length > 0 || question === 'who')
+      ) {
         for (const m of stateMeanings) {
           if (m.k === 'state') f.states.push(m.state);
           else if (m.k === 'bstate') f.bstates.push({ cls: m.cls, on: m.on });
           else if (m.k === 'particle' && (m.p === 'on' || m.p === 'off')) f.states.push(m.p);
         }
         // A word that is a state and a kind of thing ("running") after a thing is the state of it.
-        if (targets.length && !f.mentions.length) f.mentions.push({ text: l.text, index: i, meanings: targets.filter((t) => t.k !== 'generic'), group });
+        if (targets.length && !f.mentions.length && question !== 'who')
+          f.mentions.push({ text: l.text, index: i, meanings: targets.filter((t) => t.k !== 'generic'), group });
         continue;
       }
     }

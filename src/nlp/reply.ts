@@ -86,6 +86,9 @@ function readingOf(e: HomeEntity, st: HubState | undefined, lang: LanguageData):
     return `${num(a.current_temperature)}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
   if (e.domain === 'weather' && a.temperature !== undefined)
     return `${stateWord(st.state)}, ${num(a.temperature)}${typeof a.temperature_unit === 'string' ? ` ${a.temperature_unit}` : ''}`;
+  // A person or tracker in a zone other than home has the zone's name as its state ("Work").
+  if ((e.domain === 'person' || e.domain === 'device_tracker') && !['home', 'not_home', 'unknown', 'unavailable'].includes(st.state))
+    return say(lang, 'in_zone', { zone: st.state });
   const unit = typeof a.unit_of_measurement === 'string' ? ` ${a.unit_of_measurement}` : '';
   return unit ? `${num(st.state)}${unit}` : stateWord(st.state);
 }

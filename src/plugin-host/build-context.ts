@@ -7,6 +7,7 @@ import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, ambiguous, invalidParameters, type Candidate } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
 import type { HubClient } from '../hub/client.js';
+import type { CameraSnapshots } from '../hub/camera-proxy.js';
 import { isEntityId } from '../hub/entity-id.js';
 import type { Logger } from '../log.js';
 import type { CommandService } from '../nlp/service.js';
@@ -45,6 +46,8 @@ export interface PluginParts {
   haConfig: HaConfigService;
   admin: AdminService;
   templates: TemplateRenderer;
+  /** Camera snapshots through Home Assistant's camera proxy (absent: the tools say snapshots are unavailable). */
+  snapshots?: CameraSnapshots;
 }
 
 /** The hub's read-only questions a plugin may ask (`home.read`); anything that changes goes through the executor. */
@@ -62,6 +65,7 @@ const READS = new Set([
   'todo/item/list',
   // A subscription: answered with its first message (the range's events, with their uids).
   'calendar/event/subscribe',
+  'energy/get_prefs',
 ]);
 
 /** Questions that are subscriptions, answered with their first message. */
@@ -188,6 +192,13 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       }
       const answer = FIRST_EVENT.has(question.type) ? await hub.firstEvent<T>(question) : await hub.command<T>(question);
       return visibleOnly(answer, question.type) as T;
+    },
+    snapshot: async (id) => {
+      // A read of what the camera sees: only of a camera this caller may see.
+      if (!id.startsWith('camera.') || !home.has(id)) throw actions.unknownEntity(id);
+      if (!parts.snapshots) throw new AppError('HUB_ERROR', 501, 'Camera snapshots are not available on this bridge');
+      const shot = await parts.snapshots.take(id);
+      return { ...shot, data: new Uint8Array(shot.data.buffer, shot.data.byteOffset, shot.data.byteLength) };
     },
     unknownEntity: (id) => actions.unknownEntity(id),
     unknownDevice: (id) => actions.unknownDevice(id),

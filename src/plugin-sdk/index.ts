@@ -11,6 +11,7 @@ import type { PluginDefinition, PromptDefinition, ResourceDefinition, ToolDefini
 export type * from './types.js';
 export type * from './definition.js';
 export { jsonInput } from './json-input.js';
+export { localTime, startOf, zonedInstant, type CalendarUnit } from './time.js';
 export { HOME_APP_URI, homeApp, UI_EXTENSION, UI_MIME, type ResourceUi, type ToolUi } from './ui.js';
 export type { ToolAnnotations };
 
@@ -42,6 +43,18 @@ export const text = (message: string, isError = false): ToolResult => ({ content
 export const data = (message: string, structured: Record<string, unknown>): ToolResult => ({
   content: [{ type: 'text', text: message }],
   structuredContent: structured,
+});
+
+/**
+ * A result with an image (MCP image content: base64 data and its MIME type), after a line of text
+ * for a model that reads no images, and optionally the same facts as structuredContent.
+ */
+export const image = (data: Uint8Array | string, mimeType: string, caption: string, structured?: Record<string, unknown>): ToolResult => ({
+  content: [
+    { type: 'text', text: caption },
+    { type: 'image', data: typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'), mimeType },
+  ],
+  ...(structured ? { structuredContent: structured } : {}),
 });
 
 /**

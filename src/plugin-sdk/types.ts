@@ -143,6 +143,19 @@ export interface HubQuestion {
   [field: string]: unknown;
 }
 
+/** A camera's picture now, from Home Assistant's camera proxy. */
+export interface CameraSnapshot {
+  entity_id: string;
+  /** image/jpeg, image/png, ... as the camera gives it. */
+  mime_type: string;
+  data: Uint8Array;
+  bytes: number;
+  width?: number;
+  height?: number;
+  /** Set when the first image was over the bridge's cap (CAMERA_SNAPSHOT_MAX_BYTES) and Home Assistant was asked for a smaller one. */
+  scaled_from?: { bytes: number; width: number; height: number };
+}
+
 /**
  * The home as this caller may see it, and the ways to act on it. Entities the bridge hides
  * (TOOLS_EXPOSED_ONLY) are absent from every list; every change passes the policy checkpoint.
@@ -197,8 +210,10 @@ export interface Home {
     message: HubQuestion & { entity_id: string },
     opts?: { dry_run?: boolean; confirm?: boolean },
   ): Promise<{ type: string; entity_id: string; dry_run: boolean; result?: unknown }>;
-  /** Asks the hub something that reads: history/, logbook/, recorder/ statistics, trace/, search/, todo/item/list, calendar/event/subscribe (its first message). Entities named must be visible. */
+  /** Asks the hub something that reads: history/, logbook/, recorder/ statistics, trace/, search/, todo/item/list, calendar/event/subscribe (its first message), energy/get_prefs. Entities named must be visible. */
   read<T = unknown>(question: HubQuestion): Promise<T>;
+  /** A camera's snapshot (a read), within the bridge's size cap; a larger one is refused (PAYLOAD_TOO_LARGE). */
+  snapshot(cameraId: string): Promise<CameraSnapshot>;
   /** The error for an entity this caller cannot see or the hub does not have, naming the closest ones. */
   unknownEntity(entityId: string): Error;
   /** DEVICE_NOT_FOUND for a device id the hub does not have (details.device_id, the closest known devices). */

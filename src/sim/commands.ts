@@ -9,6 +9,7 @@ import { ASSISTANTS, type Hub, type NotificationUpdate, type PersistentNotificat
 import { addRecorderCommands } from './recorder-commands.js';
 import { renderTemplate } from './template.js';
 import { addCalendarCommands } from './calendar-commands.js';
+import { addEnergyCommands } from './energy.js';
 import { entitiesInitial, eventMessage, eventMessageJson, pongMessage, stateDiffJson } from './protocol.js';
 import { type KeySpec, type Validator, Invalid, all, coerceFloat, coerceInt, dict, isType, listOf, literal, mapOf, oneOf, range, string } from './schema.js';
 import { targetFields } from './services.js';
@@ -355,6 +356,7 @@ export function buildCommands(legacy: boolean, floors = !legacy): Map<string, Co
 
   addRecorderCommands(add);
   addCalendarCommands(add, legacy);
+  addEnergyCommands(add);
 
   add(MSG.persistentNotificationGet, {}, (conn, msg) => conn.sendResult(msg.id, conn.hub.listNotifications()));
   add(MSG.persistentNotificationSubscribe, {}, (conn, msg) => {

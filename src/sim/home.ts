@@ -76,6 +76,8 @@ export interface Home {
   notify?: string[];
   /** Lovelace dashboards besides the default one (storage or YAML mode, with a config or none yet). */
   dashboards?: HomeDashboard[];
+  /** The energy dashboard's preferences (energy/get_prefs); absent: none saved yet. */
+  energy?: Record<string, unknown>;
 }
 
 export interface HomeDashboard {
@@ -151,6 +153,7 @@ const HomeSchema = v.looseObject({
       }),
     ),
   ),
+  energy: v.optional(v.record(v.string(), v.unknown())),
 });
 
 /** Validates a parsed home and checks that every reference points at something declared. */
@@ -178,6 +181,7 @@ export function parseHome(input: unknown, source = 'home'): Home {
   if (raw.labels) home.labels = raw.labels as HomeLabel[];
   if (raw.notify) home.notify = raw.notify;
   if (raw.dashboards) home.dashboards = raw.dashboards as HomeDashboard[];
+  if (raw.energy) home.energy = raw.energy;
 
   const unique = (kind: string, ids: string[]) => {
     const seen = new Set<string>();

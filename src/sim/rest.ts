@@ -12,6 +12,7 @@ import type { StateChangedData } from './states.js';
 import { SINCE } from './version.js';
 import { configRoutes } from './config/rest.js';
 import { adminRoutes } from './admin.js';
+import { cameraRoutes } from './camera-proxy.js';
 
 const MAX_BODY = 16 * 1024 * 1024;
 
@@ -208,6 +209,7 @@ export function createRestHandler(host: RestHost): (req: IncomingMessage, res: S
     },
     ...configRoutes(hub),
     ...adminRoutes(hub),
+    ...cameraRoutes(hub),
   ];
 
   return (req, res) => {

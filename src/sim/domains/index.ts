@@ -2,6 +2,7 @@
 import type { DomainModule } from '../domain.js';
 import { alarmControlPanel } from './alarm.js';
 import { automation } from './automation.js';
+import { camera } from './camera.js';
 import { climate } from './climate.js';
 import { cover, valve } from './cover.js';
 import { fan } from './fan.js';
@@ -66,4 +67,5 @@ export const DOMAIN_MODULES: readonly DomainModule[] = [
   event,
   calendar,
   todo,
+  camera,
 ];
