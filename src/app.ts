@@ -38,10 +38,11 @@ import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { binary, engine } from './http/uws.js';
-import { HubClient } from './hub/client.js';
-import { HubRest } from './hub/rest.js';
+import type { ActingHub } from './hub/acting.js';
+import { HubClient, type HubClientOptions } from './hub/client.js';
+import type { HubReader, HubRestReader } from './hub/reader.js';
+import { openHubRest } from './hub/rest.js';
 import { HaConfigService, type Who } from './ha-config/service.js';
-import { HubConfig } from './ha-config/hub-config.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
 import { HubConfigs, hubConfigSource } from './hub/configs.js';
@@ -88,7 +89,7 @@ export interface RunningApp {
   url: string;
   services: Services;
   routes: RouteTable;
-  hub: HubClient;
+  hub: HubReader;
   bus: Bus;
   /** The embedded simulator, when no hub is configured. */
   simulator?: Simulator;
@@ -128,44 +129,45 @@ function passwordBanner(password: string, dataDir: string, reset: string): strin
   ].join('\n');
 }
 
+interface ConnectedHub {
+  /** The connection, for starting and stopping it; to every other part it is the read-only view. */
+  hub: HubClient;
+  /** The hub that acts: handed to the action executor and the config service, and to nothing else. */
+  acting: ActingHub;
+  rest: HubRestReader;
+  simulator?: Simulator;
+}
+
+/** One hub's WebSocket and REST connections, and the acting handle they make together. */
+function openHub(opts: Omit<HubClientOptions, 'bus' | 'log'>, restBase: string, bus: Bus, log: Logger): Omit<ConnectedHub, 'simulator'> {
+  const { hub, acting } = HubClient.open({ ...opts, bus, log: log.child({ part: 'hub' }) });
+  const { rest, write } = openHubRest(restBase, opts.token);
+  return { hub, rest, acting: { ...acting, rest: write } };
+}
+
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
-async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; rest: HubRest; simulator?: Simulator }> {
-  const common = { bus, log: log.child({ part: 'hub' }) };
+async function connectHub(config: Config, bus: Bus, log: Logger): Promise<ConnectedHub> {
   if (config.hassUrl) {
     const token = (config.hassToken ?? config.supervisorToken)!;
-    return {
-      hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }),
-      rest: new HubRest(config.hassUrl, token),
-    };
+    return openHub({ wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }, config.hassUrl, bus, log);
   }
   if (config.supervisorToken) {
     // The Supervisor proxies Home Assistant's WebSocket and REST APIs at /core and takes its own token.
     const core = `${config.supervisorUrl.replace(/\/+$/, '')}/core`;
-    return {
-      hub: new HubClient({
-        ...common,
-        wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`,
-        token: config.supervisorToken,
-        displayUrl: core,
-        mode: 'supervisor',
-      }),
-      rest: new HubRest(core, config.supervisorToken),
-    };
+    return openHub({ wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }, core, bus, log);
   }
   const { startSimulator } = await import('#sim');
   const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
   log.info(
     `no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`,
   );
-  const hub = new HubClient({
-    ...common,
-    wsUrl: websocketUrl(simulator.url),
-    token: simulator.token,
-    displayUrl: simulator.url,
-    mode: 'simulator',
-    simulator: { home: config.simHome },
-  });
-  return { hub, rest: new HubRest(simulator.url, simulator.token), simulator };
+  const opened = openHub(
+    { wsUrl: websocketUrl(simulator.url), token: simulator.token, displayUrl: simulator.url, mode: 'simulator', simulator: { home: config.simHome } },
+    simulator.url,
+    bus,
+    log,
+  );
+  return { ...opened, simulator };
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
@@ -207,8 +209,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const store = openStore(storeFile(config.dataDir));
   store.streamStats.maxConnections = config.streamHistoryMaxRows;
   const bus = createBus();
-  const { hub, rest, simulator } = await connectHub(config, bus, log);
+  const { hub, acting, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
+  // What scripts, automations and scenes do, read from the hub once and kept until it reloads them.
+  const hubConfigs = new HubConfigs(hubConfigSource(hub, rest), bus);
+  const effects = new EffectResolver(hub, hubConfigs);
   const policy = new Policy(
     {
       readOnly: config.toolsReadOnly,
@@ -219,11 +224,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       configEditing: config.configEditing,
     },
     exposure,
+    effects,
   );
-  // What scripts, automations and scenes do, read from the hub once and kept until it reloads them.
-  const hubConfigs = new HubConfigs(hubConfigSource(hub, rest), bus);
-  const effects = new EffectResolver(hub, hubConfigs);
-  policy.useEffects(effects);
   // Read them once the hub is there, so the first action does not wait for them.
   bus.on('event', (e) => {
     // On a reconnect what was kept may be stale: Home Assistant may have reloaded meanwhile.
@@ -234,7 +236,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         .catch((err: unknown) => log.warn({ err }, 'reading the scripts, automations and scenes of Home Assistant failed; they are read when used'));
   });
   const home = new HomeView(hub, policy);
-  const actions = new ActionExecutor(hub, policy, effects);
+  const actions = new ActionExecutor(hub, acting, policy, effects);
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
@@ -306,7 +308,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   };
   const haConfig = new HaConfigService({
     hub,
-    hubConfig: new HubConfig(hub, rest),
+    acting,
     hubConfigs,
     policy,
     actions,

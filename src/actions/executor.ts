@@ -6,7 +6,8 @@
 // (src/policy/policy.ts) before the hub is asked.
 import * as v from 'valibot';
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import type { ActingHub } from '../hub/acting.js';
+import type { HubReader } from '../hub/reader.js';
 import { domainOf, isEntityId, MAX_ENTITY_ID } from '../hub/entity-id.js';
 import { FLOOR_LABEL_TARGETS_SINCE, MATCH_ALL, MATCH_NONE, TARGET_KEYS, type TargetKey, versionAtLeast } from '../hub/protocol.js';
 import { checkServiceData, flattenFields, serviceAccepts } from '../hub/service-fields.js';
@@ -138,7 +139,9 @@ export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
 
 export class ActionExecutor {
   constructor(
-    private readonly hub: HubClient,
+    private readonly hub: HubReader,
+    /** The hub that acts: only this executor and the config service hold it (tests/unit/layers.test.ts). */
+    private readonly acting: ActingHub,
     private readonly policy: Policy,
     /** Reads a call written in a config the hub's way (src/policy/effects.ts). */
     private readonly effects?: EffectResolver,
@@ -279,7 +282,7 @@ export class ActionExecutor {
   async run(p: PlannedAction, caller: Caller, opts: { settle?: boolean } = {}): Promise<ActionOutcome> {
     await this.prepare([p]);
     this.authorize(caller, [p]);
-    const result = await this.hub.callService(p.domain, p.service, p.data, [p.entity_id], opts.settle === false ? { settleMs: 0 } : {});
+    const result = await this.acting.callService(p.domain, p.service, p.data, [p.entity_id], opts.settle === false ? { settleMs: 0 } : {});
     const state = result.states.get(p.entity_id);
     return {
       success: true,
@@ -362,7 +365,7 @@ export class ActionExecutor {
   async runCall(p: PlannedCall, caller: Caller, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
     await this.prepare([p]);
     this.authorize(caller, [p]);
-    const result = await this.hub.call(
+    const result = await this.acting.call(
       {
         domain: p.domain,
         service: p.service,

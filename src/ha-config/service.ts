@@ -11,14 +11,15 @@ import { createHash } from 'node:crypto';
 import type { ActionExecutor } from '../actions/executor.js';
 import { isPerson, type Principal } from '../auth/tokens.js';
 import { AppError, conflict, invalidParameters, notFound } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import type { ActingHub } from '../hub/acting.js';
+import type { HubReader } from '../hub/reader.js';
 import type { HubState } from '../hub/types.js';
 import type { Logger } from '../log.js';
 import type { Caller, ConfigEdit, GuardedAction, Policy } from '../policy/policy.js';
 import type { ConfigChange, ConfigKind, ConfigVersion, ConfigVersionStore } from '../store/config-versions.js';
 import { editDashboard, type DashboardChange } from './dashboards.js';
 import { changeWords, toYaml, unifiedDiff } from './diff.js';
-import { HELPER_TYPES, helperRef, type HubConfig, storedAutomation, type Json } from './hub-config.js';
+import { HELPER_TYPES, helperRef, HubConfig, storedAutomation, type Json } from './hub-config.js';
 import { type ActionRef, referencesOf } from './references.js';
 import { explain, explainRun, type Explanation, type TraceStep, type TraceSummary } from './traces.js';
 
@@ -98,8 +99,9 @@ export interface VersionView extends Omit<ConfigVersion, 'config'> {
 export type Who = (p: Principal | undefined) => { kind: string; name: string };
 
 export interface HaConfigOptions {
-  hub: HubClient;
-  hubConfig: HubConfig;
+  hub: HubReader;
+  /** The hub that acts: only this service and the action executor hold it (tests/unit/layers.test.ts); its writes go through the checkpoint here. */
+  acting: ActingHub;
   /** What scripts, automations and scenes do, as the checkpoint keeps it: dropped when the bridge changes one. */
   hubConfigs?: HubConfigs;
   policy: Policy;
@@ -158,8 +160,11 @@ export class HaConfigService {
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly reloadTimeoutMs: number;
 
-  constructor(private readonly o: HaConfigOptions) {
-    this.reloadTimeoutMs = o.reloadTimeoutMs ?? 15_000;
+  private readonly o: HaConfigOptions & { hubConfig: HubConfig };
+
+  constructor(opts: HaConfigOptions) {
+    this.o = { ...opts, hubConfig: new HubConfig(opts.acting) };
+    this.reloadTimeoutMs = opts.reloadTimeoutMs ?? 15_000;
   }
 
   get editing(): boolean {

@@ -1,12 +1,16 @@
 // The bridge's one connection to the hub: connects in the background, keeps the state cache,
-// registries and service list current, pings, reconnects, resyncs, and calls services.
+// registries and service list current, pings, reconnects, resyncs, and calls services. What it is
+// to everyone is the read-only view (src/hub/reader.ts); the handle that acts (src/hub/acting.ts)
+// comes only out of open(), for the composition root to hand to the executor and the config service.
 import { createConnection, type Connection } from 'home-assistant-js-websocket';
 import { AppError, hubUnavailable } from '../errors.js';
 import type { Bus, HubConnectedData, HubDisconnectedData } from '../bus.js';
 import { HUB_CONNECTED, HUB_DISCONNECTED, newContext, serviceEvent } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { BackoffOptions } from './backoff.js';
-import { ERR_CONNECTION_LOST, EVENT, HA_ERROR, HUB_RUNNING, MSG, type TargetKey } from './protocol.js';
+import type { ActingHub, CallResult, HubServiceCall } from './acting.js';
+import { ERR_CONNECTION_LOST, EVENT, HA_ERROR, HUB_RUNNING, MSG } from './protocol.js';
+import { checkReadOnly, type HubReader } from './reader.js';
 import { loadRegistries, Registries, REGISTRY_EVENTS } from './registries.js';
 import { InvalidAuthError, socketFactory, type HubSocket } from './socket.js';
 import { StateCache } from './state-cache.js';
@@ -38,27 +42,23 @@ interface Observer {
   wake?: () => void;
 }
 
-/** A call_service message's content, sent to the hub as it is. */
-export interface HubServiceCall {
-  domain: string;
-  service: string;
-  service_data?: Record<string, unknown>;
-  /** The target as Home Assistant takes it; absent for services that take none. */
-  target?: Partial<Record<TargetKey, string | string[]>>;
-  return_response?: boolean;
-}
-
-export interface CallResult {
-  context: HubContext;
-  /** Each watched entity's state after the call (or its last known state if none came in time). */
-  states: Map<string, HubState | undefined>;
-  /** The service's response, when return_response was asked for. */
-  response?: unknown;
-}
-
 const RELOAD_DEBOUNCE_MS = 250;
 
-export class HubClient {
+export class HubClient implements HubReader {
+  /** Opens the connection: the read-only view, which anyone may be given, and the handle that acts, which only the composition root hands on. */
+  static open(opts: HubClientOptions): { hub: HubClient; acting: Omit<ActingHub, 'rest'> } {
+    const hub = new HubClient(opts);
+    return {
+      hub,
+      acting: {
+        call: (call, o) => hub.#call(call, o),
+        callService: (domain, service, data, entityIds, o = {}) =>
+          hub.#call({ domain, service, service_data: data, target: entityIds.length ? { entity_id: entityIds } : undefined }, { ...o, watch: entityIds }),
+        command: (message) => hub.#command(message),
+      },
+    };
+  }
+
   readonly cache = new StateCache();
   readonly registries = new Registries();
   services: HubServices = {};
@@ -89,7 +89,7 @@ export class HubClient {
   /** Hub events as they came off the socket (before buffering and the cache), for comparison with what the hub fired. */
   private readonly counts = { received: 0, state_changed: 0 };
 
-  constructor(private readonly opts: HubClientOptions) {}
+  private constructor(private readonly opts: HubClientOptions) {}
 
   status(): HubStatus {
     return {
@@ -355,21 +355,12 @@ export class HubClient {
     return this.conn;
   }
 
-  /**
-   * Calls a service on entity ids and returns each one's state afterwards (see call()); the
-   * entities go to the hub as an entity_id target.
-   */
-  callService(domain: string, service: string, data: Record<string, unknown>, entityIds: string[], opts: { settleMs?: number } = {}): Promise<CallResult> {
-    return this.call({ domain, service, service_data: data, target: entityIds.length ? { entity_id: entityIds } : undefined }, { ...opts, watch: entityIds });
+  async query<T>(type: string, payload: Record<string, unknown> = {}): Promise<T> {
+    return this.#command<T>({ ...payload, type: checkReadOnly(type) });
   }
 
-  /**
-   * Sends a call_service as it is given, and returns the state after the call of each watched
-   * entity: the state_changed that carries the call's context when it came with the result, else
-   * the next one within settleMs, else the cache.
-   */
   /** Any other command of the hub's WebSocket API, answered with its result (errors as for calls). */
-  async command<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
+  async #command<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
     const conn = this.ensureConnected();
     const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
     return (await withTimeout(conn.sendMessagePromise(message), timeoutMs, () =>
@@ -379,7 +370,7 @@ export class HubClient {
     })) as T;
   }
 
-  async call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
+  async #call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
     const conn = this.ensureConnected();
     const { domain, service } = call;
     const watch = [...new Set(opts.watch ?? [])];

@@ -8,7 +8,7 @@ import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
 import { ambiguous as ambiguousError, AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
-import type { HubClient } from '../hub/client.js';
+import type { HubReader } from '../hub/reader.js';
 import { EVENT } from '../hub/protocol.js';
 import { REGISTRY_EVENTS } from '../hub/registries.js';
 import { serviceAccepts } from '../hub/service-fields.js';
@@ -73,7 +73,7 @@ export interface CommandResult {
 }
 
 export interface CommandDeps {
-  hub: HubClient;
+  hub: HubReader;
   /** The home as callers may see it: the parser learns only visible entities. */
   home: HomeView;
   actions: ActionExecutor;

@@ -6,7 +6,7 @@ import { actingUserId, actorName, type Principal } from '../auth/tokens.js';
 import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, ambiguous, invalidParameters, type Candidate } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
-import type { HubClient } from '../hub/client.js';
+import type { HubReader, ReadOnlyCommand } from '../hub/reader.js';
 import { isEntityId } from '../hub/entity-id.js';
 import type { Logger } from '../log.js';
 import type { CommandService } from '../nlp/service.js';
@@ -31,7 +31,7 @@ import type {
 
 /** What the bridge lends plugins: built once at start. */
 export interface PluginParts {
-  hub: HubClient;
+  hub: HubReader;
   home: HomeView;
   actions: ActionExecutor;
   policy: Policy;
@@ -41,8 +41,12 @@ export interface PluginParts {
   haConfig: HaConfigService;
 }
 
-/** The hub's read-only questions a plugin may ask (`home.read`); anything that changes goes through the executor. */
-const READS = new Set([
+/**
+ * The hub's read-only commands a plugin may ask (`home.read`): those of src/hub/reader.ts whose
+ * answers this module knows how to narrow to what the caller may see; anything that changes goes
+ * through the executor.
+ */
+const READS = new Set<ReadOnlyCommand>([
   'history/history_during_period',
   'logbook/get_events',
   'recorder/statistics_during_period',
@@ -144,7 +148,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
         };
       }),
     read: async <T>(question: { type: string; [k: string]: unknown }) => {
-      if (!READS.has(question.type))
+      if (!READS.has(question.type as ReadOnlyCommand))
         throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, {
           field: 'type',
         });
@@ -154,7 +158,8 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
           if (typeof id === 'string' && isEntityId(id) && !policy.maySee(id)) throw actions.unknownEntity(id);
         }
       }
-      return visibleOnly(await hub.command<T>(question), question.type) as T;
+      const { type, ...payload } = question;
+      return visibleOnly(await hub.query<T>(type, payload), type) as T;
     },
     unknownEntity: (id) => actions.unknownEntity(id),
     unknownDevice: (id) => actions.unknownDevice(id),

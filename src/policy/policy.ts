@@ -106,20 +106,15 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export class Policy {
   private readonly allow: RegExp[];
   private readonly deny: RegExp[];
-  private effects?: EffectSource;
-
   constructor(
     private readonly settings: PolicySettings,
     private readonly exposure?: ExposureView,
+    /** What actions will do (src/policy/effects.ts); without it an action is judged as what it is called. */
+    private readonly effects?: EffectSource,
   ) {
     const compile = (list: readonly string[]) => list.map((p) => toRegex(p.includes('.') ? p : `${p}.*`));
     this.allow = compile(settings.allow);
     this.deny = compile(settings.deny);
-  }
-
-  /** Judge effects through this resolver from now on (the composition root sets it once). */
-  useEffects(effects: EffectSource): void {
-    this.effects = effects;
   }
 
   /** What the actions will do: their effects, indirect ones marked with `via`, what cannot be known with `unresolved`. */
