@@ -82,6 +82,37 @@ export const mayControl = (p: Principal | undefined): boolean => !p?.scope || p.
 /** Whether the caller may change Home Assistant's config: scoped credentials need `config` (control does not give it). */
 export const mayEditConfig = (p: Principal | undefined): boolean => !p?.scope || p.scope.includes('config');
 
+/** The refusal for a caller without the `control` scope; `what` changes the home. */
+export function controlScopeRefusal(p: Principal | undefined, what: string): AppError {
+  const who =
+    p?.via === 'discovery'
+      ? "Home Assistant's link to this bridge may only read (a person sets that in the bridge's panel, Connect an assistant)"
+      : 'This assistant was granted read access only (scope "read")';
+  return new AppError('FORBIDDEN', 403, `${who}: ${what} changes the home; a person can grant control`, { scope: p?.scope ?? [] });
+}
+
+/** The refusal for a caller without the `config` scope; `what` changes Home Assistant's configuration. */
+export function configScopeRefusal(p: Principal | undefined, what: string): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    403,
+    `This assistant was not granted the config scope: ${what} changes Home Assistant's configuration; a person can grant it`,
+    {
+      scope: p?.scope ?? [],
+    },
+  );
+}
+
+/** The refusal while CONFIG_EDITING is off; `what` changes Home Assistant's configuration. */
+export function configEditingOff(what: string): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    403,
+    `Changing Home Assistant's configuration is off in this bridge (CONFIG_EDITING): ${what} is not allowed; a person can turn it on in the bridge's settings`,
+    { config_editing: false },
+  );
+}
+
 /** A change to one of Home Assistant's config items (an automation, script, helper or dashboard). */
 export interface ConfigEdit {
   /** In words, for messages and the confirmation: "creating automation bed_on". */
@@ -291,24 +322,10 @@ export class Policy {
    * is about actions and does not turn this off); the answer lists what the person confirms.
    */
   authorizeConfigEdit(caller: Caller, edit: ConfigEdit, refs: ConfigReferences, opts: AuthorizeOptions = {}): { needs_confirmation: string[] } {
-    if (!mayEditConfig(caller.principal)) {
-      throw new AppError(
-        'FORBIDDEN',
-        403,
-        `This assistant was not granted the config scope: ${edit.what} changes Home Assistant's configuration; a person can grant it`,
-        { scope: caller.principal?.scope ?? [] },
-      );
-    }
+    if (!mayEditConfig(caller.principal)) throw configScopeRefusal(caller.principal, edit.what);
     if (this.settings.readOnly)
       throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${edit.what} is not allowed`, { read_only: true });
-    if (!this.settings.configEditing) {
-      throw new AppError(
-        'FORBIDDEN',
-        403,
-        `Changing Home Assistant's configuration is off in this bridge (CONFIG_EDITING): ${edit.what} is not allowed; a person can turn it on in the bridge's settings`,
-        { config_editing: false },
-      );
-    }
+    if (!this.settings.configEditing) throw configEditingOff(edit.what);
     if (edit.subjectIsEntity && !this.maySee(edit.subject)) {
       throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY)`, {
         entity_ids: [edit.subject],
@@ -364,11 +381,6 @@ export class Policy {
   }
 
   private scope(caller: Caller, what: string): void {
-    if (mayControl(caller.principal)) return;
-    const who =
-      caller.principal?.via === 'discovery'
-        ? "Home Assistant's link to this bridge may only read (a person sets that in the bridge's panel, Connect an assistant)"
-        : 'This assistant was granted read access only (scope "read")';
-    throw new AppError('FORBIDDEN', 403, `${who}: ${what} changes the home; a person can grant control`, { scope: caller.principal?.scope ?? [] });
+    if (!mayControl(caller.principal)) throw controlScopeRefusal(caller.principal, what);
   }
 }
