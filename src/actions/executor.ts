@@ -5,7 +5,7 @@
 // none at all). Nothing runs without a caller: each run passes the policy checkpoint
 // (src/policy/policy.ts) before the hub is asked.
 import * as v from 'valibot';
-import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
+import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
 import type { ActingHub } from '../hub/acting.js';
 import type { HubReader } from '../hub/reader.js';
 import { domainOf, isEntityId, MAX_ENTITY_ID } from '../hub/entity-id.js';
@@ -48,6 +48,18 @@ export interface ActionOutcome extends Partial<Verification> {
 }
 
 const AVAILABLE_CAP = 20;
+
+/** Entities whose actions run at the same time in a batch; more would only queue up at the hub. */
+export const PARALLEL_ENTITIES = 16;
+
+/** One planned action of a batch, and how it went. */
+export interface BatchItem<P extends PlannedAction | PlannedCall = PlannedAction | PlannedCall> {
+  plan: P;
+  /** planned: a dry run; completed: the hub did it; failed: `error` says why (the others ran on). */
+  status: 'planned' | 'completed' | 'failed';
+  outcome?: P extends PlannedAction ? ActionOutcome : CallOutcome;
+  error?: AppError;
+}
 
 /** A service call's target: each key an id or a list of ids, as Home Assistant takes them. */
 export type ServiceTarget = Partial<Record<TargetKey, string | string[]>>;
@@ -199,6 +211,53 @@ export class ActionExecutor {
    */
   authorize(caller: Caller, plans: readonly (PlannedAction | PlannedCall)[], opts: AuthorizeOptions = {}): void {
     this.policy.authorize(caller, this.guarded(plans), opts);
+  }
+
+  /** Reads what judging the plans needs, then holds them to the checkpoint together: all of them or none. */
+  async check(caller: Caller, plans: readonly (PlannedAction | PlannedCall)[], opts: AuthorizeOptions = {}): Promise<void> {
+    await this.prepare(plans);
+    this.authorize(caller, plans, opts);
+  }
+
+  /**
+   * The one way a batch runs (a scene, a group, a command's steps, a plugin's call): the planned
+   * actions pass the checkpoint together (all of them or none run, else it throws), then, unless
+   * a dry run, each runs, PARALLEL_ENTITIES entities at a time, one entity's actions in their given
+   * order; every action is answered on its own, so one failure does not hide the others. `settle:
+   * false` as for run().
+   */
+  async runBatch<P extends PlannedAction | PlannedCall>(
+    plans: readonly P[],
+    caller: Caller,
+    opts: { dryRun?: boolean; settle?: boolean } = {},
+  ): Promise<BatchItem<P>[]> {
+    await this.check(caller, plans, { planOnly: opts.dryRun === true });
+    if (opts.dryRun) return plans.map((plan) => ({ plan, status: 'planned' }));
+    const results: BatchItem<P>[] = new Array(plans.length);
+    const chains = new Map<string, number[]>();
+    plans.forEach((p, i) => {
+      const key = 'entity_id' in p ? p.entity_id : p.entity_ids.join(',') || `${p.domain}.${p.service}`;
+      let chain = chains.get(key);
+      if (!chain) chains.set(key, (chain = []));
+      chain.push(i);
+    });
+    const settle = opts.settle === undefined ? {} : { settle: opts.settle };
+    const queue = [...chains.values()];
+    const worker = async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        for (const i of chain) {
+          const plan = plans[i]!;
+          try {
+            const outcome = 'entity_id' in plan ? await this.run(plan, caller, settle) : await this.runCall(plan as PlannedCall, caller, settle);
+            results[i] = { plan, status: 'completed', outcome: outcome as BatchItem<P>['outcome'] };
+          } catch (err) {
+            results[i] = { plan, status: 'failed', error: toAppError(err) };
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_ENTITIES, queue.length) }, worker));
+    return results;
   }
 
   /**

@@ -2,7 +2,7 @@
 // It keeps the parser's picture of the home current, plans a command, holds it to the guard, and
 // runs it through the action executor, the scene service or the group service, or only plans it.
 import type { ActionResult } from '../actions/batch.js';
-import type { ActionExecutor, PlannedCall } from '../actions/executor.js';
+import type { ActionExecutor, PlannedAction, PlannedCall } from '../actions/executor.js';
 import type { Verification } from '../actions/verify.js';
 import type { Principal } from '../auth/tokens.js';
 import type { Bus } from '../bus.js';
@@ -94,8 +94,6 @@ interface Parser {
 }
 
 const CLOSEST = 5;
-/** Entities acted on at the same time, as scenes do. */
-const PARALLEL = 16;
 
 export class CommandService {
   private pluginWords: Record<string, PluginWords>[] = [];
@@ -263,47 +261,35 @@ export class CommandService {
       throw ambiguousError(message, candidates, { noun: ambiguous.noun });
     }
 
-    // Plan every call first, so a refusal (unknown service data, the guard) acts on nothing.
+    // Plan every call first, so a refusal (unknown service data, the guard) acts on nothing. A
+    // step's call is one per entity: one that refuses (a lock that wants a code) fails alone.
     type Planned =
-      | { step: Step; call: PlannedCall }
-      | { scene: string; name: string; list: { entity_id: string; action: string; service: string; data: Record<string, unknown> }[] }
-      | {
-          group: string;
-          name: string;
-          action: string;
-          parameters: Record<string, unknown>;
-          list: { entity_id: string; service: string; data: Record<string, unknown> }[];
-        };
+      | { step: Step; call: PlannedCall; each: PlannedCall[] }
+      | { scene: string; name: string; list: PlannedAction[] }
+      | { group: string; name: string; action: string; parameters: Record<string, unknown>; list: PlannedAction[] };
     const planned: Planned[] = [];
     const queries: Extract<Outcome, { kind: 'query' }>[] = [];
-    const guarded: GuardedAction[] = [];
     for (const o of outcomes) {
       if (o.kind === 'query') queries.push(o);
       else if (o.kind === 'act') {
         for (const step of o.steps) {
           const data = input.code !== undefined && CODED.has(step.domain) && !('code' in step.data) ? { ...step.data, code: input.code } : step.data;
           const call = actions.planCall({ domain: step.domain, service: step.service, data, target: { entity_id: step.entity_ids } });
-          planned.push({ step, call });
-          for (const id of step.entity_ids) guarded.push({ entity_id: id, service: step.service, data: call.data, state: hub.cache.get(id) });
+          planned.push({ step, call, each: step.entity_ids.map((id) => ({ ...call, target: { entity_id: [id] }, entity_ids: [id] })) });
         }
       } else if (o.kind === 'scene') {
         const scene = scenes.get(o.key, 'command');
-        const list = scene.actions.map((a) => {
-          const p = actions.plan({ entity_id: a.entity_id, action: a.action, parameters: a.parameters }, { allowUnknownEntity: true });
-          return { entity_id: a.entity_id, action: a.action, service: p.service, data: p.data };
-        });
+        const list = scene.actions.map((a) =>
+          actions.plan({ entity_id: a.entity_id, action: a.action, parameters: a.parameters }, { allowUnknownEntity: true }),
+        );
         planned.push({ scene: o.key, name: o.name, list });
-        for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
       } else if (o.kind === 'group') {
-        const members = groups.view(o.key).expanded_entities;
-        const list = members.map((entity_id) => {
-          const p = actions.plan({ entity_id, action: o.action, parameters: o.parameters });
-          return { entity_id, service: p.service, data: p.data };
-        });
+        const list = groups.view(o.key).expanded_entities.map((entity_id) => actions.plan({ entity_id, action: o.action, parameters: o.parameters }));
         planned.push({ group: o.key, name: o.name, action: o.action, parameters: o.parameters, list });
-        for (const a of list) guarded.push({ entity_id: a.entity_id, service: a.service, data: a.data, state: hub.cache.get(a.entity_id) });
       }
     }
+    const plans = planned.flatMap((p): (PlannedAction | PlannedCall)[] => ('each' in p ? p.each : p.list));
+    const guarded = actions.guarded(plans);
     // What each planned part does, in the request's language ("turn off Kitchen ceiling").
     const doing = (p: Planned) =>
       'call' in p
@@ -313,14 +299,13 @@ export class CommandService {
           : say(lang, 'do.group', { names: p.name, what: stepSentence('do', p.action, p.parameters, [], lang).replace(/\s+$/, '').trim() });
     // The whole plan passes the checkpoint before any of it runs; a dry run lists what needs
     // confirmation (marked) but still refuses what may not be touched.
-    await policy.prepare(guarded);
     try {
-      policy.authorize(caller, guarded, { planOnly: dry });
+      await actions.check(caller, plans, { planOnly: dry });
     } catch (err) {
       throw this.policyRefusal(err, planned.map(doing), guarded, nameOf, lang);
     }
-    const needs = (entity_id: string, service: string, data: Record<string, unknown>) =>
-      policy.confirmationOf({ entity_id, service, data, state: hub.cache.get(entity_id) }) !== undefined ? { needs_confirmation: true } : {};
+    const needs = (plan: PlannedAction | PlannedCall) =>
+      actions.guarded([plan]).some((g) => policy.confirmationOf(g) !== undefined) ? { needs_confirmation: true } : {};
 
     // Nothing runs against a hub that is away: 503 before anything, as for device control.
     if (!dry && planned.length && !hub.isConnected) throw hubUnavailable(say(lang, 'hub_away'));
@@ -354,27 +339,23 @@ export class CommandService {
     };
     for (const p of planned) {
       if ('call' in p) {
-        const { step, call } = p;
-        const row = (entity_id: string): CommandAction => ({
-          entity_id,
+        const { step, call, each } = p;
+        const row = (plan: PlannedCall): CommandAction => ({
+          entity_id: plan.entity_ids[0]!,
           action: step.service,
           parameters: call.data,
           status: 'planned',
-          ...needs(entity_id, step.service, call.data),
+          ...needs(plan),
         });
         if (dry) {
-          out.push(...step.entity_ids.map(row));
+          out.push(...each.map(row));
           continue;
         }
-        // Each entity is its own call: one that refuses (a lock that wants a code) fails alone.
-        const rows = await runEach(step.entity_ids, async (id) => {
-          try {
-            const r = await actions.runCall({ ...call, target: { entity_id: [id] }, entity_ids: [id] }, caller, { settle: step.entity_ids.length === 1 });
-            const e = r.entities.find((x) => x.entity_id === id);
-            return { ...row(id), status: 'completed' as const, state: e?.state?.state ?? null, ...verification(e) };
-          } catch (err) {
-            return failedRow(row(id), err);
-          }
+        const ran = await actions.runBatch(each, caller, { settle: each.length === 1 }).catch((err: unknown) => each.map((plan) => ({ plan, error: err })));
+        const rows = ran.map((r): CommandAction => {
+          if (!('status' in r) || r.status !== 'completed') return failedRow(row(r.plan), r.error);
+          const e = r.outcome?.entities.find((x) => x.entity_id === r.plan.entity_ids[0]);
+          return { ...row(r.plan), status: 'completed', state: e?.state?.state ?? null, ...verification(e) };
         });
         out.push(...rows);
         const ok = rows.filter((r) => r.status === 'completed');
@@ -403,7 +384,7 @@ export class CommandService {
               action: a.service,
               parameters: a.data,
               status: 'planned' as const,
-              ...needs(a.entity_id, a.service, a.data),
+              ...needs(a),
             })),
           );
           continue;
@@ -554,17 +535,6 @@ export class CommandService {
       .slice(0, CLOSEST)
       .map((x) => x.name);
   }
-}
-
-/** Runs `fn` for each id, a few at a time, answering in the order given. */
-async function runEach<T>(ids: string[], fn: (id: string) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(ids.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < ids.length; i = next++) out[i] = await fn(ids[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, ids.length) }, worker));
-  return out;
 }
 
 function groupBy<T>(list: T[], key: (x: T) => string): Map<string, T[]> {

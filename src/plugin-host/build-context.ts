@@ -124,9 +124,9 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       confirmed(client, opts.confirm, async (confirm) => {
         const caller: Caller = { principal, confirm };
         const plan = actions.planCall(call);
+        const [ran] = await actions.runBatch([plan], caller, { dryRun: opts.dry_run === true });
+        if (ran!.error) throw ran!.error;
         if (opts.dry_run) {
-          await actions.prepare([plan]);
-          actions.authorize(caller, [plan], { planOnly: true });
           return {
             service: `${plan.domain}.${plan.service}`,
             dry_run: true,
@@ -134,7 +134,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
             entities: plan.entity_ids.map((entity_id) => ({ entity_id, state: home.state(entity_id)?.state ?? null })),
           };
         }
-        const done = await actions.runCall(plan, caller);
+        const done = ran!.outcome!;
         return {
           service: done.service,
           dry_run: false,
@@ -199,9 +199,9 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
     throw new AppError('INVALID_ENTITY', 404, `No ${req.domain} entities in ${req.area ?? 'that target'}`, { area: req.area ?? null, domain: req.domain });
   const scoped = ids.length === ofDomain.length ? { ...plan, entity_ids: ids } : { ...plan, target: { entity_id: ids }, entity_ids: ids };
   const what = `${req.domain}.${req.service}`;
+  const [ran] = await actions.runBatch([scoped], caller, { dryRun: req.dry_run === true });
+  if (ran!.error) throw ran!.error;
   if (req.dry_run) {
-    await actions.prepare([scoped]);
-    actions.authorize(caller, [scoped], { planOnly: true });
     const guarded = actions.guarded([scoped]);
     const entities = ids.map((entity_id, i) => ({
       entity_id,
@@ -223,7 +223,7 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
       structuredContent: { service: what, dry_run: true, entities, preview: { effects: preview.effects, may_also_run: preview.may_also_run } },
     };
   }
-  const outcome = await actions.runCall(scoped, caller);
+  const outcome = ran!.outcome!;
   const entities = outcome.entities
     .filter((e) => e.entity_id.startsWith(`${req.domain}.`))
     .map((e) => ({
