@@ -2,7 +2,8 @@
 // registrar, starts the parts in order and stops them in reverse.
 import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
-import { actorName, TokenService } from './auth/tokens.js';
+import { TokenService } from './auth/tokens.js';
+import { credentialRules } from './auth/credential-rules.js';
 import { BridgeTokens } from './auth/bridge-tokens.js';
 import { IngressTrust } from './auth/ingress.js';
 import { IngressAccess, parseIngressRule } from './auth/ingress-access.js';
@@ -11,9 +12,8 @@ import { createBus, HUB_CONNECTED, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import { resetPasswordCommand } from './config/data-dir.js';
 import { GroupService } from './groups/service.js';
-import { createAdmission, type Refusal } from './http/admission.js';
+import { createAdmission } from './http/admission.js';
 import { OAuthService } from './oauth/service.js';
-import { unauthorized } from './errors.js';
 import { Cors } from './http/cors.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
 import { registerDocsRoutes } from './http/api/docs.js';
@@ -42,7 +42,7 @@ import type { ActingHub } from './hub/acting.js';
 import { HubClient, type HubClientOptions } from './hub/client.js';
 import type { HubReader, HubRestReader } from './hub/reader.js';
 import { openHubRest } from './hub/rest.js';
-import { HaConfigService, type Who } from './ha-config/service.js';
+import { HaConfigService } from './ha-config/service.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
 import { HubConfigs, hubConfigSource } from './hub/configs.js';
@@ -257,19 +257,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log.child({ part: 'oauth' }),
     changed,
   );
+  const rules = credentialRules({ users, bridgeTokens, oauth });
   // The same rule as admission's: a credential ends when its refusal would say so.
-  // (Ingress and Home Assistant's link are vouched for where they come in; the link's MCP sessions are MCP's to end.)
-  credentials.useCheck((p) =>
-    p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' || p.via === 'discovery' ? undefined : users.ended(p),
-  );
-  const refusal: Refusal = (p, caller, policy) => {
-    if (p.via === 'oauth')
-      return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
-    return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
-  };
+  credentials.useCheck(rules.ended);
   const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken) : undefined;
   const discoveryLink = new DiscoveryLink(config.dataDir, config.discoveryPeers, supervisor, log.child({ part: 'supervisor' }));
-  const admit = createAdmission(tokens, limits, refusal, ingress, {
+  const admit = createAdmission(tokens, limits, rules.refusal, ingress, {
     ingressCheck: (p) => ingressAccess.check(p),
     resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers),
     capability: (key, ip) => discoveryLink.principal(key, ip),
@@ -299,13 +292,6 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log: log.child({ part: 'ws' }),
   });
   const scenes = new SceneService({ hub, actions, policy, store, bus });
-  const who: Who = (p) => {
-    if (!p) return { kind: 'local', name: 'the local user (stdio)' };
-    if (p.via === 'token') return { kind: 'token', name: bridgeTokens.nameOf(p.tokenId) ?? p.sub };
-    if (p.via === 'oauth') return { kind: 'oauth', name: oauth.list().find((g) => g.id === p.grantId)?.name ?? p.sub };
-    if (p.via === 'discovery') return { kind: 'discovery', name: "Home Assistant's link" };
-    return { kind: p.via === 'ingress' ? 'ingress' : 'user', name: actorName(p) };
-  };
   const haConfig = new HaConfigService({
     hub,
     acting,
@@ -314,7 +300,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     actions,
     versions: store.configVersions,
     keep: config.configVersionsMax,
-    who,
+    who: rules.who,
     log: log.child({ part: 'ha-config' }),
   });
   const groups = new GroupService({ hub, actions, policy, store });
@@ -367,10 +353,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
-  // Plugins load before MCP exists; what they say of their tools reaches it once it does.
-  let toolsChanged: () => void = () => {};
+  // Plugins load before MCP exists; what they say of their tools reaches it through the bus.
   const { plugins, report } = await loadPlugins({
-    toolsChanged: () => toolsChanged(),
+    toolsChanged: () => bus.emit('tools_changed', undefined),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
     parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig },
@@ -404,8 +389,6 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       visibility: exposure,
     }),
   };
-
-  toolsChanged = () => services.mcp.live.recheckTools();
 
   const routes = new RouteTable();
   for (const register of REGISTRARS) register(routes, services);
