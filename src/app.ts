@@ -1,10 +1,10 @@
 // The composition root: builds one services object from the config, hands it to every route
 // registrar, starts the parts in order and stops them in reverse.
 import { AdminService } from './ha-admin/service.js';
-import { HubAdmin } from './ha-admin/hub-admin.js';
 import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
-import { actorName, TokenService } from './auth/tokens.js';
+import { TokenService } from './auth/tokens.js';
+import { credentialRules } from './auth/credential-rules.js';
 import { BridgeTokens } from './auth/bridge-tokens.js';
 import { IngressTrust } from './auth/ingress.js';
 import { IngressAccess, parseIngressRule } from './auth/ingress-access.js';
@@ -13,9 +13,8 @@ import { createBus, HUB_CONNECTED, type Bus } from './bus.js';
 import type { Config } from './config/load.js';
 import { resetPasswordCommand } from './config/data-dir.js';
 import { GroupService } from './groups/service.js';
-import { createAdmission, type Refusal } from './http/admission.js';
+import { createAdmission } from './http/admission.js';
 import { OAuthService } from './oauth/service.js';
-import { unauthorized } from './errors.js';
 import { Cors } from './http/cors.js';
 import { registerDeviceRoutes } from './http/api/devices.js';
 import { registerDocsRoutes } from './http/api/docs.js';
@@ -40,11 +39,12 @@ import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { binary, engine } from './http/uws.js';
-import { HubClient } from './hub/client.js';
-import { HubRest } from './hub/rest.js';
+import type { ActingHub } from './hub/acting.js';
+import { HubClient, type HubClientOptions } from './hub/client.js';
+import type { HubReader, HubRestReader } from './hub/reader.js';
+import { openHubRest } from './hub/rest.js';
+import { HaConfigService } from './ha-config/service.js';
 import { CameraSnapshots } from './hub/camera-proxy.js';
-import { HaConfigService, type Who } from './ha-config/service.js';
-import { HubConfig } from './ha-config/hub-config.js';
 import { websocketUrl } from './hub/socket.js';
 import { Exposure } from './hub/exposure.js';
 import { HubConfigs, hubConfigSource } from './hub/configs.js';
@@ -92,7 +92,7 @@ export interface RunningApp {
   url: string;
   services: Services;
   routes: RouteTable;
-  hub: HubClient;
+  hub: HubReader;
   bus: Bus;
   /** The embedded simulator, when no hub is configured. */
   simulator?: Simulator;
@@ -132,44 +132,45 @@ function passwordBanner(password: string, dataDir: string, reset: string): strin
   ].join('\n');
 }
 
+interface ConnectedHub {
+  /** The connection, for starting and stopping it; to every other part it is the read-only view. */
+  hub: HubClient;
+  /** The hub that acts: handed to the action executor and the config service, and to nothing else. */
+  acting: ActingHub;
+  rest: HubRestReader;
+  simulator?: Simulator;
+}
+
+/** One hub's WebSocket and REST connections, and the acting handle they make together. */
+function openHub(opts: Omit<HubClientOptions, 'bus' | 'log'>, restBase: string, bus: Bus, log: Logger): Omit<ConnectedHub, 'simulator'> {
+  const { hub, acting } = HubClient.open({ ...opts, bus, log: log.child({ part: 'hub' }) });
+  const { rest, write } = openHubRest(restBase, opts.token);
+  return { hub, rest, acting: { ...acting, rest: write } };
+}
+
 /** Chooses the hub: HASS_URL, else the Supervisor's proxy inside the add-on, else the built-in simulator. */
-async function connectHub(config: Config, bus: Bus, log: Logger): Promise<{ hub: HubClient; rest: HubRest; simulator?: Simulator }> {
-  const common = { bus, log: log.child({ part: 'hub' }) };
+async function connectHub(config: Config, bus: Bus, log: Logger): Promise<ConnectedHub> {
   if (config.hassUrl) {
     const token = (config.hassToken ?? config.supervisorToken)!;
-    return {
-      hub: new HubClient({ ...common, wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }),
-      rest: new HubRest(config.hassUrl, token),
-    };
+    return openHub({ wsUrl: websocketUrl(config.hassUrl), token, displayUrl: config.hassUrl, mode: 'home_assistant' }, config.hassUrl, bus, log);
   }
   if (config.supervisorToken) {
     // The Supervisor proxies Home Assistant's WebSocket and REST APIs at /core and takes its own token.
     const core = `${config.supervisorUrl.replace(/\/+$/, '')}/core`;
-    return {
-      hub: new HubClient({
-        ...common,
-        wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`,
-        token: config.supervisorToken,
-        displayUrl: core,
-        mode: 'supervisor',
-      }),
-      rest: new HubRest(core, config.supervisorToken),
-    };
+    return openHub({ wsUrl: `${core.replace(/^http/i, 'ws')}/websocket`, token: config.supervisorToken, displayUrl: core, mode: 'supervisor' }, core, bus, log);
   }
   const { startSimulator } = await import('#sim');
   const simulator = await startSimulator({ home: config.simHome, host: '127.0.0.1', port: 0, logger: log.child({ part: 'sim' }) });
   log.info(
     `no hub configured (HASS_URL unset): using the built-in hub simulator with the ${config.simHome === 'demo' ? 'demo home' : `home ${config.simHome}`} at ${simulator.url}`,
   );
-  const hub = new HubClient({
-    ...common,
-    wsUrl: websocketUrl(simulator.url),
-    token: simulator.token,
-    displayUrl: simulator.url,
-    mode: 'simulator',
-    simulator: { home: config.simHome },
-  });
-  return { hub, rest: new HubRest(simulator.url, simulator.token), simulator };
+  const opened = openHub(
+    { wsUrl: websocketUrl(simulator.url), token: simulator.token, displayUrl: simulator.url, mode: 'simulator', simulator: { home: config.simHome } },
+    simulator.url,
+    bus,
+    log,
+  );
+  return { ...opened, simulator };
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
@@ -211,8 +212,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const store = openStore(storeFile(config.dataDir));
   store.streamStats.maxConnections = config.streamHistoryMaxRows;
   const bus = createBus();
-  const { hub, rest, simulator } = await connectHub(config, bus, log);
+  const { hub, acting, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
+  // What scripts, automations and scenes do, read from the hub once and kept until it reloads them.
+  const hubConfigs = new HubConfigs(hubConfigSource(hub, rest), bus);
+  const effects = new EffectResolver(hub, hubConfigs);
   const policy = new Policy(
     {
       readOnly: config.toolsReadOnly,
@@ -224,11 +228,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       adminTools: config.adminTools,
     },
     exposure,
+    effects,
   );
-  // What scripts, automations and scenes do, read from the hub once and kept until it reloads them.
-  const hubConfigs = new HubConfigs(hubConfigSource(hub, rest), bus);
-  const effects = new EffectResolver(hub, hubConfigs);
-  policy.useEffects(effects);
   // Read them once the hub is there, so the first action does not wait for them.
   bus.on('event', (e) => {
     // On a reconnect what was kept may be stale: Home Assistant may have reloaded meanwhile.
@@ -239,7 +240,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         .catch((err: unknown) => log.warn({ err }, 'reading the scripts, automations and scenes of Home Assistant failed; they are read when used'));
   });
   const home = new HomeView(hub, policy);
-  const actions = new ActionExecutor(hub, policy, effects);
+  const actions = new ActionExecutor(hub, acting, policy, effects);
   let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
@@ -260,19 +261,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log.child({ part: 'oauth' }),
     changed,
   );
+  const rules = credentialRules({ users, bridgeTokens, oauth });
   // The same rule as admission's: a credential ends when its refusal would say so.
-  // (Ingress and Home Assistant's link are vouched for where they come in; the link's MCP sessions are MCP's to end.)
-  credentials.useCheck((p) =>
-    p.via === 'oauth' ? oauth.ended(p) : p.via === 'token' ? bridgeTokens.ended(p) : p.via === 'ingress' || p.via === 'discovery' ? undefined : users.ended(p),
-  );
-  const refusal: Refusal = (p, caller, policy) => {
-    if (p.via === 'oauth')
-      return policy.oauth ? oauth.refusal(p, caller.headers) : unauthorized('This access token was granted to an OAuth client for MCP (/mcp) only');
-    return p.via === 'token' ? bridgeTokens.refusal(p) : users.refusal(p);
-  };
+  credentials.useCheck(rules.ended);
   const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken) : undefined;
   const discoveryLink = new DiscoveryLink(config.dataDir, config.discoveryPeers, supervisor, log.child({ part: 'supervisor' }));
-  const admit = createAdmission(tokens, limits, refusal, ingress, {
+  const admit = createAdmission(tokens, limits, rules.refusal, ingress, {
     ingressCheck: (p) => ingressAccess.check(p),
     resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers),
     capability: (key, ip) => discoveryLink.principal(key, ip),
@@ -302,26 +296,19 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log: log.child({ part: 'ws' }),
   });
   const scenes = new SceneService({ hub, actions, policy, store, bus });
-  const who: Who = (p) => {
-    if (!p) return { kind: 'local', name: 'the local user (stdio)' };
-    if (p.via === 'token') return { kind: 'token', name: bridgeTokens.nameOf(p.tokenId) ?? p.sub };
-    if (p.via === 'oauth') return { kind: 'oauth', name: oauth.list().find((g) => g.id === p.grantId)?.name ?? p.sub };
-    if (p.via === 'discovery') return { kind: 'discovery', name: "Home Assistant's link" };
-    return { kind: p.via === 'ingress' ? 'ingress' : 'user', name: actorName(p) };
-  };
   const haConfig = new HaConfigService({
     hub,
-    hubConfig: new HubConfig(hub, rest),
+    acting,
     hubConfigs,
     policy,
     actions,
     versions: store.configVersions,
     keep: config.configVersionsMax,
-    who,
+    who: rules.who,
     log: log.child({ part: 'ha-config' }),
   });
   const admin = new AdminService({
-    hub: new HubAdmin(hub, rest),
+    hub: haConfig.adminHub,
     policy,
     config: haConfig,
     ...(exposure ? { exposure } : {}),
@@ -377,10 +364,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     port: () => server?.port ?? config.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
-  // Plugins load before MCP exists; what they say of their tools reaches it once it does.
-  let toolsChanged: () => void = () => {};
+  // Plugins load before MCP exists; what they say of their tools reaches it through the bus.
   const { plugins, report } = await loadPlugins({
-    toolsChanged: () => toolsChanged(),
+    toolsChanged: () => bus.emit('tools_changed', undefined),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
     parts: {
@@ -427,8 +413,6 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       visibility: exposure,
     }),
   };
-
-  toolsChanged = () => services.mcp.live.recheckTools();
 
   const routes = new RouteTable();
   for (const register of REGISTRARS) register(routes, services);

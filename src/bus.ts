@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import mittImport, { type Emitter, type EventType } from 'mitt';
 import type { HubContext, HubEvent } from './hub/types.js';
 
-export type BusEvents = { event: HubEvent };
+/** `event`: hub and service events; `tools_changed`: a plugin said which tools it offers may have changed (not a hub event: never stored or streamed). */
+export type BusEvents = { event: HubEvent; tools_changed: undefined };
 export type Bus = Emitter<BusEvents>;
 
 // mitt ships ESM at run time but CommonJS-style types, so the default import is typed as the module.

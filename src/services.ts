@@ -18,7 +18,7 @@ import type { RateLimiter } from './http/rate-limit.js';
 import type { RouteTable } from './http/routes.js';
 import type { Admit } from './http/admission.js';
 import type { Engine } from './http/uws.js';
-import type { HubClient } from './hub/client.js';
+import type { HubReader } from './hub/reader.js';
 import type { Exposure } from './hub/exposure.js';
 import type { Logger } from './log.js';
 import type { LoadedPlugin, PluginReport } from './plugin-host/loader.js';
@@ -42,7 +42,8 @@ export interface Services {
   /** Which uWebSockets.js build serves the port. */
   engine: Engine;
   bus: Bus;
-  hub: HubClient;
+  /** The hub, read only (src/hub/reader.ts): the handle that acts is the executor's and the config service's alone. */
+  hub: HubReader;
   store: Store;
   actions: ActionExecutor;
   scenes: SceneService;

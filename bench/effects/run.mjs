@@ -57,8 +57,7 @@ const hubConfigs = new HubConfigs({ read: async (_d, id) => configs[id] ?? { tri
 const resolver = new EffectResolver({ cache, registries }, hubConfigs);
 const settings = { readOnly: false, allow: [], deny: ['lock', 'alarm_control_panel'], requireConfirmation: true };
 const plain = new Policy(settings);
-const judged = new Policy(settings);
-judged.useEffects(resolver);
+const judged = new Policy(settings, undefined, resolver);
 
 const direct = [{ entity_id: 'light.l0', service: 'turn_on', data: { brightness_pct: 50 }, state: cache.get('light.l0') }];
 const script = [{ entity_id: 'script.twenty', service: 'turn_on', data: {}, state: cache.get('script.twenty') }];

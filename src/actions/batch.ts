@@ -1,6 +1,6 @@
-// Runs a list of commands (a scene's actions, a group's members) through the action executor:
-// entities in parallel, one entity's actions in their given order, every action answered on its
-// own so one failure does not hide the others.
+// A list of device commands (a scene's actions, a group's members) run as one batch of the action
+// executor (ActionExecutor.runBatch: the checkpoint for all, entities in parallel, every action
+// answered on its own), and the status rule scenes and groups answer with.
 import { AppError, hubUnavailable, toAppError } from '../errors.js';
 import type { Caller } from '../policy/policy.js';
 import type { ActionExecutor, DeviceCommand, PlannedAction } from './executor.js';
@@ -20,53 +20,37 @@ export interface BatchResult {
   firstError?: AppError;
 }
 
-/** Entities whose actions run at the same time; more would only queue up at the hub. */
-const PARALLEL_ENTITIES = 16;
-
 /**
- * Plans every command, then holds the whole batch to the policy checkpoint (all of it or none runs),
- * then runs it.
+ * Plans every command (one that cannot be planned fails alone), then runs the planned ones as one
+ * batch of the executor (all of them pass the checkpoint or none runs).
  */
 export async function runBatch(executor: ActionExecutor, connected: boolean, commands: readonly DeviceCommand[], caller: Caller): Promise<BatchResult> {
   if (!connected) throw hubUnavailable();
   const results: ActionResult[] = new Array(commands.length);
   const errors: (AppError | undefined)[] = new Array(commands.length);
-  const fail = (i: number, cmd: DeviceCommand, err: unknown) => {
-    const e = toAppError(err);
+  const fail = (i: number, cmd: DeviceCommand, e: AppError) => {
     errors[i] = e;
     results[i] = { entity_id: cmd.entity_id, action: cmd.action, status: 'failed', error: { code: e.code, message: e.message } };
   };
-
-  // Planned in the given order; an action that cannot be planned fails alone.
-  const chains = new Map<string, { index: number; planned: PlannedAction }[]>();
-  commands.forEach((cmd, i) => {
+  const planned: { index: number; plan: PlannedAction }[] = [];
+  commands.forEach((cmd, index) => {
     try {
-      const planned = executor.plan(cmd);
-      let chain = chains.get(planned.entity_id);
-      if (!chain) chains.set(planned.entity_id, (chain = []));
-      chain.push({ index: i, planned });
+      planned.push({ index, plan: executor.plan(cmd) });
     } catch (err) {
-      fail(i, cmd, err);
+      fail(index, cmd, toAppError(err));
     }
   });
-
-  const all = [...chains.values()].flatMap((chain) => chain.map((c) => c.planned));
-  await executor.prepare(all);
-  executor.authorize(caller, all);
-  const queue = [...chains.values()];
-  const worker = async () => {
-    for (let chain = queue.shift(); chain; chain = queue.shift()) {
-      for (const { index, planned } of chain) {
-        try {
-          const out = await executor.run(planned, caller, { settle: false });
-          results[index] = { entity_id: out.entity_id, action: out.action, status: 'completed', state: out.state?.state ?? null };
-        } catch (err) {
-          fail(index, commands[index]!, err);
-        }
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_ENTITIES, queue.length) }, worker));
+  const ran = await executor.runBatch(
+    planned.map((p) => p.plan),
+    caller,
+    { settle: false },
+  );
+  ran.forEach((r, k) => {
+    const i = planned[k]!.index;
+    if (r.status === 'completed')
+      results[i] = { entity_id: r.plan.entity_id, action: r.plan.action, status: 'completed', state: r.outcome?.state?.state ?? null };
+    else fail(i, commands[i]!, r.error!);
+  });
   return { results, firstError: errors.find((e) => e !== undefined) };
 }
 

@@ -5,8 +5,9 @@
 // none at all). Nothing runs without a caller: each run passes the policy checkpoint
 // (src/policy/policy.ts) before the hub is asked.
 import * as v from 'valibot';
-import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import { AppError, hubUnavailable, invalidParameters, toAppError } from '../errors.js';
+import type { ActingHub } from '../hub/acting.js';
+import type { HubReader } from '../hub/reader.js';
 import { domainOf, isEntityId, MAX_ENTITY_ID } from '../hub/entity-id.js';
 import { FLOOR_LABEL_TARGETS_SINCE, MATCH_ALL, MATCH_NONE, TARGET_KEYS, type TargetKey, versionAtLeast } from '../hub/protocol.js';
 import { checkServiceData, flattenFields, serviceAccepts } from '../hub/service-fields.js';
@@ -49,6 +50,18 @@ export interface ActionOutcome extends Partial<Verification> {
 }
 
 const AVAILABLE_CAP = 20;
+
+/** Entities whose actions run at the same time in a batch; more would only queue up at the hub. */
+export const PARALLEL_ENTITIES = 16;
+
+/** One planned action of a batch, and how it went. */
+export interface BatchItem<P extends PlannedAction | PlannedCall = PlannedAction | PlannedCall> {
+  plan: P;
+  /** planned: a dry run; completed: the hub did it; failed: `error` says why (the others ran on). */
+  status: 'planned' | 'completed' | 'failed';
+  outcome?: P extends PlannedAction ? ActionOutcome : CallOutcome;
+  error?: AppError;
+}
 
 /** A service call's target: each key an id or a list of ids, as Home Assistant takes them. */
 export type ServiceTarget = Partial<Record<TargetKey, string | string[]>>;
@@ -153,7 +166,9 @@ export function checkEntityId(entityId: unknown, field = 'entity_id'): string {
 
 export class ActionExecutor {
   constructor(
-    private readonly hub: HubClient,
+    private readonly hub: HubReader,
+    /** The hub that acts: only this executor and the config service hold it (tests/unit/layers.test.ts). */
+    private readonly acting: ActingHub,
     private readonly policy: Policy,
     /** Reads a call written in a config the hub's way (src/policy/effects.ts). */
     private readonly effects?: EffectResolver,
@@ -211,6 +226,53 @@ export class ActionExecutor {
    */
   authorize(caller: Caller, plans: readonly (PlannedAction | PlannedCall)[], opts: AuthorizeOptions = {}): void {
     this.policy.authorize(caller, this.guarded(plans), opts);
+  }
+
+  /** Reads what judging the plans needs, then holds them to the checkpoint together: all of them or none. */
+  async check(caller: Caller, plans: readonly (PlannedAction | PlannedCall)[], opts: AuthorizeOptions = {}): Promise<void> {
+    await this.prepare(plans);
+    this.authorize(caller, plans, opts);
+  }
+
+  /**
+   * The one way a batch runs (a scene, a group, a command's steps, a plugin's call): the planned
+   * actions pass the checkpoint together (all of them or none run, else it throws), then, unless
+   * a dry run, each runs, PARALLEL_ENTITIES entities at a time, one entity's actions in their given
+   * order; every action is answered on its own, so one failure does not hide the others. `settle:
+   * false` as for run().
+   */
+  async runBatch<P extends PlannedAction | PlannedCall>(
+    plans: readonly P[],
+    caller: Caller,
+    opts: { dryRun?: boolean; settle?: boolean } = {},
+  ): Promise<BatchItem<P>[]> {
+    await this.check(caller, plans, { planOnly: opts.dryRun === true });
+    if (opts.dryRun) return plans.map((plan) => ({ plan, status: 'planned' }));
+    const results: BatchItem<P>[] = new Array(plans.length);
+    const chains = new Map<string, number[]>();
+    plans.forEach((p, i) => {
+      const key = 'entity_id' in p ? p.entity_id : p.entity_ids.join(',') || `${p.domain}.${p.service}`;
+      let chain = chains.get(key);
+      if (!chain) chains.set(key, (chain = []));
+      chain.push(i);
+    });
+    const settle = opts.settle === undefined ? {} : { settle: opts.settle };
+    const queue = [...chains.values()];
+    const worker = async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        for (const i of chain) {
+          const plan = plans[i]!;
+          try {
+            const outcome = 'entity_id' in plan ? await this.run(plan, caller, settle) : await this.runCall(plan as PlannedCall, caller, settle);
+            results[i] = { plan, status: 'completed', outcome: outcome as BatchItem<P>['outcome'] };
+          } catch (err) {
+            results[i] = { plan, status: 'failed', error: toAppError(err) };
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_ENTITIES, queue.length) }, worker));
+    return results;
   }
 
   /**
@@ -294,7 +356,7 @@ export class ActionExecutor {
   async run(p: PlannedAction, caller: Caller, opts: { settle?: boolean } = {}): Promise<ActionOutcome> {
     await this.prepare([p]);
     this.authorize(caller, [p]);
-    const result = await this.hub.callService(p.domain, p.service, p.data, [p.entity_id], opts.settle === false ? { settleMs: 0 } : {});
+    const result = await this.acting.callService(p.domain, p.service, p.data, [p.entity_id], opts.settle === false ? { settleMs: 0 } : {});
     const state = result.states.get(p.entity_id);
     return {
       success: true,
@@ -377,7 +439,7 @@ export class ActionExecutor {
   async runCall(p: PlannedCall, caller: Caller, opts: { settle?: boolean } = {}): Promise<CallOutcome> {
     await this.prepare([p]);
     this.authorize(caller, [p]);
-    const result = await this.hub.call(
+    const result = await this.acting.call(
       {
         domain: p.domain,
         service: p.service,
@@ -441,7 +503,7 @@ export class ActionExecutor {
     this.policy.authorize(caller, [action], opts);
     if (opts.planOnly) return { event_type: p.event_type, fired: false };
     if (!this.hub.isConnected) throw hubUnavailable();
-    await this.hub.fireEvent(p.event_type, p.event_data);
+    await this.acting.fireEvent(p.event_type, p.event_data);
     return { event_type: p.event_type, fired: true };
   }
 
@@ -457,7 +519,7 @@ export class ActionExecutor {
       throw new AppError('INVALID_ACTION', 400, `${what} is not a service that only reads; these are: ${[...READ_SERVICES].join(', ')}`, { service: what });
     for (const id of p.entity_ids) if (!this.policy.maySee(id)) throw this.unknownEntity(id);
     if (!this.hub.isConnected) throw hubUnavailable();
-    const result = await this.hub.call(
+    const result = await this.acting.call(
       { domain: p.domain, service: p.service, service_data: p.data, ...(p.target ? { target: p.target } : {}), return_response: true },
       { settleMs: 0 },
     );
@@ -488,7 +550,7 @@ export class ActionExecutor {
     await this.prepare([p]);
     this.authorize(caller, [p]);
     if (!this.hub.isConnected) throw hubUnavailable();
-    return this.hub.command(p.message as { type: string });
+    return this.acting.command(p.message as { type: string });
   }
 
   /** DEVICE_NOT_FOUND (404, details.device_id and the closest known devices), as the contract has it. */

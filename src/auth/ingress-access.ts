@@ -4,7 +4,7 @@
 // from Home Assistant's user list (config/auth/list), kept for a minute and read again when an
 // unknown user arrives.
 import { AppError } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import type { HubReader } from '../hub/reader.js';
 import type { Principal } from './tokens.js';
 
 export type IngressRule = 'all' | 'admins' | readonly string[];
@@ -41,7 +41,7 @@ export class IngressAccess {
 
   constructor(
     private readonly rule: IngressRule,
-    private readonly hub: Pick<HubClient, 'command'>,
+    private readonly hub: Pick<HubReader, 'query'>,
   ) {}
 
   /** Undefined when the user may come in; the refusal otherwise (a promise while the user list is read). */
@@ -68,7 +68,7 @@ export class IngressAccess {
 
   private read(): Promise<void> {
     this.reading ??= this.hub
-      .command<HaUser[]>({ type: 'config/auth/list' })
+      .query<HaUser[]>('config/auth/list')
       .then((users) => {
         this.admins = new Set(users.filter((u) => u.is_active !== false && (u.is_owner || u.group_ids?.includes('system-admin'))).map((u) => u.id));
         this.readAt = Date.now();

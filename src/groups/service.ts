@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { batchStatus, runBatch, type ActionResult } from '../actions/batch.js';
 import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, invalidParameters, notFound } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import type { HubReader } from '../hub/reader.js';
 import { requireHubReached } from '../hub/reached.js';
 import type { Caller, Policy } from '../policy/policy.js';
 import type { Group, GroupInput, SaveMode } from '../store/groups.js';
@@ -53,7 +53,7 @@ export interface ControlResult {
 }
 
 export interface GroupDeps {
-  hub: HubClient;
+  hub: HubReader;
   actions: ActionExecutor;
   policy: Policy;
   store: Store;

@@ -2,9 +2,8 @@
 // list/create/update/delete, entity exposure, the zone collection, repairs, the error log, system
 // health, config entries and blueprints. What Home Assistant refuses comes back in plain words.
 import { AppError } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
-import type { HubRest } from '../hub/rest.js';
-import { plainWords } from '../ha-config/hub-config.js';
+import type { HubReader } from '../hub/reader.js';
+import { plainWords, type ConfigChannel } from '../ha-config/hub-config.js';
 
 export type Json = Record<string, unknown>;
 
@@ -22,14 +21,15 @@ function refusedBy(err: unknown, what: string): unknown {
 }
 
 export class HubAdmin {
+  /** `channel`: lent by the config service, which runs every change through the checkpoint; `reader`: the read-only view. */
   constructor(
-    private readonly hub: HubClient,
-    private readonly rest: HubRest,
+    private readonly channel: ConfigChannel,
+    private readonly reader: Pick<HubReader, 'collect'>,
   ) {}
 
   async command<T>(message: { type: string; [k: string]: unknown }, what = message.type): Promise<T> {
     try {
-      return await this.hub.command<T>(message);
+      return await this.channel.command<T>(message);
     } catch (err) {
       throw refusedBy(err, what);
     }
@@ -104,7 +104,7 @@ export class HubAdmin {
       | { type: 'finish' };
     let events: Event[];
     try {
-      events = await this.hub.collect<Event>({ type: 'system_health/info' }, (e) => e.type === 'finish');
+      events = await this.reader.collect<Event>({ type: 'system_health/info' }, (e) => e.type === 'finish');
     } catch (err) {
       throw refusedBy(err, 'system_health/info');
     }
@@ -133,7 +133,7 @@ export class HubAdmin {
   }
 
   async reloadEntry(entryId: string): Promise<{ require_restart: boolean }> {
-    const r = await this.rest.request('POST', `/api/config/config_entries/entry/${encodeURIComponent(entryId)}/reload`);
+    const r = await this.channel.rest('POST', `/api/config/config_entries/entry/${encodeURIComponent(entryId)}/reload`);
     if (r.status === 404) throw new AppError('NOT_FOUND', 404, `Home Assistant has no integration entry ${entryId}`, { id: entryId });
     if (r.status === 401 || r.status === 403)
       throw new AppError('HUB_ERROR', 403, "Home Assistant refused to reload it: the bridge's token is not an administrator's", { status: r.status });

@@ -4,8 +4,7 @@
 // lovelace/config(/save). What Home Assistant refuses comes back in plain words with the same
 // meaning (its own message kept in details.hub_message).
 import { AppError, invalidParameters, notFound } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
-import type { HubRest } from '../hub/rest.js';
+import type { RestAnswer } from '../hub/reader.js';
 
 export type Json = Record<string, unknown>;
 
@@ -55,11 +54,23 @@ function commandRefused(err: unknown, what: string): AppError {
   return err;
 }
 
+/**
+ * The two ways to Home Assistant's config API, lent by the config service (which holds the acting
+ * hub, src/hub/acting.ts) to this adapter of its own: any WebSocket command, and REST with any method.
+ */
+export interface ConfigChannel {
+  command<T>(message: { type: string; [k: string]: unknown }): Promise<T>;
+  rest(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<RestAnswer>;
+}
+
 export class HubConfig {
-  constructor(
-    private readonly hub: HubClient,
-    private readonly rest: HubRest,
-  ) {}
+  private readonly hub: Pick<ConfigChannel, 'command'>;
+  private readonly rest: { request: ConfigChannel['rest'] };
+
+  constructor(channel: ConfigChannel) {
+    this.hub = { command: (m) => channel.command(m) };
+    this.rest = { request: (method, path, body) => channel.rest(method, path, body) };
+  }
 
   private async command<T>(message: { type: string; [k: string]: unknown }, what: string): Promise<T> {
     try {

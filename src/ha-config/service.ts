@@ -11,14 +11,16 @@ import { createHash } from 'node:crypto';
 import type { ActionExecutor } from '../actions/executor.js';
 import { isPerson, type Principal } from '../auth/tokens.js';
 import { AppError, conflict, invalidParameters, notFound } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import type { ActingHub } from '../hub/acting.js';
+import { HubAdmin } from '../ha-admin/hub-admin.js';
+import type { HubReader } from '../hub/reader.js';
 import type { HubState } from '../hub/types.js';
 import type { Logger } from '../log.js';
 import type { AdminChange, Caller, ConfigEdit, GuardedAction, Policy } from '../policy/policy.js';
 import { ADMIN_KINDS, type AdminKind, type ConfigChange, type ConfigKind, type ConfigVersion, type ConfigVersionStore } from '../store/config-versions.js';
 import { editDashboard, type DashboardChange } from './dashboards.js';
 import { changeWords, toYaml, unifiedDiff } from './diff.js';
-import { HELPER_TYPES, helperRef, type HubConfig, storedAutomation, type Json } from './hub-config.js';
+import { HELPER_TYPES, helperRef, HubConfig, storedAutomation, type Json } from './hub-config.js';
 import { type ActionRef, referencesOf } from './references.js';
 import { explain, explainRun, type Explanation, type TraceStep, type TraceSummary } from './traces.js';
 
@@ -100,8 +102,9 @@ export interface VersionView extends Omit<ConfigVersion, 'config'> {
 export type Who = (p: Principal | undefined) => { kind: string; name: string };
 
 export interface HaConfigOptions {
-  hub: HubClient;
-  hubConfig: HubConfig;
+  hub: HubReader;
+  /** The hub that acts: only this service and the action executor hold it (tests/unit/layers.test.ts); its writes go through the checkpoint here. */
+  acting: ActingHub;
   /** What scripts, automations and scenes do, as the checkpoint keeps it: dropped when the bridge changes one. */
   hubConfigs?: HubConfigs;
   policy: Policy;
@@ -186,8 +189,17 @@ export class HaConfigService {
   private readonly reloadTimeoutMs: number;
   private readonly adminKinds = new Map<AdminKind, AdminKindHandler>();
 
-  constructor(private readonly o: HaConfigOptions) {
-    this.reloadTimeoutMs = o.reloadTimeoutMs ?? 15_000;
+  private readonly o: HaConfigOptions & { hubConfig: HubConfig };
+  /**
+   * Home Assistant's commands for looking after itself, lent to the admin service: its changes are
+   * planned there and run only through applyPlan here, after the checkpoint (authorizeAdminChange).
+   */
+  readonly adminHub: HubAdmin;
+
+  constructor(opts: HaConfigOptions) {
+    this.o = { ...opts, hubConfig: new HubConfig(opts.acting) };
+    this.adminHub = new HubAdmin(opts.acting, opts.hub);
+    this.reloadTimeoutMs = opts.reloadTimeoutMs ?? 15_000;
   }
 
   get editing(): boolean {
@@ -757,7 +769,7 @@ export class HaConfigService {
     // does not expand cannot be checked, so it is refused like a templated action.
     const bp = isObject(plan.written) && isObject(plan.written.use_blueprint) ? plan.written.use_blueprint : undefined;
     if (bp && (plan.kind === 'automation' || plan.kind === 'script')) {
-      const expanded = await this.o.hub
+      const expanded = await this.o.acting
         .command<{ substituted_config?: Json }>({ type: 'blueprint/substitute', domain: plan.kind, path: bp.path, input: bp.input ?? {} })
         .catch(() => undefined);
       if (expanded?.substituted_config) await take(expanded.substituted_config, 'use_blueprint', 1);

@@ -3,7 +3,7 @@
 // over it is asked for again smaller (the proxy's width/height: Home Assistant scales it when it has
 // libturbojpeg), and what still does not fit is refused, saying so. No image library here.
 import { AppError } from '../errors.js';
-import type { HubRest } from './rest.js';
+import type { HubRestReader } from './reader.js';
 
 /** What one read of the proxy may hold in memory before it is given up (a camera's raw frame is far less). */
 const READ_LIMIT = 32 * 1024 * 1024;
@@ -48,7 +48,7 @@ const isJpeg = (type: string) => /jpe?g/i.test(type);
 
 export class CameraSnapshots {
   constructor(
-    private readonly rest: HubRest | undefined,
+    private readonly rest: HubRestReader | undefined,
     /** CAMERA_SNAPSHOT_MAX_BYTES. */
     readonly maxBytes: number,
   ) {}

@@ -1,5 +1,7 @@
 // The bridge's one connection to the hub: connects in the background, keeps the state cache,
-// registries and service list current, pings, reconnects, resyncs, and calls services.
+// registries and service list current, pings, reconnects, resyncs, and calls services. What it is
+// to everyone is the read-only view (src/hub/reader.ts); the handle that acts (src/hub/acting.ts)
+// comes only out of open(), for the composition root to hand to the executor and the config service.
 import { withoutCredentials } from './credentials.js';
 import { createConnection, type Connection } from 'home-assistant-js-websocket';
 import { AppError, hubUnavailable } from '../errors.js';
@@ -7,7 +9,10 @@ import type { Bus, HubConnectedData, HubDisconnectedData } from '../bus.js';
 import { HUB_CONNECTED, HUB_DISCONNECTED, newContext, serviceEvent } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { BackoffOptions } from './backoff.js';
-import { ERR_CONNECTION_LOST, EVENT, HA_ERROR, HUB_RUNNING, MSG, type TargetKey } from './protocol.js';
+import type { ActingHub, CallResult, HubServiceCall } from './acting.js';
+import { ERR_CONNECTION_LOST, EVENT, HA_ERROR, HUB_RUNNING, MSG } from './protocol.js';
+import { checkReadOnly, checkReadOnlySubscription, type HubReader, type RenderedTemplate } from './reader.js';
+export type { RenderedTemplate } from './reader.js';
 import { loadRegistries, Registries, REGISTRY_EVENTS } from './registries.js';
 import { InvalidAuthError, socketFactory, type HubSocket } from './socket.js';
 import { StateCache } from './state-cache.js';
@@ -39,36 +44,24 @@ interface Observer {
   wake?: () => void;
 }
 
-/** A call_service message's content, sent to the hub as it is. */
-export interface HubServiceCall {
-  domain: string;
-  service: string;
-  service_data?: Record<string, unknown>;
-  /** The target as Home Assistant takes it; absent for services that take none. */
-  target?: Partial<Record<TargetKey, string | string[]>>;
-  return_response?: boolean;
-}
-
-/** One rendering of a template: its result and what it read (`listeners`), or the hub's error. */
-export interface RenderedTemplate {
-  result?: unknown;
-  /** What the template read: every state (`all`), whole domains, single entities, the time. */
-  listeners?: { all?: boolean; entities?: string[]; domains?: string[]; time?: boolean };
-  error?: string;
-  warnings: string[];
-}
-
-export interface CallResult {
-  context: HubContext;
-  /** Each watched entity's state after the call (or its last known state if none came in time). */
-  states: Map<string, HubState | undefined>;
-  /** The service's response, when return_response was asked for. */
-  response?: unknown;
-}
-
 const RELOAD_DEBOUNCE_MS = 250;
 
-export class HubClient {
+export class HubClient implements HubReader {
+  /** Opens the connection: the read-only view, which anyone may be given, and the handle that acts, which only the composition root hands on. */
+  static open(opts: HubClientOptions): { hub: HubClient; acting: Omit<ActingHub, 'rest'> } {
+    const hub = new HubClient(opts);
+    return {
+      hub,
+      acting: {
+        call: (call, o) => hub.#call(call, o),
+        callService: (domain, service, data, entityIds, o = {}) =>
+          hub.#call({ domain, service, service_data: data, target: entityIds.length ? { entity_id: entityIds } : undefined }, { ...o, watch: entityIds }),
+        command: (message) => hub.#command(message),
+        fireEvent: (eventType, eventData) => hub.#fireEvent(eventType, eventData),
+      },
+    };
+  }
+
   readonly cache = new StateCache();
   readonly registries = new Registries();
   services: HubServices = {};
@@ -99,7 +92,7 @@ export class HubClient {
   /** Hub events as they came off the socket (before buffering and the cache), for comparison with what the hub fired. */
   private readonly counts = { received: 0, state_changed: 0 };
 
-  constructor(private readonly opts: HubClientOptions) {}
+  private constructor(private readonly opts: HubClientOptions) {}
 
   status(): HubStatus {
     return {
@@ -369,21 +362,12 @@ export class HubClient {
     return this.conn;
   }
 
-  /**
-   * Calls a service on entity ids and returns each one's state afterwards (see call()); the
-   * entities go to the hub as an entity_id target.
-   */
-  callService(domain: string, service: string, data: Record<string, unknown>, entityIds: string[], opts: { settleMs?: number } = {}): Promise<CallResult> {
-    return this.call({ domain, service, service_data: data, target: entityIds.length ? { entity_id: entityIds } : undefined }, { ...opts, watch: entityIds });
+  async query<T>(type: string, payload: Record<string, unknown> = {}): Promise<T> {
+    return this.#command<T>({ ...payload, type: checkReadOnly(type) });
   }
 
-  /**
-   * Sends a call_service as it is given, and returns the state after the call of each watched
-   * entity: the state_changed that carries the call's context when it came with the result, else
-   * the next one within settleMs, else the cache.
-   */
   /** Any other command of the hub's WebSocket API, answered with its result (errors as for calls). */
-  async command<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
+  async #command<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
     const conn = this.ensureConnected();
     const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
     return (await withTimeout(conn.sendMessagePromise(message), timeoutMs, () =>
@@ -398,6 +382,7 @@ export class HubClient {
    * one `isLast` says it is the end or the time runs out; then unsubscribed.
    */
   async collect<T>(message: { type: string; [k: string]: unknown }, isLast: (event: T) => boolean): Promise<T[]> {
+    checkReadOnlySubscription(message.type);
     const conn = this.ensureConnected();
     const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
     const events: T[] = [];
@@ -435,8 +420,8 @@ export class HubClient {
   }
 
   /** Fires an event on the hub's bus (the caller has been judged by the checkpoint). */
-  async fireEvent(eventType: string, eventData: Record<string, unknown>): Promise<{ context?: HubContext }> {
-    return (await this.command<{ context?: HubContext }>({ type: MSG.fireEvent, event_type: eventType, event_data: eventData })) ?? {};
+  async #fireEvent(eventType: string, eventData: Record<string, unknown>): Promise<{ context?: HubContext }> {
+    return (await this.#command<{ context?: HubContext }>({ type: MSG.fireEvent, event_type: eventType, event_data: eventData })) ?? {};
   }
 
   /**
@@ -487,6 +472,7 @@ export class HubClient {
    * events that way): the first event is the answer, then the subscription is ended.
    */
   async firstEvent<T>(message: { type: string; [k: string]: unknown }): Promise<T> {
+    checkReadOnlySubscription(message.type);
     const conn = this.ensureConnected();
     const timeoutMs = this.opts.callTimeoutMs ?? 10_000;
     let stop: (() => Promise<void>) | undefined;
@@ -515,7 +501,7 @@ export class HubClient {
     }
   }
 
-  async call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
+  async #call(call: HubServiceCall, opts: { watch?: readonly string[]; settleMs?: number } = {}): Promise<CallResult> {
     const conn = this.ensureConnected();
     const { domain, service } = call;
     const watch = [...new Set(opts.watch ?? [])];

@@ -5,8 +5,7 @@
 // a scene made in the UI carries its config id, and its states come from the REST config view.
 import type { Bus } from '../bus.js';
 import { AppError } from '../errors.js';
-import type { HubClient } from './client.js';
-import type { HubRest } from './rest.js';
+import type { HubReader, HubRestReader } from './reader.js';
 import type { HubEvent } from './types.js';
 
 export type ConfigDomain = 'script' | 'automation' | 'scene';
@@ -120,20 +119,20 @@ export class HubConfigs {
 }
 
 /** Reads configs from the hub: script/config and automation/config, and a UI scene's REST config view. */
-export function hubConfigSource(hub: HubClient, rest: HubRest | undefined): ConfigSource {
+export function hubConfigSource(hub: HubReader, rest: HubRestReader | undefined): ConfigSource {
   return {
     async read(domain, entityId) {
       if (domain === 'scene') {
         const id = hub.cache.get(entityId)?.attributes.id;
         if (typeof id !== 'string' || !rest) return null;
-        const r = await rest.request('GET', `/api/config/scene/config/${encodeURIComponent(id)}`);
+        const r = await rest.get(`/api/config/scene/config/${encodeURIComponent(id)}`);
         if (r.status === 404) return null;
         if (r.status !== 200 || typeof r.json !== 'object' || r.json === null)
           throw new Error(`Home Assistant answered ${r.status} when asked for scene ${id}`);
         return r.json as ItemConfig;
       }
       try {
-        const r = await hub.command<{ config: ItemConfig | null }>({ type: `${domain}/config`, entity_id: entityId });
+        const r = await hub.query<{ config: ItemConfig | null }>(`${domain}/config`, { entity_id: entityId });
         return r.config ?? null;
       } catch (err) {
         if (err instanceof AppError && err.details.hub_code === 'not_found') return null;

@@ -12,7 +12,7 @@ import { HUB_CONNECTED, type Bus } from '../bus.js';
 import type { HubEvent } from './types.js';
 import { domainOf } from './entity-id.js';
 import { MSG } from './protocol.js';
-import type { HubClient } from './client.js';
+import type { HubReader } from './reader.js';
 import type { Logger } from '../log.js';
 
 const ASSISTANT = 'conversation';
@@ -32,7 +32,7 @@ export class Exposure {
   private readonly listeners = new Set<() => void>();
 
   constructor(
-    private readonly hub: HubClient,
+    private readonly hub: HubReader,
     private readonly bus: Bus,
     private readonly log: Logger,
   ) {}
@@ -75,8 +75,8 @@ export class Exposure {
   private async load(): Promise<void> {
     try {
       const [list, fresh] = await Promise.all([
-        this.hub.command<{ exposed_entities: Record<string, Record<string, boolean>> }>({ type: MSG.exposedEntitiesList }),
-        this.hub.command<{ expose_new: boolean }>({ type: MSG.exposeNewEntitiesGet, assistant: ASSISTANT }),
+        this.hub.query<{ exposed_entities: Record<string, Record<string, boolean>> }>(MSG.exposedEntitiesList),
+        this.hub.query<{ expose_new: boolean }>(MSG.exposeNewEntitiesGet, { assistant: ASSISTANT }),
       ]);
       const explicit = new Map<string, boolean>();
       for (const [id, settings] of Object.entries(list.exposed_entities)) if (typeof settings[ASSISTANT] === 'boolean') explicit.set(id, settings[ASSISTANT]);

@@ -1,8 +1,8 @@
 // Until the hub has been reached once, its entities and services are unknown: reads and writes say so.
 import { hubUnavailable } from '../errors.js';
-import type { HubClient } from './client.js';
+import type { HubReader } from './reader.js';
 
-export function requireHubReached(hub: Pick<HubClient, 'services' | 'status'>): void {
+export function requireHubReached(hub: Pick<HubReader, 'services' | 'status'>): void {
   if (Object.keys(hub.services).length === 0) {
     const since = hub.status().since;
     throw hubUnavailable(

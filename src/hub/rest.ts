@@ -1,16 +1,22 @@
 // Home Assistant's REST API, for what its WebSocket API does not offer (the config API's
 // automation and script views). Same hub, same token as the WebSocket: HASS_URL, the Supervisor's
-// /core proxy inside the add-on, or the embedded simulator.
+// /core proxy inside the add-on, or the embedded simulator. Opened by the composition root as a
+// reader anyone may hold and a writer that joins the acting hub (src/hub/acting.ts).
 import { hubUnavailable } from '../errors.js';
+import type { ActingHub } from './acting.js';
+import type { BytesAnswer, HubRestReader, RestAnswer } from './reader.js';
+export type { BytesAnswer } from './reader.js';
 
-export interface RestAnswer {
-  status: number;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  json: unknown;
-  text: string;
+/** The REST API as a reader (GET only) and the writer the acting hub carries. */
+export function openHubRest(base: string, token: string, timeoutMs?: number): { rest: HubRestReader; write: ActingHub['rest'] } {
+  const api = new HubRest(base, token, timeoutMs);
+  return {
+    rest: { get: (path) => api.request('GET', path), getBytes: (path, limit) => api.getBytes(path, limit) },
+    write: (method, path, body) => api.request(method, path, body),
+  };
 }
 
-export class HubRest {
+class HubRest {
   constructor(
     /** The hub's base URL (http://homeassistant.local:8123, http://supervisor/core). */
     private readonly base: string,
@@ -79,13 +85,4 @@ export class HubRest {
       timedOut ? `Home Assistant did not answer GET ${path} within ${this.timeoutMs} ms` : `Home Assistant could not be reached for GET ${path}`,
     );
   }
-}
-
-export interface BytesAnswer {
-  status: number;
-  contentType: string;
-  /** Bytes read (more than the limit when it stopped there). */
-  size: number;
-  /** The body; undefined when it was larger than the limit. */
-  bytes: Buffer | undefined;
 }

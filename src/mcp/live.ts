@@ -39,6 +39,7 @@ export class McpLive {
   ) {
     this.toolLists = this.toolSignature();
     s.bus.on('event', this.onEvent);
+    s.bus.on('tools_changed', this.onToolsChanged);
     this.stopVisibility = visibility?.onChange(() => this.later('lists', () => this.listsMayHaveChanged(true)));
   }
 
@@ -93,8 +94,11 @@ export class McpLive {
     this.later('tools', () => this.listsMayHaveChanged(false));
   }
 
+  private readonly onToolsChanged = () => this.recheckTools();
+
   close(): void {
     this.s.bus.off('event', this.onEvent);
+    this.s.bus.off('tools_changed', this.onToolsChanged);
     this.stopVisibility?.();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();

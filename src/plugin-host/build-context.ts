@@ -6,8 +6,8 @@ import { actingUserId, actorName, type Principal } from '../auth/tokens.js';
 import type { ActionExecutor } from '../actions/executor.js';
 import { AppError, ambiguous, invalidParameters, type Candidate } from '../errors.js';
 import type { GroupService } from '../groups/service.js';
-import type { HubClient } from '../hub/client.js';
 import type { CameraSnapshots } from '../hub/camera-proxy.js';
+import type { HubReader, ReadOnlyCommand, READ_ONLY_SUBSCRIPTIONS } from '../hub/reader.js';
 import { isEntityId } from '../hub/entity-id.js';
 import type { Logger } from '../log.js';
 import type { CommandService } from '../nlp/service.js';
@@ -36,7 +36,7 @@ import type {
 
 /** What the bridge lends plugins: built once at start. */
 export interface PluginParts {
-  hub: HubClient;
+  hub: HubReader;
   home: HomeView;
   actions: ActionExecutor;
   policy: Policy;
@@ -50,8 +50,12 @@ export interface PluginParts {
   snapshots?: CameraSnapshots;
 }
 
-/** The hub's read-only questions a plugin may ask (`home.read`); anything that changes goes through the executor. */
-const READS = new Set([
+/**
+ * The hub's read-only commands a plugin may ask (`home.read`): those of src/hub/reader.ts whose
+ * answers this module knows how to narrow to what the caller may see; anything that changes goes
+ * through the executor.
+ */
+const READS = new Set<ReadOnlyCommand | (typeof READ_ONLY_SUBSCRIPTIONS)[number]>([
   'history/history_during_period',
   'logbook/get_events',
   'recorder/statistics_during_period',
@@ -136,9 +140,9 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
       confirmed(client, opts.confirm, async (confirm) => {
         const caller: Caller = { principal, confirm };
         const plan = actions.planCall(call);
+        const [ran] = await actions.runBatch([plan], caller, { dryRun: opts.dry_run === true });
+        if (ran!.error) throw ran!.error;
         if (opts.dry_run) {
-          await actions.prepare([plan]);
-          actions.authorize(caller, [plan], { planOnly: true });
           return {
             service: `${plan.domain}.${plan.service}`,
             dry_run: true,
@@ -146,7 +150,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
             entities: plan.entity_ids.map((entity_id) => ({ entity_id, state: home.state(entity_id)?.state ?? null })),
           };
         }
-        const done = await actions.runCall(plan, caller);
+        const done = ran!.outcome!;
         return {
           service: done.service,
           dry_run: false,
@@ -180,7 +184,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
         return { type: message.type, entity_id: plan.entity_id, dry_run: false, ...(result != null ? { result } : {}) };
       }),
     read: async <T>(question: { type: string; [k: string]: unknown }) => {
-      if (!READS.has(question.type))
+      if (!READS.has(question.type as ReadOnlyCommand))
         throw invalidParameters(`type: ${String(question.type).slice(0, 64)} is not a question a plugin may ask; it may ask: ${[...READS].join(', ')}`, {
           field: 'type',
         });
@@ -190,8 +194,9 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
           if (typeof id === 'string' && isEntityId(id) && !policy.maySee(id)) throw actions.unknownEntity(id);
         }
       }
-      const answer = FIRST_EVENT.has(question.type) ? await hub.firstEvent<T>(question) : await hub.command<T>(question);
-      return visibleOnly(answer, question.type) as T;
+      const { type, ...payload } = question;
+      const answer = FIRST_EVENT.has(type) ? await hub.firstEvent<T>(question) : await hub.query<T>(type, payload);
+      return visibleOnly(answer, type) as T;
     },
     snapshot: async (id) => {
       // A read of what the camera sees: only of a camera this caller may see.
@@ -238,9 +243,9 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
     throw new AppError('INVALID_ENTITY', 404, `No ${req.domain} entities in ${req.area ?? 'that target'}`, { area: req.area ?? null, domain: req.domain });
   const scoped = ids.length === ofDomain.length ? { ...plan, entity_ids: ids } : { ...plan, target: { entity_id: ids }, entity_ids: ids };
   const what = `${req.domain}.${req.service}`;
+  const [ran] = await actions.runBatch([scoped], caller, { dryRun: req.dry_run === true });
+  if (ran!.error) throw ran!.error;
   if (req.dry_run) {
-    await actions.prepare([scoped]);
-    actions.authorize(caller, [scoped], { planOnly: true });
     const guarded = actions.guarded([scoped]);
     const entities = ids.map((entity_id, i) => ({
       entity_id,
@@ -262,7 +267,7 @@ async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise
       structuredContent: { service: what, dry_run: true, entities, preview: { effects: preview.effects, may_also_run: preview.may_also_run } },
     };
   }
-  const outcome = await actions.runCall(scoped, caller);
+  const outcome = ran!.outcome!;
   const entities = outcome.entities
     .filter((e) => e.entity_id.startsWith(`${req.domain}.`))
     .map((e) => ({

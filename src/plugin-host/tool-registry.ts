@@ -7,7 +7,7 @@ import type { ClientChannel, ToolAnnotations, ToolResult } from '../plugin-sdk/i
 import { InputNeeded } from './asking.js';
 import { compactAnnotations, compactSchema } from './compact-schema.js';
 import type { BoundTool, LoadedPlugin } from './loader.js';
-import { mayAdminister, mayControl, mayEditConfig } from '../policy/policy.js';
+import { configEditingOff, configScopeRefusal, controlScopeRefusal, mayAdminister, mayControl, mayEditConfig } from '../policy/policy.js';
 import { check, jsonSchemaOf } from '../validation.js';
 import { jsonSchemaOfInput } from '../plugin-sdk/json-input.js';
 
@@ -62,28 +62,37 @@ export class ToolRegistry {
   }
 
   /**
-   * The tools this caller may use, by name: those of plugins available for the home as it is now
-   * (see PluginDefinition.available); for an OAuth grant without control only those that read;
-   * tools that change Home Assistant's config only while CONFIG_EDITING is on and to callers that
-   * may edit config; admin tools only while ADMIN_TOOLS is on and to callers with the admin scope.
+   * The one rule of what a caller is offered, for listFor and call alike: why this caller may not
+   * use this tool now, or undefined when it may. A tool is offered when its plugin is available
+   * for the home as the caller sees it (PluginDefinition.available); a tool that changes Home
+   * Assistant's config only while CONFIG_EDITING is on and to callers that may edit config; an
+   * admin tool only while ADMIN_TOOLS is on and to callers with the admin scope (its own scope:
+   * control is not what it needs); any other tool that does not only read (readOnlyHint) only to
+   * callers with control.
    */
-  listFor(principal?: Principal): ToolInfo[] {
-    const control = mayControl(principal);
-    const editConfig = this.configEditing() && mayEditConfig(principal);
-    const admin = this.mayUseAdmin(principal);
+  private withheld(t: BoundTool, principal: Principal | undefined, available: (t: BoundTool) => boolean): Withheld | undefined {
+    if (!available(t)) return 'unavailable';
+    if (t.definition.edits === 'config') return !this.configEditing() ? 'config_editing' : mayEditConfig(principal) ? undefined : 'config_scope';
+    if (t.definition.edits === 'admin') return this.mayUseAdmin(principal) ? undefined : 'admin';
+    return mayControl(principal) || t.definition.annotations?.readOnlyHint === true ? undefined : 'control_scope';
+  }
+
+  /** Whether a tool's plugin is available now, asked once per plugin and the visible domains read once. */
+  private availability(): (t: BoundTool) => boolean {
     let domains: Set<string> | undefined;
     const seen = () => (domains ??= new Set([...this.visibleIds()].map((id) => id.slice(0, id.indexOf('.')))));
-    const offered = new Set<string>();
     const byPlugin = new Map<string, boolean>();
-    for (const t of this.tools.values()) {
+    return (t) => {
       let ok = byPlugin.get(t.plugin);
       if (ok === undefined) byPlugin.set(t.plugin, (ok = t.available(seen)));
-      const edits = t.definition.edits;
-      if (ok && (edits === 'config' ? editConfig : edits === 'admin' ? admin : true)) offered.add(t.definition.name);
-    }
-    // Config and admin tools have their own scope; control is not what they need.
-    const ownScope = new Set([...this.tools.values()].filter((t) => t.definition.edits !== undefined).map((t) => t.definition.name));
-    return this.list().filter((t) => offered.has(t.name) && (control || t.annotations?.readOnlyHint === true || ownScope.has(t.name)));
+      return ok;
+    };
+  }
+
+  /** The tools this caller may use now (see withheld). */
+  listFor(principal?: Principal): ToolInfo[] {
+    const available = this.availability();
+    return this.list().filter((info) => this.withheld(this.tools.get(info.name)!, principal, available) === undefined);
   }
 
   /** Admin tools exist for a caller only while ADMIN_TOOLS is on and it holds the admin scope (unscoped callers do). */
@@ -119,13 +128,17 @@ export class ToolRegistry {
 
   /**
    * Calls a tool. An unknown tool (404) and arguments that do not fit its schema (400, naming the
-   * field) are the caller's mistakes and throw; what goes wrong inside the tool is its answer.
+   * field) are the caller's mistakes and throw; what goes wrong inside the tool is its answer. A
+   * tool this caller is not offered (listFor's rule) answers FORBIDDEN saying why, as an isError
+   * result like the checkpoint's own refusals, and does not run.
    */
   async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult> {
     const tool = this.tools.get(name);
-    // An admin tool the caller may not use is not there for it, as in its list.
+    // An admin tool the caller may not use is not there for it, as in its catalogue.
     if (!tool || (tool.definition.edits === 'admin' && !this.mayUseAdmin(principal)))
       throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
+    const withheld = this.withheld(tool, principal, this.availability());
+    if (withheld) return errorResult(refusalOf(withheld, name, principal));
     const checked = checkArguments(tool, args ?? {});
     try {
       return await tool.run(checked, principal, client);
@@ -139,6 +152,25 @@ export class ToolRegistry {
       return { isError: true, content: [{ type: 'text', text: `The tool ${name} failed: ${err instanceof Error ? err.message : String(err)}` }] };
     }
   }
+}
+
+/** Why a tool is not offered to a caller. */
+type Withheld = 'unavailable' | 'config_editing' | 'config_scope' | 'control_scope' | 'admin';
+
+/** A withheld tool's refusal, in the checkpoint's words where the checkpoint has them. */
+function refusalOf(why: Withheld, name: string, principal: Principal | undefined): AppError {
+  const what = `the tool ${name}`;
+  const refusal =
+    why === 'control_scope'
+      ? controlScopeRefusal(principal, what)
+      : why === 'config_scope'
+        ? configScopeRefusal(principal, what)
+        : why === 'config_editing'
+          ? configEditingOff(what)
+          : why === 'admin'
+            ? new AppError('FORBIDDEN', 403, `${what} looks after Home Assistant itself: it needs ADMIN_TOOLS on and the admin scope`)
+            : new AppError('FORBIDDEN', 403, `${what} is not offered now: the home has nothing it acts on that this caller may see`);
+  return new AppError(refusal.code, refusal.status, refusal.message, { ...refusal.details, tool: name, offered: false });
 }
 
 /**

@@ -2,7 +2,7 @@
 // command planner) goes through this view, so an entity the policy hides (TOOLS_EXPOSED_ONLY) is
 // absent everywhere alike. Areas, floors, devices and labels are the home's layout and stay whole.
 import { areaIdFor } from '../hub/areas.js';
-import type { HubClient } from '../hub/client.js';
+import type { HubReader } from '../hub/reader.js';
 import { domainOf } from '../hub/entity-id.js';
 import type { Area, Device, EntityEntry, Floor, Label } from '../hub/registries.js';
 import type { HubConfig, HubState, ServiceDescription } from '../hub/types.js';
@@ -10,7 +10,7 @@ import type { Policy } from './policy.js';
 
 export class HomeView {
   constructor(
-    private readonly hub: HubClient,
+    private readonly hub: HubReader,
     private readonly policy: Policy,
   ) {}
 

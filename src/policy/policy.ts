@@ -84,6 +84,37 @@ export const mayControl = (p: Principal | undefined): boolean => !p?.scope || p.
 /** Whether the caller may change Home Assistant's config: scoped credentials need `config` (control does not give it). */
 export const mayEditConfig = (p: Principal | undefined): boolean => !p?.scope || p.scope.includes('config');
 
+/** The refusal for a caller without the `control` scope; `what` changes the home. */
+export function controlScopeRefusal(p: Principal | undefined, what: string): AppError {
+  const who =
+    p?.via === 'discovery'
+      ? "Home Assistant's link to this bridge may only read (a person sets that in the bridge's panel, Connect an assistant)"
+      : 'This assistant was granted read access only (scope "read")';
+  return new AppError('FORBIDDEN', 403, `${who}: ${what} changes the home; a person can grant control`, { scope: p?.scope ?? [] });
+}
+
+/** The refusal for a caller without the `config` scope; `what` changes Home Assistant's configuration. */
+export function configScopeRefusal(p: Principal | undefined, what: string): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    403,
+    `This assistant was not granted the config scope: ${what} changes Home Assistant's configuration; a person can grant it`,
+    {
+      scope: p?.scope ?? [],
+    },
+  );
+}
+
+/** The refusal while CONFIG_EDITING is off; `what` changes Home Assistant's configuration. */
+export function configEditingOff(what: string): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    403,
+    `Changing Home Assistant's configuration is off in this bridge (CONFIG_EDITING): ${what} is not allowed; a person can turn it on in the bridge's settings`,
+    { config_editing: false },
+  );
+}
+
 /** Whether the caller may look after Home Assistant itself: scoped credentials need `admin` (neither control nor config gives it). */
 export const mayAdminister = (p: Principal | undefined): boolean => !p?.scope || p.scope.includes('admin');
 
@@ -132,20 +163,15 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export class Policy {
   private readonly allow: RegExp[];
   private readonly deny: RegExp[];
-  private effects?: EffectSource;
-
   constructor(
     private readonly settings: PolicySettings,
     private readonly exposure?: ExposureView,
+    /** What actions will do (src/policy/effects.ts); without it an action is judged as what it is called. */
+    private readonly effects?: EffectSource,
   ) {
     const compile = (list: readonly string[]) => list.map((p) => toRegex(p.includes('.') ? p : `${p}.*`));
     this.allow = compile(settings.allow);
     this.deny = compile(settings.deny);
-  }
-
-  /** Judge effects through this resolver from now on (the composition root sets it once). */
-  useEffects(effects: EffectSource): void {
-    this.effects = effects;
   }
 
   /** What the actions will do: their effects, indirect ones marked with `via`, what cannot be known with `unresolved`. */
@@ -332,24 +358,10 @@ export class Policy {
    * is about actions and does not turn this off); the answer lists what the person confirms.
    */
   authorizeConfigEdit(caller: Caller, edit: ConfigEdit, refs: ConfigReferences, opts: AuthorizeOptions = {}): { needs_confirmation: string[] } {
-    if (!mayEditConfig(caller.principal)) {
-      throw new AppError(
-        'FORBIDDEN',
-        403,
-        `This assistant was not granted the config scope: ${edit.what} changes Home Assistant's configuration; a person can grant it`,
-        { scope: caller.principal?.scope ?? [] },
-      );
-    }
+    if (!mayEditConfig(caller.principal)) throw configScopeRefusal(caller.principal, edit.what);
     if (this.settings.readOnly)
       throw new AppError('FORBIDDEN', 403, `The bridge is in read-only mode (TOOLS_READ_ONLY): ${edit.what} is not allowed`, { read_only: true });
-    if (!this.settings.configEditing) {
-      throw new AppError(
-        'FORBIDDEN',
-        403,
-        `Changing Home Assistant's configuration is off in this bridge (CONFIG_EDITING): ${edit.what} is not allowed; a person can turn it on in the bridge's settings`,
-        { config_editing: false },
-      );
-    }
+    if (!this.settings.configEditing) throw configEditingOff(edit.what);
     if (edit.subjectIsEntity && !this.maySee(edit.subject)) {
       throw new AppError('FORBIDDEN', 403, `Not allowed to change ${edit.subject}: Home Assistant does not expose it to Assist (TOOLS_EXPOSED_ONLY)`, {
         entity_ids: [edit.subject],
@@ -452,11 +464,6 @@ export class Policy {
   }
 
   private scope(caller: Caller, what: string): void {
-    if (mayControl(caller.principal)) return;
-    const who =
-      caller.principal?.via === 'discovery'
-        ? "Home Assistant's link to this bridge may only read (a person sets that in the bridge's panel, Connect an assistant)"
-        : 'This assistant was granted read access only (scope "read")';
-    throw new AppError('FORBIDDEN', 403, `${who}: ${what} changes the home; a person can grant control`, { scope: caller.principal?.scope ?? [] });
+    if (!mayControl(caller.principal)) throw controlScopeRefusal(caller.principal, what);
   }
 }

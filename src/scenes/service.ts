@@ -7,7 +7,7 @@ import { checkEntityId, type ActionExecutor } from '../actions/executor.js';
 import { actingUserId } from '../auth/tokens.js';
 import { serviceEvent, type Bus } from '../bus.js';
 import { AppError, hubUnavailable, invalidParameters, notFound } from '../errors.js';
-import type { HubClient } from '../hub/client.js';
+import type { HubReader } from '../hub/reader.js';
 import { domainOf } from '../hub/entity-id.js';
 import type { Store } from '../store/index.js';
 import { descriptionSchema, keyFromPath, keyOf, MAX_ITEMS, nameSchema, refuseKeyClash } from '../store/names.js';
@@ -72,7 +72,7 @@ export interface Activation {
 }
 
 export interface SceneDeps {
-  hub: HubClient;
+  hub: HubReader;
   actions: ActionExecutor;
   policy: Policy;
   store: Store;

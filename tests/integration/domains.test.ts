@@ -3,6 +3,7 @@
 // with the services the hub lists and refuses fields it does not describe; call_service answers
 // the hub's response data and fires events, refusing Home Assistant's own; render_template renders
 // read-only and, with entities hidden from Assist, refuses to show what it read of them.
+import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callToolOk } from '../helpers/tool-call.js';
@@ -221,7 +222,10 @@ describe('with entities hidden from Assist, a template shows nothing of them', (
   let x: TestServer;
   beforeAll(async () => {
     x = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
-    await x.app.hub.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.hallway'], should_expose: true });
+    // Exposed as a person would in Home Assistant: the bridge's own hub only reads.
+    const raw = await RawClient.connect(x.app.simulator!.wsUrl, x.app.simulator!.token);
+    await raw.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.hallway'], should_expose: true });
+    await raw.close();
     // The bridge reads exposure again when the entity registry changes.
     const sim = x.app.simulator!;
     await fetch(`${sim.url}/api/config/script/config/nothing`, {

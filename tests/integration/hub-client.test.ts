@@ -38,7 +38,7 @@ function client(s: Simulator, extra: Partial<HubClientOptions> = {}) {
   const events: HubEvent[] = [];
   bus.on('event', (e) => events.push(e));
   const { log, lines } = capture();
-  const hub = new HubClient({
+  const { hub, acting } = HubClient.open({
     wsUrl: websocketUrl(s.url),
     token: s.token,
     displayUrl: s.url,
@@ -50,7 +50,7 @@ function client(s: Simulator, extra: Partial<HubClientOptions> = {}) {
   });
   hub.start();
   cleanup.push(() => hub.close());
-  return { hub, bus, events, lines };
+  return { hub, acting, bus, events, lines };
 }
 
 async function until(cond: () => boolean, what: string, ms = 10_000) {
@@ -72,6 +72,32 @@ describe('hub client', () => {
     expect(hub.registries.floorsSupported).toBe(true);
     expect(hub.registries.floors.size).toBeGreaterThan(0);
     expect(hub.registries.areaOf('light.bedroom_lamp')?.name).toBe('Bedroom');
+  });
+
+  test('the read-only view sends only read-only commands: a command that changes the hub is refused before it is sent', async () => {
+    const s = await sim();
+    const { hub, acting } = client(s);
+    await hub.ready();
+    type Exposed = { exposed_entities: Record<string, Record<string, boolean>> };
+    const exposed = async () => (await hub.query<Exposed>('homeassistant/expose_entity/list')).exposed_entities['light.bedroom_lamp']?.conversation === true;
+    const before = await exposed();
+    const expose = { assistants: ['conversation'], entity_ids: ['light.bedroom_lamp'], should_expose: !before };
+    for (const type of [
+      'homeassistant/expose_entity',
+      'call_service',
+      'fire_event',
+      'config/floor_registry/delete',
+      'lovelace/config/save',
+      'subscribe_events',
+    ]) {
+      await expect(hub.query(type, expose)).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403, details: { command: type } });
+    }
+    // A payload cannot change which command goes.
+    await expect(hub.query('homeassistant/expose_entity/list', { type: 'homeassistant/expose_entity' })).resolves.toHaveProperty('exposed_entities');
+    expect(await exposed()).toBe(before);
+    // The acting handle sends it.
+    await acting.command({ type: 'homeassistant/expose_entity', ...expose });
+    expect(await exposed()).toBe(!before);
   });
 
   test("an entity without its own area takes its device's area", async () => {
@@ -104,18 +130,18 @@ describe('hub client', () => {
 
   test('a refused token: one clear log line, not connected, retried, no crash', async () => {
     const s = await sim();
-    const { hub, lines } = client(s, { token: 'wrong-token', authRetryMs: 100 });
+    const { hub, acting, lines } = client(s, { token: 'wrong-token', authRetryMs: 100 });
     await new Promise((r) => setTimeout(r, 700));
     expect(hub.status().connected).toBe(false);
     const refusals = lines.filter((l) => l.includes('hub refused the access token'));
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toMatch(/check HASS_TOKEN/);
-    await expect(hub.callService('light', 'turn_on', {}, ['light.bedroom_lamp'])).rejects.toMatchObject({ code: 'CONNECTION_ERROR', status: 503 });
+    await expect(acting.callService('light', 'turn_on', {}, ['light.bedroom_lamp'])).rejects.toMatchObject({ code: 'CONNECTION_ERROR', status: 503 });
   });
 
   test('reconnects after the hub restarts and reports what changed while it was away', async () => {
     const s = await sim();
-    const { hub, events } = client(s);
+    const { hub, acting, events } = client(s);
     await hub.ready();
     await s.stop();
     await until(() => !hub.status().connected, 'disconnect');
@@ -123,7 +149,7 @@ describe('hub client', () => {
     // Reads still work from the cache; commands fail at once.
     expect(hub.cache.get('light.kitchen_ceiling')).toBeDefined();
     const started = Date.now();
-    await expect(hub.callService('light', 'turn_on', {}, ['light.kitchen_ceiling'])).rejects.toMatchObject({ code: 'CONNECTION_ERROR' });
+    await expect(acting.callService('light', 'turn_on', {}, ['light.kitchen_ceiling'])).rejects.toMatchObject({ code: 'CONNECTION_ERROR' });
     expect(Date.now() - started).toBeLessThan(1000);
 
     const before = hub.cache.get('light.kitchen_ceiling')!.state;

@@ -162,7 +162,7 @@ describe('which Home Assistant users may come in (INGRESS_USERS)', () => {
   beforeAll(async () => {
     sim = await startSimulator({ userToken: 'user-token' });
     admins = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY });
-    const users = await admins.app.services.hub.command<{ id: string; group_ids: string[] }[]>({ type: 'config/auth/list' });
+    const users = await admins.app.services.hub.query<{ id: string; group_ids: string[] }[]>('config/auth/list');
     adminId = users.find((u) => u.group_ids.includes('system-admin'))!.id;
     userId = users.find((u) => !u.group_ids.includes('system-admin'))!.id;
     listed = await startTestServer({ HASS_URL: sim.url, HASS_TOKEN: sim.token, INGRESS_PROXY: PROXY, INGRESS_USERS: userId });

@@ -1,6 +1,9 @@
 // The REST tool transport over the one tool registry: listing, calling, errors, dry runs, the
 // guard (read-only, deny lists), and effects read back from the hub.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { configHomeFile } from '../helpers/config-home.js';
+import { refusals } from '../helpers/refusals.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -215,5 +218,52 @@ describe('the guard', () => {
     } finally {
       await denied.close();
     }
+  });
+});
+
+describe('what is listed is what may be called', () => {
+  // A home with lights, a lock and a script but no vacuum, and config editing off (the default):
+  // control_vacuums and config_change are not offered, so calling them is refused, on every
+  // transport, the same way; they do not run.
+  let small: TestServer;
+  beforeAll(async () => {
+    small = await startTestServer({ SIM_HOME: configHomeFile() });
+  });
+  afterAll(() => small?.close());
+  const probe = refusals(() => small, 'offered-test');
+
+  test('a tool not offered to this caller is refused with FORBIDDEN saying why, over REST and MCP alike, and an unknown one is 404', async () => {
+    const client = new Client({ name: 'offered-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${small.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${small.token}` } } }),
+    );
+    const listed = (await client.listTools()).tools.map((t) => t.name);
+    await client.close();
+    expect(listed).toEqual(expect.arrayContaining(['control_lights', 'control_locks', 'config_read']));
+    expect(listed).not.toContain('control_vacuums');
+    expect(listed).not.toContain('config_change');
+
+    const vacuum = { entity_id: 'vacuum.anything', command: 'start' };
+    const change = { kind: 'helper', op: 'create', id: 'input_boolean', config: { name: 'Guest mode' }, reason: 'guests', dry_run: true };
+    for (const answer of [await probe.tool('control_vacuums', vacuum), await probe.mcp('control_vacuums', vacuum)]) {
+      expect(answer).toMatchObject({ code: 'FORBIDDEN', details: { tool: 'control_vacuums', offered: false } });
+      expect(answer.message).toMatch(/not offered now/);
+    }
+    for (const answer of [
+      await probe.tool('config_change', change),
+      await probe.mcp('config_change', change),
+      await probe.mcp('config_change', change, 'modern'),
+    ]) {
+      expect(answer).toMatchObject({ code: 'FORBIDDEN', details: { tool: 'config_change', offered: false, config_editing: false } });
+      expect(answer.message).toMatch(/CONFIG_EDITING/);
+    }
+    // Nothing was made.
+    expect(small.app.services.home.ids().filter((id) => id.startsWith('input_boolean.'))).toEqual(['input_boolean.bedtime']);
+
+    const unknown = await call('control_nothing', {}, small);
+    expect(unknown.status).toBe(404);
+    expect(JSON.stringify(unknown.body)).toMatch(/NOT_FOUND/);
+    // A tool that is offered still runs.
+    expect((await call('control_lights', { entity_id: 'light.desk', command: 'on' }, small)).body.isError).toBeUndefined();
   });
 });

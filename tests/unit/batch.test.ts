@@ -1,8 +1,9 @@
-// The batch runner's ordering and status rules, with an executor whose calls take chosen times
-// (the simulator answers too evenly to show an ordering mistake), and group-graph helpers.
+// The batch runner's ordering and status rules (the executor's one runBatch), with an executor whose
+// calls take chosen times (the simulator answers too evenly to show an ordering mistake), and
+// group-graph helpers.
 import { describe, expect, test } from 'vitest';
 import { batchStatus, runBatch } from '../../src/actions/batch.js';
-import type { ActionExecutor, DeviceCommand, PlannedAction } from '../../src/actions/executor.js';
+import { ActionExecutor, type DeviceCommand, type PlannedAction } from '../../src/actions/executor.js';
 import { AppError, invalidParameters } from '../../src/errors.js';
 import { expandGroup, findCycle, normaliseMembers } from '../../src/groups/members.js';
 import { normaliseAction } from '../../src/scenes/normalise.js';
@@ -13,7 +14,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function fakeExecutor(delay: (p: PlannedAction) => number) {
   const log: { id: string; action: string; at: 'start' | 'end'; t: number }[] = [];
   const t0 = Date.now();
-  const ex = {
+  // The executor's own runBatch, over planning and running that take chosen times.
+  const ex = Object.assign(Object.create(ActionExecutor.prototype) as ActionExecutor, {
     authorize() {},
     async prepare() {},
     plan(cmd: DeviceCommand): PlannedAction {
@@ -27,8 +29,8 @@ function fakeExecutor(delay: (p: PlannedAction) => number) {
       if (p.action === 'fail') throw new AppError('HUB_ERROR', 400, 'refused');
       return { success: true as const, entity_id: p.entity_id, action: p.action, service: `light.${p.action}`, parameters: p.data, state: null };
     },
-  };
-  return { ex: ex as unknown as ActionExecutor, log };
+  });
+  return { ex, log };
 }
 
 describe('runBatch', () => {
@@ -108,7 +110,7 @@ describe('runBatch', () => {
   test('no more than 16 entities run at once', async () => {
     let now = 0;
     let peak = 0;
-    const ex = {
+    const ex = Object.assign(Object.create(ActionExecutor.prototype) as ActionExecutor, {
       authorize: () => {},
       prepare: async () => {},
       plan: (c: DeviceCommand) => ({ entity_id: c.entity_id, action: c.action, domain: 'light', service: c.action, data: {} }),
@@ -116,9 +118,9 @@ describe('runBatch', () => {
         peak = Math.max(peak, ++now);
         await sleep(5);
         now--;
-        return { success: true, entity_id: p.entity_id, action: p.action, service: '', parameters: {}, state: null };
+        return { success: true as const, entity_id: p.entity_id, action: p.action, service: '', parameters: {}, state: null };
       },
-    } as unknown as ActionExecutor;
+    });
     await runBatch(
       ex,
       true,

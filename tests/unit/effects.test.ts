@@ -91,8 +91,7 @@ function home() {
 
 async function judge(actions: GuardedAction[], settings: Partial<PolicySettings> = {}, caller: Caller = {}) {
   const h = home();
-  const p = new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: true, ...settings });
-  p.useEffects(h.resolver);
+  const p = new Policy({ readOnly: false, allow: [], deny: [], requireConfirmation: true, ...settings }, undefined, h.resolver);
   await p.prepare(actions);
   try {
     p.authorize(caller, actions);
@@ -291,8 +290,8 @@ describe("the issue's holes, each refused or asking", () => {
     const p = new Policy(
       { readOnly: false, allow: [], deny: [], requireConfirmation: false, exposedOnly: true },
       { isExposed: (id) => !id.startsWith('lock.') },
+      h.resolver,
     );
-    p.useEffects(h.resolver);
     const a = [act('script.unlocker', 'turn_on')];
     await p.prepare(a);
     expect(() => p.authorize({}, a)).toThrow(/lock\.front_door \(running script\.unlocker\)/);
@@ -366,8 +365,7 @@ describe('kept configs follow Home Assistant', () => {
 
   test('before its config is read, a script is judged as not known: refused under a rule, with the reason', () => {
     const h = home();
-    const p = new Policy({ readOnly: false, allow: [], deny: ['lock'], requireConfirmation: false });
-    p.useEffects(h.resolver);
+    const p = new Policy({ readOnly: false, allow: [], deny: ['lock'], requireConfirmation: false }, undefined, h.resolver);
     expect(() => p.authorize({}, [act('script.unlocker', 'turn_on')])).toThrow(/has not been read yet/);
   });
 });

@@ -194,6 +194,24 @@ describe('layers', () => {
     expect(testOnly.filter((f) => f !== 'sim/testing.ts' && !testing.has(f))).toEqual([]);
   });
 
+  test('only the action executor and the config service hold the hub that acts; every other module reads it through its read-only view', () => {
+    // hub/acting.ts is the handle that sends service calls and commands that change the hub;
+    // hub/client.ts and hub/rest.ts are the connections that make it. The composition root creates
+    // them and hands the handle to exactly those two constructors; the hub's own modules define it.
+    const holders = ['actions/executor.ts', 'ha-config/service.ts', 'app.ts'];
+    const acting = ['hub/acting.ts', 'hub/client.ts', 'hub/rest.ts'];
+    const wrong = [...graph]
+      .filter(([f]) => !holders.includes(f) && !acting.includes(f))
+      .flatMap(([f, deps]) => deps.filter((d) => acting.includes(d)).map((d) => `${f} -> ${d}`));
+    expect(wrong).toEqual([]);
+    // The connections themselves are the composition root's alone: a holder gets the handle, not the means to make one.
+    expect(
+      [...graph].filter(([f, deps]) => f !== 'app.ts' && !acting.includes(f) && deps.some((d) => d === 'hub/client.ts' || d === 'hub/rest.ts')).map(([f]) => f),
+    ).toEqual([]);
+    // ...and the check sees the holders it allows.
+    expect(holders.filter((f) => !(graph.get(f) ?? []).includes('hub/acting.ts') && f !== 'app.ts')).toEqual([]);
+  });
+
   test('no transport starts the app: only the command line composes it', () => {
     const starters = [...graph].filter(([, deps]) => deps.includes('app.ts')).map(([f]) => f);
     expect(starters).toEqual(['main.ts']);

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { entityForDevice } from '../../actions/by-device.js';
 import { checkEntityId } from '../../actions/executor.js';
 import { AppError, invalidParameters } from '../../errors.js';
-import type { HubClient } from '../../hub/client.js';
+import type { HubReader } from '../../hub/reader.js';
 import { toDeviceListing, toDeviceState } from '../../hub/views.js';
 import { requireHubReached } from '../../hub/reached.js';
 import type { Services } from '../../services.js';
@@ -29,7 +29,7 @@ const stateQuery = v.object({
 });
 
 /** Reads are served from the cache; while the hub is away they say so in headers. */
-function freshness(hub: HubClient): Record<string, string> {
+function freshness(hub: HubReader): Record<string, string> {
   const status = hub.status();
   return status.connected ? {} : { 'X-Hub-Stale': 'true', 'X-Hub-Disconnected-Since': status.since ?? '' };
 }
