@@ -130,8 +130,6 @@ export interface LanguageData {
   pronouns: { same?: string[]; kind?: string[]; kinds?: string[] };
   /** Words before a place ("in the", "im"): an unknown word after one is a place the home does not have. */
   place_prepositions: string[];
-  /** Whether the words for kinds of cover (curtain, Rollo) are said of any cover, several or in a place. */
-  loose_cover_words: boolean;
   // messages.json
   messages: Record<string, string>;
 }
@@ -220,7 +218,6 @@ const WORDS = v.object({
   positions: opt(lists, {}),
   pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list) }), {}),
   place_prepositions: opt(list, []),
-  loose_cover_words: opt(v.boolean(), false),
 });
 
 /** Every sentence a reply may need; a language gives them all. */

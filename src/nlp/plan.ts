@@ -219,7 +219,6 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
     state: deps.state,
     outdoors: deps.lang.outdoors,
     fold: (t: string) => fold(t, deps.lang),
-    looseCovers: deps.lang.loose_cover_words,
   };
   let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.

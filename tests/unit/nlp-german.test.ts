@@ -97,23 +97,24 @@ describe('separable verbs and word order', () => {
   });
 });
 
-describe('covers by each other’s names', () => {
-  test('several of a kind, or one in a place, mean the covers there; a question keeps the kind', () => {
-    const all = (p.deps.home.byDomain.get('cover') ?? []).map((e) => `${e.id} close_cover`).sort();
-    expect(calls('mach alle Markisen zu')).toEqual(all);
-    expect(calls('mach im Wohnzimmer den Vorhang zu')).toEqual(
-      [
-        'cover.wohnzimmer_rollladen_links',
-        'cover.wohnzimmer_rollo_links',
-        'cover.wohnzimmer_rollo_rechts',
-        'cover.wohnzimmer_vorhang_links',
-        'cover.wohnzimmer_vorhang_rechts',
-      ].map((id) => `${id} close_cover`),
+describe('words for kinds of cover', () => {
+  test('a kind means that kind by device class, in a place or of several, never every cover', () => {
+    expect(calls('mach alle Markisen zu')).toEqual(['cover.terrasse_markise close_cover']);
+    expect(calls('mach im Wohnzimmer die Vorhänge zu')).toEqual(['cover.wohnzimmer_vorhang_links close_cover', 'cover.wohnzimmer_vorhang_rechts close_cover']);
+    expect(calls('Rollos runter')).toEqual(
+      ['cover.kueche_rollo_vorn', 'cover.wohnzimmer_rollo_links', 'cover.wohnzimmer_rollo_rechts'].map((id) => `${id} close_cover`),
     );
+    expect(calls('fahr die Rollläden hoch')).toEqual(['cover.wohnzimmer_rollladen_links open_cover']);
+    // No skylight in this home: the blinds are not one.
+    expect(p.plan('mach die Dachfenster auf')[0]).toMatchObject({ kind: 'not_understood' });
     expect(p.plan('welche Vorhänge im Wohnzimmer sind offen?')[0]).toMatchObject({
       kind: 'query',
       entities: ['cover.wohnzimmer_vorhang_links', 'cover.wohnzimmer_vorhang_rechts'],
     });
+  });
+  test('a word for two kinds (Tor: a gate or a garage door) means both, and one of them is asked', () => {
+    expect(calls('mach alle Tore zu')).toEqual(['cover.einfahrt_tor close_cover', 'cover.garage_garagentuer close_cover']);
+    expect(p.plan('mach das Tor auf')[0]).toMatchObject({ kind: 'ambiguous' });
   });
 });
 

@@ -259,14 +259,12 @@ describe('how people talk', () => {
     expect(calls('turn on the kitchen cabinet lights')).toEqual(['light.kitchen_cabinets turn_on']);
     expect(calls('switch off the cabinets')).toEqual(['light.kitchen_cabinets turn_off']);
   });
-  test('covers by each other’s names: several or a place mean its covers, one alone that kind', () => {
-    expect(calls('close all the curtains and blinds')).toEqual([
-      'cover.bedroom close_cover',
-      'cover.curtain_left close_cover',
-      'cover.curtain_right close_cover',
-      'cover.shade_left close_cover',
-    ]);
-    expect(calls('open the guest room blinds')).toEqual(['cover.shade_left open_cover']);
+  test('a word for a kind of cover means that kind, by device class, never another cover', () => {
+    expect(calls('close all the curtains')).toEqual(['cover.bedroom close_cover', 'cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
+    expect(calls('open the shades')).toEqual(['cover.shade_left open_cover']);
+    // The home has no blinds or shutters: the shade and the curtains are not them.
+    for (const c of ['open the guest room blinds', 'lower the shutters', 'close all the curtains and blinds'])
+      expect(p.plan(c)[0], c).toMatchObject({ kind: 'not_understood' });
     expect(p.plan('close the curtain')[0]).toMatchObject({ kind: 'ambiguous', candidates: ['cover.curtain_left', 'cover.curtain_right', 'cover.bedroom'] });
   });
   test('ambiguity names only the things that can do it', () => {
