@@ -117,7 +117,9 @@ export function actOf(f: Frame): Act | undefined {
   }
   if (strong === 'increase' || strong === 'decrease' || (!strong && updown && (prop || value !== undefined))) {
     const verb = strong ?? (updown === 'up' ? 'increase' : 'decrease');
-    if (value !== undefined && !num?.by) return { ...base, verb: 'set', prop, value };
+    // "zwei Grad runter", "two degrees up": degrees with up or down and no "to" are a change by them.
+    const by = num?.by || (num && !num.to && num.unit !== undefined && DEGREES.has(num.unit));
+    if (value !== undefined && !by) return { ...base, verb: 'set', prop, value };
     return { ...base, verb, prop, ...(num ? { value: num.value, relative: true } : {}) };
   }
   if (strong === 'arm' || strong === 'disarm') return { ...base, verb: strong, alarm: f.alarmMode };
@@ -358,7 +360,11 @@ function stepFor(act: Act, domain: string, attrs: Record<string, unknown>, sign:
       // A change said in the other unit (2 °C warmer in a Fahrenheit home) is converted.
       const said = by === undefined ? undefined : act.unit === 'celsius' && f ? (by * 9) / 5 : act.unit === 'fahrenheit' && !f ? (by * 5) / 9 : by;
       const delta = said ?? (act.amount === 'small' ? unitStep : act.amount === 'large' ? (f ? 3 : 2) : Math.max(unitStep, 1));
-      return { service: 'set_temperature', data: { temperature: Math.round((cur + sign * delta) / unitStep) * unitStep } };
+      const to = Math.round((cur + sign * delta) / unitStep) * unitStep;
+      // Outside what the thermostat takes (a reading of 1 °F, one up: 2 °F), the change is not done, nor moved to an edge.
+      const [min, max] = [num(attrs.min_temp), num(attrs.max_temp)];
+      if ((min !== undefined && to < min) || (max !== undefined && to > max)) return undefined;
+      return { service: 'set_temperature', data: { temperature: to } };
     }
     case 'fan': {
       if (act.prop && act.prop !== 'speed') return undefined;

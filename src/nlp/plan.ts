@@ -115,7 +115,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
-  const out = frames.map((f) => planClause(f, input.context?.area, deps, input.choose));
+  const out = once(frames.map((f) => planClause(f, input.context?.area, deps, input.choose)));
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -123,6 +123,33 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
+}
+
+/**
+ * One thing given the same service twice in a command is one call, with what the later part adds or
+ * says again: "turn on the lamp and dim it to 40%" is one turn_on at 40%; "too cold in here, turn it
+ * up two degrees" sets the one temperature said last.
+ */
+function once(out: Outcome[]): Outcome[] {
+  const acts = out.filter((o): o is Extract<Outcome, { kind: 'act' }> => o.kind === 'act');
+  for (let j = acts.length - 1; j > 0; j--) {
+    for (const later of [...acts[j]!.steps]) {
+      for (const id of [...later.entity_ids]) {
+        for (const earlier of acts.slice(0, j).flatMap((a) => a.steps)) {
+          // A toggle said twice is two toggles.
+          if (earlier.domain !== later.domain || earlier.service !== later.service || later.service === 'toggle' || !earlier.entity_ids.includes(id)) continue;
+          earlier.entity_ids = earlier.entity_ids.filter((x) => x !== id);
+          const extra = Object.keys(earlier.data).filter((k) => !(k in later.data));
+          if (!extra.length) continue;
+          // What only the earlier part said is kept, for this thing alone.
+          later.entity_ids = later.entity_ids.filter((x) => x !== id);
+          acts[j]!.steps.push({ ...later, data: { ...earlier.data, ...later.data }, entity_ids: [id] });
+        }
+      }
+    }
+  }
+  for (const a of acts) a.steps = a.steps.filter((s) => s.entity_ids.length);
+  return out.filter((o) => o.kind !== 'act' || o.steps.length);
 }
 
 const ON_OFF_VERBS = new Set(['turn_on', 'turn_off', 'toggle']);

@@ -141,8 +141,9 @@ describe('refusals in German words', () => {
     expect(reason('mach zwei der Lampen an')).toBe('count_of_things');
     expect(reason('lass die Schreibtischlampe an')).toBe('keep');
   });
-  test('relative changes in the hub’s Celsius: a little is half a degree', () => {
-    expect(calls('mach es im Wohnzimmer zwei Grad wärmer')).toEqual(['climate.living_room set_temperature {"temperature":22}']);
-    expect(calls('Wohnzimmer etwas wärmer')).toEqual(['climate.living_room set_temperature {"temperature":20.5}']);
+  test('relative changes in the hub’s Celsius from its reading (it reports no target): a little is half a degree', () => {
+    expect(calls('mach es im Wohnzimmer zwei Grad wärmer')).toEqual(['climate.living_room set_temperature {"temperature":24}']);
+    expect(calls('Wohnzimmer etwas wärmer')).toEqual(['climate.living_room set_temperature {"temperature":22.5}']);
+    expect(calls('die Küche um drei Grad kühler')).toEqual(['climate.kitchen set_temperature {"temperature":21}']);
   });
 });

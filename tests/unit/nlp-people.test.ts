@@ -124,10 +124,10 @@ describe('everyday words', () => {
     expect(calls(en, 'flip the garage light back on')).toEqual(['light.garage turn_on']);
     expect(calls(de, 'schmeiß den Staubsauger an')).toEqual(['vacuum.rover start']);
   });
-  test('warm and cool it up or down mean the climate where there is one, from the target the hub reports', () => {
+  test('warm and cool it up or down mean the climate where there is one, from what the hub reports (no target: the reading)', () => {
     expect(calls(en, 'warm it up in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
     expect(calls(en, 'cool it down in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":67}']);
-    expect(calls(de, 'heiz das Wohnzimmer etwas auf')).toEqual(['climate.living_room set_temperature {"temperature":20.5}']);
+    expect(calls(de, 'heiz das Wohnzimmer etwas auf')).toEqual(['climate.living_room set_temperature {"temperature":22.5}']);
   });
   test('a mistyped number word is the number; a slip onto the next key costs half', () => {
     expect(calls(en, 'set the office thermostat to fourty five')).toEqual(['climate.office_thermostat set_temperature {"temperature":45}']);

@@ -1,5 +1,5 @@
 // One test per rule of the command planner, in English, against the corpus's fixture home (a °F
-// home: the living-room thermostat's target is 68 °F): what must be refused and why, what a list,
+// home: the living-room thermostat reads 68 °F and reports no target): what must be refused and why, what a list,
 // an "except" or a left-out verb means, relative and partial changes, typos, and where a thing is.
 import { describe, expect, test } from 'vitest';
 import type { Outcome } from '../../src/nlp/plan.js';
@@ -207,9 +207,21 @@ describe('every part of a command is planned', () => {
 });
 
 describe('changes from the current state, in the hub’s units', () => {
-  test('warmer starts from the target and steps in °F', () => {
+  test('warmer starts from what the hub reports (no target here: the reading) and steps in °F', () => {
     expect(calls('make it warmer in the living room')).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
     expect(calls('make the living room two degrees cooler')).toEqual(['climate.thermostat set_temperature {"temperature":66}']);
+  });
+  test('degrees with up or down and no "to" are a change by them; with "to" a setting', () => {
+    expect(calls('turn the heat up 3 degrees in the living room')).toEqual(['climate.thermostat set_temperature {"temperature":71}']);
+    expect(calls('turn the living room thermostat down to 65 degrees')).toEqual(['climate.thermostat set_temperature {"temperature":65}']);
+  });
+  test('one thing given the same service twice is one call with what the later part adds', () => {
+    expect(calls('turn on the bedroom lamp and then set it to 25 percent')).toEqual(['light.bedroom_lamp turn_on {"brightness_pct":25}']);
+    expect(calls('it is too cold in here, turn the heat up two degrees', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":70}']);
+  });
+  test('a change that leaves what the thermostat takes is refused, never moved to an edge', () => {
+    // The office thermostat reads 1 °F and takes 45 to 95 °F: one up is not 2 °F, nor 45.
+    for (const c of ['make it a bit warmer in the office', 'turn the heat down a bit in the office']) expect(refusal(c).reason, c).toBeDefined();
   });
   test('a temperature said in the other unit is converted', () => {
     expect(calls('set the thermostat to 21 celsius')).toEqual(['climate.thermostat set_temperature {"temperature":70}']);
