@@ -57,6 +57,8 @@ export type RefusalReason =
   | 'exception'
   | 'keep'
   | 'no_place'
+  /** A question about a kind of thing the place (or home) lacks: said so, never answered from another. */
+  | 'no_such'
   | 'period';
 
 export type Outcome =
@@ -72,7 +74,7 @@ export type Outcome =
       /** The clause that could not be planned (the whole command when it has one). */
       part: string;
       /** The act asked for, the things named, a guess, a range: what the reply needs to say why. */
-      detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[] };
+      detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[]; message?: string };
     };
 
 const ORDER: BlockerKind[] = ['asked', 'negation', 'time', 'condition'];
@@ -350,7 +352,7 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   // "what is the temperature in the living room" where it has no thermometer: say so.
   if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) {
     const places = [...[...scope.areas].map((id) => home.areas.get(id)?.name ?? id), ...[...scope.floors].map((id) => home.floors.get(id)?.name ?? id)];
-    return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, places, lang) };
+    return { kind: 'not_understood', reason: 'no_such', words: [], part: f.text, detail: { message: absent(r.said, places, lang), where: places } };
   }
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
   // "the bed sensor reading", "the sound bar": words not known as such are a part of a name; the things whose names carry them are meant.

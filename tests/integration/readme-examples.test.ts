@@ -111,7 +111,7 @@ describe('README commands in plain words, against the demo home', () => {
     ['is the front door locked?', 200, { success: true }],
     ['which lights are on in the kitchen?', 200, { success: true }],
     ['how cold is it outside?', 200, { success: true }],
-    ['what is the temperature in the living room', 200, { message: 'There is no temperature sensor in Living Room.' }],
+    ['what is the temperature in the living room', 422, { message: 'There is no temperature sensor in Living Room.', details: { reason: 'no_such' } }],
     ["please don't turn on the TV", 422, { code: 'NOT_UNDERSTOOD', details: { reason: 'negation' } }],
     ['lock the doors at 11', 422, { code: 'NOT_UNDERSTOOD', details: { reason: 'quantity' } }],
     ['turn on the lamp', 409, { code: 'AMBIGUOUS' }],
