@@ -154,6 +154,9 @@ function once(out: Outcome[]): Outcome[] {
   return out.filter((o) => o.kind !== 'act' || o.steps.length);
 }
 
+/** Binary sensors that say whether someone is in a room. */
+const PRESENCE = ['occupancy', 'presence'];
+
 const ON_OFF_VERBS = new Set(['turn_on', 'turn_off', 'toggle']);
 /** Acts that take a value. */
 const VALUE_VERBS = new Set(['set', 'increase', 'decrease']);
@@ -325,7 +328,7 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     f,
     home,
     scope,
-    { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) },
+    { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, determiners: lang.determiners, fold: (t: string) => fold(t, lang) },
     contextArea,
   );
   // State words that fit nothing here ("wer hält sich in der Schule auf": auf) are not what is asked.
@@ -343,6 +346,25 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
       words.length = 0;
       dropped = true;
     }
+  }
+  // "is anybody in the kitchen": people are in zones, not rooms; in a room, its occupancy or presence sensors say.
+  if (r.kind === 'none' && r.said?.k === 'domain' && r.said.domain === 'person' && scope.explicit) {
+    const sensed = resolve(
+      {
+        ...f,
+        mentions: f.mentions.map((m) =>
+          m.meanings.some((x) => x.k === 'domain' && x.domain === 'person')
+            ? { ...m, meanings: PRESENCE.map((cls) => ({ k: 'bnoun', cls, plural: true }) as const) }
+            : m,
+        ),
+      },
+      home,
+      scope,
+      { implied, valueQuestion, state: deps.state, fold: (t: string) => fold(t, lang) },
+      contextArea,
+    );
+    if (sensed.kind === 'entities') r = sensed;
+    else r = { ...r, said: { k: 'bnoun', cls: PRESENCE[0]!, plural: false } };
   }
   r = settled(r, choose);
   // "is the sauna on": a thing not known, with no name or kind said that is known, is not answered with another.

@@ -39,6 +39,8 @@ export interface Filters {
   state: (id: string) => HubState | undefined;
   /** Words of the outdoors (outside, draußen), to find the outdoor thermometer by its name. */
   outdoors?: readonly string[];
+  /** The language's determiners (the, my), left out when a name said is looked for in other names. */
+  determiners?: readonly string[];
   /** The language's spelling fold (ß = ss), for comparing those words with names. */
   fold?: (text: string) => string;
 }
@@ -242,16 +244,22 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     // "the tv light": a name beside a kind its thing is not of does not act on the named thing.
     const besides = f.mentions.filter((x) => x !== m).flatMap((x) => x.meanings.filter((y) => y.k === 'domain'));
     if (f.question === undefined && besides.length && !list.some((e) => besides.some((k) => kindFits(k, e)))) continue;
-    // "the signal strength of my phone": a sensor of the kind asked whose name carries the name said, over the thing of that name.
-    if (f.question !== undefined && !list.some((e) => kinds.some((k) => kindFits(k, e)))) {
-      const said = (filters.fold?.(m.text) ?? m.text.toLowerCase()).split(' ');
-      const carrying = kinds
-        .flatMap((k) => (k.k === 'snoun' ? entitiesOfKind(home, k) : []))
+    // "the signal strength of my phone", "is my phone charging": a sensor of the kind (or state) asked whose
+    // name carries the name said (less its determiners: my, the), over the thing of that name.
+    const sensed = (e: HomeEntity) => kinds.some((k) => kindFits(k, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls);
+    if (f.question !== undefined && !list.some(sensed)) {
+      const said = (filters.fold?.(m.text) ?? m.text.toLowerCase()).split(' ').filter((w) => !filters.determiners?.includes(w));
+      const wanted = [
+        ...kinds.filter((k) => k.k === 'snoun' || k.k === 'bnoun'),
+        ...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: false }) as const),
+      ];
+      const carrying = wanted
+        .flatMap((k) => entitiesOfKind(home, k))
         .filter((e) => {
           const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
-          return said.every((w) => words.includes(w));
+          return said.length > 0 && said.every((w) => words.includes(w));
         });
-      if (carrying.length) list = carrying;
+      if (carrying.length) list = [...new Set(carrying)];
     }
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
     list = narrow(list, (e) => f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls));
@@ -273,6 +281,12 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
       continue;
     }
     if (list.length > 1 && !filters.valueQuestion && f.question === undefined) return { kind: 'ambiguous', noun: m.text, candidates: list.map((e) => e.id) };
+    // "what does the outside rain sensor say": readings of one name that measure different things, with
+    // nothing said to choose: asked, not all read out.
+    if (list.length > 1 && f.question !== undefined && f.question !== 'count' && !kinds.length && !f.bstates.length && oneName(list, filters)) {
+      if (list.every((e) => e.domain === 'sensor') && new Set(list.map((e) => e.cls)).size === list.length)
+        return { kind: 'ambiguous', noun: m.text, candidates: list.map((e) => e.id) };
+    }
     usedAsName.add(m);
     named.push(...list.map((e) => e.id));
   }
@@ -354,6 +368,8 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
   }
   return { kind: 'entities', ids: list.map((e) => e.id), noun: word, singular: list.length === 1 };
 }
+
+const oneName = (list: HomeEntity[], filters: Filters) => new Set(list.map((e) => filters.fold?.(e.name) ?? e.name.toLowerCase())).size === 1;
 
 const classesOf = (m: Extract<TargetMeaning, { k: 'domain' }>) => m.classes ?? (m.cls ? [m.cls] : []);
 
