@@ -62,6 +62,9 @@ export function outOfRange(act: Act): { value: number; min: number; max: number 
   return v < min || v > max ? { value: act.value, min, max } : undefined;
 }
 
+/** Whites from this colour temperature up are cool ones ("cool the room off" lowers the heating, not the lights). */
+const COOL_KELVIN = 4000;
+
 /** Steps of a relative change by how much was asked: a little, as usual, a lot. */
 const STEPS: Record<string, Record<Amount | 'normal', number>> = {
   brightness: { small: 5, normal: 10, large: 30 },
@@ -100,16 +103,17 @@ export function actOf(f: Frame): Act | undefined {
     if (num && !num.by && num.to) return { ...base, verb: 'set', prop: p, value: num.value };
     return { ...base, verb: dir, prop: p, ...(num ? { value: num.value, relative: true } : {}) };
   }
-  // "warm it up in here", "cool it down": with no light named, warm and cool mean the room's temperature.
+  // "warm it up in here", "cool it down", "cool the room off": with no light named, warm and cool mean the room's temperature.
+  const cooled = f.kelvin !== undefined && f.kelvin >= COOL_KELVIN && particle === 'off' ? 'down' : undefined;
   if (
     f.kelvin !== undefined &&
     !f.color &&
-    !strong &&
-    updown &&
+    (!strong || (cooled && strong === 'turn_off')) &&
+    (updown ?? cooled) &&
     !num &&
     !f.mentions.some((m) => m.meanings.some((x) => x.k === 'domain' && x.domain === 'light'))
   ) {
-    return { ...base, verb: updown === 'up' ? 'increase' : 'decrease', prop: 'temperature' };
+    return { ...base, verb: (updown ?? cooled) === 'up' ? 'increase' : 'decrease', prop: 'temperature' };
   }
   if (strong === 'dim' || strong === 'brighten') {
     if (num && !num.by) return { ...base, verb: 'set', prop: 'brightness', value: num.value };

@@ -442,7 +442,13 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       }
     }
     // A word that is both a verb and a thing ("vacuum", "toggle") is the verb when it opens the command.
-    const verbFirst = !asking && has(l, 'action') && !f.actions.length && !f.mentions.length && !determiners.includes(lexemes[i - 1]?.text ?? '');
+    // Before "it" or "them" ("the lights, switch them off") it is the verb wherever it stands.
+    const verbFirst =
+      !asking &&
+      has(l, 'action') &&
+      !f.actions.length &&
+      !determiners.includes(lexemes[i - 1]?.text ?? '') &&
+      (!f.mentions.length || lexemes[i + 1]?.meanings.some((m) => m.k === 'pronoun' && m.p === 'same') === true);
     if (targets.length && !verbFirst) {
       if (excluding) {
         f.exclude!.mentions.push({ text: l.text, index: i, meanings: targets, group });

@@ -98,6 +98,9 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
     const ids = carryingWord(r.ids, f.mentions, home, filters);
     r = ids.length === 1 ? { ...r, ids } : { kind: 'ambiguous', noun: f.text, candidates: r.ids };
   }
+  // "mach links zu": a position said with no kind of thing stands for one thing; several fit, so it is asked.
+  if (r.kind === 'entities' && r.ids.length > 1 && !f.mentions.length && f.positions.length && f.question === undefined && !f.all && !f.everything)
+    return { kind: 'ambiguous', noun: f.positions.map((p) => p.forms[0]).join(' '), candidates: r.ids };
   if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
   return r;
 }

@@ -93,6 +93,15 @@ describe('which things', () => {
     // One meant where several fit: asked, never all of them.
     expect(en.plan('turn on the garage light and the one in the kitchen')).toEqual([expect.objectContaining({ kind: 'ambiguous' })]);
   });
+  test('a word both verb and thing before "it" or "them" is the verb', () => {
+    expect(calls(en, 'the kitchen lights, switch them off')).toEqual(
+      ['light.kitchen_cabinets', 'light.kitchen_ceiling', 'light.kitchen_countertop'].map((id) => `${id} turn_off`),
+    );
+  });
+  test('a position with no kind said stands for one thing: several fit, so it is asked', () => {
+    expect(de.plan('mach links zu', 'Wohnzimmer')[0]).toMatchObject({ kind: 'ambiguous' });
+    expect(calls(de, 'mach den linken Vorhang zu')).toEqual(['cover.wohnzimmer_vorhang_links close_cover']);
+  });
   test('except a position, except what carries a word', () => {
     expect(calls(en, 'close all the curtains except the left one')).toEqual(['cover.bedroom close_cover', 'cover.curtain_right close_cover']);
     expect(calls(en, 'turn off the lights in the living room except the lamp')).toEqual(['light.play_corner turn_off']);
@@ -149,6 +158,9 @@ describe('everyday words', () => {
     expect(calls(en, 'warm it up in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
     expect(calls(en, 'cool it down in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":67}']);
     expect(calls(de, 'heiz das Wohnzimmer etwas auf')).toEqual(['climate.living_room set_temperature {"temperature":22.5}']);
+    // "cool … off" is the climate too, never the lights off.
+    expect(calls(en, 'cool it off in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":67}']);
+    expect(calls(de, 'die Küche einen halben Grad wärmer')).toEqual(['climate.kitchen set_temperature {"temperature":24.5}']);
   });
   test('a mistyped number word is the number; a slip onto the next key costs half', () => {
     expect(calls(en, 'set the office thermostat to fourty five')).toEqual(['climate.office_thermostat set_temperature {"temperature":45}']);
