@@ -97,6 +97,8 @@ export interface LanguageData {
   time_units: string[];
   /** Words that make a bare number after them a delay or a duration ("in ten", "for 20"). */
   delays: string[];
+  /** Words that make a bare number after them a time of day ("at 8", "um 8"). */
+  clock: string[];
   /** Words that make a command depend on something (if, when, unless). */
   condition: string[];
   /** Words that take something out of what a command acts on (except, but not). */
@@ -200,6 +202,7 @@ const WORDS = v.object({
   time: opt(list, []),
   time_units: opt(list, []),
   delays: opt(list, []),
+  clock: opt(list, []),
   condition: opt(list, []),
   except: opt(list, []),
   relations: opt(list, []),

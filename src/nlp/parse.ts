@@ -227,6 +227,8 @@ export interface Grammar {
   separable?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Words that make a bare number after them a delay (in, for). */
   delays?: readonly string[];
+  /** Words that make a bare number after them a time of day (at, um). */
+  clock?: readonly string[];
 }
 
 /**
@@ -396,8 +398,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       }
       const next = lexemes[i + 1];
       const unit = next?.meanings.find((m): m is Extract<Meaning, { k: 'unit' }> => m.k === 'unit');
-      // "in ten", "for 20": a delay or a duration with its unit left out.
-      if (!unit && grammar.delays?.includes(lexemes[i - 1]?.text ?? '')) {
+      // "in ten", "for 20": a delay or a duration with its unit left out; "at 8", "um 8": a time of day.
+      if (!unit && [...(grammar.delays ?? []), ...(grammar.clock ?? [])].includes(lexemes[i - 1]?.text ?? '')) {
         block('time', `${lexemes[i - 1]!.text} ${l.text}`);
         continue;
       }

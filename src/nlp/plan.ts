@@ -87,6 +87,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     hesitations: lang.hesitations,
     separable: vocabulary.separable,
     delays: lang.delays,
+    clock: lang.clock,
     placeWords: placeWords(lang),
   };
   const frames: Frame[] = [];

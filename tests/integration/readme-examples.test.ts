@@ -113,7 +113,7 @@ describe('README commands in plain words, against the demo home', () => {
     ['how cold is it outside?', 200, { success: true }],
     ['what is the temperature in the living room', 422, { message: 'There is no temperature sensor in Living Room.', details: { reason: 'no_such' } }],
     ["please don't turn on the TV", 422, { code: 'NOT_UNDERSTOOD', details: { reason: 'negation' } }],
-    ['lock the doors at 11', 422, { code: 'NOT_UNDERSTOOD', details: { reason: 'quantity' } }],
+    ['lock the doors at 11', 422, { code: 'NOT_UNDERSTOOD', details: { reason: 'time' } }],
     ['turn on the lamp', 409, { code: 'AMBIGUOUS' }],
     ['um, turn off the, uh, kitchen lights', 200, { success: true }],
     ['turn the kitchen lights off and the bedroom lamp on', 200, { success: true }],

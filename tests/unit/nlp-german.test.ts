@@ -97,6 +97,14 @@ describe('separable verbs and word order', () => {
   });
 });
 
+describe('a time of day', () => {
+  test('"um 8" with no unit is a time, refused; "um 2 Grad" is a change by them', () => {
+    for (const c of ['dreh die Heizung um 8 hoch', 'stell die Heizung um 7 auf 21 Grad'])
+      expect(p.plan(c)[0], c).toMatchObject({ kind: 'not_understood', reason: 'time' });
+    expect(calls('mach es im Wohnzimmer um 2 Grad wärmer')).toEqual(['climate.living_room set_temperature {"temperature":24}']);
+  });
+});
+
 describe('words for kinds of cover', () => {
   test('a kind means that kind by device class, in a place or of several, never every cover', () => {
     expect(calls('mach alle Markisen zu')).toEqual(['cover.terrasse_markise close_cover']);

@@ -260,7 +260,12 @@ describe('how people talk', () => {
     expect(calls('would you mind closing the living room curtains')).toEqual(['cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
   });
   test('a value said to an act that takes none is refused, not dropped', () => {
-    expect(refusal('lock the doors at 11').reason).toBe('quantity');
+    expect(refusal('lock the doors 11').reason).toBe('quantity');
+  });
+  test('"at 8" is a time of day, refused whatever the act (never a value, never now)', () => {
+    for (const c of ['lock the doors at 11', 'turn the heat up at 8', 'turn on the kitchen lights at 8', 'set the thermostat to 70 at 7'])
+      expect(refusal(c).reason, c).toBe('time');
+    expect(calls('set the kitchen ceiling light at 50 percent')).toEqual(['light.kitchen_ceiling turn_on {"brightness_pct":50}']);
   });
   test('a word that is a state and a kind, after a thing, is its state: is the fan running', () => {
     expect(p.plan('is the kitchen ceiling light on')[0]).toMatchObject({ kind: 'query', entities: ['light.kitchen_ceiling'] });
