@@ -138,6 +138,8 @@ describe('which things', () => {
     expect(asked(en, 'how much energy is stored in the battery')).toEqual(['sensor.powerwall_stored_energy']);
     // "my phone" names the phone's battery reading; charging is said by the phone's charging sensor.
     expect(asked(en, 'is my phone charging')).toEqual(['binary_sensor.phone_battery_charging']);
+    // British and American spellings are one word (grammar data: spelling).
+    expect(asked(en, 'what is the tire pressure')).toEqual(['sensor.tyre_pressure']);
   });
 });
 
