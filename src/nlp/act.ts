@@ -62,6 +62,9 @@ export function outOfRange(act: Act): { value: number; min: number; max: number 
   return v < min || v > max ? { value: act.value, min, max } : undefined;
 }
 
+/** Whites from this colour temperature up are cool ones ("cool the room off" lowers the heating, not the lights). */
+const COOL_KELVIN = 4000;
+
 /** Steps of a relative change by how much was asked: a little, as usual, a lot. */
 const STEPS: Record<string, Record<Amount | 'normal', number>> = {
   brightness: { small: 5, normal: 10, large: 30 },
@@ -100,16 +103,17 @@ export function actOf(f: Frame): Act | undefined {
     if (num && !num.by && num.to) return { ...base, verb: 'set', prop: p, value: num.value };
     return { ...base, verb: dir, prop: p, ...(num ? { value: num.value, relative: true } : {}) };
   }
-  // "warm it up in here", "cool it down": with no light named, warm and cool mean the room's temperature.
+  // "warm it up in here", "cool it down", "cool the room off": with no light named, warm and cool mean the room's temperature.
+  const cooled = f.kelvin !== undefined && f.kelvin >= COOL_KELVIN && particle === 'off' ? 'down' : undefined;
   if (
     f.kelvin !== undefined &&
     !f.color &&
-    !strong &&
-    updown &&
+    (!strong || (cooled && strong === 'turn_off')) &&
+    (updown ?? cooled) &&
     !num &&
     !f.mentions.some((m) => m.meanings.some((x) => x.k === 'domain' && x.domain === 'light'))
   ) {
-    return { ...base, verb: updown === 'up' ? 'increase' : 'decrease', prop: 'temperature' };
+    return { ...base, verb: (updown ?? cooled) === 'up' ? 'increase' : 'decrease', prop: 'temperature' };
   }
   if (strong === 'dim' || strong === 'brighten') {
     if (num && !num.by) return { ...base, verb: 'set', prop: 'brightness', value: num.value };
@@ -117,7 +121,9 @@ export function actOf(f: Frame): Act | undefined {
   }
   if (strong === 'increase' || strong === 'decrease' || (!strong && updown && (prop || value !== undefined))) {
     const verb = strong ?? (updown === 'up' ? 'increase' : 'decrease');
-    if (value !== undefined && !num?.by) return { ...base, verb: 'set', prop, value };
+    // "zwei Grad runter", "two degrees up": degrees with up or down and no "to" are a change by them.
+    const by = num?.by || (num && !num.to && num.unit !== undefined && DEGREES.has(num.unit));
+    if (value !== undefined && !by) return { ...base, verb: 'set', prop, value };
     return { ...base, verb, prop, ...(num ? { value: num.value, relative: true } : {}) };
   }
   if (strong === 'arm' || strong === 'disarm') return { ...base, verb: strong, alarm: f.alarmMode };
@@ -374,7 +380,11 @@ function stepFor(act: Act, domain: string, attrs: Record<string, unknown>, sign:
       // A change said in the other unit (2 °C warmer in a Fahrenheit home) is converted.
       const said = by === undefined ? undefined : act.unit === 'celsius' && f ? (by * 9) / 5 : act.unit === 'fahrenheit' && !f ? (by * 5) / 9 : by;
       const delta = said ?? (act.amount === 'small' ? unitStep : act.amount === 'large' ? (f ? 3 : 2) : Math.max(unitStep, 1));
-      return { service: 'set_temperature', data: { temperature: Math.round((cur + sign * delta) / unitStep) * unitStep } };
+      const to = Math.round((cur + sign * delta) / unitStep) * unitStep;
+      // Outside what the thermostat takes (a reading of 1 °F, one up: 2 °F), the change is not done, nor moved to an edge.
+      const [min, max] = [num(attrs.min_temp), num(attrs.max_temp)];
+      if ((min !== undefined && to < min) || (max !== undefined && to > max)) return undefined;
+      return { service: 'set_temperature', data: { temperature: to } };
     }
     case 'fan': {
       if (act.prop && act.prop !== 'speed') return undefined;

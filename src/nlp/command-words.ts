@@ -188,6 +188,9 @@ export class CommandWords {
       case 'group_action':
         message = say(lang, 'group_action', { words: quote(o.detail?.verb ?? '', lang) });
         break;
+      case 'no_such':
+        message = o.detail?.message ?? say(lang, 'no_target', { words: quote(o.part, lang) });
+        break;
       case 'range':
         message = say(lang, 'range', { value: o.detail?.value ?? o.words[0] ?? '', min: o.detail?.min ?? '', max: o.detail?.max ?? '' });
         Object.assign(details, { value: o.detail?.value, min: o.detail?.min, max: o.detail?.max });

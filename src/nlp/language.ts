@@ -97,6 +97,8 @@ export interface LanguageData {
   time_units: string[];
   /** Words that make a bare number after them a delay or a duration ("in ten", "for 20"). */
   delays: string[];
+  /** Words that make a bare number after them a time of day ("at 8", "um 8"). */
+  clock: string[];
   /** Words that make a command depend on something (if, when, unless). */
   condition: string[];
   /** Words that take something out of what a command acts on (except, but not). */
@@ -130,8 +132,6 @@ export interface LanguageData {
   pronouns: { same?: string[]; kind?: string[]; kinds?: string[] };
   /** Words before a place ("in the", "im"): an unknown word after one is a place the home does not have. */
   place_prepositions: string[];
-  /** Whether the words for kinds of cover (curtain, Rollo) are said of any cover, several or in a place. */
-  loose_cover_words: boolean;
   // messages.json
   messages: Record<string, string>;
 }
@@ -202,6 +202,7 @@ const WORDS = v.object({
   time: opt(list, []),
   time_units: opt(list, []),
   delays: opt(list, []),
+  clock: opt(list, []),
   condition: opt(list, []),
   except: opt(list, []),
   relations: opt(list, []),
@@ -220,7 +221,6 @@ const WORDS = v.object({
   positions: opt(lists, {}),
   pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list) }), {}),
   place_prepositions: opt(list, []),
-  loose_cover_words: opt(v.boolean(), false),
 });
 
 /** Every sentence a reply may need; a language gives them all. */

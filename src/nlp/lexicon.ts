@@ -31,7 +31,8 @@ export type Meaning =
   | { k: 'bstate'; cls: string; on: boolean }
   | { k: 'bnoun'; cls: string; plural: boolean }
   | { k: 'snoun'; cls: string }
-  | { k: 'domain'; domain: string; cls?: string; word: string; plural: boolean }
+  /** `classes`: one word that names several device classes (Tor: a gate or a garage door), joined when resolving. */
+  | { k: 'domain'; domain: string; cls?: string; classes?: string[]; word: string; plural: boolean }
   | { k: 'entity'; ids: string[]; name: string }
   | { k: 'area'; id: string; name: string }
   | { k: 'floor'; id: string; name: string }

@@ -227,6 +227,8 @@ export interface Grammar {
   separable?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Words that make a bare number after them a delay (in, for). */
   delays?: readonly string[];
+  /** Words that make a bare number after them a time of day (at, um). */
+  clock?: readonly string[];
 }
 
 /**
@@ -396,8 +398,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       }
       const next = lexemes[i + 1];
       const unit = next?.meanings.find((m): m is Extract<Meaning, { k: 'unit' }> => m.k === 'unit');
-      // "in ten", "for 20": a delay or a duration with its unit left out.
-      if (!unit && grammar.delays?.includes(lexemes[i - 1]?.text ?? '')) {
+      // "in ten", "for 20": a delay or a duration with its unit left out; "at 8", "um 8": a time of day.
+      if (!unit && [...(grammar.delays ?? []), ...(grammar.clock ?? [])].includes(lexemes[i - 1]?.text ?? '')) {
         block('time', `${lexemes[i - 1]!.text} ${l.text}`);
         continue;
       }
@@ -448,7 +450,13 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       }
     }
     // A word that is both a verb and a thing ("vacuum", "toggle") is the verb when it opens the command.
-    const verbFirst = !asking && has(l, 'action') && !f.actions.length && !f.mentions.length && !determiners.includes(lexemes[i - 1]?.text ?? '');
+    // Before "it" or "them" ("the lights, switch them off") it is the verb wherever it stands.
+    const verbFirst =
+      !asking &&
+      has(l, 'action') &&
+      !f.actions.length &&
+      !determiners.includes(lexemes[i - 1]?.text ?? '') &&
+      (!f.mentions.length || lexemes[i + 1]?.meanings.some((m) => m.k === 'pronoun' && m.p === 'same') === true);
     if (targets.length && !verbFirst) {
       if (excluding) {
         f.exclude!.mentions.push({ text: l.text, index: i, meanings: targets, group });

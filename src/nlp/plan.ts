@@ -57,6 +57,8 @@ export type RefusalReason =
   | 'exception'
   | 'keep'
   | 'no_place'
+  /** A question about a kind of thing the place (or home) lacks: said so, never answered from another. */
+  | 'no_such'
   | 'period';
 
 export type Outcome =
@@ -72,7 +74,7 @@ export type Outcome =
       /** The clause that could not be planned (the whole command when it has one). */
       part: string;
       /** The act asked for, the things named, a guess, a range: what the reply needs to say why. */
-      detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[] };
+      detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[]; message?: string };
     };
 
 const ORDER: BlockerKind[] = ['asked', 'negation', 'time', 'condition'];
@@ -85,6 +87,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     hesitations: lang.hesitations,
     separable: vocabulary.separable,
     delays: lang.delays,
+    clock: lang.clock,
     placeWords: placeWords(lang),
   };
   const frames: Frame[] = [];
@@ -115,7 +118,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
-  const out = frames.map((f) => planClause(f, input.context?.area, deps, input.choose));
+  const out = once(frames.map((f) => planClause(f, input.context?.area, deps, input.choose)));
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -124,6 +127,36 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   }
   return out;
 }
+
+/**
+ * One thing given the same service twice in a command is one call, with what the later part adds or
+ * says again: "turn on the lamp and dim it to 40%" is one turn_on at 40%; "too cold in here, turn it
+ * up two degrees" sets the one temperature said last.
+ */
+function once(out: Outcome[]): Outcome[] {
+  const acts = out.filter((o): o is Extract<Outcome, { kind: 'act' }> => o.kind === 'act');
+  for (let j = acts.length - 1; j > 0; j--) {
+    for (const later of [...acts[j]!.steps]) {
+      for (const id of [...later.entity_ids]) {
+        for (const earlier of acts.slice(0, j).flatMap((a) => a.steps)) {
+          // A toggle said twice is two toggles.
+          if (earlier.domain !== later.domain || earlier.service !== later.service || later.service === 'toggle' || !earlier.entity_ids.includes(id)) continue;
+          earlier.entity_ids = earlier.entity_ids.filter((x) => x !== id);
+          const extra = Object.keys(earlier.data).filter((k) => !(k in later.data));
+          if (!extra.length) continue;
+          // What only the earlier part said is kept, for this thing alone.
+          later.entity_ids = later.entity_ids.filter((x) => x !== id);
+          acts[j]!.steps.push({ ...later, data: { ...earlier.data, ...later.data }, entity_ids: [id] });
+        }
+      }
+    }
+  }
+  for (const a of acts) a.steps = a.steps.filter((s) => s.entity_ids.length);
+  return out.filter((o) => o.kind !== 'act' || o.steps.length);
+}
+
+/** Binary sensors that say whether someone is in a room. */
+const PRESENCE = ['occupancy', 'presence'];
 
 const ON_OFF_VERBS = new Set(['turn_on', 'turn_off', 'toggle']);
 /** Acts that take a value. */
@@ -219,7 +252,6 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
     state: deps.state,
     outdoors: deps.lang.outdoors,
     fold: (t: string) => fold(t, deps.lang),
-    looseCovers: deps.lang.loose_cover_words,
   };
   let r = resolve(f, home, scope, filters, contextArea);
   // "vacuum the kitchen": a robot from another room cleans it.
@@ -297,7 +329,7 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     f,
     home,
     scope,
-    { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, fold: (t: string) => fold(t, lang) },
+    { fits, implied, valueQuestion, state: deps.state, outdoors: lang.outdoors, determiners: lang.determiners, fold: (t: string) => fold(t, lang) },
     contextArea,
   );
   // State words that fit nothing here ("wer hält sich in der Schule auf": auf) are not what is asked.
@@ -316,6 +348,25 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
       dropped = true;
     }
   }
+  // "is anybody in the kitchen": people are in zones, not rooms; in a room, its occupancy or presence sensors say.
+  if (r.kind === 'none' && r.said?.k === 'domain' && r.said.domain === 'person' && scope.explicit) {
+    const sensed = resolve(
+      {
+        ...f,
+        mentions: f.mentions.map((m) =>
+          m.meanings.some((x) => x.k === 'domain' && x.domain === 'person')
+            ? { ...m, meanings: PRESENCE.map((cls) => ({ k: 'bnoun', cls, plural: true }) as const) }
+            : m,
+        ),
+      },
+      home,
+      scope,
+      { implied, valueQuestion, state: deps.state, fold: (t: string) => fold(t, lang) },
+      contextArea,
+    );
+    if (sensed.kind === 'entities') r = sensed;
+    else r = { ...r, said: { k: 'bnoun', cls: PRESENCE[0]!, plural: false } };
+  }
   r = settled(r, choose);
   // "is the sauna on": a thing not known, with no name or kind said that is known, is not answered with another.
   if (f.unknown.length && !f.mentions.length && q !== 'who' && r.kind !== 'none')
@@ -324,7 +375,7 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   // "what is the temperature in the living room" where it has no thermometer: say so.
   if (r.kind === 'none' && r.said && !f.unknown.length && !words.length) {
     const places = [...[...scope.areas].map((id) => home.areas.get(id)?.name ?? id), ...[...scope.floors].map((id) => home.floors.get(id)?.name ?? id)];
-    return { kind: 'query', question: q, entities: [], matching: [], answer: absent(r.said, places, lang) };
+    return { kind: 'not_understood', reason: 'no_such', words: [], part: f.text, detail: { message: absent(r.said, places, lang), where: places } };
   }
   if (r.kind !== 'entities') return { kind: 'not_understood', words: 'noun' in r && r.noun ? [r.noun] : f.unknown, reason: 'no_target', part: f.text };
   // "the bed sensor reading", "the sound bar": words not known as such are a part of a name; the things whose names carry them are meant.

@@ -39,8 +39,8 @@ export interface Filters {
   state: (id: string) => HubState | undefined;
   /** Words of the outdoors (outside, draußen), to find the outdoor thermometer by its name. */
   outdoors?: readonly string[];
-  /** Whether the language's words for kinds of cover are used for any cover (its data says). */
-  looseCovers?: boolean;
+  /** The language's determiners (the, my), left out when a name said is looked for in other names. */
+  determiners?: readonly string[];
   /** The language's spelling fold (ß = ss), for comparing those words with names. */
   fold?: (text: string) => string;
 }
@@ -98,6 +98,9 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
     const ids = carryingWord(r.ids, f.mentions, home, filters);
     r = ids.length === 1 ? { ...r, ids } : { kind: 'ambiguous', noun: f.text, candidates: r.ids };
   }
+  // "mach links zu": a position said with no kind of thing stands for one thing; several fit, so it is asked.
+  if (r.kind === 'entities' && r.ids.length > 1 && !f.mentions.length && f.positions.length && f.question === undefined && !f.all && !f.everything)
+    return { kind: 'ambiguous', noun: f.positions.map((p) => p.forms[0]).join(' '), candidates: r.ids };
   if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
   return r;
 }
@@ -231,9 +234,6 @@ function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefine
 
 const KINDS = new Set(['domain', 'bnoun', 'snoun', 'generic']);
 
-/** Covers of a window, whose words people use for one another (blinds, shades, curtains, shutters). */
-const WINDOW_COVERINGS = new Set(['curtain', 'blind', 'shade', 'shutter']);
-
 /** One part of a list: its names first, else its kinds of thing in the scope. */
 function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Resolution {
   const kinds = f.mentions.flatMap((m) => m.meanings.filter((x) => x.k !== 'entity'));
@@ -247,16 +247,22 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     // "the tv light": a name beside a kind its thing is not of does not act on the named thing.
     const besides = f.mentions.filter((x) => x !== m).flatMap((x) => x.meanings.filter((y) => y.k === 'domain'));
     if (f.question === undefined && besides.length && !list.some((e) => besides.some((k) => kindFits(k, e)))) continue;
-    // "the signal strength of my phone": a sensor of the kind asked whose name carries the name said, over the thing of that name.
-    if (f.question !== undefined && !list.some((e) => kinds.some((k) => kindFits(k, e)))) {
-      const said = (filters.fold?.(m.text) ?? m.text.toLowerCase()).split(' ');
-      const carrying = kinds
-        .flatMap((k) => (k.k === 'snoun' ? entitiesOfKind(home, k) : []))
+    // "the signal strength of my phone", "is my phone charging": a sensor of the kind (or state) asked whose
+    // name carries the name said (less its determiners: my, the), over the thing of that name.
+    const sensed = (e: HomeEntity) => kinds.some((k) => kindFits(k, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls);
+    if (f.question !== undefined && !list.some(sensed)) {
+      const said = (filters.fold?.(m.text) ?? m.text.toLowerCase()).split(' ').filter((w) => !filters.determiners?.includes(w));
+      const wanted = [
+        ...kinds.filter((k) => k.k === 'snoun' || k.k === 'bnoun'),
+        ...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: false }) as const),
+      ];
+      const carrying = wanted
+        .flatMap((k) => entitiesOfKind(home, k))
         .filter((e) => {
           const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
-          return said.every((w) => words.includes(w));
+          return said.length > 0 && said.every((w) => words.includes(w));
         });
-      if (carrying.length) list = carrying;
+      if (carrying.length) list = [...new Set(carrying)];
     }
     list = narrow(list, (e) => kinds.some((k) => kindFits(k, e)));
     list = narrow(list, (e) => f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls));
@@ -278,6 +284,12 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
       continue;
     }
     if (list.length > 1 && !filters.valueQuestion && f.question === undefined) return { kind: 'ambiguous', noun: m.text, candidates: list.map((e) => e.id) };
+    // "what does the outside rain sensor say": readings of one name that measure different things, with
+    // nothing said to choose: asked, not all read out.
+    if (list.length > 1 && f.question !== undefined && f.question !== 'count' && !kinds.length && !f.bstates.length && oneName(list, filters)) {
+      if (list.every((e) => e.domain === 'sensor') && new Set(list.map((e) => e.cls)).size === list.length)
+        return { kind: 'ambiguous', noun: m.text, candidates: list.map((e) => e.id) };
+    }
     usedAsName.add(m);
     named.push(...list.map((e) => e.id));
   }
@@ -306,38 +318,20 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
 }
 
 /** The entities of the kinds said (`said`: the first kind the words named, for saying a place lacks it). */
-function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, options: TargetMeaning[], said?: TargetMeaning): Resolution {
+function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, given: TargetMeaning[], said?: TargetMeaning): Resolution {
+  const options = joinClasses(given);
   const plural = f.everything || f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'bnoun' || x.k === 'generic') && x.plural));
   const word = f.mentions.find((m) => m.meanings.some((x) => x.k !== 'entity'))?.text;
-  const wide = plural || f.all || f.everywhere || scope.explicit;
   let best: { list: HomeEntity[]; score: number; meaning: TargetMeaning } | undefined;
   const union: HomeEntity[] = [];
-  // Another kind the same words name that the home has ("Tür": a lock as well as a door cover).
-  const present = new Map<TargetMeaning, boolean>();
-  const hasAny = (x: TargetMeaning) =>
-    present.get(x) ??
-    present
-      .set(
-        x,
-        entitiesOfKind(home, x).some((e) => !e.background && (!filters.fits || filters.fits(e))),
-      )
-      .get(x)!;
-  const others = (o: TargetMeaning) => options.some((x) => x !== o && hasAny(x));
   for (const o of options) {
     let list = entitiesOfKind(home, o);
-    if (!list.length && o.k === 'domain' && o.cls && !others(o))
-      list = (home.byDomain.get(o.domain) ?? []).filter((e) => e.name.toLowerCase().includes(o.word));
-    // In a command, covers go by many names (blinds, shades, curtains, shutters): said of several or of a
-    // place they mean its covers; one said alone means that kind, or any cover when there is none of it
-    // and the words name nothing else (a garage door, a gate or an awning the home lacks is not another
-    // cover). A position said ("the left curtain") keeps the kind.
-    // Where the language's words for covers are loose (German, as its corpus says), several or a place mean
-    // every cover there; elsewhere a kind of window covering stands in for another only where there is none of it.
-    const loose = filters.looseCovers !== false;
-    const lacking =
-      !list.some((e) => !e.background && (!scope.explicit || inScope(e, scope))) && !others(o) && o.k === 'domain' && WINDOW_COVERINGS.has(o.cls ?? '');
-    if (f.question === undefined && o.k === 'domain' && o.domain === 'cover' && o.cls && !f.positions.length && (loose ? wide || lacking : lacking))
-      list = (home.byDomain.get('cover') ?? []).filter((e) => loose || !e.cls || WINDOW_COVERINGS.has(e.cls));
+    // A word for a kind of thing with a device class ("curtains", "Rollos") means that class, and the things
+    // of its domain with no class whose name carries the word; never every cover (issue 39).
+    if (o.k === 'domain' && o.cls) {
+      const w = filters.fold?.(o.word) ?? o.word.toLowerCase();
+      list = [...list, ...(home.byDomain.get(o.domain) ?? []).filter((e) => !e.cls && (filters.fold?.(e.name) ?? e.name.toLowerCase()).includes(w))];
+    }
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)) && placed(e, f.positions, filters));
     if (!scope.explicit && scope.soft) {
       const here = list.filter((e) => e.area === scope.soft);
@@ -363,8 +357,9 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
     if (withWord.length) list = withWord;
   }
   if (singular && list.length > 1 && !scope.explicit && !(scope.soft && list.every((e) => e.area === scope.soft))) {
-    // "the lamp": the entities that carry the word in their name, if that settles it.
-    if (m.k === 'domain' && m.word !== m.domain) {
+    // "the lamp": the entities that carry the word in their name, if that settles it (not for a word of several
+    // kinds: "das Tor" is the gate or the garage door, whichever name carries "Tor").
+    if (m.k === 'domain' && m.word !== m.domain && !m.classes) {
       const w = m.word.toLowerCase();
       const withWord = list.filter((e) => e.name.toLowerCase().includes(w));
       if (withWord.length === 1) list = withWord;
@@ -377,6 +372,21 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, opti
   return { kind: 'entities', ids: list.map((e) => e.id), noun: word, singular: list.length === 1 };
 }
 
+const oneName = (list: HomeEntity[], filters: Filters) => new Set(list.map((e) => filters.fold?.(e.name) ?? e.name.toLowerCase())).size === 1;
+
+const classesOf = (m: Extract<TargetMeaning, { k: 'domain' }>) => m.classes ?? (m.cls ? [m.cls] : []);
+
+/** One word that names several classes of a domain ("Tor": gate and garage door) means all of them. */
+function joinClasses(options: TargetMeaning[]): TargetMeaning[] {
+  const out: TargetMeaning[] = [];
+  for (const o of options) {
+    const same = o.k === 'domain' && o.cls ? out.find((x) => x.k === 'domain' && x.cls && x.domain === o.domain && x.word === o.word) : undefined;
+    if (same?.k === 'domain' && o.k === 'domain') same.classes = [...classesOf(same), ...classesOf(o)];
+    else out.push(o.k === 'domain' ? { ...o } : o);
+  }
+  return out;
+}
+
 function kindWord(m: TargetMeaning): string {
   return m.k === 'domain' ? m.word : m.k === 'bnoun' || m.k === 'snoun' ? m.cls.replace(/_/g, ' ') : 'thing';
 }
@@ -384,7 +394,7 @@ function kindWord(m: TargetMeaning): string {
 function kindFits(k: TargetMeaning, e: HomeEntity): boolean {
   switch (k.k) {
     case 'domain':
-      return e.domain === k.domain && (!k.cls || e.cls === k.cls);
+      return e.domain === k.domain && (!k.cls || classesOf(k).includes(e.cls ?? ''));
     case 'bnoun':
       return e.domain === 'binary_sensor' && e.cls === k.cls;
     case 'snoun':
@@ -397,7 +407,7 @@ function kindFits(k: TargetMeaning, e: HomeEntity): boolean {
 function entitiesOfKind(home: Home, o: TargetMeaning): HomeEntity[] {
   switch (o.k) {
     case 'domain':
-      return o.cls ? (home.byDomain.get(o.domain) ?? []).filter((e) => e.cls === o.cls) : (home.byDomain.get(o.domain) ?? []);
+      return o.cls ? (home.byDomain.get(o.domain) ?? []).filter((e) => classesOf(o).includes(e.cls ?? '')) : (home.byDomain.get(o.domain) ?? []);
     case 'bnoun':
       return (home.byDomain.get('binary_sensor') ?? []).filter((e) => e.cls === o.cls);
     case 'snoun': {

@@ -83,8 +83,9 @@ describe('nothing done is not "Done"', () => {
 describe('questions about what a place lacks', () => {
   test('"what is the temperature in the living room" with no sensor there says so', async () => {
     const r = await command({ command: 'what is the temperature in the living room' });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ success: true, actions: [], query: { entities: [], matching: [] } });
+    // Nothing to answer from: refused (never answered from another sensor), saying why.
+    expect(r.status, JSON.stringify(r.body)).toBe(422);
+    expect(r.body).toMatchObject({ code: 'NOT_UNDERSTOOD', details: { reason: 'no_such' } });
     expect(r.body.message).toBe('There is no temperature sensor in Living Room.');
     // Where there is one, it answers from it.
     const hall = await command({ command: 'what is the temperature in the hallway' });

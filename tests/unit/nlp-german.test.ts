@@ -97,23 +97,32 @@ describe('separable verbs and word order', () => {
   });
 });
 
-describe('covers by each other’s names', () => {
-  test('several of a kind, or one in a place, mean the covers there; a question keeps the kind', () => {
-    const all = (p.deps.home.byDomain.get('cover') ?? []).map((e) => `${e.id} close_cover`).sort();
-    expect(calls('mach alle Markisen zu')).toEqual(all);
-    expect(calls('mach im Wohnzimmer den Vorhang zu')).toEqual(
-      [
-        'cover.wohnzimmer_rollladen_links',
-        'cover.wohnzimmer_rollo_links',
-        'cover.wohnzimmer_rollo_rechts',
-        'cover.wohnzimmer_vorhang_links',
-        'cover.wohnzimmer_vorhang_rechts',
-      ].map((id) => `${id} close_cover`),
+describe('a time of day', () => {
+  test('"um 8" with no unit is a time, refused; "um 2 Grad" is a change by them', () => {
+    for (const c of ['dreh die Heizung um 8 hoch', 'stell die Heizung um 7 auf 21 Grad'])
+      expect(p.plan(c)[0], c).toMatchObject({ kind: 'not_understood', reason: 'time' });
+    expect(calls('mach es im Wohnzimmer um 2 Grad wärmer')).toEqual(['climate.living_room set_temperature {"temperature":24}']);
+  });
+});
+
+describe('words for kinds of cover', () => {
+  test('a kind means that kind by device class, in a place or of several, never every cover', () => {
+    expect(calls('mach alle Markisen zu')).toEqual(['cover.terrasse_markise close_cover']);
+    expect(calls('mach im Wohnzimmer die Vorhänge zu')).toEqual(['cover.wohnzimmer_vorhang_links close_cover', 'cover.wohnzimmer_vorhang_rechts close_cover']);
+    expect(calls('Rollos runter')).toEqual(
+      ['cover.kueche_rollo_vorn', 'cover.wohnzimmer_rollo_links', 'cover.wohnzimmer_rollo_rechts'].map((id) => `${id} close_cover`),
     );
+    expect(calls('fahr die Rollläden hoch')).toEqual(['cover.wohnzimmer_rollladen_links open_cover']);
+    // No skylight in this home: the blinds are not one.
+    expect(p.plan('mach die Dachfenster auf')[0]).toMatchObject({ kind: 'not_understood' });
     expect(p.plan('welche Vorhänge im Wohnzimmer sind offen?')[0]).toMatchObject({
       kind: 'query',
       entities: ['cover.wohnzimmer_vorhang_links', 'cover.wohnzimmer_vorhang_rechts'],
     });
+  });
+  test('a word for two kinds (Tor: a gate or a garage door) means both, and one of them is asked', () => {
+    expect(calls('mach alle Tore zu')).toEqual(['cover.einfahrt_tor close_cover', 'cover.garage_garagentuer close_cover']);
+    expect(p.plan('mach das Tor auf')[0]).toMatchObject({ kind: 'ambiguous' });
   });
 });
 
@@ -140,8 +149,9 @@ describe('refusals in German words', () => {
     expect(reason('mach zwei der Lampen an')).toBe('count_of_things');
     expect(reason('lass die Schreibtischlampe an')).toBe('keep');
   });
-  test('relative changes in the hub’s Celsius: a little is half a degree', () => {
-    expect(calls('mach es im Wohnzimmer zwei Grad wärmer')).toEqual(['climate.living_room set_temperature {"temperature":22}']);
-    expect(calls('Wohnzimmer etwas wärmer')).toEqual(['climate.living_room set_temperature {"temperature":20.5}']);
+  test('relative changes in the hub’s Celsius from its reading (it reports no target): a little is half a degree', () => {
+    expect(calls('mach es im Wohnzimmer zwei Grad wärmer')).toEqual(['climate.living_room set_temperature {"temperature":24}']);
+    expect(calls('Wohnzimmer etwas wärmer')).toEqual(['climate.living_room set_temperature {"temperature":22.5}']);
+    expect(calls('die Küche um drei Grad kühler')).toEqual(['climate.kitchen set_temperature {"temperature":21}']);
   });
 });

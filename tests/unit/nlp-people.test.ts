@@ -93,6 +93,15 @@ describe('which things', () => {
     // One meant where several fit: asked, never all of them.
     expect(en.plan('turn on the garage light and the one in the kitchen')).toEqual([expect.objectContaining({ kind: 'ambiguous' })]);
   });
+  test('a word both verb and thing before "it" or "them" is the verb', () => {
+    expect(calls(en, 'the kitchen lights, switch them off')).toEqual(
+      ['light.kitchen_cabinets', 'light.kitchen_ceiling', 'light.kitchen_countertop'].map((id) => `${id} turn_off`),
+    );
+  });
+  test('a position with no kind said stands for one thing: several fit, so it is asked', () => {
+    expect(de.plan('mach links zu', 'Wohnzimmer')[0]).toMatchObject({ kind: 'ambiguous' });
+    expect(calls(de, 'mach den linken Vorhang zu')).toEqual(['cover.wohnzimmer_vorhang_links close_cover']);
+  });
   test('except a position, except what carries a word', () => {
     expect(calls(en, 'close all the curtains except the left one')).toEqual(['cover.bedroom close_cover', 'cover.curtain_right close_cover']);
     expect(calls(en, 'turn off the lights in the living room except the lamp')).toEqual(['light.play_corner turn_off']);
@@ -108,11 +117,29 @@ describe('which things', () => {
     expect(reasonOf(de, 'ist die Sauna an')).toBe('no_target');
     // A zone someone is in is no place of the home.
     expect(asked(de, 'ist Madlen auf der Arbeit')).toEqual(['person.madlen']);
+    // A kind of sensor a room lacks: refused, saying so.
+    expect(reasonOf(en, "what's the humidity in the bedroom")).toBe('no_such');
+  });
+  test('someone in a room: its occupancy sensor says; a room without one is said to lack it', () => {
+    expect(asked(en, 'is somebody in the kitchen')).toEqual(['binary_sensor.kitchen_occupancy']);
+    expect(reasonOf(en, 'is anyone in the office')).toBe('no_such');
+    expect(asked(en, 'is anyone home')).toContain('person.ada');
+  });
+  test('readings of one name that measure different things are asked between', () => {
+    expect(en.plan('what is the outside rain sensor showing')[0]).toMatchObject({
+      kind: 'ambiguous',
+      candidates: ['sensor.rain_sensor_total', 'sensor.rain_sensor_intensity'],
+    });
+    expect(asked(en, 'what is the rain intensity')).toEqual(['sensor.rain_sensor_intensity']);
   });
   test('a sensor question answers about the sensor named', () => {
     expect(asked(en, "what's the signal strength on my phone")).toEqual(['sensor.my_phone_gsm_signal']);
     expect(asked(en, 'what is the bed sensor reading')).toEqual(['sensor.bed_sensor_weight']);
     expect(asked(en, 'how much energy is stored in the battery')).toEqual(['sensor.powerwall_stored_energy']);
+    // "my phone" names the phone's battery reading; charging is said by the phone's charging sensor.
+    expect(asked(en, 'is my phone charging')).toEqual(['binary_sensor.phone_battery_charging']);
+    // British and American spellings are one word (grammar data: spelling).
+    expect(asked(en, 'what is the tire pressure')).toEqual(['sensor.tyre_pressure']);
   });
 });
 
@@ -123,11 +150,19 @@ describe('everyday words', () => {
     expect(calls(en, 'pull down the shade')).toEqual(['cover.shade_left close_cover']);
     expect(calls(en, 'flip the garage light back on')).toEqual(['light.garage turn_on']);
     expect(calls(de, 'schmeiß den Staubsauger an')).toEqual(['vacuum.rover start']);
+    // An awning is taken in (eingefahren) and let out (ausgefahren).
+    expect(calls(de, 'die Markise einfahren')).toEqual(['cover.terrasse_markise close_cover']);
+    expect(calls(de, 'fahr die Markise aus')).toEqual(['cover.terrasse_markise open_cover']);
+    expect(asked(de, 'hat das Handy Empfang')).toEqual(['binary_sensor.phone_connectivity']);
+    expect(asked(en, 'does my phone have reception')).toEqual(['binary_sensor.phone_connectivity']);
   });
-  test('warm and cool it up or down mean the climate where there is one, from the target the hub reports', () => {
+  test('warm and cool it up or down mean the climate where there is one, from what the hub reports (no target: the reading)', () => {
     expect(calls(en, 'warm it up in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
     expect(calls(en, 'cool it down in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":67}']);
-    expect(calls(de, 'heiz das Wohnzimmer etwas auf')).toEqual(['climate.living_room set_temperature {"temperature":20.5}']);
+    expect(calls(de, 'heiz das Wohnzimmer etwas auf')).toEqual(['climate.living_room set_temperature {"temperature":22.5}']);
+    // "cool … off" is the climate too, never the lights off.
+    expect(calls(en, 'cool it off in here', 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":67}']);
+    expect(calls(de, 'die Küche einen halben Grad wärmer')).toEqual(['climate.kitchen set_temperature {"temperature":24.5}']);
   });
   test('a mistyped number word is the number; a slip onto the next key costs half', () => {
     expect(calls(en, 'set the office thermostat to fourty five')).toEqual(['climate.office_thermostat set_temperature {"temperature":45}']);

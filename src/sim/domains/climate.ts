@@ -166,7 +166,9 @@ export const climate: DomainModule = {
       ...a,
     };
     out.hvac_modes = modes;
-    if (features & CLIMATE_TARGET_TEMPERATURE && typeof out.temperature !== 'number' && !range) out.temperature = f ? 68 : 20;
+    // A target the home does not give is unknown (Home Assistant reports null), never a made-up 20 °C:
+    // a relative change from it would start from a number nobody gave.
+    if (features & CLIMATE_TARGET_TEMPERATURE && typeof out.temperature !== 'number' && !range) out.temperature = null;
     // config.reports_action: false, a thermostat that does not say what it is doing: no hvac_action.
     if (seed.config.reports_action === false) delete out.hvac_action;
     else

@@ -191,7 +191,7 @@ describe('homes', () => {
     const home = loadHome(FIXTURE);
     const hub = new Hub({ home, version: '2025.1.0', legacy: false });
     expect(hub.configDict()).toMatchObject({ location_name: 'Fixture Cottage', unit_system: { temperature: '°F' } });
-    expect(hub.states.get('climate.cottage')?.attributes).toMatchObject({ min_temp: 45, max_temp: 95, temperature: 68 });
+    expect(hub.states.get('climate.cottage')?.attributes).toMatchObject({ min_temp: 45, max_temp: 95, temperature: null });
     expect(hub.registries.effectiveArea('lock.shed')).toBe('shed');
     expect(hub.services.has('notify', 'pager')).toBe(true);
   });
