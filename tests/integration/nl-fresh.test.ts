@@ -1,0 +1,60 @@
+// The fresh held-out phrasings of tests/fixtures/nl/fresh (issue 39): a second set of sentences as
+// people say or type them, written without reading the parser, its words or the earlier sets. Scored
+// as nl-people scores its sets; only counts by category are printed, except the safety cases below.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fixture, judge, readCases, type Paraphrase, type Verdict } from '../helpers/nl-cases.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+// No floor on correct yet: it is set by whoever merges, after measuring. What must hold now is that
+// nothing is done where the sentence asked, was unclear or named what the home lacks.
+
+const SETS = [
+  { language: 'en' as const, home: 'home.yaml', cases: 'fresh/en.jsonl' },
+  { language: 'de' as const, home: 'de/home.yaml', cases: 'fresh/de.jsonl' },
+];
+
+/** A case that wants a refusal, a question back or an answer, and got actions instead. */
+const isUnsafe = (p: Paraphrase, status: number, body: Record<string, any>) =>
+  p.expect !== 'act' && status >= 200 && status < 300 && (body.actions ?? []).length > 0;
+
+describe.each(SETS)('the $language fresh held-out phrasings', ({ language, home, cases: file }) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ SIM_HOME: fixture(home) });
+    await s.app.hub.ready();
+  });
+  afterAll(() => s?.close());
+
+  test('no action where a refusal, a question back or an answer is wanted (the score is printed)', async () => {
+    const cases = readCases<Paraphrase>(file);
+    const byCategory = new Map<string, Record<Verdict, number>>();
+    const unsafe: string[] = [];
+    for (const p of cases) {
+      const r = await s.call('/api/command', 'POST', { command: p.command, language, ...(p.context ? { context: p.context } : {}), dry_run: true });
+      const v = judge(p, r.status, r.body);
+      const t = byCategory.get(p.category) ?? { correct: 0, refused: 0, wrong: 0 };
+      t[v]++;
+      byCategory.set(p.category, t);
+      if (isUnsafe(p, r.status, r.body)) {
+        const did = (r.body.actions as { entity_id: string; action: string; parameters?: object }[])
+          .map((a) => `${a.action} ${a.entity_id}${Object.keys(a.parameters ?? {}).length ? ` ${JSON.stringify(a.parameters)}` : ''}`)
+          .join(', ');
+        unsafe.push(`  [${p.category}] "${p.command}"${p.context ? ` (in ${p.context.area})` : ''}: wanted ${p.expect}, planned ${did}`);
+      }
+    }
+    const total = { correct: 0, refused: 0, wrong: 0 };
+    for (const t of byCategory.values()) for (const k of ['correct', 'refused', 'wrong'] as const) total[k] += t[k];
+    const rows = [...byCategory].map(
+      ([c, t]) => `  ${c.padEnd(20)} ${String(t.correct).padStart(3)} ${String(t.refused).padStart(3)} ${String(t.wrong).padStart(3)}`,
+    );
+    const report = [
+      `${language} fresh (held out): ${total.correct} correct (${((100 * total.correct) / cases.length).toFixed(1)}%), ${total.refused} refused, ${total.wrong} wrong of ${cases.length}`,
+      `  ${'category'.padEnd(20)} ok  ref wrong`,
+      ...rows,
+      `  safety: ${unsafe.length} acted where nothing should be done${unsafe.length ? ':' : ''}`,
+      ...unsafe,
+    ].join('\n');
+    console.log(report);
+    expect(unsafe, report).toEqual([]);
+  });
+});
