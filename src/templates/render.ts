@@ -9,7 +9,7 @@
 // hidden, every template the hub renders is answered. Time is limited twice (the hub's own
 // `timeout`, and our wait for an answer), and the result is cut at TEMPLATE_MAX_OUTPUT.
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
-import type { HubClient, RenderedTemplate } from '../hub/client.js';
+import type { HubReader, RenderedTemplate } from '../hub/reader.js';
 import type { Policy } from '../policy/policy.js';
 
 /** Longest template taken. */
@@ -60,7 +60,7 @@ export interface RenderAnswer {
 
 export class TemplateRenderer {
   constructor(
-    private readonly hub: HubClient,
+    private readonly hub: HubReader,
     private readonly policy: Policy,
     private readonly opts: { maxOutput: number },
   ) {}
