@@ -388,6 +388,15 @@ export interface ClientChannel {
   confirm(question: string): Promise<boolean>;
   /** The person picks one option; undefined when they decline. */
   choose(question: string, options: readonly Choice[]): Promise<string | undefined>;
+  /**
+   * Says the rest of this call takes long (a backup, an update, a restart, a vacuum's run). For a
+   * tool declaring `task` support, a client with MCP's tasks extension is answered with a task at
+   * once and follows the call there (questions asked after this are asked on the task); any other
+   * caller keeps waiting for the result, with progress. A no-op for other tools.
+   */
+  background(): void;
+  /** Aborted when the caller cancels the call (MCP tasks/cancel): stop what Home Assistant can stop, then return. */
+  signal: AbortSignal;
 }
 
 /** The plugin's own log lines (the bridge's log, tagged with the plugin's name). */
