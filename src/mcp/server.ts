@@ -112,9 +112,13 @@ const hasTasks = (caps: Record<string, unknown>) => {
 };
 
 const missingTasks = (what: string) =>
-  new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, `${what} needs the ${TASKS_EXTENSION} extension, which this request did not declare`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  new ProtocolError(
+    ProtocolErrorCode.MissingRequiredClientCapability,
+    `${what} runs as a task: it needs MCP 2026-07-28 with the ${TASKS_EXTENSION} extension, which this request did not declare`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 
 /** How one run of a task's call ended. */
 function outcomeOf(run: Promise<unknown>): Promise<RunOutcome> {
@@ -143,7 +147,8 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
         resources: { subscribe: true, listChanged: true },
         logging: {},
         completions: {},
-        extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] }, [TASKS_EXTENSION]: {} },
+        // Tasks belong to 2026-07-28 (their results carry resultType); 2025-era clients keep progress, then the result.
+        extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] }, ...(era === 'modern' ? { [TASKS_EXTENSION]: {} } : {}) },
       },
       instructions: INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
@@ -234,7 +239,7 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     const { name } = req.params;
     const args = req.params.arguments ?? {};
     const support = s.tools.taskSupport(name, who);
-    const tasks = support !== undefined && hasTasks(capabilitiesOf(ctx, server));
+    const tasks = support !== undefined && era === 'modern' && hasTasks(capabilitiesOf(ctx, server));
     if (support === 'required' && !tasks) throw missingTasks(`The tool ${name}`);
     const round = roundOf(ctx, 'tools/call', name, args, who);
     try {
@@ -290,7 +295,7 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
   // MCP's tasks extension (SEP-2663), for requests that declare it: the extension is checked
   // before the params, so a client without it hears that first (-32021).
   const taskRequest = <S extends v.GenericSchema>(ctx: ServerContext, method: string, schema: S, params: unknown) => {
-    if (!hasTasks(capabilitiesOf(ctx, server))) throw missingTasks(method);
+    if (era !== 'modern' || !hasTasks(capabilitiesOf(ctx, server))) throw missingTasks(method);
     const parsed = v.safeParse(schema, params);
     if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${v.summarize(parsed.issues)}`);
     return { owner: subject(callerOf(ctx, principal)), params: parsed.output as v.InferOutput<S> };
