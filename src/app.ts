@@ -372,7 +372,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     toolsChanged: () => toolsChanged(),
     userDir: config.pluginsDir,
     disabled: config.pluginsDisabled,
-    parts: { hub, home, actions, policy, scenes, groups, commands: base.commands, haConfig },
+    parts: { hub, bus, home, actions, policy, scenes, groups, commands: base.commands, haConfig },
     version: VERSION,
     log: log.child({ part: 'plugins' }),
   });

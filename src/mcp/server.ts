@@ -181,7 +181,7 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     ctx: ServerContext,
     round: Round,
     progressToken?: string | number,
-    task?: { background: () => void; signal: AbortSignal; id: () => string | undefined },
+    task?: { background: () => boolean; signal: AbortSignal; id: () => string | undefined },
   ): ClientChannel => {
     const caps = capabilitiesOf(ctx, server);
     return askingChannel({
@@ -215,7 +215,14 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     const background = new Promise<'background'>((r) => {
       goBackground = () => r('background');
     });
-    const parked = { background: () => goBackground(), signal: abort.signal, id: () => taskId };
+    const parked = {
+      background: () => {
+        goBackground();
+        return true;
+      },
+      signal: abort.signal,
+      id: () => taskId,
+    };
     const running = s.tools.call(name, args, who, channel(ctx, round, progressToken, parked), { internalErrors: 'throw' });
     const first = await Promise.race([
       running.then(
@@ -226,7 +233,7 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     ]);
     // Done in this request: answered as any call is (a failure of the bridge is the tool's error result, as before).
     if (first === 'done') return running.catch((err: unknown) => (err instanceof AppError && err.status >= 500 ? errorResult(err) : Promise.reject(err)));
-    const again = { background: () => undefined, signal: abort.signal, id: () => taskId };
+    const again = { background: () => true, signal: abort.signal, id: () => taskId };
     const rerun = (next: Round) => outcomeOf(s.tools.call(name, args, who, channel(ctx, next, undefined, again), { internalErrors: 'throw' }));
     const view = parts.tasks.start(subject(who), outcomeOf(running), rerun, abort);
     taskId = view.taskId;

@@ -50,7 +50,7 @@ export interface ChannelParts {
   log(level: ClientLogLevel, data: unknown): Promise<void>;
   round: Round;
   /** See ClientChannel.background; a no-op where the call cannot become a task. */
-  background?: () => void;
+  background?: () => boolean;
   signal?: AbortSignal;
 }
 
@@ -94,7 +94,7 @@ export function askingChannel(parts: ChannelParts): ClientChannel {
     progress: parts.progress,
     log: parts.log,
     can: parts.can,
-    background: parts.background ?? (() => undefined),
+    background: parts.background ?? (() => false),
     signal: parts.signal ?? NEVER,
     ask,
     elicit: async (params, key) => (await one('elicit', { method: 'elicitation/create', params }, key)) as never,

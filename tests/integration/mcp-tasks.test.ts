@@ -108,6 +108,44 @@ describe('2026-07-28 with the extension', () => {
   });
 });
 
+describe("the home's long operations", () => {
+  // The simulated hub's own answer, not the bridge's.
+  const hub = async (id: string) => {
+    const sim = s.app.simulator!;
+    return ((await (await fetch(`${sim.url}/api/states/${id}`, { headers: { authorization: `Bearer ${sim.token}` } })).json()) as { state: string }).state;
+  };
+  const untilHub = async (id: string, state: string) => {
+    while ((await hub(id)) !== state) await new Promise((r) => setTimeout(r, 50));
+  };
+
+  test("a cover's travel is a task that ends when it arrived; a REST caller is answered once it moves, as before", async () => {
+    const rpc = modern(true);
+    await s.call('/api/tools/call', 'POST', { name: 'control_covers', arguments: { entity_id: 'cover.living_room_blinds', command: 'close' } });
+    await untilHub('cover.living_room_blinds', 'closed');
+    const created = await rpc('tools/call', { name: 'control_covers', arguments: { entity_id: 'cover.living_room_blinds', command: 'open' } });
+    expect(created.resultType).toBe('task');
+    const done = await until(rpc, created.taskId, ['working']);
+    expect(done.status).toBe('completed');
+    expect(done.result.content[0].text).toBe('Arrived: cover.living_room_blinds open at 100%');
+    expect(await hub('cover.living_room_blinds')).toBe('open');
+
+    const rest = await s.call('/api/tools/call', 'POST', { name: 'control_covers', arguments: { entity_id: 'cover.living_room_blinds', command: 'close' } });
+    expect(rest.body.structuredContent.entities[0].state).toBe('closing');
+  });
+
+  test("cancelling a vacuum's run sends it home (what Home Assistant can do to stop one)", async () => {
+    const rpc = modern(true);
+    await untilHub('vacuum.robot_vacuum', 'docked');
+    const run = await rpc('tools/call', { name: 'control_vacuums', arguments: { entity_id: 'vacuum.robot_vacuum', command: 'start' } });
+    expect(run.resultType).toBe('task');
+    expect(await hub('vacuum.robot_vacuum')).toBe('cleaning');
+    expect((await rpc('tasks/get', { taskId: run.taskId })).status).toBe('working');
+    await rpc('tasks/cancel', { taskId: run.taskId });
+    await untilHub('vacuum.robot_vacuum', 'docked');
+    expect((await rpc('tasks/get', { taskId: run.taskId })).status).toBe('cancelled');
+  });
+});
+
 describe('without the extension', () => {
   test('2026-07-28: the same call answers with its result; task methods and required-task tools are refused (-32021)', async () => {
     const rpc = modern(false);
