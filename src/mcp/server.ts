@@ -234,7 +234,9 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     // Done in this request: answered as any call is (a failure of the bridge is the tool's error result, as before).
     if (first === 'done') return running.catch((err: unknown) => (err instanceof AppError && err.status >= 500 ? errorResult(err) : Promise.reject(err)));
     const again = { background: () => true, signal: abort.signal, id: () => taskId };
-    const rerun = (next: Round) => outcomeOf(s.tools.call(name, args, who, channel(ctx, next, undefined, again), { internalErrors: 'throw' }));
+    // Run again as whoever answered (the same subject; a narrower credential narrows the run).
+    const rerun = (next: Round, _signal: AbortSignal, by: unknown) =>
+      outcomeOf(s.tools.call(name, args, (by as Principal | undefined) ?? who, channel(ctx, next, undefined, again), { internalErrors: 'throw' }));
     const view = parts.tasks.start(subject(who), outcomeOf(running), rerun, abort);
     taskId = view.taskId;
     return { resultType: 'task', ...view };
@@ -317,7 +319,7 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     const responses = v.safeParse(Responses, ctx.mcpReq.inputResponses ?? (params as { inputResponses?: unknown }).inputResponses);
     if (!responses.success)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object of answers by key');
-    parts.tasks.update(r.owner, r.params.taskId, responses.output);
+    parts.tasks.update(r.owner, r.params.taskId, responses.output, callerOf(ctx, principal));
     return { resultType: 'complete' };
   });
   server.setRequestHandler('tasks/cancel', { params: AnyParams }, (params, ctx) => {

@@ -28,8 +28,11 @@ export type RunOutcome =
   | { kind: 'asks'; questions: Record<string, InputRequest>; answers: Record<string, unknown> }
   | { kind: 'failed'; message: string; data?: unknown };
 
-/** Runs (or runs again, with the answers gathered) the call a task stands for. */
-export type TaskRun = (round: Round, signal: AbortSignal) => Promise<RunOutcome>;
+/**
+ * Runs again, with the answers gathered, the call a task stands for; `by` is whoever sent the last
+ * answers (the same subject, perhaps with a narrower credential: the run is judged as theirs).
+ */
+export type TaskRun = (round: Round, signal: AbortSignal, by: unknown) => Promise<RunOutcome>;
 
 /** What a client sees of a task (tasks/get's DetailedTask; CreateTaskResult without result, error and inputRequests). */
 export interface TaskView {
@@ -141,7 +144,7 @@ export class McpTasks {
    * Answers to a parked task's questions. Answers to keys it did not ask are ignored; the task
    * runs again once every open question has its answer, and stays input_required until then.
    */
-  update(owner: string, taskId: string, responses: Record<string, unknown>): void {
+  update(owner: string, taskId: string, responses: Record<string, unknown>, by?: unknown): void {
     const task = this.find(owner, taskId);
     if (task.status !== 'input_required') return;
     for (const [key, answer] of Object.entries(responses)) {
@@ -153,7 +156,7 @@ export class McpTasks {
     if (Object.keys(task.open).length) return;
     const round: Round = { answers: task.answers, asked: task.asked, responses: task.responses };
     this.set(task, 'working');
-    this.follow(task, task.run(round, task.abort.signal));
+    this.follow(task, task.run(round, task.abort.signal, by));
   }
 
   /** Stops a task: idempotent; the call is told through its signal (a tool stops what Home Assistant can stop). */
