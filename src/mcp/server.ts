@@ -176,7 +176,7 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
       requestState: parts.seal.mint({ asked: Object.keys(need.questions), answers: need.answers }, { caller: subject(who), method, name, args }),
     });
 
-  /** A tool's channel to the request's client; once the call is a task (`task()` answers its id), progress becomes the task's status message. */
+  /** A tool's channel to the request's client; once the call is a task (`task.id()` answers its id), progress becomes the task's status message. */
   const channel = (
     ctx: ServerContext,
     round: Round,
