@@ -5,7 +5,7 @@
 // compound that cannot be planned refuses the whole command. Pure: the hub's states and services
 // come in as functions.
 import type { HubState } from '../hub/types.js';
-import { actOf, impliedDomains, outOfRange, serviceFor, type Act, type Units } from './act.js';
+import { actOf, impliedDomains, outOfRange, serviceFor, temperatureOutOfRange, type Act, type Units } from './act.js';
 import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
@@ -286,6 +286,9 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   for (const id of r.ids) {
     const e = home.entities.get(id)!;
     const step = stepOf(e)!;
+    // A target the thermostat does not take is said so, not sent to the hub (which a dry run never asks).
+    const hot = temperatureOutOfRange(e.domain, step, deps.state(id)?.attributes ?? {}, deps.units ?? { temperature: '°C' });
+    if (hot) return refuse('range', [String(hot.value)], hot);
     const key = `${e.domain}|${step.service}|${Object.keys(step.data).length ? JSON.stringify(step.data) : ''}`;
     const s = steps.get(key);
     if (s) s.entity_ids.push(id);
