@@ -201,7 +201,9 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
 
 /** The question a clause asks, by its first word after any hesitation ("um, is the door locked"), and where that word is. */
 export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = []): { q: QuestionKind; at: number } | undefined {
-  const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
+  let at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
+  // "auf wie viel Grad steht …", "to what temperature is …": a preposition before the question word still asks.
+  if (has(lexemes[at], 'to') && has(lexemes[at + 1], 'question')) at++;
   const q = lexemes[at]?.meanings.find((m): m is Extract<Meaning, { k: 'question' }> => m.k === 'question');
   return q ? { q: q.q, at } : undefined;
 }
