@@ -75,6 +75,8 @@ export interface Frame {
   positions: { forms: string[]; group: number }[];
   /** A word standing for things said before: the same things (it, them) or things of the same kind (the one, the ones). */
   pronoun?: 'same' | 'kind' | 'kinds';
+  /** The words that said it ("them", "the kitchen ones", "sie"). */
+  pronounWords?: string[];
   /** Parts of a list that are "the one(s)" of a kind said in another part, with whether one is meant. */
   kindParts: { group: number; one: boolean }[];
   /** A period a question asks about (today, this month): its words and the words a name carries for it. */
@@ -343,12 +345,14 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const pronoun = ms.find((m): m is Extract<Meaning, { k: 'pronoun' }> => m.k === 'pronoun');
     if (pronoun && ms.every((m) => m.k === 'pronoun' || m.k === 'filler')) {
       f.pronoun ??= pronoun.p;
+      f.pronounWords = [...(f.pronounWords ?? []), l.text];
       if (pronoun.p !== 'same') f.kindParts.push({ group, one: pronoun.p === 'kind' });
       continue;
     }
     // "das im Wohnzimmer", "die in der Küche": an article before a place stands for a thing of the kind said.
     if (determiners.includes(l.text) && !grammar.placeWords?.includes(l.text) && grammar.placeWords?.includes(lexemes[i + 1]?.text ?? '') && !excluding) {
       f.pronoun ??= 'kind';
+      f.pronounWords = [...(f.pronounWords ?? []), l.text];
       f.kindParts.push({ group, one: !f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'generic' || x.k === 'bnoun') && x.plural)) });
       continue;
     }
@@ -384,6 +388,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     ) {
       if (!excluding) {
         f.pronoun ??= 'kind';
+        f.pronounWords = [...(f.pronounWords ?? []), l.text];
         f.kindParts.push({ group, one: true });
       }
       continue;

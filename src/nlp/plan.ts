@@ -57,6 +57,8 @@ export type RefusalReason =
   | 'exception'
   | 'keep'
   | 'no_place'
+  /** "close them", "the kitchen ones" with nothing said before for them to stand for. */
+  | 'no_antecedent'
   /** A question about a kind of thing the place (or home) lacks: said so, never answered from another. */
   | 'no_such'
   | 'period';
@@ -217,6 +219,11 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
       ? { verb: 'turn_on' }
       : undefined);
   if (!act) return refuse('no_action', f.unknown);
+  // A word standing for things said before, with nothing said before it could stand for, is never "everything here".
+  // "the left one" is found by its position (the things whose names carry it); the "it" of "it is too warm",
+  // "warm it up" is the air of the room, which the temperature act finds itself.
+  if (f.pronoun && !f.mentions.length && !f.everything && !f.positions.length && !(f.pronoun === 'same' && act.prop === 'temperature'))
+    return refuse('no_antecedent', f.pronounWords ?? []);
   // "leave the tv off", "lass das Licht an": asked to change nothing.
   if (act.verb === 'keep')
     return refuse(
