@@ -408,11 +408,9 @@ function stepFor(act: Act, domain: string, attrs: Record<string, unknown>, sign:
       // A change said in the other unit (2 °C warmer in a Fahrenheit home) is converted.
       const said = by === undefined ? undefined : act.unit === 'celsius' && f ? (by * 9) / 5 : act.unit === 'fahrenheit' && !f ? (by * 5) / 9 : by;
       const delta = said ?? (act.amount === 'small' ? unitStep : act.amount === 'large' ? (f ? 3 : 2) : Math.max(unitStep, 1));
-      const to = Math.round((cur + sign * delta) / unitStep) * unitStep;
-      // Outside what the thermostat takes (a reading of 1 °F, one up: 2 °F), the change is not done, nor moved to an edge.
-      const { min, max } = temperatureRange(domain, attrs, units);
-      if ((min !== undefined && to < min) || (max !== undefined && to > max)) return undefined;
-      return { service: 'set_temperature', data: { temperature: to } };
+      // Outside what the thermostat takes (a reading of 1 °F, one up: 2 °F) the planner refuses it, never moves it to
+      // an edge; the thermostat still counts as one that was maybe meant ("turn up the heat" with two asks which).
+      return { service: 'set_temperature', data: { temperature: Math.round((cur + sign * delta) / unitStep) * unitStep } };
     }
     case 'fan': {
       if (act.prop && act.prop !== 'speed') return undefined;
