@@ -98,10 +98,12 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   for (const sentence of input.command.split(/(?<=\?)/)) {
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
-    // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
+    // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
     const lexemes = vocabulary
       .match(recovered.tokens, home.names)
-      .map((l) => (recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l));
+      .map((l) =>
+        recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') } : l,
+      );
     if (!lexemes.some((l) => l.text !== ',')) continue;
     const parts = clauses(lexemes, lang.determiners);
     const marked = sentence.trimEnd().endsWith('?');

@@ -101,6 +101,10 @@ describe('no value is guessed out of a word', () => {
     expect(acted(en, 'make it nice in here', 'Kitchen').some((a) => a.includes('brightness'))).toBe(false);
     expect(one(en, 'make it nice in here', 'Kitchen').kind).toBe('not_understood');
   });
+  test('a guessed word never stands for all things ("schön" is not "Sachen", "thngs" not "things")', () => {
+    expect(one(de, 'mach es schön gemütlich', 'Wohnzimmer').kind).toBe('not_understood');
+    expect(one(en, 'turn off all the thngs').kind).toBe('not_understood');
+  });
   test('a mistyped number word where a number stands is still read', () => {
     expect(acted(en, 'set the kitchen lights to fourty percent')).toHaveLength(3);
     expect(acted(en, 'set the kitchen lights to fourty percent')[0]).toContain('"brightness_pct":40');
