@@ -219,9 +219,11 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   }
   each(lang.sensor_classes, (cls, p) => lex.add(p, { k: 'snoun', cls }));
   for (const [domain, w] of Object.entries(lang.domains)) {
-    (w.nouns ?? []).forEach((p, i) =>
-      lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p.split('|')[0]!, plural, ...(i === 0 ? { everyday: true } : {}) })),
-    );
+    const nouns = w.nouns ?? [];
+    for (const p of nouns) {
+      const everyday = p === nouns[0] ? { everyday: true } : {};
+      lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p.split('|')[0]!, plural, ...everyday }));
+    }
     for (const [cls, nouns] of Object.entries(w.classes ?? {}))
       for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p.split('|')[0]!, plural }));
   }
