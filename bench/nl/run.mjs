@@ -68,6 +68,7 @@ function actionsMatch(want, got) {
   return true;
 }
 function passes(c, outcomes) {
+  if (c.refused) return outcomes.some((o) => o.kind === 'not_understood' && o.reason === c.refused) && !outcomes.some((o) => o.kind === 'act');
   if (c.query) {
     const q = outcomes.filter((o) => o.kind === 'query');
     return q.length === outcomes.length && sameSet([...new Set(q.flatMap((o) => o.entities))], c.query.entities);

@@ -299,6 +299,34 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
   return undefined;
 }
 
+/**
+ * The targets a thermostat takes, in the hub's unit: what it reports, else Home Assistant's climate
+ * defaults (DEFAULT_MIN_TEMP 7 °C, DEFAULT_MAX_TEMP 35 °C; 45 °F and 95 °F as a Fahrenheit home shows them).
+ * A water heater's defaults are not a room's, so only what it reports counts.
+ */
+export function temperatureRange(domain: string, attrs: Record<string, unknown>, units: Units): { min?: number; max?: number } {
+  const f = units.temperature === '°F';
+  const fallback = domain === 'climate';
+  return {
+    min: num(attrs.min_temp) ?? (fallback ? (f ? 45 : 7) : undefined),
+    max: num(attrs.max_temp) ?? (fallback ? (f ? 95 : 35) : undefined),
+  };
+}
+
+/** A temperature a thermostat or water heater would be set to outside what it takes (70 °C in a kitchen, 22 °F indoors). */
+export function temperatureOutOfRange(
+  domain: string,
+  step: ServiceStep,
+  attrs: Record<string, unknown>,
+  units: Units,
+): { value: number; min: number; max: number } | undefined {
+  const t = num(step.data.temperature);
+  if (step.service !== 'set_temperature' || t === undefined) return undefined;
+  const { min, max } = temperatureRange(domain, attrs, units);
+  if ((min !== undefined && t < min) || (max !== undefined && t > max)) return { value: t, min: min ?? -Infinity, max: max ?? Infinity };
+  return undefined;
+}
+
 /** A temperature said in one unit, in the hub's (21 °C in a Fahrenheit home is 70 °F), to the thermostat's step. */
 function inHubUnit(v: number, said: string | undefined, units: Units, step: number): number {
   let t = v;
@@ -380,11 +408,9 @@ function stepFor(act: Act, domain: string, attrs: Record<string, unknown>, sign:
       // A change said in the other unit (2 °C warmer in a Fahrenheit home) is converted.
       const said = by === undefined ? undefined : act.unit === 'celsius' && f ? (by * 9) / 5 : act.unit === 'fahrenheit' && !f ? (by * 5) / 9 : by;
       const delta = said ?? (act.amount === 'small' ? unitStep : act.amount === 'large' ? (f ? 3 : 2) : Math.max(unitStep, 1));
-      const to = Math.round((cur + sign * delta) / unitStep) * unitStep;
-      // Outside what the thermostat takes (a reading of 1 °F, one up: 2 °F), the change is not done, nor moved to an edge.
-      const [min, max] = [num(attrs.min_temp), num(attrs.max_temp)];
-      if ((min !== undefined && to < min) || (max !== undefined && to > max)) return undefined;
-      return { service: 'set_temperature', data: { temperature: to } };
+      // Outside what the thermostat takes (a reading of 1 °F, one up: 2 °F) the planner refuses it, never moves it to
+      // an edge; the thermostat still counts as one that was maybe meant ("turn up the heat" with two asks which).
+      return { service: 'set_temperature', data: { temperature: Math.round((cur + sign * delta) / unitStep) * unitStep } };
     }
     case 'fan': {
       if (act.prop && act.prop !== 'speed') return undefined;

@@ -245,6 +245,7 @@ export const MESSAGE_KEYS = [
   'quantity',
   'range',
   'count_of_things',
+  'no_antecedent',
   'exception',
   'part',
   'confirm',

@@ -32,7 +32,8 @@ export type Meaning =
   | { k: 'bnoun'; cls: string; plural: boolean }
   | { k: 'snoun'; cls: string }
   /** `classes`: one word that names several device classes (Tor: a gate or a garage door), joined when resolving. */
-  | { k: 'domain'; domain: string; cls?: string; classes?: string[]; word: string; plural: boolean }
+  /** everyday: the domain's own everyday word, first in its list (light, Licht); the others name a kind of it more precisely (lamp, Lampe). */
+  | { k: 'domain'; domain: string; cls?: string; classes?: string[]; word: string; plural: boolean; everyday?: boolean }
   | { k: 'entity'; ids: string[]; name: string }
   | { k: 'area'; id: string; name: string }
   | { k: 'floor'; id: string; name: string }
@@ -218,7 +219,11 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   }
   each(lang.sensor_classes, (cls, p) => lex.add(p, { k: 'snoun', cls }));
   for (const [domain, w] of Object.entries(lang.domains)) {
-    for (const p of w.nouns ?? []) lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p.split('|')[0]!, plural }));
+    const nouns = w.nouns ?? [];
+    for (const p of nouns) {
+      const everyday = p === nouns[0] ? { everyday: true } : {};
+      lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p.split('|')[0]!, plural, ...everyday }));
+    }
     for (const [cls, nouns] of Object.entries(w.classes ?? {}))
       for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p.split('|')[0]!, plural }));
   }

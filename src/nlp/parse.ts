@@ -75,6 +75,8 @@ export interface Frame {
   positions: { forms: string[]; group: number }[];
   /** A word standing for things said before: the same things (it, them) or things of the same kind (the one, the ones). */
   pronoun?: 'same' | 'kind' | 'kinds';
+  /** The words that said it ("them", "the kitchen ones", "sie"). */
+  pronounWords?: string[];
   /** Parts of a list that are "the one(s)" of a kind said in another part, with whether one is meant. */
   kindParts: { group: number; one: boolean }[];
   /** A period a question asks about (today, this month): its words and the words a name carries for it. */
@@ -201,7 +203,9 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
 
 /** The question a clause asks, by its first word after any hesitation ("um, is the door locked"), and where that word is. */
 export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = []): { q: QuestionKind; at: number } | undefined {
-  const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
+  let at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
+  // "auf wie viel Grad steht …", "to what temperature is …": a preposition before the question word still asks.
+  if (has(lexemes[at], 'to') && has(lexemes[at + 1], 'question')) at++;
   const q = lexemes[at]?.meanings.find((m): m is Extract<Meaning, { k: 'question' }> => m.k === 'question');
   return q ? { q: q.q, at } : undefined;
 }
@@ -341,12 +345,14 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const pronoun = ms.find((m): m is Extract<Meaning, { k: 'pronoun' }> => m.k === 'pronoun');
     if (pronoun && ms.every((m) => m.k === 'pronoun' || m.k === 'filler')) {
       f.pronoun ??= pronoun.p;
+      f.pronounWords = [...(f.pronounWords ?? []), l.text];
       if (pronoun.p !== 'same') f.kindParts.push({ group, one: pronoun.p === 'kind' });
       continue;
     }
     // "das im Wohnzimmer", "die in der Küche": an article before a place stands for a thing of the kind said.
     if (determiners.includes(l.text) && !grammar.placeWords?.includes(l.text) && grammar.placeWords?.includes(lexemes[i + 1]?.text ?? '') && !excluding) {
       f.pronoun ??= 'kind';
+      f.pronounWords = [...(f.pronounWords ?? []), l.text];
       f.kindParts.push({ group, one: !f.mentions.some((m) => m.meanings.some((x) => (x.k === 'domain' || x.k === 'generic' || x.k === 'bnoun') && x.plural)) });
       continue;
     }
@@ -382,6 +388,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     ) {
       if (!excluding) {
         f.pronoun ??= 'kind';
+        f.pronounWords = [...(f.pronounWords ?? []), l.text];
         f.kindParts.push({ group, one: true });
       }
       continue;

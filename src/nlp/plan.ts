@@ -5,7 +5,7 @@
 // compound that cannot be planned refuses the whole command. Pure: the hub's states and services
 // come in as functions.
 import type { HubState } from '../hub/types.js';
-import { actOf, impliedDomains, outOfRange, serviceFor, type Act, type Units } from './act.js';
+import { actOf, impliedDomains, outOfRange, serviceFor, temperatureOutOfRange, type Act, type Units } from './act.js';
 import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
@@ -57,6 +57,8 @@ export type RefusalReason =
   | 'exception'
   | 'keep'
   | 'no_place'
+  /** "close them", "the kitchen ones" with nothing said before for them to stand for. */
+  | 'no_antecedent'
   /** A question about a kind of thing the place (or home) lacks: said so, never answered from another. */
   | 'no_such'
   | 'period';
@@ -96,10 +98,12 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   for (const sentence of input.command.split(/(?<=\?)/)) {
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
-    // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock.
+    // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
     const lexemes = vocabulary
       .match(recovered.tokens, home.names)
-      .map((l) => (recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k)) } : l));
+      .map((l) =>
+        recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') } : l,
+      );
     if (!lexemes.some((l) => l.text !== ',')) continue;
     const parts = clauses(lexemes, lang.determiners);
     const marked = sentence.trimEnd().endsWith('?');
@@ -217,6 +221,11 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
       ? { verb: 'turn_on' }
       : undefined);
   if (!act) return refuse('no_action', f.unknown);
+  // A word standing for things said before, with nothing said before it could stand for, is never "everything here".
+  // "the left one" is found by its position (the things whose names carry it); the "it" of "it is too warm",
+  // "warm it up" is the air of the room, which the temperature act finds itself.
+  if (f.pronoun && !f.mentions.length && !f.everything && !f.positions.length && !(f.pronoun === 'same' && act.prop === 'temperature'))
+    return refuse('no_antecedent', f.pronounWords ?? []);
   // "leave the tv off", "lass das Licht an": asked to change nothing.
   if (act.verb === 'keep')
     return refuse(
@@ -286,6 +295,9 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   for (const id of r.ids) {
     const e = home.entities.get(id)!;
     const step = stepOf(e)!;
+    // A target the thermostat does not take is said so, not sent to the hub (which a dry run never asks).
+    const hot = temperatureOutOfRange(e.domain, step, deps.state(id)?.attributes ?? {}, deps.units ?? { temperature: '°C' });
+    if (hot) return refuse('range', [String(hot.value)], hot);
     const key = `${e.domain}|${step.service}|${Object.keys(step.data).length ? JSON.stringify(step.data) : ''}`;
     const s = steps.get(key);
     if (s) s.entity_ids.push(id);

@@ -221,8 +221,16 @@ export class Recoverer {
   /** Words before their numbers are read: a mistyped number word ("fourty five") becomes the one it spells. */
   numberWords(input: readonly string[]): string[] {
     const isNumberWord = (t: string) => this.lang.numbers[t] !== undefined || this.lang.number_scales[t] !== undefined;
-    return input.map((t) =>
-      isNumber(t) || t === ',' || isNumberWord(t) || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) ? t : (this.numberWord(t) ?? t),
+    const units = new Set(Object.values(this.lang.units).flat());
+    const before = new Set([...this.lang.to, ...this.lang.by]);
+    // A value is never guessed out of any word: a mistyped number word is read only where a number
+    // stands ("fourty five", "fümf Grad", "to fourty"), never "nice" as nine in "nice and cosy".
+    const placed = (i: number) => {
+      const [prev, next] = [input[i - 1] ?? '', input[i + 1] ?? ''];
+      return isNumber(prev) || isNumberWord(prev) || isNumber(next) || isNumberWord(next) || units.has(next) || before.has(prev);
+    };
+    return input.map((t, i) =>
+      isNumber(t) || t === ',' || isNumberWord(t) || this.known(t) || !/\p{L}/u.test(t) || this.stem(t) || !placed(i) ? t : (this.numberWord(t) ?? t),
     );
   }
 

@@ -356,7 +356,10 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
     const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
     if (withWord.length) list = withWord;
   }
-  if (singular && list.length > 1 && !scope.explicit && !(scope.soft && list.every((e) => e.area === scope.soft))) {
+  // In the speaker's room the everyday word for a kind ("das Licht", "the light") means all of it there, as in Home
+  // Assistant; a word that names a kind more precisely ("die Lampe", "the lamp") means one, so several are asked about.
+  const precise = m.k === 'domain' && !m.everyday && !m.cls && !m.classes && m.word !== m.domain;
+  if (singular && list.length > 1 && !scope.explicit && !(scope.soft && list.every((e) => e.area === scope.soft) && !precise)) {
     // "the lamp": the entities that carry the word in their name, if that settles it (not for a word of several
     // kinds: "das Tor" is the gate or the garage door, whichever name carries "Tor").
     if (m.k === 'domain' && m.word !== m.domain && !m.classes) {

@@ -19,6 +19,8 @@ export interface CorpusCase {
   intent: string;
   actions?: ExpectedAction[];
   query?: { entities: string[] };
+  /** The refusal's reason, where this project refuses what the corpus only parses (1 °F on a thermostat that takes 45-95 °F). */
+  refused?: string;
 }
 
 /** A case of the paraphrase set: what a person would want, or that nothing be done. */
@@ -78,6 +80,7 @@ export function actionsMatch(want: ExpectedAction[], got: GotAction[]): boolean 
 
 /** A corpus case passes when the reply is 200 and its set matches exactly (the fixture README's rule). */
 export function corpusPasses(c: CorpusCase, status: number, body: Record<string, any>): boolean {
+  if (c.refused) return status === 422 && body.details?.reason === c.refused && (body.actions ?? []).length === 0;
   if (status !== 200) return false;
   if (c.query) return Array.isArray(body.query?.entities) && sameSet(body.query.entities, c.query.entities) && (body.actions ?? []).length === 0;
   const got = (body.actions ?? []) as GotAction[];

@@ -153,6 +153,7 @@ describe('a third language is data only', () => {
     quantity: 'Nix dun: {words}.',
     range: 'Nix dun: {value} nix {min}-{max}.',
     count_of_things: 'Nix dun: {words}.',
+    no_antecedent: 'Nix dun: {words} wat?',
     exception: 'Nix dun: nix {words}.',
     part: 'Part: “{part}”.',
     confirm: 'Nix dun: sho {what}.',
