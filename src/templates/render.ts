@@ -58,6 +58,24 @@ export interface RenderAnswer {
   warnings: string[];
 }
 
+/** A message of the hub's that cannot quote a state: the template did not parse (nothing was read). */
+const SYNTAX_ERROR = /^TemplateSyntaxError: /;
+
+/**
+ * The hub's refusal of a template, as the caller's error. A template that fails while rendering is
+ * answered without saying what it read, and its message quotes the value it could not use
+ * (`int got invalid input 'locked'`): with entities hidden, only a syntax error's message is shown.
+ */
+function failed(message: string, anyHidden: boolean): AppError {
+  if (!anyHidden || SYNTAX_ERROR.test(message)) return invalidParameters(`template: ${message}`, { field: 'template', hub_message: message });
+  return new AppError(
+    'FORBIDDEN',
+    403,
+    'The template failed while rendering; its error is not shown, since it may quote what the template read and Home Assistant hides entities from Assist (TOOLS_EXPOSED_ONLY)',
+    { field: 'template', exposed: false, error_withheld: true },
+  );
+}
+
 export class TemplateRenderer {
   constructor(
     private readonly hub: HubClient,
@@ -95,11 +113,10 @@ export class TemplateRenderer {
       answer = await this.hub.renderTemplate(template, { timeoutS, waitMs: timeoutS * 1000 + GRACE_MS });
     } catch (err) {
       // The hub refuses a template it cannot parse or that would render past its limit: template_error.
-      if (err instanceof AppError && err.details.hub_code === 'template_error')
-        throw invalidParameters(`template: ${err.message}`, { field: 'template', hub_message: err.message });
+      if (err instanceof AppError && err.details.hub_code === 'template_error') throw failed(err.message, hiddenNow.length > 0);
       throw err;
     }
-    if (answer.error !== undefined) throw invalidParameters(`template: ${answer.error}`, { field: 'template', hub_message: answer.error });
+    if (answer.error !== undefined) throw failed(answer.error, hiddenNow.length > 0);
     const l = answer.listeners ?? {};
     const entities = [...new Set((l.entities ?? []).map((id) => id.toLowerCase()))];
     const domains = [...new Set(l.domains ?? [])];

@@ -1,0 +1,52 @@
+// ATTACK: holes found by trying this session's new capabilities (templates, calendars, to-do lists,
+// cameras, admin tools, find_tools/call_tool) as an attacker would, on integ at 3bb4ac3. Each test
+// failed before the fix committed with it:
+// - HOLE T1: with entities hidden from Assist, a template that fails while reading a hidden entity
+//   (`{{ states('lock.front_door') | int }}`) answered Home Assistant's error message, which quotes
+//   the value it could not convert: the hidden state. The hub sends such an error without saying
+//   what the template read, so the listener check never ran.
+import { RawClient } from '@home-mcp-bridge/sim/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { callToolOk } from '../helpers/tool-call.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+async function toolError(x: TestServer, name: string, args: Record<string, unknown>) {
+  const r = await x.call('/api/tools/call', 'POST', { name, arguments: args });
+  expect(r.body.isError, JSON.stringify(r.body)).toBe(true);
+  return r.body.structuredContent.error as { code: string; message: string; details: Record<string, any> };
+}
+
+describe('with entities hidden from Assist (TOOLS_EXPOSED_ONLY)', () => {
+  let x: TestServer;
+  beforeAll(async () => {
+    x = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
+    const raw = await RawClient.connect(x.app.simulator!.wsUrl, x.app.simulator!.token);
+    await raw.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.hallway'], should_expose: true });
+    await raw.close();
+    // The bridge reads exposure again when the entity registry changes.
+    const sim = x.app.simulator!;
+    await fetch(`${sim.url}/api/config/script/config/nothing`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ alias: 'Nothing', sequence: [] }),
+    });
+    for (let i = 0; i < 500 && !(x.app.services.policy.maySee('light.hallway') && !x.app.services.policy.maySee('lock.front_door')); i++)
+      await new Promise((ok) => setTimeout(ok, 10));
+    expect(x.app.services.policy.maySee('lock.front_door')).toBe(false);
+  });
+  afterAll(() => x?.close());
+
+  test('HOLE T1: a template failing on a hidden entity does not quote its state in the error', async () => {
+    const hidden = x.app.hub.cache.get('lock.front_door')!.state;
+    for (const template of ["{{ states('lock.front_door') | int }}", "{{ states('lock.front_door') | float }}", '{{ states.lock.front_door.state | int }}']) {
+      const e = await toolError(x, 'render_template', { template });
+      expect(JSON.stringify(e), template).not.toContain(`'${hidden}'`);
+      expect(e, template).toMatchObject({ code: 'FORBIDDEN', details: { exposed: false, error_withheld: true } });
+    }
+    // The hub does not say what a failed rendering read, so any failure but a syntax error is withheld.
+    const seen = x.app.hub.cache.get('light.hallway')!.state;
+    expect((await toolError(x, 'render_template', { template: "{{ states('light.hallway') | int }}" })).details.error_withheld).toBe(true);
+    expect((await toolError(x, 'render_template', { template: '{{ 1 + }}' })).message).toMatch(/TemplateSyntaxError/);
+    expect((await callToolOk(x, 'render_template', { template: "{{ states('light.hallway') }}" })).structuredContent!.result).toBe(seen);
+  });
+});
