@@ -39,6 +39,14 @@ export const REGISTRY_HELPERS = [
   'integration_entities',
   'config_entry_id',
   'config_entry_attr',
+  // These take an entity id too, and answer its area, floor, labels or hiding without reading its state.
+  'area_id',
+  'area_name',
+  'floor_id',
+  'floor_name',
+  'labels',
+  'is_hidden_entity',
+  'is_device_attr',
 ];
 const REGISTRY_RE = new RegExp(`\\b(${REGISTRY_HELPERS.join('|')})\\b`);
 const ENTITY_ID_RE = /\b[a-z0-9_]+\.[a-z0-9_]+\b/g;

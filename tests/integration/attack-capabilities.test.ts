@@ -5,6 +5,10 @@
 //   (`{{ states('lock.front_door') | int }}`) answered Home Assistant's error message, which quotes
 //   the value it could not convert: the hidden state. The hub sends such an error without saying
 //   what the template read, so the listener check never ran.
+// - HOLE T2: Home Assistant's registry helpers that take an entity id (area_id, area_name, floor_id,
+//   floor_name, labels, is_hidden_entity, is_device_attr) answer a hidden entity's area, floor and
+//   labels (and so that it exists) without reading its state, so nothing lists them as read; only
+//   the helpers that list ids (area_entities, ...) were refused before rendering.
 import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callToolOk } from '../helpers/tool-call.js';
@@ -48,5 +52,20 @@ describe('with entities hidden from Assist (TOOLS_EXPOSED_ONLY)', () => {
     expect((await toolError(x, 'render_template', { template: "{{ states('light.hallway') | int }}" })).details.error_withheld).toBe(true);
     expect((await toolError(x, 'render_template', { template: '{{ 1 + }}' })).message).toMatch(/TemplateSyntaxError/);
     expect((await callToolOk(x, 'render_template', { template: "{{ states('light.hallway') }}" })).structuredContent!.result).toBe(seen);
+  });
+
+  test('HOLE T2: registry helpers that take an entity id are refused before rendering', async () => {
+    for (const [helper, template] of [
+      ['area_id', "{{ area_id('lock.front_door') }}"],
+      ['area_name', "{{ area_name('lock.front_door') }}"],
+      ['floor_id', "{{ 'lock.front_door' | floor_id }}"],
+      ['floor_name', "{{ floor_name('lock.front_door') }}"],
+      ['labels', "{{ labels('lock.front_door') }}"],
+      ['is_hidden_entity', "{{ is_hidden_entity('lock.front_door') }}"],
+      ['is_device_attr', "{{ is_device_attr('lock.front_door', 'model', 'x') }}"],
+    ]) {
+      const e = await toolError(x, 'render_template', { template: template! });
+      expect(e, template).toMatchObject({ code: 'FORBIDDEN', details: { helper, exposed: false } });
+    }
   });
 });
