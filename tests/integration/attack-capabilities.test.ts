@@ -5,12 +5,18 @@
 //   (`{{ states('lock.front_door') | int }}`) answered Home Assistant's error message, which quotes
 //   the value it could not convert: the hidden state. The hub sends such an error without saying
 //   what the template read, so the listener check never ran.
+// - HOLE E1: firing an event (call_service's fire_event) that an automation listens for was judged
+//   as `fire_event.<type>` alone: with TOOLS_DENY=lock and REQUIRE_CONFIRMATION, firing the event
+//   an automation waits for ran its unlock or garage opening with no refusal and no question. The
+//   event's only effect is what listens to it, so it is judged as running those automations, as
+//   automation.trigger is.
 // - HOLE T2: Home Assistant's registry helpers that take an entity id (area_id, area_name, floor_id,
 //   floor_name, labels, is_hidden_entity, is_device_attr) answer a hidden entity's area, floor and
 //   labels (and so that it exists) without reading its state, so nothing lists them as read; only
 //   the helpers that list ids (area_entities, ...) were refused before rendering.
 import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { refusals } from '../helpers/refusals.js';
 import { callToolOk } from '../helpers/tool-call.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -66,6 +72,45 @@ describe('with entities hidden from Assist (TOOLS_EXPOSED_ONLY)', () => {
     ]) {
       const e = await toolError(x, 'render_template', { template: template! });
       expect(e, template).toMatchObject({ code: 'FORBIDDEN', details: { helper, exposed: false } });
+    }
+  });
+});
+
+describe('with TOOLS_DENY=lock and REQUIRE_CONFIRMATION', () => {
+  let y: TestServer;
+  const { hub, until } = refusals(() => y, 'attack-capabilities');
+  beforeAll(async () => {
+    y = await startTestServer({ TOOLS_DENY: 'lock', REQUIRE_CONFIRMATION: 'true' });
+    await hub('POST', '/api/config/automation/config/sesame', {
+      alias: 'Sesame',
+      triggers: [{ trigger: 'event', event_type: 'open_sesame' }],
+      actions: [{ action: 'cover.open_cover', target: { entity_id: 'cover.garage_door' } }],
+    });
+    await hub('POST', '/api/config/automation/config/let_in', {
+      alias: 'Let in',
+      triggers: [{ trigger: 'event', event_type: 'let_in', event_data: { who: 'guest' } }],
+      actions: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }],
+    });
+    await until(() => y.app.hub.cache.has('automation.sesame') && y.app.hub.cache.has('automation.let_in'), 'the two automations');
+  });
+  afterAll(() => y?.close());
+
+  test('HOLE E1: firing the event an automation listens for is judged as running it', async () => {
+    const fire = (event_type: string, event_data?: Record<string, unknown>) =>
+      toolError(y, 'call_service', { operation: 'fire_event', event_type, ...(event_data ? { event_data } : {}) });
+    const ask = await fire('open_sesame');
+    expect(ask.code, ask.message).toBe('CONFIRMATION_REQUIRED');
+    expect(ask.details.needs_confirmation.join(' ')).toContain('cover.garage_door');
+    const deny = await fire('let_in', { who: 'guest' });
+    expect(deny.code, deny.message).toBe('FORBIDDEN');
+    expect(deny.details.entity_ids).toContain('lock.front_door');
+    // An event no automation listens for (or whose data it does not match) fires as before.
+    for (const [type, data] of [
+      ['doorbell_test', {}],
+      ['let_in', { who: 'postman' }],
+    ] as const) {
+      const r = await callToolOk(y, 'call_service', { operation: 'fire_event', event_type: type, event_data: data });
+      expect(r.structuredContent, type).toMatchObject({ fired: true });
     }
   });
 });
