@@ -9,7 +9,8 @@
 // hidden, every template the hub renders is answered. Time is limited twice (the hub's own
 // `timeout`, and our wait for an answer), and the result is cut at TEMPLATE_MAX_OUTPUT.
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
-import type { HubClient, RenderedTemplate } from '../hub/client.js';
+import type { HubReader, RenderedTemplate } from '../hub/reader.js';
+import { CREDENTIAL_DOMAINS, quotesCredential } from '../hub/credentials.js';
 import type { Policy } from '../policy/policy.js';
 
 /** Longest template taken. */
@@ -66,6 +67,14 @@ export interface RenderAnswer {
   warnings: string[];
 }
 
+const credentialsRead = () =>
+  new AppError(
+    'FORBIDDEN',
+    403,
+    "The template reads cameras, images or media players, whose states in Home Assistant carry credentials, so its result is not shown; other tools answer what they show (states, snapshots), or name another entity's domain (states.light)",
+    { field: 'template', credentials: true },
+  );
+
 /** A message of the hub's that cannot quote a state: the template did not parse (nothing was read). */
 const SYNTAX_ERROR = /^TemplateSyntaxError: /;
 
@@ -75,6 +84,7 @@ const SYNTAX_ERROR = /^TemplateSyntaxError: /;
  * (`int got invalid input 'locked'`): with entities hidden, only a syntax error's message is shown.
  */
 function failed(message: string, anyHidden: boolean): AppError {
+  if (quotesCredential(message)) return credentialsRead();
   if (!anyHidden || SYNTAX_ERROR.test(message)) return invalidParameters(`template: ${message}`, { field: 'template', hub_message: message });
   return new AppError(
     'FORBIDDEN',
@@ -86,7 +96,7 @@ function failed(message: string, anyHidden: boolean): AppError {
 
 export class TemplateRenderer {
   constructor(
-    private readonly hub: HubClient,
+    private readonly hub: HubReader,
     private readonly policy: Policy,
     private readonly opts: { maxOutput: number },
   ) {}
@@ -144,6 +154,15 @@ export class TemplateRenderer {
         );
       }
     }
+    // Home Assistant's engine reads states with their credentials (a camera's access_token): a template reading any is not answered.
+    const credentialed = (id: string) => CREDENTIAL_DOMAINS.has(id.slice(0, id.indexOf('.')));
+    if (
+      entities.some(credentialed) ||
+      domains.some((d) => CREDENTIAL_DOMAINS.has(d.toLowerCase())) ||
+      (l.all === true && [...this.hub.cache.ids()].some(credentialed)) ||
+      quotesCredential(JSON.stringify([answer.result ?? null, answer.warnings]))
+    )
+      throw credentialsRead();
     let result = answer.result ?? null;
     const text = typeof result === 'string' ? result : JSON.stringify(result);
     const truncated = text.length > this.opts.maxOutput;

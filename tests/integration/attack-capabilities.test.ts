@@ -10,6 +10,9 @@
 //   an automation waits for ran its unlock or garage opening with no refusal and no question. The
 //   event's only effect is what listens to it, so it is judged as running those automations, as
 //   automation.trigger is.
+// - HOLE C1: render_template answered a camera's credentials: `{{ state_attr('camera.front_door',
+//   'access_token') }}` or its `entity_picture` (`/api/camera_proxy/...?token=`), read by Home
+//   Assistant's own template engine from the states the bridge strips them from.
 // - HOLE T2: Home Assistant's registry helpers that take an entity id (area_id, area_name, floor_id,
 //   floor_name, labels, is_hidden_entity, is_device_attr) answer a hidden entity's area, floor and
 //   labels (and so that it exists) without reading its state, so nothing lists them as read; only
@@ -112,5 +115,33 @@ describe('with TOOLS_DENY=lock and REQUIRE_CONFIRMATION', () => {
       const r = await callToolOk(y, 'call_service', { operation: 'fire_event', event_type: type, event_data: data });
       expect(r.structuredContent, type).toMatchObject({ fired: true });
     }
+  });
+});
+
+describe('credentials in states stay out of templates', () => {
+  let z: TestServer;
+  beforeAll(async () => {
+    z = await startTestServer();
+  });
+  afterAll(() => z?.close());
+
+  test('HOLE C1: a template cannot read a camera access_token or signed picture URL', async () => {
+    const token = z.app.simulator!.states().find((x) => x.entity_id === 'camera.front_door')!.attributes.access_token as string;
+    expect(token).toBeTruthy();
+    for (const template of [
+      "{{ state_attr('camera.front_door', 'access_token') }}",
+      "{{ state_attr('camera.front_door', 'entity_picture') }}",
+      '{{ states.camera.front_door.attributes.access_token }}',
+      "{{ state_attr('CAMERA.FRONT_DOOR', 'access_token') | upper }}",
+      // Failing on it: Home Assistant's error quotes the value.
+      "{{ state_attr('camera.front_door', 'access_token') | int }}",
+    ]) {
+      const r = await z.call('/api/tools/call', 'POST', { name: 'render_template', arguments: { template } });
+      expect(JSON.stringify(r.body), template).not.toContain(token);
+      expect(JSON.stringify(r.body), template).not.toContain(token.toUpperCase());
+      expect(r.body.structuredContent?.error, template).toMatchObject({ code: 'FORBIDDEN', details: { credentials: true } });
+    }
+    // Other entities render as before.
+    expect((await callToolOk(z, 'render_template', { template: "{{ states('light.hallway') }}" })).structuredContent!.result).toMatch(/^(on|off)$/);
   });
 });
