@@ -13,6 +13,9 @@
 // - HOLE C1: render_template answered a camera's credentials: `{{ state_attr('camera.front_door',
 //   'access_token') }}` or its `entity_picture` (`/api/camera_proxy/...?token=`), read by Home
 //   Assistant's own template engine from the states the bridge strips them from.
+// - HOLE N1: the energy tool's `prefs` answered Home Assistant's energy preferences whole in
+//   structuredContent.prefs, naming meters hidden from Assist (sensor.grid_energy_import, ...) that
+//   its text and `sources` left out.
 // - HOLE T2: Home Assistant's registry helpers that take an entity id (area_id, area_name, floor_id,
 //   floor_name, labels, is_hidden_entity, is_device_attr) answer a hidden entity's area, floor and
 //   labels (and so that it exists) without reading its state, so nothing lists them as read; only
@@ -61,6 +64,15 @@ describe('with entities hidden from Assist (TOOLS_EXPOSED_ONLY)', () => {
     expect((await toolError(x, 'render_template', { template: "{{ states('light.hallway') | int }}" })).details.error_withheld).toBe(true);
     expect((await toolError(x, 'render_template', { template: '{{ 1 + }}' })).message).toMatch(/TemplateSyntaxError/);
     expect((await callToolOk(x, 'render_template', { template: "{{ states('light.hallway') }}" })).structuredContent!.result).toBe(seen);
+  });
+
+  test('HOLE N1: the energy preferences name no hidden meter', async () => {
+    const r = await callToolOk(x, 'energy', { operation: 'prefs' });
+    const all = JSON.stringify(r);
+    for (const id of ['sensor.grid_energy_import', 'sensor.grid_energy_export', 'sensor.solar_energy', 'sensor.gas_meter']) {
+      expect(x.app.services.policy.maySee(id)).toBe(false);
+      expect(all, id).not.toContain(id);
+    }
   });
 
   test('HOLE T2: registry helpers that take an entity id are refused before rendering', async () => {
