@@ -443,7 +443,7 @@ function eventTriggersOf(config: ItemConfig, type: string, data: Record<string, 
   for (const t of Array.isArray(list) ? list : list ? [list] : []) {
     if (!isObject(t) || String(t.trigger ?? t.platform ?? '') !== 'event') continue;
     const types = Array.isArray(t.event_type) ? t.event_type : [t.event_type];
-    if (!types.some((x) => x === type || anyTemplate(x))) continue;
+    if (!types.some((x) => x === type || x === '*' || anyTemplate(x))) continue;
     const wanted = t.event_data;
     if (!isObject(wanted) || anyTemplate(wanted)) return true;
     if (Object.entries(wanted).every(([k, w]) => sameValue(data[k], w))) return true;

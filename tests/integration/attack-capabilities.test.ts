@@ -9,7 +9,8 @@
 //   as `fire_event.<type>` alone: with TOOLS_DENY=lock and REQUIRE_CONFIRMATION, firing the event
 //   an automation waits for ran its unlock or garage opening with no refusal and no question. The
 //   event's only effect is what listens to it, so it is judged as running those automations, as
-//   automation.trigger is.
+//   automation.trigger is. Likewise `tag_scanned` (a tag trigger's event: a tag that opens a door)
+//   and the integrations' button events device triggers run on (zha_event, ...) could be fired.
 // - HOLE C1: render_template answered a camera's credentials: `{{ state_attr('camera.front_door',
 //   'access_token') }}` or its `entity_picture` (`/api/camera_proxy/...?token=`), read by Home
 //   Assistant's own template engine from the states the bridge strips them from.
@@ -119,6 +120,11 @@ describe('with TOOLS_DENY=lock and REQUIRE_CONFIRMATION', () => {
     const deny = await fire('let_in', { who: 'guest' });
     expect(deny.code, deny.message).toBe('FORBIDDEN');
     expect(deny.details.entity_ids).toContain('lock.front_door');
+    for (const type of ['tag_scanned', 'zha_event']) {
+      const own = await fire(type, { tag_id: 'front-door' });
+      expect(own.code, `${type}: ${own.message}`).toBe('FORBIDDEN');
+    }
+    expect((await fire('TAG_SCANNED', { tag_id: 'front-door' })).code).toBe('INVALID_PARAMETERS');
     // An event no automation listens for (or whose data it does not match) fires as before.
     for (const [type, data] of [
       ['doorbell_test', {}],
