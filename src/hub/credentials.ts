@@ -29,6 +29,24 @@ export function quotesCredential(text: string): boolean {
   return false;
 }
 
+const escaped = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A service's response with every credential dropped from a state lately cut out of its strings (a
+ * media player's browse or search answers sign picture URLs with the same token).
+ */
+export function withoutQuotedCredentials(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (!quotesCredential(value)) return value;
+    let out = value;
+    for (const secret of dropped) out = out.replace(new RegExp(escaped(secret), 'gi'), '');
+    return out;
+  }
+  if (Array.isArray(value)) return value.map(withoutQuotedCredentials);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withoutQuotedCredentials(x)]));
+  return value;
+}
+
 /** The state without credentials (the same object when it has none). */
 export function withoutCredentials<T extends HubState | null | undefined>(state: T): T {
   const a = state?.attributes;
