@@ -163,3 +163,31 @@ describe('credentials in states stay out of templates', () => {
     expect((await callToolOk(z, 'render_template', { template: "{{ states('light.hallway') }}" })).structuredContent!.result).toMatch(/^(on|off)$/);
   });
 });
+
+describe('what held: read-only mode refuses every new way to change the home', () => {
+  let r: TestServer;
+  beforeAll(async () => {
+    r = await startTestServer({ TOOLS_READ_ONLY: 'true' });
+  });
+  afterAll(() => r?.close());
+
+  test('calendar create, to-do add and move, events, a service call: 403 read_only, nothing sent', async () => {
+    const before = JSON.stringify(r.app.simulator!.states().filter((x) => /^(calendar|todo)\./.test(x.entity_id)));
+    for (const [name, args] of [
+      ['calendar', { operation: 'create', entity_id: 'calendar.family', summary: 'x', start: '2026-12-24T10:00', end: '2026-12-24T11:00' }],
+      ['todo', { operation: 'add', list: 'todo.shopping_list', item: 'x' }],
+      ['todo', { operation: 'move', list: 'todo.shopping_list', item: 'Eggs' }],
+      ['call_service', { operation: 'fire_event', event_type: 'open_sesame' }],
+      ['call_service', { operation: 'call', domain: 'homeassistant', service: 'turn_on', target: { entity_id: 'lock.front_door' } }],
+      ['call_service', { operation: 'call', domain: 'todo', service: 'add_item', target: { entity_id: 'TODO.SHOPPING_LIST ' }, data: { item: 'x' } }],
+    ] as const) {
+      const e = await toolError(r, name, args);
+      expect(e.code, `${name} ${JSON.stringify(args)}: ${e.message}`).toBe('FORBIDDEN');
+      expect(e.details.read_only, name).toBe(true);
+    }
+    expect(JSON.stringify(r.app.simulator!.states().filter((x) => /^(calendar|todo)\./.test(x.entity_id)))).toBe(before);
+    // Admin tools are off (ADMIN_TOOLS): not offered, 404 through call_tool's target too.
+    const admin = await r.call('/api/tools/call', 'POST', { name: 'admin_registry', arguments: { operation: 'list', kind: 'area' } });
+    expect(JSON.stringify(admin.body)).toMatch(/NOT_FOUND|not found|No tool/i);
+  });
+});
