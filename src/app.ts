@@ -371,6 +371,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     disabled: config.pluginsDisabled,
     parts: {
       hub,
+      bus,
       home,
       actions,
       policy,

@@ -27,6 +27,7 @@ import type { Cors } from '../http/cors.js';
 import type { Logger } from '../log.js';
 import { McpLive, type VisibilitySource } from './live.js';
 import { RequestStateSeal } from './request-state.js';
+import { McpTasks } from './tasks.js';
 import { authInfoOf, buildServer, type McpServices } from './server.js';
 import { createMcpSession, type McpSession } from './session.js';
 import { HeldBy } from './held-by.js';
@@ -86,6 +87,7 @@ export class McpHttp {
   private readonly hosts: Set<string>;
   readonly live: McpLive;
   readonly seal = new RequestStateSeal();
+  readonly tasks = new McpTasks();
   private readonly modern: McpHttpHandler;
   private readonly stopLive: () => void;
 
@@ -96,7 +98,7 @@ export class McpHttp {
     this.hosts = new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
     this.live = new McpLive(services, opts.debounceMs, opts.visibility);
     this.modern = createMcpHandler(
-      ({ authInfo }) => buildServer(services, { seal: this.seal }, authInfo?.extra?.principal as Principal | undefined, 'modern'),
+      ({ authInfo }) => buildServer(services, { seal: this.seal, tasks: this.tasks }, authInfo?.extra?.principal as Principal | undefined, 'modern'),
       {
         legacy: 'reject',
         // Listen streams are bounded here, per client and under SSE_MAX_CONNECTIONS, with an HTTP status.
@@ -228,7 +230,7 @@ export class McpHttp {
     // The stream is an event stream like any other: it takes a place under SSE_MAX_CONNECTIONS (503 when none is left).
     const release = this.opts.reserveStream?.() ?? (() => undefined);
     this.makeRoom(principal.sub);
-    const session = createMcpSession(this.services, { seal: this.seal, live: this.live }, principal, 'legacy');
+    const session = createMcpSession(this.services, { seal: this.seal, tasks: this.tasks, live: this.live }, principal, 'legacy');
     // Through ingress the client only reaches us under Home Assistant's path for the add-on.
     const transport = new LegacySseTransport(`${pathPrefix}/messages`);
     const held = new HeldBy(this.opts.credentials, principal, (end) => {
@@ -280,7 +282,7 @@ export class McpHttp {
 
   /** A request without a session: the transport accepts only an initialize, which opens one. */
   private async open(request: Request, principal: Principal): Promise<Response> {
-    const session = createMcpSession(this.services, { seal: this.seal, live: this.live }, principal, 'legacy');
+    const session = createMcpSession(this.services, { seal: this.seal, tasks: this.tasks, live: this.live }, principal, 'legacy');
     let entry: Entry | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -357,6 +359,7 @@ export class McpHttp {
     this.stopLive();
     this.live.close();
     void this.modern.close().catch(() => undefined);
+    this.tasks.close();
     for (const sid of [...this.sessions.keys()]) this.drop(sid);
     for (const entry of [...this.legacy.values()]) void entry.transport.close();
     // Listen streams were ended by the handler's close, each with the graceful empty result.

@@ -24,6 +24,8 @@ import { errorResult } from '../plugin-host/tool-registry.js';
 import { discoveryOf } from '../plugin-host/tool-discovery.js';
 import type { RequestStateSeal } from './request-state.js';
 import { UI_EXTENSION, UI_MIME } from '../plugin-sdk/ui.js';
+import * as v from 'valibot';
+import { type McpTasks, type RunOutcome, TASKS_EXTENSION } from './tasks.js';
 
 /** What a server serves: the catalogues, and the bus the live parts follow. */
 export interface McpServices {
@@ -100,7 +102,40 @@ function capabilitiesOf(ctx: ServerContext, server: Server): Record<string, unkn
 
 export interface ServerParts {
   seal: RequestStateSeal;
+  /** The tasks long calls run as (MCP's tasks extension), shared by every server of the bridge. */
+  tasks: McpTasks;
 }
+
+/** Whether the client negotiated MCP's tasks extension (per request in the 2026 era, at initialize before). */
+const hasTasks = (caps: Record<string, unknown>) => {
+  const ext = caps.extensions as Record<string, unknown> | undefined;
+  return typeof ext === 'object' && ext !== null && ext[TASKS_EXTENSION] !== undefined && ext[TASKS_EXTENSION] !== null;
+};
+
+const missingTasks = (what: string) =>
+  new ProtocolError(
+    ProtocolErrorCode.MissingRequiredClientCapability,
+    `${what} runs as a task: it needs MCP 2026-07-28 with the ${TASKS_EXTENSION} extension, which this request did not declare`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
+
+/** How one run of a task's call ended. */
+function outcomeOf(run: Promise<unknown>): Promise<RunOutcome> {
+  return run.then(
+    (result) => ({ kind: 'result', result: result as never }),
+    (err: unknown): RunOutcome => {
+      if (err instanceof InputNeeded) return { kind: 'asks', questions: err.questions as never, answers: err.answers };
+      if (err instanceof AppError) return { kind: 'failed', message: err.message, data: { code: err.code } };
+      return { kind: 'failed', message: 'The bridge failed while running the call; its log says why' };
+    },
+  );
+}
+
+const AnyParams = v.looseObject({});
+const TaskParams = v.looseObject({ taskId: v.pipe(v.string(), v.maxLength(200)) });
+const Responses = v.record(v.string(), v.unknown());
 
 /** Builds a server for one caller (`principal`; undefined for the local stdio user) in one era. */
 export function buildServer(s: McpServices, parts: ServerParts, principal: Principal | undefined, era: Era): Server {
@@ -113,7 +148,8 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
         resources: { subscribe: true, listChanged: true },
         logging: {},
         completions: {},
-        extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] } },
+        // Tasks belong to 2026-07-28 (their results carry resultType); 2025-era clients keep progress, then the result.
+        extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] }, ...(era === 'modern' ? { [TASKS_EXTENSION]: {} } : {}) },
       },
       instructions: INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
@@ -141,12 +177,20 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
       requestState: parts.seal.mint({ asked: Object.keys(need.questions), answers: need.answers }, { caller: subject(who), method, name, args }),
     });
 
-  const channel = (ctx: ServerContext, round: Round, progressToken?: string | number): ClientChannel => {
+  /** A tool's channel to the request's client; once the call is a task (`task.id()` answers its id), progress becomes the task's status message. */
+  const channel = (
+    ctx: ServerContext,
+    round: Round,
+    progressToken?: string | number,
+    task?: { background: () => boolean; signal: AbortSignal; id: () => string | undefined },
+  ): ClientChannel => {
     const caps = capabilitiesOf(ctx, server);
     return askingChannel({
       round,
       can: (kind: AskKind) => caps[kind] !== undefined && caps[kind] !== null,
       progress: async (progress, total, message) => {
+        const taskId = task?.id();
+        if (taskId) return parts.tasks.progress(taskId, message ?? `${progress}${total !== undefined ? ` of ${total}` : ''}`);
         // Only a caller that asked for progress (with a token) is sent any.
         if (progressToken === undefined) return;
         await ctx.mcpReq.notify({
@@ -154,8 +198,49 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
           params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
         });
       },
-      log: (level, data) => ctx.mcpReq.log(level, data),
+      // The request a task started from has been answered: its log lines have nowhere to go.
+      log: async (level, data) => (task?.id() ? undefined : ctx.mcpReq.log(level, data)),
+      ...(task ? { background: task.background, signal: task.signal } : {}),
     });
+  };
+
+  /**
+   * A call of a tool that may run as a task, from a client with the extension: it runs in this
+   * request until it finishes (answered as usual) or says it takes long (background), when the
+   * client gets a task at once and the call goes on there.
+   */
+  const callAsTask = async (ctx: ServerContext, name: string, args: unknown, who: Principal | undefined, round: Round, progressToken?: string | number) => {
+    const abort = new AbortController();
+    let taskId: string | undefined;
+    let goBackground!: () => void;
+    const background = new Promise<'background'>((r) => {
+      goBackground = () => r('background');
+    });
+    const parked = {
+      background: () => {
+        goBackground();
+        return true;
+      },
+      signal: abort.signal,
+      id: () => taskId,
+    };
+    const running = tools.call(name, args, who, channel(ctx, round, progressToken, parked), { internalErrors: 'throw' });
+    const first = await Promise.race([
+      running.then(
+        () => 'done' as const,
+        () => 'done' as const,
+      ),
+      background,
+    ]);
+    // Done in this request: answered as any call is (a failure of the bridge is the tool's error result, as before).
+    if (first === 'done') return running.catch((err: unknown) => (err instanceof AppError && err.status >= 500 ? errorResult(err) : Promise.reject(err)));
+    const again = { background: () => true, signal: abort.signal, id: () => taskId };
+    // Run again as whoever answered (the same subject; a narrower credential narrows the run).
+    const rerun = (next: Round, _signal: AbortSignal, by: unknown) =>
+      outcomeOf(tools.call(name, args, (by as Principal | undefined) ?? who, channel(ctx, next, undefined, again), { internalErrors: 'throw' }));
+    const view = parts.tasks.start(subject(who), outcomeOf(running), rerun, abort);
+    taskId = view.taskId;
+    return { resultType: 'task', ...view };
   };
 
   const tools = discoveryOf(s.tools);
@@ -164,8 +249,12 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
     const who = callerOf(ctx, principal);
     const { name } = req.params;
     const args = req.params.arguments ?? {};
+    const support = s.tools.taskSupport(name, who);
+    const tasks = support !== undefined && era === 'modern' && hasTasks(capabilitiesOf(ctx, server));
+    if (support === 'required' && !tasks) throw missingTasks(`The tool ${name}`);
     const round = roundOf(ctx, 'tools/call', name, args, who);
     try {
+      if (tasks) return (await callAsTask(ctx, name, args, who, round, req.params._meta?.progressToken)) as never;
       return (await tools.call(name, args, who, channel(ctx, round, req.params._meta?.progressToken))) as never;
     } catch (err) {
       if (err instanceof InputNeeded) return asking(err, 'tools/call', name, args, who) as never;
@@ -213,6 +302,32 @@ export function buildServer(s: McpServices, parts: ServerParts, principal: Princ
       if (err instanceof InputNeeded) return asking(err, 'resources/read', uri, {}, who) as never;
       return protocolError(err);
     }
+  });
+  // MCP's tasks extension (SEP-2663), for requests that declare it: the extension is checked
+  // before the params, so a client without it hears that first (-32021).
+  const taskRequest = <S extends v.GenericSchema>(ctx: ServerContext, method: string, schema: S, params: unknown) => {
+    if (era !== 'modern' || !hasTasks(capabilitiesOf(ctx, server))) throw missingTasks(method);
+    const parsed = v.safeParse(schema, params);
+    if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${v.summarize(parsed.issues)}`);
+    return { owner: subject(callerOf(ctx, principal)), params: parsed.output as v.InferOutput<S> };
+  };
+  server.setRequestHandler('tasks/get', { params: AnyParams }, (params, ctx) => {
+    const r = taskRequest(ctx, 'tasks/get', TaskParams, params);
+    return { resultType: 'complete', ...parts.tasks.get(r.owner, r.params.taskId) };
+  });
+  server.setRequestHandler('tasks/update', { params: AnyParams }, (params, ctx) => {
+    const r = taskRequest(ctx, 'tasks/update', TaskParams, params);
+    // The SDK takes inputResponses out of the params, as for any request that answers questions.
+    const responses = v.safeParse(Responses, ctx.mcpReq.inputResponses ?? (params as { inputResponses?: unknown }).inputResponses);
+    if (!responses.success)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object of answers by key');
+    parts.tasks.update(r.owner, r.params.taskId, responses.output, callerOf(ctx, principal));
+    return { resultType: 'complete' };
+  });
+  server.setRequestHandler('tasks/cancel', { params: AnyParams }, (params, ctx) => {
+    const r = taskRequest(ctx, 'tasks/cancel', TaskParams, params);
+    parts.tasks.cancel(r.owner, r.params.taskId);
+    return { resultType: 'complete' };
   });
   // The 2025 era's own ways to follow a resource; a session (src/mcp/session.ts) answers them.
   if (era === 'legacy') {

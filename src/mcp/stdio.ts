@@ -9,13 +9,14 @@ import { serveStdio as serveEras, StdioServerTransport } from '@modelcontextprot
 import type { Principal } from '../auth/tokens.js';
 import type { McpLive } from './live.js';
 import type { RequestStateSeal } from './request-state.js';
+import type { McpTasks } from './tasks.js';
 import type { McpServices } from './server.js';
 import { createMcpSession, type McpSession } from './session.js';
 
 /** The running bridge, as far as stdio needs it (src/main.ts starts it). */
 export interface StdioApp {
   /** The bridge's MCP parts: the one follower of the home and the one request-state seal serve stdio too. */
-  services: McpServices & { mcp: { live: McpLive; seal: RequestStateSeal } };
+  services: McpServices & { mcp: { live: McpLive; seal: RequestStateSeal; tasks: McpTasks } };
   close(): Promise<void>;
 }
 
@@ -25,7 +26,7 @@ type Listen = { jsonrpc: '2.0'; id: string | number; method: string; params?: { 
 export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   const { services } = app;
   const principal: Principal = { sub: 'stdio', iat: Math.floor(Date.now() / 1000) };
-  const { live, seal } = services.mcp;
+  const { live, seal, tasks } = services.mcp;
   const sessions = new Set<McpSession>();
   // A listen stream's resources are followed until it is cancelled or the connection ends.
   const listens = new Map<string | number, (() => void)[]>();
@@ -66,7 +67,7 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   };
   const handle = serveEras(
     ({ era }) => {
-      const session = createMcpSession(services, { seal, live }, principal, era);
+      const session = createMcpSession(services, { seal, tasks, live }, principal, era);
       sessions.add(session);
       session.server.onclose = () => {
         session.close();

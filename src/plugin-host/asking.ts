@@ -49,7 +49,12 @@ export interface ChannelParts {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   log(level: ClientLogLevel, data: unknown): Promise<void>;
   round: Round;
+  /** See ClientChannel.background; a no-op where the call cannot become a task. */
+  background?: () => boolean;
+  signal?: AbortSignal;
 }
+
+const NEVER = new AbortController().signal;
 
 const CONFIRM_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', title: 'Yes, do it', default: false } }, required: ['confirm'] };
 
@@ -89,6 +94,8 @@ export function askingChannel(parts: ChannelParts): ClientChannel {
     progress: parts.progress,
     log: parts.log,
     can: parts.can,
+    background: parts.background ?? (() => false),
+    signal: parts.signal ?? NEVER,
     ask,
     elicit: async (params, key) => (await one('elicit', { method: 'elicitation/create', params }, key)) as never,
     sample: async (params, key) => (await one('sample', { method: 'sampling/createMessage', params }, key)) as Record<string, unknown>,

@@ -8,6 +8,8 @@ import { AppError, ambiguous, invalidParameters, type Candidate } from '../error
 import type { GroupService } from '../groups/service.js';
 import type { CameraSnapshots } from '../hub/camera-proxy.js';
 import type { HubReader, ReadOnlyCommand, READ_ONLY_SUBSCRIPTIONS } from '../hub/reader.js';
+import type { Bus } from '../bus.js';
+import type { HubEvent } from '../hub/types.js';
 import { isEntityId } from '../hub/entity-id.js';
 import type { Logger } from '../log.js';
 import type { CommandService } from '../nlp/service.js';
@@ -25,6 +27,7 @@ import type {
   ClientChannel,
   ConfigChangeRequest,
   ConfigOutcome,
+  EntityState,
   Home,
   HomeAdmin,
   HomeConfig,
@@ -37,6 +40,8 @@ import type {
 /** What the bridge lends plugins: built once at start. */
 export interface PluginParts {
   hub: HubReader;
+  /** The hub's events, for waiting on a state (home.waitFor). */
+  bus: Bus;
   home: HomeView;
   actions: ActionExecutor;
   policy: Policy;
@@ -140,6 +145,7 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
     areaIdFor: (word) => home.areaIdFor(word),
     services: (domain) => home.services(domain),
     supportedActions: (id) => (home.has(id) ? actions.supportedActions(id) : []),
+    waitFor: (ids, done, opts) => waitFor(parts, ids, done, opts),
     act: (req) =>
       confirmed(client, req.confirm, (confirm) =>
         withCode(client, req.data?.code, (code) => act(parts, { principal, confirm }, code === undefined ? req : { ...req, data: { ...req.data, code } })),
@@ -223,6 +229,45 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
  * (all of it or none), run or only planned, and answered with each entity's new state and whether
  * it shows what was asked. Every category plugin acts through this; none repeats these rules.
  */
+/**
+ * Until `done` holds for these entities' states: looked at now and at each of their state changes;
+ * ends early when the signal aborts or the time is up. Only entities the caller may see are watched.
+ */
+function waitFor(
+  parts: PluginParts,
+  ids: readonly string[],
+  done: (states: (EntityState | undefined)[]) => boolean,
+  opts: { timeoutMs: number; signal?: AbortSignal; changed?: (states: (EntityState | undefined)[]) => void },
+): Promise<boolean> {
+  const { home, bus, policy } = parts;
+  const watched = ids.filter((id) => policy.maySee(id));
+  const now = () => watched.map((id) => home.state(id));
+  if (done(now())) return Promise.resolve(true);
+  if (opts.signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const ids = new Set(watched);
+    const end = (held: boolean) => {
+      clearTimeout(timer);
+      bus.off('event', heard);
+      opts.signal?.removeEventListener('abort', aborted);
+      resolve(held);
+    };
+    const heard = (e: HubEvent) => {
+      if (e.event_type !== 'state_changed' || !ids.has(e.data.entity_id as string)) return;
+      // The state cache takes the change on the same event; read it once that has run.
+      setImmediate(() => {
+        const states = now();
+        opts.changed?.(states);
+        if (done(states)) end(true);
+      });
+    };
+    const aborted = () => end(false);
+    const timer = setTimeout(() => end(done(now())), Math.max(0, opts.timeoutMs));
+    bus.on('event', heard);
+    opts.signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
+
 async function act(parts: PluginParts, caller: Caller, req: ActRequest): Promise<ToolResult> {
   const { home, actions, policy } = parts;
   if (!req.entity_id && !req.area)

@@ -15,4 +15,6 @@ export const NO_CLIENT: ClientChannel = {
   roots: () => cannot('list its roots'),
   confirm: () => cannot('ask the user to confirm (elicitation)'),
   choose: () => cannot('ask the user to choose (elicitation)'),
+  background: () => false,
+  signal: new AbortController().signal,
 };

@@ -12,7 +12,7 @@ import { AppError, notFound } from '../errors.js';
 import type { ClientChannel, ToolResult } from '../plugin-sdk/index.js';
 import { anyObject, check, jsonSchemaOf } from '../validation.js';
 import { compactSchema } from './compact-schema.js';
-import { errorResult, type ToolInfo, type ToolRegistry } from './tool-registry.js';
+import { errorResult, type CallOptions, type ToolInfo, type ToolRegistry } from './tool-registry.js';
 
 /** The most of an assistant's context tools/list may take, in tokens (JSON characters / 4). */
 export const TOOL_BUDGET_TOKENS = 6000;
@@ -113,16 +113,16 @@ export class ToolDiscovery {
    * Calls a tool: find_tools and call_tool here while they are listed for this caller, any other
    * name in the registry (a tool found through find_tools is called directly too).
    */
-  async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult> {
-    if (name !== FIND_TOOLS && name !== CALL_TOOL) return this.registry.call(name, args, principal, client);
+  async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel, opts: CallOptions = {}): Promise<ToolResult> {
+    if (name !== FIND_TOOLS && name !== CALL_TOOL) return this.registry.call(name, args, principal, client, opts);
     const offered = this.registry.listFor(principal);
-    if (!this.show(offered).deferred) return this.registry.call(name, args, principal, client);
+    if (!this.show(offered).deferred) return this.registry.call(name, args, principal, client, opts);
     if (name === FIND_TOOLS) return this.find(check(findInput, args ?? {}, { what: 'arguments' }), offered);
     const { name: target, arguments: inner } = check(callInput, args ?? {}, { what: 'arguments' });
     if (!offered.some((t) => t.name === target))
       return errorResult(notFound(`No tool ${target} for this caller; find_tools lists the ones there are`, { tool: target }));
     try {
-      return await this.registry.call(target, inner ?? {}, principal, client);
+      return await this.registry.call(target, inner ?? {}, principal, client, opts);
     } catch (err) {
       // The inner tool's arguments are call_tool's: a mistake there is a result the model reads.
       if (err instanceof AppError && err.status < 500) return errorResult(err);

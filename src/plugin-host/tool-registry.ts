@@ -19,6 +19,8 @@ export interface ToolInfo {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** Whether a call may run as an MCP task (io.modelcontextprotocol/tasks). */
+  execution?: { taskSupport: 'optional' | 'required' };
   /** MCP Apps: the `ui://` resource that shows the tool's result. */
   _meta?: { ui: { resourceUri: string; visibility?: ('model' | 'app')[] } };
 }
@@ -38,6 +40,14 @@ export function errorResult(err: AppError): ToolResult {
     content: [{ type: 'text', text: err.message }],
     structuredContent: { error: { code: err.code, message: err.message, details: err.details } },
   };
+}
+
+export interface CallOptions {
+  /**
+   * 'throw': a failure of the bridge or Home Assistant (an AppError of status 500 and up) is thrown,
+   * not made the tool's error result: an MCP task reports it as failed (SEP-2663's protocol error).
+   */
+  internalErrors?: 'throw';
 }
 
 export class ToolRegistry {
@@ -100,6 +110,17 @@ export class ToolRegistry {
     return this.adminTools() && mayAdminister(principal);
   }
 
+  /** Whether a tool this caller may call can run as an MCP task; undefined for any other tool. */
+  taskSupport(name: string, principal?: Principal): 'optional' | 'required' | undefined {
+    return this.usable(name, principal)?.definition.task;
+  }
+
+  /** An admin tool the caller may not use is not there for it, as in its list. */
+  private usable(name: string, principal?: Principal): BoundTool | undefined {
+    const tool = this.tools.get(name);
+    return tool && (tool.definition.edits !== 'admin' || this.mayUseAdmin(principal)) ? tool : undefined;
+  }
+
   /** Every tool a caller may know of (GET /api/tools): all but the admin tools it may not use. */
   catalogFor(principal?: Principal): ToolInfo[] {
     if (this.mayUseAdmin(principal)) return this.list();
@@ -121,6 +142,7 @@ export class ToolRegistry {
         inputSchema: compactSchema(objectSchema(d.input)),
         ...(d.output ? { outputSchema: compactSchema(objectSchema(d.output)) } : {}),
         ...(d.annotations ? { annotations: compactAnnotations(d.annotations) } : {}),
+        ...(d.task ? { execution: { taskSupport: d.task } } : {}),
         ...(d.ui ? { _meta: { ui: { resourceUri: d.ui.resourceUri, ...(d.ui.visibility ? { visibility: d.ui.visibility } : {}) } } } : {}),
       }))
       .sort((a, b) => (a.name < b.name ? -1 : 1)));
@@ -132,11 +154,10 @@ export class ToolRegistry {
    * tool this caller is not offered (listFor's rule) answers FORBIDDEN saying why, as an isError
    * result like the checkpoint's own refusals, and does not run.
    */
-  async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel): Promise<ToolResult> {
-    const tool = this.tools.get(name);
+  async call(name: string, args: unknown, principal?: Principal, client?: ClientChannel, opts: CallOptions = {}): Promise<ToolResult> {
+    const tool = this.usable(name, principal);
     // An admin tool the caller may not use is not there for it, as in its catalogue.
-    if (!tool || (tool.definition.edits === 'admin' && !this.mayUseAdmin(principal)))
-      throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
+    if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
     const withheld = this.withheld(tool, principal, this.availability());
     if (withheld) return errorResult(refusalOf(withheld, name, principal));
     const checked = checkArguments(tool, args ?? {});
@@ -145,6 +166,7 @@ export class ToolRegistry {
     } catch (err) {
       // A question to the caller leaves the tool this way; its transport asks it.
       if (err instanceof InputNeeded) throw err;
+      if (opts.internalErrors === 'throw' && err instanceof AppError && err.status >= 500) throw err;
       if (err instanceof AppError) return errorResult(err);
       // A tool that throws still answers (MCP: errors of a tool are results the model can read);
       // the plugin's own message is its author's words, the stack stays in the log.

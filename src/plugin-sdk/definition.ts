@@ -40,6 +40,12 @@ export interface ToolDefinition<S extends ToolInput = ToolInput> {
    * or through `call_tool` (docs/tool-list.md). For the few tools an assistant needs first.
    */
   core?: boolean;
+  /**
+   * The call can take long and may run as an MCP task (io.modelcontextprotocol/tasks) once it calls
+   * `client.background()`: 'optional', clients without the extension wait for the result as
+   * before; 'required', they are refused (-32021, naming the extension).
+   */
+  task?: 'optional' | 'required';
   run(args: v.InferOutput<S>, ctx: PluginContext): ToolResult | Promise<ToolResult>;
 }
 

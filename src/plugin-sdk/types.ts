@@ -186,6 +186,16 @@ export interface Home {
   supportedActions(entityId: string): string[];
   /** Acts on entities of one domain, answered as a tool result with each entity's new state and whether it shows what was asked. */
   act(request: ActRequest): Promise<ToolResult>;
+  /**
+   * Waits until `done` holds for these entities' states (looked at now and at each change; `changed`
+   * hears each), the signal aborts or `timeoutMs` passes; answers whether it held. For a long
+   * operation's end: a cover's travel, a vacuum's run.
+   */
+  waitFor(
+    entityIds: readonly string[],
+    done: (states: (EntityState | undefined)[]) => boolean,
+    opts: { timeoutMs: number; signal?: AbortSignal; changed?: (states: (EntityState | undefined)[]) => void },
+  ): Promise<boolean>;
   /** Any service call, checked against the hub's description of it; `dry_run` only plans. */
   call(call: ServiceCall, opts?: { dry_run?: boolean; confirm?: boolean }): Promise<CallAnswer>;
   /**
@@ -503,6 +513,16 @@ export interface ClientChannel {
   confirm(question: string): Promise<boolean>;
   /** The person picks one option; undefined when they decline. */
   choose(question: string, options: readonly Choice[]): Promise<string | undefined>;
+  /**
+   * Says the rest of this call takes long (a backup, an update, a restart, a vacuum's run). For a
+   * tool declaring `task` support, a client with MCP's tasks extension is answered with a task at
+   * once and follows the call there (questions asked after this are asked on the task): answers
+   * true. Any other caller keeps waiting for the result, with progress: answers false, so a tool
+   * may answer such a caller sooner (a cover once it moves, rather than once it arrived).
+   */
+  background(): boolean;
+  /** Aborted when the caller cancels the call (MCP tasks/cancel): stop what Home Assistant can stop, then return. */
+  signal: AbortSignal;
 }
 
 /** The plugin's own log lines (the bridge's log, tagged with the plugin's name). */

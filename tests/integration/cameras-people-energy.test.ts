@@ -316,8 +316,10 @@ describe('energy', () => {
         code: 'NOT_FOUND',
         message: 'The energy dashboard is not set up in Home Assistant (no energy preferences saved): nothing to total',
       });
-      const nobody = await ok('people', { operation: 'home' }, bare);
-      expect(nobody.content[0]!.text).toBe('Home Assistant has no people (person entities) to tell who is home.');
+      // A home with no person, zone or tracker is not offered the people tool: calling it is refused as
+      // listing it would be (ToolRegistry: one rule for both), saying why.
+      const nobody = await refused('people', { operation: 'home' }, bare);
+      expect(nobody).toMatchObject({ code: 'FORBIDDEN', details: { tool: 'people', offered: false } });
     } finally {
       await bare.close();
       rmSync(dir, { recursive: true, force: true });

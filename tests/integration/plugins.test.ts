@@ -141,8 +141,8 @@ describe('the built service with a folder of user plugins', () => {
       ['config', 'builtin', ['config_read', 'config_trace', 'config_change', 'config_history', 'config_restore']],
       ['covers', 'builtin', ['control_covers']],
       ['discovery', 'builtin', ['search_entities', 'list_areas', 'list_devices', 'describe_entity']],
-      ['entities', 'builtin', ['control_entity']],
       ['energy', 'builtin', ['energy']],
+      ['entities', 'builtin', ['control_entity']],
       ['fans', 'builtin', ['control_fans']],
       ['history', 'builtin', ['get_history', 'get_logbook', 'get_statistics']],
       ['lights', 'builtin', ['control_lights']],
@@ -167,7 +167,7 @@ describe('the built service with a folder of user plugins', () => {
       'the tool name count_entities is taken by the plugin greeter, and a_copy_of_the_greeter_with_a_name_long_enough_to_overflow__count_entities is longer than 64 characters',
     );
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(32);
+    expect(health.tools).toBe(41);
   });
 });
 

@@ -192,7 +192,7 @@ describe('finding and calling deferred tools', () => {
       expect(direct.isError).toBeFalsy();
       expect(await hubState('fan.bedroom_fan')).toBe(before);
 
-      const standin = await c.callTool({ name: 'call_tool', arguments: { name: 'weather', arguments: { operation: 'forecast', type: 'hourly' } } });
+      const standin = await c.callTool({ name: 'call_tool', arguments: { name: 'standins__weather', arguments: { operation: 'forecast', type: 'hourly' } } });
       expect(standin.structuredContent).toEqual({ tool: 'weather', args: { operation: 'forecast', type: 'hourly' } });
     } finally {
       await c.close();

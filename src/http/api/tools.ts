@@ -17,6 +17,7 @@ const toolInfo = v.object({
   inputSchema: v.record(v.string(), v.unknown()),
   outputSchema: v.optional(v.record(v.string(), v.unknown())),
   annotations: v.optional(v.record(v.string(), v.boolean())),
+  execution: v.optional(v.object({ taskSupport: v.picklist(['optional', 'required']) })),
 });
 const toolResult = v.object({
   content: v.array(v.looseObject({ type: v.string() })),
