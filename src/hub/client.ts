@@ -2,7 +2,7 @@
 // registries and service list current, pings, reconnects, resyncs, and calls services. What it is
 // to everyone is the read-only view (src/hub/reader.ts); the handle that acts (src/hub/acting.ts)
 // comes only out of open(), for the composition root to hand to the executor and the config service.
-import { withoutCredentials } from './credentials.js';
+import { withoutCredentials, withoutQuotedCredentials } from './credentials.js';
 import { createConnection, type Connection } from 'home-assistant-js-websocket';
 import { AppError, hubUnavailable } from '../errors.js';
 import type { Bus, HubConnectedData, HubDisconnectedData } from '../bus.js';
@@ -541,7 +541,7 @@ export class HubClient implements HubReader {
       return {
         context,
         states: new Map(watch.map((id) => [id, this.cache.get(id)])),
-        ...(call.return_response ? { response: result?.response ?? null } : {}),
+        ...(call.return_response ? { response: withoutQuotedCredentials(result?.response ?? null) } : {}),
       };
     } finally {
       this.observers.delete(observer);

@@ -112,7 +112,15 @@ function homeFor(parts: PluginParts, principal: Principal | undefined, client: C
     if (type === 'history/history_during_period' && answer && typeof answer === 'object') {
       return Object.fromEntries(Object.entries(answer).filter(([id]) => policy.maySee(id)));
     }
+    // The energy preferences name meters and prices by entity id: a source or device naming a hidden one is left out.
+    if (type === 'energy/get_prefs') return withoutHidden(answer);
     return answer;
+  };
+  const hidden = (x: unknown) => typeof x === 'string' && isEntityId(x) && !policy.maySee(x);
+  const withoutHidden = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.filter((e) => !(e && typeof e === 'object' && !Array.isArray(e) && Object.values(e).some(hidden))).map(withoutHidden);
+    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, e]) => [k, hidden(e) ? null : withoutHidden(e)]));
+    return x;
   };
   return {
     get connected() {

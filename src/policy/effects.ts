@@ -210,6 +210,12 @@ export class EffectResolver {
           ...(via ? { via } : {}),
         });
       }
+      // A fired event does what the automations listening for it do: judged as running them, as automation.trigger is.
+      if (domain === 'fire_event' && service === 'fire_event') {
+        push(a);
+        this.namedInData(a, domain, service, follow, fail);
+        return this.listeners(a.entity_id.slice(a.entity_id.indexOf('.') + 1), a.data, via, missing, fail, followCalls);
+      }
       // group.set gives a group new members: acting on it later reaches them, which its judged members do not show.
       if (domain === 'group' && service === 'set' && (a.data.entities !== undefined || a.data.add_entities !== undefined)) {
         return fail(`group.set changes which entities a group stands for, so what acting on that group does cannot be known`);
@@ -280,6 +286,41 @@ export class EffectResolver {
     if (config === null) return fail(`Home Assistant does not show ${entity}'s config, so what it does cannot be known`);
     const steps = domain === 'script' ? (config.sequence ?? config.actions) : (config.actions ?? config.action);
     followCalls(config, steps ?? [], words);
+  }
+
+  /**
+   * The automations a fired event sets off: those turned on whose event trigger names its type (a
+   * templated type or data filter counts as listening) and whose `event_data` filter the event's
+   * data matches. An automation whose config cannot be read may be listening, so it is unresolved.
+   */
+  private listeners(
+    type: string,
+    data: Record<string, unknown>,
+    via: string | undefined,
+    missing: Set<string> | undefined,
+    fail: (why: string) => void,
+    followCalls: (config: ItemConfig, steps: unknown, words: string) => void,
+  ): void {
+    for (const id of this.hub.cache.ids()) {
+      if (domainOf(id) !== 'automation' || this.hub.cache.get(id)?.state === 'off') continue;
+      const config = this.configs.get(id);
+      if (config === undefined) {
+        missing?.add(id);
+        const err = this.configs.errorOf(id);
+        fail(
+          err
+            ? `Home Assistant's config of ${id} could not be read (${err}), so whether it listens for ${type} cannot be known`
+            : `Home Assistant's config of ${id} has not been read yet`,
+        );
+        continue;
+      }
+      if (config === null) {
+        fail(`Home Assistant does not show ${id}'s config, so whether it listens for the event ${type} cannot be known`);
+        continue;
+      }
+      if (!eventTriggersOf(config, type, data)) continue;
+      followCalls(config, config.actions ?? config.action ?? [], via ?? `the event ${type} setting off ${id}`);
+    }
   }
 
   /** Entities a call names in its data (tts.speak's media_player_entity_id): judged as touched by it; what cannot be read is refused. */
@@ -358,7 +399,7 @@ export class EffectResolver {
       const hit = triggersOn(config).find((e) => touched.has(e));
       if (hit) out.push({ automation: id, because: `its trigger watches ${hit}` });
       else {
-        const event = eventTriggersOf(config).find((t) => fired.has(t));
+        const event = eventTypesOf(config).find((t) => fired.has(t));
         if (event) out.push({ automation: id, because: `its trigger listens for the event ${event}` });
       }
     }
@@ -388,8 +429,30 @@ function triggersOn(config: ItemConfig): string[] {
   return out;
 }
 
+/** Whether the event's value passes a trigger's filter as Home Assistant compares (Python's ==; a nested filter counts as passing). */
+const sameValue = (given: unknown, wanted: unknown): boolean => {
+  if (isObject(wanted) || Array.isArray(wanted)) return true;
+  const num = (x: unknown) => (typeof x === 'boolean' ? Number(x) : x);
+  if (typeof num(given) === 'number' && typeof num(wanted) === 'number') return num(given) === num(wanted);
+  return given === wanted;
+};
+
+/** Whether one of an automation's event triggers fires on this event (a template in its type or data filter counts as yes). */
+function eventTriggersOf(config: ItemConfig, type: string, data: Record<string, unknown>): boolean {
+  const list = config.triggers ?? config.trigger;
+  for (const t of Array.isArray(list) ? list : list ? [list] : []) {
+    if (!isObject(t) || String(t.trigger ?? t.platform ?? '') !== 'event') continue;
+    const types = Array.isArray(t.event_type) ? t.event_type : [t.event_type];
+    if (!types.some((x) => x === type || x === '*' || anyTemplate(x))) continue;
+    const wanted = t.event_data;
+    if (!isObject(wanted) || anyTemplate(wanted)) return true;
+    if (Object.entries(wanted).every(([k, w]) => sameValue(data[k], w))) return true;
+  }
+  return false;
+}
+
 /** The event types an automation's event triggers listen for. */
-function eventTriggersOf(config: ItemConfig): string[] {
+function eventTypesOf(config: ItemConfig): string[] {
   const list = config.triggers ?? config.trigger;
   const out: string[] = [];
   for (const t of Array.isArray(list) ? list : list ? [list] : []) {

@@ -40,6 +40,14 @@ export const RESERVED_EVENTS: readonly Reserved[] = [
   { type: 'timer.*', why: 'timer helpers fire them when a timer starts, ends or is cancelled' },
   { type: 'system_log_event', why: 'the system log records its own entries' },
   { type: 'mobile_app_*', why: 'the companion app integration reads them as coming from a phone' },
+  { type: 'ios.*', why: 'the older iOS app integration reads them as coming from a phone' },
+  { type: 'tag_scanned', why: 'the tag integration fires it when a tag is scanned; tag triggers (a tag that opens a door) run on it' },
+  // Integrations fire these when a device reports a button or remote press; device triggers run on them.
+  { type: 'zha_event', why: 'ZHA fires it when a Zigbee device reports a press; device triggers run on it' },
+  { type: 'deconz_event', why: 'deCONZ fires it when a device reports a press; device triggers run on it' },
+  { type: 'hue_event', why: 'Hue fires it when a device reports a press; device triggers run on it' },
+  { type: 'lutron_caseta_button_event', why: 'Lutron Caséta fires it when a button is pressed; device triggers run on it' },
+  { type: 'shelly.*', why: 'Shelly fires them when a device reports a press; device triggers run on them' },
 ];
 
 /** Why an event type is Home Assistant's own, or undefined when a caller may fire it. */

@@ -10,6 +10,7 @@
 // `timeout`, and our wait for an answer), and the result is cut at TEMPLATE_MAX_OUTPUT.
 import { AppError, hubUnavailable, invalidParameters } from '../errors.js';
 import type { HubReader, RenderedTemplate } from '../hub/reader.js';
+import { CREDENTIAL_DOMAINS, quotesCredential } from '../hub/credentials.js';
 import type { Policy } from '../policy/policy.js';
 
 /** Longest template taken. */
@@ -39,6 +40,14 @@ export const REGISTRY_HELPERS = [
   'integration_entities',
   'config_entry_id',
   'config_entry_attr',
+  // These take an entity id too, and answer its area, floor, labels or hiding without reading its state.
+  'area_id',
+  'area_name',
+  'floor_id',
+  'floor_name',
+  'labels',
+  'is_hidden_entity',
+  'is_device_attr',
 ];
 const REGISTRY_RE = new RegExp(`\\b(${REGISTRY_HELPERS.join('|')})\\b`);
 const ENTITY_ID_RE = /\b[a-z0-9_]+\.[a-z0-9_]+\b/g;
@@ -56,6 +65,33 @@ export interface RenderAnswer {
   time: boolean;
   truncated: boolean;
   warnings: string[];
+}
+
+const credentialsRead = () =>
+  new AppError(
+    'FORBIDDEN',
+    403,
+    "The template reads cameras, images or media players, whose states in Home Assistant carry credentials, so its result is not shown; other tools answer what they show (states, snapshots), or name another entity's domain (states.light)",
+    { field: 'template', credentials: true },
+  );
+
+/** A message of the hub's that cannot quote a state: the template did not parse (nothing was read). */
+const SYNTAX_ERROR = /^TemplateSyntaxError: /;
+
+/**
+ * The hub's refusal of a template, as the caller's error. A template that fails while rendering is
+ * answered without saying what it read, and its message quotes the value it could not use
+ * (`int got invalid input 'locked'`): with entities hidden, only a syntax error's message is shown.
+ */
+function failed(message: string, anyHidden: boolean): AppError {
+  if (quotesCredential(message)) return credentialsRead();
+  if (!anyHidden || SYNTAX_ERROR.test(message)) return invalidParameters(`template: ${message}`, { field: 'template', hub_message: message });
+  return new AppError(
+    'FORBIDDEN',
+    403,
+    'The template failed while rendering; its error is not shown, since it may quote what the template read and Home Assistant hides entities from Assist (TOOLS_EXPOSED_ONLY)',
+    { field: 'template', exposed: false, error_withheld: true },
+  );
 }
 
 export class TemplateRenderer {
@@ -95,11 +131,10 @@ export class TemplateRenderer {
       answer = await this.hub.renderTemplate(template, { timeoutS, waitMs: timeoutS * 1000 + GRACE_MS });
     } catch (err) {
       // The hub refuses a template it cannot parse or that would render past its limit: template_error.
-      if (err instanceof AppError && err.details.hub_code === 'template_error')
-        throw invalidParameters(`template: ${err.message}`, { field: 'template', hub_message: err.message });
+      if (err instanceof AppError && err.details.hub_code === 'template_error') throw failed(err.message, hiddenNow.length > 0);
       throw err;
     }
-    if (answer.error !== undefined) throw invalidParameters(`template: ${answer.error}`, { field: 'template', hub_message: answer.error });
+    if (answer.error !== undefined) throw failed(answer.error, hiddenNow.length > 0);
     const l = answer.listeners ?? {};
     const entities = [...new Set((l.entities ?? []).map((id) => id.toLowerCase()))];
     const domains = [...new Set(l.domains ?? [])];
@@ -119,6 +154,15 @@ export class TemplateRenderer {
         );
       }
     }
+    // Home Assistant's engine reads states with their credentials (a camera's access_token): a template reading any is not answered.
+    const credentialed = (id: string) => CREDENTIAL_DOMAINS.has(id.slice(0, id.indexOf('.')));
+    if (
+      entities.some(credentialed) ||
+      domains.some((d) => CREDENTIAL_DOMAINS.has(d.toLowerCase())) ||
+      (l.all === true && [...this.hub.cache.ids()].some(credentialed)) ||
+      quotesCredential(JSON.stringify([answer.result ?? null, answer.warnings]))
+    )
+      throw credentialsRead();
     let result = answer.result ?? null;
     const text = typeof result === 'string' ? result : JSON.stringify(result);
     const truncated = text.length > this.opts.maxOutput;
