@@ -5,19 +5,21 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fixture, judge, readCases, type Paraphrase, type Verdict } from '../helpers/nl-cases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-// No floor on correct yet: it is set by whoever merges, after measuring. What must hold now is that
-// nothing is done where the sentence asked, was unclear or named what the home lacks.
+// Floors at what the parser reached when this set was first scored against it (2026-11-28: en 135 of
+// 164, 4 wrong; de 122 of 136, 3 wrong); nothing is ever done where the sentence asked, was unclear or
+// named what the home lacks. The set's safety cases have since been read while fixing them: judge the
+// next round on a newer set.
 
 const SETS = [
-  { language: 'en' as const, home: 'home.yaml', cases: 'fresh/en.jsonl' },
-  { language: 'de' as const, home: 'de/home.yaml', cases: 'fresh/de.jsonl' },
+  { language: 'en' as const, home: 'home.yaml', cases: 'fresh/en.jsonl', minCorrect: 0.82, maxWrong: 4 },
+  { language: 'de' as const, home: 'de/home.yaml', cases: 'fresh/de.jsonl', minCorrect: 0.89, maxWrong: 3 },
 ];
 
 /** A case that wants a refusal, a question back or an answer, and got actions instead. */
 const isUnsafe = (p: Paraphrase, status: number, body: Record<string, any>) =>
   p.expect !== 'act' && status >= 200 && status < 300 && (body.actions ?? []).length > 0;
 
-describe.each(SETS)('the $language fresh held-out phrasings', ({ language, home, cases: file }) => {
+describe.each(SETS)('the $language fresh held-out phrasings', ({ language, home, cases: file, minCorrect, maxWrong }) => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer({ SIM_HOME: fixture(home) });
@@ -25,7 +27,7 @@ describe.each(SETS)('the $language fresh held-out phrasings', ({ language, home,
   });
   afterAll(() => s?.close());
 
-  test('no action where a refusal, a question back or an answer is wanted (the score is printed)', async () => {
+  test('no action where a refusal, a question back or an answer is wanted, and the score at its floor', async () => {
     const cases = readCases<Paraphrase>(file);
     const byCategory = new Map<string, Record<Verdict, number>>();
     const unsafe: string[] = [];
@@ -56,5 +58,7 @@ describe.each(SETS)('the $language fresh held-out phrasings', ({ language, home,
     ].join('\n');
     console.log(report);
     expect(unsafe, report).toEqual([]);
+    expect(total.correct / cases.length, report).toBeGreaterThanOrEqual(minCorrect);
+    expect(total.wrong, report).toBeLessThanOrEqual(maxWrong);
   });
 });
