@@ -236,11 +236,13 @@ const pick = <T extends object>(target: T, fields: Record<string, unknown>, keys
 interface CollectionKind<T extends { name: string }> {
   /** `config/area_registry`, ..., `zone`. */
   prefix: string;
-  /** The id field of update and delete messages. */
+  /** The id field of update and delete messages, and how the hub checks it. */
   idKey: string;
+  id: Validator;
   items: (conn: CommandConnection) => Map<string, T>;
+  /** create's fields; update takes the same, none required, those in `nullOnUpdate` also null. */
   createFields: Record<string, KeySpec>;
-  updateFields: Record<string, KeySpec>;
+  nullOnUpdate?: readonly string[];
   make: (id: string, f: Record<string, unknown>) => T;
   /** Fields update copies as given; `sets`, lists it keeps without repeats. */
   plain: readonly (keyof T & string)[];
@@ -263,7 +265,7 @@ interface CollectionKind<T extends { name: string }> {
 /** A registry's kind: `<kind>_id` ids, its event `<kind>_registry_updated`, its errors invalid_info. */
 function registryKind<T extends { name: string }>(
   kind: 'area' | 'floor' | 'label',
-  spec: Omit<CollectionKind<T>, 'prefix' | 'idKey' | 'uniqueNames' | 'missing' | 'changed'>,
+  spec: Omit<CollectionKind<T>, 'prefix' | 'idKey' | 'id' | 'uniqueNames' | 'missing' | 'changed'>,
 ): CollectionKind<T> {
   const idKey = `${kind}_id`;
   const Kind = `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
@@ -271,6 +273,7 @@ function registryKind<T extends { name: string }>(
     ...spec,
     prefix: `config/${kind}_registry`,
     idKey,
+    id: isType('str'),
     uniqueNames: true,
     missing: (id, op) => new InvalidInfo(op === 'update' ? `'${id}'` : `${Kind} ID doesn't exist`),
     changed: (conn, action, id) => conn.hub.bus.fire(`${kind}_registry_updated`, { action, [idKey]: id }),
@@ -293,17 +296,7 @@ const AREAS = registryKind<AreaEntry>('area', {
     humidity_entity_id: { v: nullable(isType('str')) },
     temperature_entity_id: { v: nullable(isType('str')) },
   },
-  updateFields: {
-    area_id: { v: isType('str'), required: true },
-    name: { v: isType('str') },
-    aliases: { v: isType('list') },
-    floor_id: { v: nullable(isType('str')) },
-    icon: { v: nullable(isType('str')) },
-    labels: { v: strings },
-    picture: { v: nullable(isType('str')) },
-    humidity_entity_id: { v: nullable(isType('str')) },
-    temperature_entity_id: { v: nullable(isType('str')) },
-  },
+  nullOnUpdate: ['floor_id', 'icon'],
   make: (area_id, f) => ({
     area_id,
     name: String(f.name),
@@ -335,13 +328,6 @@ const FLOORS = registryKind<FloorEntry>('floor', {
     icon: { v: nullable(isType('str')) },
     level: { v: nullable(coerceInt) },
   },
-  updateFields: {
-    floor_id: { v: isType('str'), required: true },
-    name: { v: isType('str') },
-    aliases: { v: isType('list') },
-    icon: { v: nullable(isType('str')) },
-    level: { v: nullable(coerceInt) },
-  },
   make: (floor_id, f) => ({ floor_id, name: String(f.name), level: orNull(f, 'level'), aliases: optionalList(f, 'aliases'), icon: orNull(f, 'icon') }),
   plain: ['name', 'icon', 'level'],
   sets: ['aliases'],
@@ -362,13 +348,6 @@ const LABELS = registryKind<LabelEntry>('label', {
     description: { v: nullable(isType('str')) },
     icon: { v: nullable(isType('str')) },
   },
-  updateFields: {
-    label_id: { v: isType('str'), required: true },
-    name: { v: isType('str') },
-    color: { v: nullable(isType('str')) },
-    description: { v: nullable(isType('str')) },
-    icon: { v: nullable(isType('str')) },
-  },
   make: (label_id, f) => ({ label_id, name: String(f.name), color: orNull(f, 'color'), description: orNull(f, 'description'), icon: orNull(f, 'icon') }),
   plain: ['name', 'color', 'description', 'icon'],
   wire: (conn, x) =>
@@ -384,20 +363,12 @@ const LABELS = registryKind<LabelEntry>('label', {
 const ZONES: CollectionKind<SimZone> = {
   prefix: 'zone',
   idKey: 'zone_id',
+  id: string,
   items: (conn) => adminOf(conn.hub).zones,
   createFields: {
     name: { v: string, required: true },
     latitude: { v: number, required: true },
     longitude: { v: number, required: true },
-    radius: { v: number },
-    icon: { v: isType('str') },
-    passive: { v: isType('bool') },
-  },
-  updateFields: {
-    zone_id: { v: string, required: true },
-    name: { v: string },
-    latitude: { v: number },
-    longitude: { v: number },
     radius: { v: number },
     icon: { v: isType('str') },
     passive: { v: isType('bool') },
@@ -422,6 +393,9 @@ const ZONES: CollectionKind<SimZone> = {
 /** `<prefix>/create`, `/update` and `/delete` for one kind, as the hub answers them. */
 function collectionCommands<T extends { name: string }>(k: CollectionKind<T>): [string, Command][] {
   const others = (conn: CommandConnection, except?: T) => [...k.items(conn).values()].filter((o) => o !== except);
+  const id = { [k.idKey]: { v: k.id, required: true } };
+  const updateFields: Record<string, KeySpec> = { ...id };
+  for (const [name, spec] of Object.entries(k.createFields)) updateFields[name] = { v: k.nullOnUpdate?.includes(name) ? nullable(spec.v) : spec.v };
   return [
     command(`${k.prefix}/create`, k.createFields, (conn, msg) => {
       const f = fieldsOf(msg);
@@ -433,7 +407,7 @@ function collectionCommands<T extends { name: string }>(k: CollectionKind<T>): [
       k.changed(conn, 'create', id, item);
       return k.wire(conn, item);
     }),
-    command(`${k.prefix}/update`, k.updateFields, (conn, msg) => {
+    command(`${k.prefix}/update`, updateFields, (conn, msg) => {
       const f = fieldsOf(msg);
       const id = String(f[k.idKey]);
       const item = k.items(conn).get(id);
@@ -444,7 +418,7 @@ function collectionCommands<T extends { name: string }>(k: CollectionKind<T>): [
       k.changed(conn, 'update', id, item);
       return k.wire(conn, item);
     }),
-    command(`${k.prefix}/delete`, { [k.idKey]: { v: isType('str'), required: true } }, (conn, msg) => {
+    command(`${k.prefix}/delete`, id, (conn, msg) => {
       const id = String(msg[k.idKey]);
       if (!k.items(conn).delete(id)) throw k.missing(id, 'delete');
       k.removed?.(conn, id);
