@@ -1145,7 +1145,7 @@ export function parityCases(r: Release): ParityCase[] {
     ...(old ? {} : { aliases: [], created_at: TIMESTAMP, modified_at: TIMESTAMP }),
   });
   const label = (name: string) => ({
-    color: 'green',
+    color: '#4caf50',
     description: null,
     icon: null,
     label_id: 'parity_outdoor',
@@ -1195,11 +1195,12 @@ export function parityCases(r: Release): ParityCase[] {
       missing: { code: 'invalid_info', message: "Floor ID doesn't exist" },
     },
     {
+      // 2024.3.3 takes only #RRGGBB colours (2026.11.0 also its theme's names, such as green).
       what: 'a label with a colour',
       prefix: 'config/label_registry',
       idKey: 'label_id',
       id: 'parity_outdoor',
-      create: { name: 'Parity Outdoor', color: 'green' },
+      create: { name: 'Parity Outdoor', color: '#4caf50' },
       made: label('Parity Outdoor'),
       update: { name: 'Parity Garden' },
       updated: label('Parity Garden'),
