@@ -2,14 +2,14 @@
 // with a bridge account does it (confirm: true after a dry run): areas, floors and labels made,
 // renamed, put back and removed; an entity renamed and put back; a device renamed; an entity
 // withdrawn from Assist drops out of TOOLS_EXPOSED_ONLY at once; a zone made, changed and removed;
-// the demo's repairs explained and one dismissed and brought back; system health read; a demo
-// integration reloaded; a local calendar's integration entry disabled and enabled again (its
-// calendar going and coming back). (Its 2024.3.3 run skips these: the issue asks for 2026.11.)
+// the demo's repairs explained and one dismissed and brought back; system health and a line of the
+// error log read; a demo integration reloaded; a local calendar's integration entry disabled and
+// enabled again (its calendar going and coming back). (Its 2024.3.3 run skips these: the issue asks for 2026.11.)
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { HA_VERSION } from './ha-control.js';
-import { configEntryFromFlow, eventually, haStateOf, haStateOrNull, HASS_TOKEN, HASS_URL, removeConfigEntry } from './ha-rest.js';
+import { configEntryFromFlow, eventually, haCall, haStateOf, haStateOrNull, HASS_TOKEN, HASS_URL, removeConfigEntry } from './ha-rest.js';
 
 const CURRENT = HA_VERSION === '2026.11.0';
 type Body = Record<string, any>;
@@ -141,9 +141,13 @@ describe.runIf(CURRENT)('admin tools against Home Assistant 2026.11', () => {
     expect((await items('zone')).some((z) => z.id === zone.id)).toBe(false);
   });
 
-  test("health: system health, the demo's repairs explained, one dismissed and brought back; an integration reloaded", async () => {
+  test("health: system health, an error log line summarised by integration, the demo's repairs explained, one dismissed and brought back; an integration reloaded", async () => {
+    // A line in Home Assistant's error log, written by its own system_log.write: summarised under its integration.
+    await haCall('system_log', 'write', { message: 'E2E probe failed', level: 'error', logger: 'homeassistant.components.e2e_probe' });
     const h = await tool('admin_health', { operation: 'overview' });
     expect(h.system.homeassistant.version).toBe('core-2026.11.0');
+    const probe = h.log.find((l: Body) => l.integration === 'e2e_probe');
+    expect(probe, JSON.stringify(h.log)).toMatchObject({ errors: 1, newest: [{ level: 'ERROR', message: 'E2E probe failed' }] });
     expect(h.repairs.length).toBeGreaterThan(0);
     const repair = h.repairs.find((r: Body) => !r.ignored)!;
     expect(repair.explanation).toContain(`in ${repair.domain}:`);
