@@ -8,6 +8,7 @@
 import type { Command, CommandConnection } from './commands.js';
 import { slugify } from './config/validate.js';
 import type { Hub } from './hub.js';
+import type { AreaEntry, FloorEntry, LabelEntry } from './registries.js';
 import { HA_ERROR } from './names.js';
 import { eventMessage } from './protocol.js';
 import { fail, type Handler, sendJson } from './rest.js';
@@ -217,208 +218,224 @@ function newId(name: string, taken: (id: string) => boolean): string {
   return id;
 }
 
-function uniqueName(kind: string, name: string, others: Iterable<{ name: string }>): void {
+function uniqueName(name: string, others: Iterable<{ name: string }>): void {
   const norm = (s: string) => s.toLowerCase().replace(/\s+/g, '');
   for (const o of others) if (norm(o.name) === norm(name)) throw new InvalidInfo(`The name ${name} (${norm(name)}) is already in use`);
-  void kind;
 }
 
 const pick = <T extends object>(target: T, fields: Record<string, unknown>, keys: readonly (keyof T & string)[]) => {
   for (const k of keys) if (k in fields) (target as Record<string, unknown>)[k] = fields[k];
 };
 
+/**
+ * One kind of item Home Assistant keeps as a collection with create/update/delete commands (the
+ * area, floor and label registries; the zone collection): the commands' prefix and id field, each
+ * command's fields, the item made from create's fields, what update copies, and how the hub answers
+ * and announces a change. `collectionCommands` writes the three commands once for every kind.
+ */
+interface CollectionKind<T extends { name: string }> {
+  /** `config/area_registry`, ..., `zone`. */
+  prefix: string;
+  /** The id field of update and delete messages, and how the hub checks it. */
+  idKey: string;
+  id: Validator;
+  items: (conn: CommandConnection) => Map<string, T>;
+  /** create's fields; update takes the same, none required, those in `nullOnUpdate` also null. */
+  createFields: Record<string, KeySpec>;
+  nullOnUpdate?: readonly string[];
+  make: (id: string, f: Record<string, unknown>) => T;
+  /** Fields update copies as given; `sets`, lists it keeps without repeats. */
+  plain: readonly (keyof T & string)[];
+  sets?: readonly (keyof T & string)[];
+  /** The registries refuse a name another item has (compared as the hub normalises it); zones do not. */
+  uniqueNames: boolean;
+  /** Ids a new item may not take besides the collection's own (the home zone's). */
+  reserved?: readonly string[];
+  /** The error for an id the collection lacks. */
+  missing: (id: string, op: 'update' | 'delete') => Error;
+  /** The item as create and update answer it. */
+  wire: (conn: CommandConnection, item: T) => unknown;
+  /** After a change: the hub's event, or the zone's state. */
+  changed: (conn: CommandConnection, action: 'create' | 'update' | 'remove', id: string, item?: T) => void;
+  /** What a removed item leaves behind (items that named it), and delete's answer. */
+  removed?: (conn: CommandConnection, id: string) => void;
+  deleteAnswer?: unknown;
+}
+
+/** A registry's kind: `<kind>_id` ids, its event `<kind>_registry_updated`, its errors invalid_info. */
+function registryKind<T extends { name: string }>(
+  kind: 'area' | 'floor' | 'label',
+  spec: Omit<CollectionKind<T>, 'prefix' | 'idKey' | 'id' | 'uniqueNames' | 'missing' | 'changed'>,
+): CollectionKind<T> {
+  const idKey = `${kind}_id`;
+  const Kind = `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+  return {
+    ...spec,
+    prefix: `config/${kind}_registry`,
+    idKey,
+    id: isType('str'),
+    uniqueNames: true,
+    missing: (id, op) => new InvalidInfo(op === 'update' ? `'${id}'` : `${Kind} ID doesn't exist`),
+    changed: (conn, action, id) => conn.hub.bus.fire(`${kind}_registry_updated`, { action, [idKey]: id }),
+  };
+}
+
+const optionalList = (f: Record<string, unknown>, k: string) => [...new Set((f[k] as string[] | undefined) ?? [])];
+const orNull = <V>(f: Record<string, unknown>, k: string) => (f[k] as V | undefined) ?? null;
+const reg = (conn: CommandConnection) => conn.hub.registries;
+
+const AREAS = registryKind<AreaEntry>('area', {
+  items: (conn) => reg(conn).areas,
+  createFields: {
+    name: { v: isType('str'), required: true },
+    aliases: { v: isType('list') },
+    floor_id: { v: isType('str') },
+    icon: { v: isType('str') },
+    labels: { v: strings },
+    picture: { v: nullable(isType('str')) },
+    humidity_entity_id: { v: nullable(isType('str')) },
+    temperature_entity_id: { v: nullable(isType('str')) },
+  },
+  nullOnUpdate: ['floor_id', 'icon'],
+  make: (area_id, f) => ({
+    area_id,
+    name: String(f.name),
+    floor_id: orNull(f, 'floor_id'),
+    aliases: optionalList(f, 'aliases'),
+    icon: orNull(f, 'icon'),
+    labels: optionalList(f, 'labels'),
+    picture: orNull(f, 'picture'),
+  }),
+  plain: ['name', 'floor_id', 'icon', 'picture'],
+  sets: ['aliases', 'labels'],
+  wire: (conn, a) =>
+    reg(conn)
+      .listAreas()
+      .find((x) => x.area_id === a.area_id),
+  // What was in it is in no area now (the hub's area registry clears the devices' and entities' area).
+  removed: (conn, id) => {
+    for (const d of reg(conn).devices.values()) if (d.area_id === id) d.area_id = null;
+    for (const e of reg(conn).entities.values()) if (e.area_id === id) e.area_id = null;
+  },
+  deleteAnswer: 'success',
+});
+
+const FLOORS = registryKind<FloorEntry>('floor', {
+  items: (conn) => reg(conn).floors,
+  createFields: {
+    name: { v: isType('str'), required: true },
+    aliases: { v: isType('list') },
+    icon: { v: nullable(isType('str')) },
+    level: { v: nullable(coerceInt) },
+  },
+  make: (floor_id, f) => ({ floor_id, name: String(f.name), level: orNull(f, 'level'), aliases: optionalList(f, 'aliases'), icon: orNull(f, 'icon') }),
+  plain: ['name', 'icon', 'level'],
+  sets: ['aliases'],
+  wire: (conn, x) =>
+    reg(conn)
+      .listFloors()
+      .find((o) => o.floor_id === x.floor_id),
+  removed: (conn, id) => {
+    for (const a of reg(conn).areas.values()) if (a.floor_id === id) a.floor_id = null;
+  },
+});
+
+const LABELS = registryKind<LabelEntry>('label', {
+  items: (conn) => reg(conn).labels,
+  createFields: {
+    name: { v: isType('str'), required: true },
+    color: { v: nullable(isType('str')) },
+    description: { v: nullable(isType('str')) },
+    icon: { v: nullable(isType('str')) },
+  },
+  make: (label_id, f) => ({ label_id, name: String(f.name), color: orNull(f, 'color'), description: orNull(f, 'description'), icon: orNull(f, 'icon') }),
+  plain: ['name', 'color', 'description', 'icon'],
+  wire: (conn, x) =>
+    reg(conn)
+      .listLabels()
+      .find((o) => o.label_id === x.label_id),
+  removed: (conn, id) => {
+    for (const x of [...reg(conn).areas.values(), ...reg(conn).devices.values(), ...reg(conn).entities.values()]) x.labels = x.labels.filter((l) => l !== id);
+  },
+});
+
+/** The zone collection: no uniqueness, not_found errors, no event; each zone is also a state. */
+const ZONES: CollectionKind<SimZone> = {
+  prefix: 'zone',
+  idKey: 'zone_id',
+  id: string,
+  items: (conn) => adminOf(conn.hub).zones,
+  createFields: {
+    name: { v: string, required: true },
+    latitude: { v: number, required: true },
+    longitude: { v: number, required: true },
+    radius: { v: number },
+    icon: { v: isType('str') },
+    passive: { v: isType('bool') },
+  },
+  make: (id, f) => ({
+    id,
+    name: String(f.name),
+    latitude: f.latitude as number,
+    longitude: f.longitude as number,
+    radius: (f.radius as number | undefined) ?? 100,
+    icon: orNull(f, 'icon'),
+    passive: (f.passive as boolean | undefined) ?? false,
+  }),
+  plain: ['name', 'latitude', 'longitude', 'radius', 'icon', 'passive'],
+  uniqueNames: false,
+  reserved: ['home'],
+  missing: (id) => new NotFound(`Unable to find zone_id ${id}`),
+  wire: (_conn, z) => zoneWire(z),
+  changed: (conn, action, id, z) => (action === 'remove' ? conn.hub.states.remove(`zone.${id}`) : adminOf(conn.hub).writeZone(z!)),
+};
+
+/** `<prefix>/create`, `/update` and `/delete` for one kind, as the hub answers them. */
+function collectionCommands<T extends { name: string }>(k: CollectionKind<T>): [string, Command][] {
+  const others = (conn: CommandConnection, except?: T) => [...k.items(conn).values()].filter((o) => o !== except);
+  const id = { [k.idKey]: { v: k.id, required: true } };
+  const updateFields: Record<string, KeySpec> = { ...id };
+  for (const [name, spec] of Object.entries(k.createFields)) updateFields[name] = { v: k.nullOnUpdate?.includes(name) ? nullable(spec.v) : spec.v };
+  return [
+    command(`${k.prefix}/create`, k.createFields, (conn, msg) => {
+      const f = fieldsOf(msg);
+      const items = k.items(conn);
+      if (k.uniqueNames) uniqueName(String(f.name), others(conn));
+      const id = newId(String(f.name), (x) => items.has(x) || !!k.reserved?.includes(x));
+      const item = k.make(id, f);
+      items.set(id, item);
+      k.changed(conn, 'create', id, item);
+      return k.wire(conn, item);
+    }),
+    command(`${k.prefix}/update`, updateFields, (conn, msg) => {
+      const f = fieldsOf(msg);
+      const id = String(f[k.idKey]);
+      const item = k.items(conn).get(id);
+      if (!item) throw k.missing(id, 'update');
+      if (k.uniqueNames && f.name !== undefined && f.name !== item.name) uniqueName(String(f.name), others(conn, item));
+      pick(item, f, k.plain);
+      for (const key of k.sets ?? []) if (f[key]) (item as Record<string, unknown>)[key] = [...new Set(f[key] as string[])];
+      k.changed(conn, 'update', id, item);
+      return k.wire(conn, item);
+    }),
+    command(`${k.prefix}/delete`, id, (conn, msg) => {
+      const id = String(msg[k.idKey]);
+      if (!k.items(conn).delete(id)) throw k.missing(id, 'delete');
+      k.removed?.(conn, id);
+      k.changed(conn, 'remove', id);
+      return k.deleteAnswer ?? null;
+    }),
+  ];
+}
+
 export function adminCommands(): Map<string, Command> {
   const fire = (conn: CommandConnection, event: string, data: Record<string, unknown>) => conn.hub.bus.fire(event, data);
-  const reg = (conn: CommandConnection) => conn.hub.registries;
   const out: [string, Command][] = [
-    // --- areas ---------------------------------------------------------------------------------
-    command(
-      'config/area_registry/create',
-      {
-        name: { v: isType('str'), required: true },
-        aliases: { v: isType('list') },
-        floor_id: { v: isType('str') },
-        icon: { v: isType('str') },
-        labels: { v: strings },
-        picture: { v: nullable(isType('str')) },
-        humidity_entity_id: { v: nullable(isType('str')) },
-        temperature_entity_id: { v: nullable(isType('str')) },
-      },
-      (conn, msg) => {
-        const f = fieldsOf(msg);
-        uniqueName('area', String(f.name), reg(conn).areas.values());
-        const area_id = newId(String(f.name), (id) => reg(conn).areas.has(id));
-        reg(conn).areas.set(area_id, {
-          area_id,
-          name: String(f.name),
-          floor_id: (f.floor_id as string | undefined) ?? null,
-          aliases: [...new Set((f.aliases as string[] | undefined) ?? [])],
-          icon: (f.icon as string | undefined) ?? null,
-          labels: [...new Set((f.labels as string[] | undefined) ?? [])],
-          picture: (f.picture as string | null | undefined) ?? null,
-        });
-        fire(conn, 'area_registry_updated', { action: 'create', area_id });
-        return reg(conn)
-          .listAreas()
-          .find((a) => a.area_id === area_id);
-      },
-    ),
-    command(
-      'config/area_registry/update',
-      {
-        area_id: { v: isType('str'), required: true },
-        name: { v: isType('str') },
-        aliases: { v: isType('list') },
-        floor_id: { v: nullable(isType('str')) },
-        icon: { v: nullable(isType('str')) },
-        labels: { v: strings },
-        picture: { v: nullable(isType('str')) },
-        humidity_entity_id: { v: nullable(isType('str')) },
-        temperature_entity_id: { v: nullable(isType('str')) },
-      },
-      (conn, msg) => {
-        const f = fieldsOf(msg);
-        const a = reg(conn).areas.get(String(f.area_id));
-        if (!a) throw new InvalidInfo(`'${String(f.area_id)}'`);
-        if (f.name !== undefined && f.name !== a.name)
-          uniqueName(
-            'area',
-            String(f.name),
-            [...reg(conn).areas.values()].filter((x) => x !== a),
-          );
-        pick(a, f, ['name', 'floor_id', 'icon', 'picture']);
-        if (f.aliases) a.aliases = [...new Set(f.aliases as string[])];
-        if (f.labels) a.labels = [...new Set(f.labels as string[])];
-        fire(conn, 'area_registry_updated', { action: 'update', area_id: a.area_id });
-        return reg(conn)
-          .listAreas()
-          .find((x) => x.area_id === a.area_id);
-      },
-    ),
-    command('config/area_registry/delete', { area_id: { v: isType('str'), required: true } }, (conn, msg) => {
-      const id = String(msg.area_id);
-      if (!reg(conn).areas.delete(id)) throw new InvalidInfo("Area ID doesn't exist");
-      // What was in it is in no area now (the hub's area registry clears the devices' and entities' area).
-      for (const d of reg(conn).devices.values()) if (d.area_id === id) d.area_id = null;
-      for (const e of reg(conn).entities.values()) if (e.area_id === id) e.area_id = null;
-      fire(conn, 'area_registry_updated', { action: 'remove', area_id: id });
-      conn.send({ id: msg.id, type: 'result', success: true, result: 'success' });
-      return NO_ANSWER;
-    }),
-    // --- floors --------------------------------------------------------------------------------
-    command(
-      'config/floor_registry/create',
-      { name: { v: isType('str'), required: true }, aliases: { v: isType('list') }, icon: { v: nullable(isType('str')) }, level: { v: nullable(coerceInt) } },
-      (conn, msg) => {
-        const f = fieldsOf(msg);
-        uniqueName('floor', String(f.name), reg(conn).floors.values());
-        const floor_id = newId(String(f.name), (id) => reg(conn).floors.has(id));
-        reg(conn).floors.set(floor_id, {
-          floor_id,
-          name: String(f.name),
-          level: (f.level as number | null | undefined) ?? null,
-          aliases: [...new Set((f.aliases as string[] | undefined) ?? [])],
-          icon: (f.icon as string | null | undefined) ?? null,
-        });
-        fire(conn, 'floor_registry_updated', { action: 'create', floor_id });
-        return reg(conn)
-          .listFloors()
-          .find((x) => x.floor_id === floor_id);
-      },
-    ),
-    command(
-      'config/floor_registry/update',
-      {
-        floor_id: { v: isType('str'), required: true },
-        name: { v: isType('str') },
-        aliases: { v: isType('list') },
-        icon: { v: nullable(isType('str')) },
-        level: { v: nullable(coerceInt) },
-      },
-      (conn, msg) => {
-        const f = fieldsOf(msg);
-        const x = reg(conn).floors.get(String(f.floor_id));
-        if (!x) throw new InvalidInfo(`'${String(f.floor_id)}'`);
-        if (f.name !== undefined && f.name !== x.name)
-          uniqueName(
-            'floor',
-            String(f.name),
-            [...reg(conn).floors.values()].filter((o) => o !== x),
-          );
-        pick(x, f, ['name', 'icon', 'level']);
-        if (f.aliases) x.aliases = [...new Set(f.aliases as string[])];
-        fire(conn, 'floor_registry_updated', { action: 'update', floor_id: x.floor_id });
-        return reg(conn)
-          .listFloors()
-          .find((o) => o.floor_id === x.floor_id);
-      },
-    ),
-    command('config/floor_registry/delete', { floor_id: { v: isType('str'), required: true } }, (conn, msg) => {
-      const id = String(msg.floor_id);
-      if (!reg(conn).floors.delete(id)) throw new InvalidInfo("Floor ID doesn't exist");
-      for (const a of reg(conn).areas.values()) if (a.floor_id === id) a.floor_id = null;
-      fire(conn, 'floor_registry_updated', { action: 'remove', floor_id: id });
-      return null;
-    }),
-    // --- labels --------------------------------------------------------------------------------
-    command(
-      'config/label_registry/create',
-      {
-        name: { v: isType('str'), required: true },
-        color: { v: nullable(isType('str')) },
-        description: { v: nullable(isType('str')) },
-        icon: { v: nullable(isType('str')) },
-      },
-      (conn, msg) => {
-        const f = fieldsOf(msg);
-        uniqueName('label', String(f.name), reg(conn).labels.values());
-        const label_id = newId(String(f.name), (id) => reg(conn).labels.has(id));
-        reg(conn).labels.set(label_id, {
-          label_id,
-          name: String(f.name),
-          color: (f.color as string | null | undefined) ?? null,
-          description: (f.description as string | null | undefined) ?? null,
-          icon: (f.icon as string | null | undefined) ?? null,
-        });
-        fire(conn, 'label_registry_updated', { action: 'create', label_id });
-        return reg(conn)
-          .listLabels()
-          .find((x) => x.label_id === label_id);
-      },
-    ),
-    command(
-      'config/label_registry/update',
-      {
-        label_id: { v: isType('str'), required: true },
-        name: { v: isType('str') },
-        color: { v: nullable(isType('str')) },
-        description: { v: nullable(isType('str')) },
-        icon: { v: nullable(isType('str')) },
-      },
-      (conn, msg) => {
-        const f = fieldsOf(msg);
-        const x = reg(conn).labels.get(String(f.label_id));
-        if (!x) throw new InvalidInfo(`'${String(f.label_id)}'`);
-        if (f.name !== undefined && f.name !== x.name)
-          uniqueName(
-            'label',
-            String(f.name),
-            [...reg(conn).labels.values()].filter((o) => o !== x),
-          );
-        pick(x, f, ['name', 'color', 'description', 'icon']);
-        fire(conn, 'label_registry_updated', { action: 'update', label_id: x.label_id });
-        return reg(conn)
-          .listLabels()
-          .find((o) => o.label_id === x.label_id);
-      },
-    ),
-    command('config/label_registry/delete', { label_id: { v: isType('str'), required: true } }, (conn, msg) => {
-      const id = String(msg.label_id);
-      if (!reg(conn).labels.delete(id)) throw new InvalidInfo("Label ID doesn't exist");
-      for (const x of [...reg(conn).areas.values(), ...reg(conn).devices.values(), ...reg(conn).entities.values()]) x.labels = x.labels.filter((l) => l !== id);
-      fire(conn, 'label_registry_updated', { action: 'remove', label_id: id });
-      return null;
-    }),
+    // --- areas, floors, labels and zones: create, update, delete ------------------------------
+    ...collectionCommands(AREAS),
+    ...collectionCommands(FLOORS),
+    ...collectionCommands(LABELS),
+    ...collectionCommands(ZONES),
     // --- devices and entities ------------------------------------------------------------------
     command(
       'config/device_registry/update',
@@ -472,62 +489,6 @@ export function adminCommands(): Map<string, Command> {
     ),
     // --- zones (a storage collection; the home zone is the core config's) ----------------------
     command('zone/list', {}, (conn) => [...adminOf(conn.hub).zones.values()].map(zoneWire), false),
-    command(
-      'zone/create',
-      {
-        name: { v: string, required: true },
-        latitude: { v: number, required: true },
-        longitude: { v: number, required: true },
-        radius: { v: number },
-        icon: { v: isType('str') },
-        passive: { v: isType('bool') },
-      },
-      (conn, msg) => {
-        const a = adminOf(conn.hub);
-        const f = fieldsOf(msg);
-        const id = newId(String(f.name), (x) => a.zones.has(x) || x === 'home');
-        const z: SimZone = {
-          id,
-          name: String(f.name),
-          latitude: f.latitude as number,
-          longitude: f.longitude as number,
-          radius: (f.radius as number | undefined) ?? 100,
-          icon: (f.icon as string | undefined) ?? null,
-          passive: (f.passive as boolean | undefined) ?? false,
-        };
-        a.zones.set(id, z);
-        a.writeZone(z);
-        return zoneWire(z);
-      },
-    ),
-    command(
-      'zone/update',
-      {
-        zone_id: { v: string, required: true },
-        name: { v: string },
-        latitude: { v: number },
-        longitude: { v: number },
-        radius: { v: number },
-        icon: { v: isType('str') },
-        passive: { v: isType('bool') },
-      },
-      (conn, msg) => {
-        const a = adminOf(conn.hub);
-        const f = fieldsOf(msg);
-        const z = a.zones.get(String(f.zone_id));
-        if (!z) throw new NotFound(`Unable to find zone_id ${String(f.zone_id)}`);
-        pick(z, f, ['name', 'latitude', 'longitude', 'radius', 'icon', 'passive']);
-        a.writeZone(z);
-        return zoneWire(z);
-      },
-    ),
-    command('zone/delete', { zone_id: { v: string, required: true } }, (conn, msg) => {
-      const a = adminOf(conn.hub);
-      const id = String(msg.zone_id);
-      if (!a.zones.delete(id)) throw new NotFound(`Unable to find zone_id ${id}`);
-      conn.hub.states.remove(`zone.${id}`);
-      return null;
-    }),
     // --- health ----------------------------------------------------------------------------------
     command('repairs/list_issues', {}, (conn) => ({
       issues: adminOf(conn.hub).issues.map((i) => ({

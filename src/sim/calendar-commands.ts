@@ -6,7 +6,7 @@ import type { Command, CommandConnection } from './commands.js';
 import { eventMessage } from './protocol.js';
 import { type KeySpec, type Validator, Invalid, isType } from './schema.js';
 import { validEntityId } from './states.js';
-import { type EventTime, type StoredEvent, addDays, apiTime, eventsBetween, instances, isDate, parseRule, startUs } from './domains/calendar-events.js';
+import { type EventTime, type StoredEvent, addDays, eventsBetween, instances, isDate, parseRule, startUs, timeText } from './domains/calendar-events.js';
 import { CALENDAR_CREATE_EVENT, CALENDAR_DELETE_EVENT, CALENDAR_UPDATE_EVENT, calendarEvents, refreshCalendar, zoneOf } from './domains/calendar.js';
 import { TODO_MOVE, todoItems } from './domains/todo.js';
 import { hexId } from './time.js';
@@ -72,23 +72,27 @@ function readEvent(conn: CommandConnection, msg: Msg): Omit<StoredEvent, 'uid'> 
   };
 }
 
-/** The stored event with that uid (the series, not an override), or an error sent. */
-function byUid(conn: CommandConnection, msg: Msg, events: StoredEvent[]): StoredEvent | undefined {
+/**
+ * The stored event with that uid (the series, not an override), or an error sent: 2026.11's local
+ * calendar says only which operation failed (its translated message); 2024.3's quoted the store.
+ */
+function byUid(conn: CommandConnection, msg: Msg, events: StoredEvent[], op: 'updating' | 'deleting'): StoredEvent | undefined {
   const found = events.find((x) => x.uid === msg.uid && !x.recurrence_id);
-  if (!found) conn.sendError(msg.id, 'failed', `No existing event with uid ${String(msg.uid)}`);
+  if (!found) conn.sendError(msg.id, 'failed', conn.hub.legacy ? `No existing event with uid ${String(msg.uid)}` : `An error occurred while ${op} the event`);
   return found;
 }
 
-/** Ends a series before the instance with this recurrence id (THISANDFUTURE). */
+/**
+ * Ends a series before the instance with this recurrence id (THISANDFUTURE) as the local calendar
+ * does: COUNT dropped, UNTIL the day before at the instance's time, in floating local time
+ * (20261219T190000; a date for all-day series).
+ */
 function endBefore(event: StoredEvent, rid: string, tz: string): void {
   const rule = event.rrule!.split(';').filter((p) => !/^(COUNT|UNTIL)=/i.test(p));
-  const inst = [...instances(event, tz, Infinity)].find((i) => i.recurrence_id === rid);
-  if (!inst) return;
-  const before =
-    'date' in inst.start
-      ? addDays(inst.start.date, -1).replace(/-/g, '')
-      : `${new Date((inst.start.us - 1_000_000) / 1000).toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
-  event.rrule = [...rule, `UNTIL=${before}`].join(';');
+  if (![...instances(event, tz, Infinity)].some((i) => i.recurrence_id === rid)) return;
+  const [date, time] = rid.split('T');
+  const dayBefore = addDays(`${date!.slice(0, 4)}-${date!.slice(4, 6)}-${date!.slice(6, 8)}`, -1).replace(/-/g, '');
+  event.rrule = [...rule, `UNTIL=${dayBefore}${time ? `T${time}` : ''}`].join(';');
 }
 
 const RANGE_FIELDS = { uid: { v: isType('str'), required: true }, recurrence_id: { v: isType('str') }, recurrence_range: { v: isType('str') } };
@@ -108,7 +112,7 @@ export function addCalendarCommands(add: Add, legacy: boolean): void {
     const id = msg.entity_id as string;
     const tz = zoneOf(conn.hub);
     const events = calendarEvents(conn.hub, id);
-    const event = byUid(conn, msg, events);
+    const event = byUid(conn, msg, events, 'deleting');
     if (!event) return;
     const rid = msg.recurrence_id as string | undefined;
     if (!rid || !event.rrule) {
@@ -129,7 +133,7 @@ export function addCalendarCommands(add: Add, legacy: boolean): void {
     const id = msg.entity_id as string;
     const tz = zoneOf(conn.hub);
     const events = calendarEvents(conn.hub, id);
-    const event = byUid(conn, msg, events);
+    const event = byUid(conn, msg, events, 'updating');
     if (!event) return;
     const changed = readEvent(conn, msg);
     if (!changed) return;
@@ -153,6 +157,8 @@ export function addCalendarCommands(add: Add, legacy: boolean): void {
   });
 
   // The frontend's live calendar view; the first message lists the range's events with uid, recurrence_id and rrule.
+  // Each event as the hub's CalendarEvent.as_dict() gives it: times as ISO text (local, or a date),
+  // the keys that are unset left out, then all_day.
   if (!legacy) {
     add(
       'calendar/event/subscribe',
@@ -165,14 +171,15 @@ export function addCalendarCommands(add: Add, legacy: boolean): void {
         if (from === undefined || to === undefined) return conn.sendError(msg.id, 'invalid_format', 'Invalid datetime');
         const list = () =>
           eventsBetween(calendarEvents(conn.hub, msg.entity_id as string), tz, from, to).map((inst) => ({
-            start: apiTime(tz, inst.start),
-            end: apiTime(tz, inst.end),
+            start: timeText(tz, inst.start),
+            end: timeText(tz, inst.end),
             summary: inst.event.summary,
-            description: inst.event.description ?? null,
-            location: inst.event.location ?? null,
+            ...(inst.event.description !== undefined ? { description: inst.event.description } : {}),
+            ...(inst.event.location ? { location: inst.event.location } : {}),
             uid: inst.event.uid,
-            recurrence_id: inst.recurrence_id ?? null,
-            rrule: inst.event.rrule ?? null,
+            ...(inst.recurrence_id ? { recurrence_id: inst.recurrence_id } : {}),
+            ...(inst.event.rrule ? { rrule: inst.event.rrule } : {}),
+            all_day: 'date' in inst.start,
           }));
         // Each new state of the calendar sends the list again, as the hub's entity listener does.
         const off = conn.hub.bus.listen('state_changed', (ev) => {

@@ -2,13 +2,14 @@
 // with a bridge account does it (confirm: true after a dry run): areas, floors and labels made,
 // renamed, put back and removed; an entity renamed and put back; a device renamed; an entity
 // withdrawn from Assist drops out of TOOLS_EXPOSED_ONLY at once; a zone made, changed and removed;
-// the demo's repairs explained and one dismissed and brought back; system health read; a demo
-// integration reloaded. (Its 2024.3.3 run skips these: the issue asks for 2026.11.)
+// the demo's repairs explained and one dismissed and brought back; system health and a line of the
+// error log read; a demo integration reloaded; a local calendar's integration entry disabled and
+// enabled again (its calendar going and coming back). (Its 2024.3.3 run skips these: the issue asks for 2026.11.)
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { HA_VERSION } from './ha-control.js';
-import { eventually, haStateOf, HASS_TOKEN, HASS_URL } from './ha-rest.js';
+import { configEntryFromFlow, eventually, haCall, haStateOf, haStateOrNull, HASS_TOKEN, HASS_URL, removeConfigEntry } from './ha-rest.js';
 
 const CURRENT = HA_VERSION === '2026.11.0';
 type Body = Record<string, any>;
@@ -140,9 +141,13 @@ describe.runIf(CURRENT)('admin tools against Home Assistant 2026.11', () => {
     expect((await items('zone')).some((z) => z.id === zone.id)).toBe(false);
   });
 
-  test("health: system health, the demo's repairs explained, one dismissed and brought back; an integration reloaded", async () => {
+  test("health: system health, an error log line summarised by integration, the demo's repairs explained, one dismissed and brought back; an integration reloaded", async () => {
+    // A line in Home Assistant's error log, written by its own system_log.write: summarised under its integration.
+    await haCall('system_log', 'write', { message: 'E2E probe failed', level: 'error', logger: 'homeassistant.components.e2e_probe' });
     const h = await tool('admin_health', { operation: 'overview' });
     expect(h.system.homeassistant.version).toBe('core-2026.11.0');
+    const probe = h.log.find((l: Body) => l.integration === 'e2e_probe');
+    expect(probe, JSON.stringify(h.log)).toMatchObject({ errors: 1, newest: [{ level: 'ERROR', message: 'E2E probe failed' }] });
     expect(h.repairs.length).toBeGreaterThan(0);
     const repair = h.repairs.find((r: Body) => !r.ignored)!;
     expect(repair.explanation).toContain(`in ${repair.domain}:`);
@@ -156,6 +161,38 @@ describe.runIf(CURRENT)('admin tools against Home Assistant 2026.11', () => {
     expect(demo, JSON.stringify(entries.map((e) => e.info))).toBeTruthy();
     const reload = await change('admin_health', { operation: 'reload', id: demo!.id });
     expect(reload.version).toBeUndefined();
+  });
+
+  test("an integration disabled and enabled again: its entry's state and its entity follow", async () => {
+    // A local calendar: its own config entry, made here and removed after. (Not the shopping list: its
+    // integration cannot unload, so disabling it leaves it failed_unload until Home Assistant restarts.)
+    const entryId = await configEntryFromFlow('local_calendar', { calendar_name: 'E2E Admin' });
+    try {
+      const entry = async () => ((await tool('admin_health', { operation: 'integrations' })).items as Body[]).find((e) => e.id === entryId)!;
+      expect(await entry()).toMatchObject({ fields: { disabled: false }, info: { domain: 'local_calendar', state: 'loaded' } });
+      await eventually(
+        () => haStateOrNull('calendar.e2e_admin'),
+        (st) => st !== null,
+        'the calendar',
+      );
+      const off = await change('admin_health', { operation: 'disable', id: entryId });
+      expect(off.diff).toContain('+disabled: true');
+      expect(await entry()).toMatchObject({ fields: { disabled: true }, info: { state: 'not_loaded', disabled_by: 'user' } });
+      await eventually(
+        () => haStateOrNull('calendar.e2e_admin'),
+        (st) => st === null || st.state === 'unavailable',
+        'the calendar gone with its integration',
+      );
+      await change('admin_health', { operation: 'enable', id: entryId });
+      expect((await entry()).info).toEqual({ domain: 'local_calendar', state: 'loaded' });
+      await eventually(
+        () => haStateOrNull('calendar.e2e_admin'),
+        (st) => st !== null && st.state !== 'unavailable',
+        'the calendar back',
+      );
+    } finally {
+      await removeConfigEntry(entryId);
+    }
   });
 
   test('a blueprint listed and used: the automation made from it runs through config editing, kept as a version', async () => {

@@ -36,3 +36,32 @@ export async function haCall(domain: string, service: string, data: Record<strin
   expect(res.status, `${domain}.${service} on Home Assistant`).toBe(200);
   await res.body?.cancel();
 }
+
+/** A REST request to Home Assistant that must succeed; its JSON answer. */
+export async function haApi(method: string, path: string, json?: unknown): Promise<any> {
+  const r = await fetch(`${HASS_URL}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${HASS_TOKEN}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+  });
+  expect(r.status, `${method} ${path}`).toBeLessThan(300);
+  return r.json();
+}
+
+/** An entity's state, or null while Home Assistant has none (an integration unloaded, say). */
+export async function haStateOrNull(id: string): Promise<any> {
+  const res = await fetch(`${HASS_URL}/api/states/${id}`, { headers: { authorization: `Bearer ${HASS_TOKEN}` } });
+  if (res.status === 404) return null;
+  expect(res.status, `state of ${id}`).toBe(200);
+  return res.json();
+}
+
+/** A config entry made through its integration's config flow (its one form answered with `form`); its entry_id. */
+export async function configEntryFromFlow(handler: string, form: Record<string, unknown> = {}): Promise<string> {
+  const flow = await haApi('POST', '/api/config/config_entries/flow', { handler });
+  const done = flow.type === 'create_entry' ? flow : await haApi('POST', `/api/config/config_entries/flow/${flow.flow_id}`, form);
+  expect(done.type, JSON.stringify(done)).toBe('create_entry');
+  return done.result.entry_id;
+}
+
+export const removeConfigEntry = (entryId: string) => haApi('DELETE', `/api/config/config_entries/entry/${entryId}`);

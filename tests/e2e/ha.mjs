@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The real Home Assistant that the end-to-end suite runs against: install, start, stop, restart.
 //
-//   node tests/e2e/ha.mjs install [--ha V]   venv with homeassistant==V, cached outside the clone
+//   node tests/e2e/ha.mjs install [--ha V]   venv with homeassistant==V, cached outside the clone (a venv
+//                                            from an older lock gets what the current one adds)
 //   node tests/e2e/ha.mjs start [--ha V] [--dir DIR]  fresh instance on a free loopback port,
 //                                            onboarded, with a long-lived token; writes DIR/state.json
 //   node tests/e2e/ha.mjs stop|restart|status|env|logs [N]|check-local   act on $HA_E2E_STATE (or --state FILE)
@@ -14,6 +15,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  appendFileSync,
   closeSync,
   cpSync,
   existsSync,
@@ -160,18 +162,23 @@ const rootId = () => {
   return s ? `${s.digest}@${s.created}` : null;
 };
 
-/** Whether the cached venv is complete and was built from the current lock (and root). */
-export function isInstalled(version = selectedVersion()) {
+/** The cached venv's stamp when the venv is complete for this release (and root), whatever lock built it. */
+function completeStamp(version) {
   const venv = venvDir(version);
   try {
     const stamp = JSON.parse(readFileSync(join(venv, STAMP), 'utf8'));
-    if (stamp.version !== version || stamp.lock !== lockDigest(version)) return false;
+    if (stamp.version !== version) return null;
     // A root venv's bin/python links to the root's python: not a path on this machine.
-    if (release(version).root) return stamp.root === rootId() && existsSync(join(venv, 'pyvenv.cfg'));
-    return existsSync(realpathSync(venvPython(venv)));
+    if (release(version).root) return stamp.root === rootId() && existsSync(join(venv, 'pyvenv.cfg')) ? stamp : null;
+    return existsSync(realpathSync(venvPython(venv))) ? stamp : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether the cached venv is complete and was built from the current lock (and root). */
+export function isInstalled(version = selectedVersion()) {
+  return completeStamp(version)?.lock === lockDigest(version);
 }
 
 /** A command line (for runLogged or spawn) that runs `argv` with this release's Python. */
@@ -227,6 +234,14 @@ export async function installHa({ version = selectedVersion(), force = false } =
   if (!force && isInstalled(version)) {
     say(`Home Assistant ${version} is installed (cached in ${venv})`);
     return venv;
+  }
+  if (!force && completeStamp(version)) {
+    try {
+      await topUp(version);
+      return venv;
+    } catch (e) {
+      say(`topping up ${venv} failed (${e.message}); installing afresh`);
+    }
   }
   if (rel.root) {
     requireHost(`Home Assistant ${version}`, { build: !rootStamp() });
@@ -322,6 +337,44 @@ export async function installHa({ version = selectedVersion(), force = false } =
   cpSync(log, join(venv, 'install.log'));
   say(`installed Home Assistant ${version} in ${seconds(Date.now() - t0)} s`);
   return venv;
+}
+
+/**
+ * A complete venv built from an older lock (a requirement added, say, or another worktree's lock)
+ * gets what the current lock says installed into it, in place, then the current stamp: what pip
+ * finds already installed it leaves, so this takes seconds where a fresh install takes minutes.
+ * What the lock no longer names stays installed (harmless; `install --force` builds afresh).
+ */
+async function topUp(version) {
+  const rel = release(version);
+  const venv = venvDir(version);
+  const root = cacheDir(version);
+  const t0 = Date.now();
+  const log = join(root, 'install.log');
+  const work = mkdtempSync(join(root, `work.partial-${process.pid}-`));
+  appendFileSync(log, `# ${new Date().toISOString()} top-up of ${venv} from ${rel.lock}\n`);
+  say(`Home Assistant ${version}'s venv was built from another ${rel.lock}: installing what it lacks (pip's output goes to ${log})`);
+  try {
+    writeFileSync(join(work, 'requirements.txt'), readFileSync(lockFile(version), 'utf8'));
+    const at = rel.root ? { venv: MOUNT_POINTS.venv, work: MOUNT_POINTS.run } : { venv, work };
+    const pip = [venvPython(at.venv), '-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', '--progress-bar', 'off'];
+    const hashes = rel.hashes ? ['--require-hashes', '--no-deps'] : [];
+    const noIsolation = rel.buildTools.length ? ['--no-build-isolation'] : [];
+    // The venv's pip.conf says no-index (for Home Assistant at start-up); this pip may reach the index.
+    const c = pythonCommand(version, [...pip, ...hashes, ...noIsolation, '-r', join(at.work, 'requirements.txt')], {
+      venv,
+      work,
+      env: { PIP_CONFIG_FILE: '/dev/null' },
+    });
+    await runLogged(c.cmd, c.args, log, 'pip install (top-up)', { env: c.env });
+    const stamp = { ...completeStamp(version), lock: lockDigest(version), topped_up: new Date().toISOString() };
+    const tmp = join(work, STAMP);
+    writeFileSync(tmp, JSON.stringify(stamp, null, 2));
+    renameSync(tmp, join(venv, STAMP));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  say(`topped up Home Assistant ${version} in ${seconds(Date.now() - t0)} s`);
 }
 
 // ---------------------------------------------------------------------------------------------

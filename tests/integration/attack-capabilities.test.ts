@@ -21,8 +21,8 @@
 //   floor_name, labels, is_hidden_entity, is_device_attr) answer a hidden entity's area, floor and
 //   labels (and so that it exists) without reading its state, so nothing lists them as read; only
 //   the helpers that list ids (area_entities, ...) were refused before rendering.
-import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { exposeOnly } from '../helpers/exposed-only.js';
 import { refusals } from '../helpers/refusals.js';
 import { callToolOk } from '../helpers/tool-call.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -37,19 +37,7 @@ describe('with entities hidden from Assist (TOOLS_EXPOSED_ONLY)', () => {
   let x: TestServer;
   beforeAll(async () => {
     x = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
-    const raw = await RawClient.connect(x.app.simulator!.wsUrl, x.app.simulator!.token);
-    await raw.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.hallway'], should_expose: true });
-    await raw.close();
-    // The bridge reads exposure again when the entity registry changes.
-    const sim = x.app.simulator!;
-    await fetch(`${sim.url}/api/config/script/config/nothing`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ alias: 'Nothing', sequence: [] }),
-    });
-    for (let i = 0; i < 500 && !(x.app.services.policy.maySee('light.hallway') && !x.app.services.policy.maySee('lock.front_door')); i++)
-      await new Promise((ok) => setTimeout(ok, 10));
-    expect(x.app.services.policy.maySee('lock.front_door')).toBe(false);
+    await exposeOnly(x, ['light.hallway']);
   });
   afterAll(() => x?.close());
 

@@ -3,9 +3,9 @@
 // with the services the hub lists and refuses fields it does not describe; call_service answers
 // the hub's response data and fires events, refusing Home Assistant's own; render_template renders
 // read-only and, with entities hidden from Assist, refuses to show what it read of them.
-import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { exposeOnly } from '../helpers/exposed-only.js';
 import { callToolOk } from '../helpers/tool-call.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -222,20 +222,7 @@ describe('with entities hidden from Assist, a template shows nothing of them', (
   let x: TestServer;
   beforeAll(async () => {
     x = await startTestServer({ TOOLS_EXPOSED_ONLY: 'true' });
-    // Exposed as a person would in Home Assistant: the bridge's own hub only reads.
-    const raw = await RawClient.connect(x.app.simulator!.wsUrl, x.app.simulator!.token);
-    await raw.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['light.hallway'], should_expose: true });
-    await raw.close();
-    // The bridge reads exposure again when the entity registry changes.
-    const sim = x.app.simulator!;
-    await fetch(`${sim.url}/api/config/script/config/nothing`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ alias: 'Nothing', sequence: [] }),
-    });
-    for (let i = 0; i < 500 && !(x.app.services.policy.maySee('light.hallway') && !x.app.services.policy.maySee('lock.front_door')); i++)
-      await new Promise((ok) => setTimeout(ok, 10));
-    expect(x.app.services.policy.maySee('light.hallway')).toBe(true);
+    await exposeOnly(x, ['light.hallway']);
   });
   afterAll(() => x?.close());
 

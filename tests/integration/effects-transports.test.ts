@@ -3,8 +3,8 @@
 // Home Assistant script that unlocks the front door and a Home Assistant scene that unlocks the
 // back door, both made in the hub's own config. Each is refused or asks, and nothing changes.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { exposeOnly } from '../helpers/exposed-only.js';
 import { type Answer, refusals } from '../helpers/refusals.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -263,19 +263,7 @@ describe('exposure judges effects too', () => {
     expect(r.status).toBe(200);
     await until(() => x.app.hub.cache.has('script.unlocker'), 'the script');
     // The script is exposed to Assist; the lock it unlocks is not.
-    // Exposed as a person would in Home Assistant: the bridge's own hub only reads.
-    const raw = await RawClient.connect(sim2.wsUrl, sim2.token);
-    expect(
-      (await raw.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ['script.unlocker'], should_expose: true })).success,
-    ).toBe(true);
-    await raw.close();
-    // The bridge reads exposure again when the entity registry changes: another script does that.
-    await fetch(`${sim2.url}/api/config/script/config/nothing`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sim2.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ alias: 'Nothing', sequence: [] }),
-    });
-    await until(() => x.app.services.policy.maySee('script.unlocker') && !x.app.services.policy.maySee('lock.front_door'), 'the script exposed, the lock not');
+    await exposeOnly(x, ['script.unlocker']);
   });
   afterAll(() => x?.close());
 

@@ -6,12 +6,10 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { modernRpc, type Rpc, TASKS, untilTaskLeaves } from '../helpers/mcp-tasks.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const TASKS = 'io.modelcontextprotocol/tasks';
 const PLUGINS_DIR = join(import.meta.dirname, '..', 'fixtures', 'conformance-plugin');
-type Answer = Record<string, any>;
-type Rpc = (method: string, params: Record<string, unknown>) => Promise<Answer>;
 
 let s: TestServer;
 beforeAll(async () => {
@@ -19,51 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const NAMED: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
-let id = 0;
-
-/** A 2026-07-28 request; resolves with the result, rejects with the JSON-RPC error. */
-const modern =
-  (extension: boolean): Rpc =>
-  async (method, params) => {
-    const name = params[NAMED[method] ?? ''];
-    const res = await fetch(`${s.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${s.token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: ++id,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, ...(extension ? { extensions: { [TASKS]: {} } } : {}) },
-          },
-        },
-      }),
-    });
-    const body = (await res.json()) as { result?: Answer; error?: Answer };
-    if (body.error) throw body.error;
-    return body.result!;
-  };
-
-/** tasks/get until the task leaves these statuses (the test waits for a status change, not a time). */
-async function until(rpc: Rpc, taskId: string, leave: string[]): Promise<Answer> {
-  for (;;) {
-    const t = await rpc('tasks/get', { taskId });
-    if (!leave.includes(t.status)) return t;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const modern = (extension: boolean): Rpc => modernRpc(s, extension);
 
 describe('2026-07-28 with the extension', () => {
   test('a long call is a task, followed with tasks/get to its result', async () => {
@@ -71,7 +25,7 @@ describe('2026-07-28 with the extension', () => {
     const created = await rpc('tools/call', { name: 'slow_compute', arguments: { seconds: 0.3, label: 'x' } });
     expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 3_600_000, pollIntervalMs: 1000 });
     expect(created).not.toHaveProperty('result');
-    const done = await until(rpc, created.taskId, ['working']);
+    const done = await untilTaskLeaves(rpc, created.taskId, ['working']);
     expect(done).toMatchObject({ resultType: 'complete', status: 'completed', result: { content: [{ type: 'text', text: 'Computed x after 0.3 s' }] } });
     // A call that ends before it says it takes long is answered as before.
     expect(await rpc('tools/call', { name: 'slow_compute', arguments: { seconds: 0 } })).toMatchObject({ content: [{ text: 'Computed it after 0 s' }] });
@@ -80,7 +34,7 @@ describe('2026-07-28 with the extension', () => {
   test('questions after background() are asked on the task; partial answers keep it waiting', async () => {
     const rpc = modern(true);
     const parked = await rpc('tools/call', { name: 'multi_input', arguments: {} });
-    const waiting = await until(rpc, parked.taskId, ['working']);
+    const waiting = await untilTaskLeaves(rpc, parked.taskId, ['working']);
     expect(waiting.status).toBe('input_required');
     expect(Object.keys(waiting.inputRequests).sort()).toEqual(['first', 'second']);
     expect(await rpc('tasks/update', { taskId: parked.taskId, inputResponses: { first: { action: 'accept', content: { name: 'Ada' } }, nobody: {} } })).toEqual(
@@ -88,7 +42,7 @@ describe('2026-07-28 with the extension', () => {
     );
     expect(Object.keys((await rpc('tasks/get', { taskId: parked.taskId })).inputRequests)).toEqual(['second']);
     await rpc('tasks/update', { taskId: parked.taskId, inputResponses: { second: { action: 'accept', content: { confirm: true } } } });
-    const answered = await until(rpc, parked.taskId, ['working', 'input_required']);
+    const answered = await untilTaskLeaves(rpc, parked.taskId, ['working', 'input_required']);
     expect(answered.result.content[0].text).toBe('Got Ada and true');
   });
 
@@ -101,7 +55,7 @@ describe('2026-07-28 with the extension', () => {
     await rpc('tasks/cancel', { taskId: long.taskId });
 
     const broken = await rpc('tools/call', { name: 'protocol_error_job', arguments: {} });
-    const failed = await until(rpc, broken.taskId, ['working']);
+    const failed = await untilTaskLeaves(rpc, broken.taskId, ['working']);
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The job broke inside the bridge' } });
     expect(failed).not.toHaveProperty('result');
     await expect(rpc('tasks/get', { taskId: 'no-such-task' })).rejects.toMatchObject({ code: -32602 });
@@ -124,7 +78,7 @@ describe("the home's long operations", () => {
     await untilHub('cover.living_room_blinds', 'closed');
     const created = await rpc('tools/call', { name: 'control_covers', arguments: { entity_id: 'cover.living_room_blinds', command: 'open' } });
     expect(created.resultType).toBe('task');
-    const done = await until(rpc, created.taskId, ['working']);
+    const done = await untilTaskLeaves(rpc, created.taskId, ['working']);
     expect(done.status).toBe('completed');
     expect(done.result.content[0].text).toBe('Arrived: cover.living_room_blinds open at 100%');
     expect(await hub('cover.living_room_blinds')).toBe('open');

@@ -1137,39 +1137,105 @@ export function parityCases(r: Release): ParityCase[] {
           temperature_entity_id: null,
         };
 
+  const floor = (name: string) => ({
+    floor_id: 'parity_attic',
+    icon: 'mdi:home-roof',
+    level: 3,
+    name,
+    ...(old ? {} : { aliases: [], created_at: TIMESTAMP, modified_at: TIMESTAMP }),
+  });
+  const label = (name: string) => ({
+    color: '#4caf50',
+    description: null,
+    icon: null,
+    label_id: 'parity_outdoor',
+    name,
+    ...(old ? {} : { created_at: TIMESTAMP, modified_at: TIMESTAMP }),
+  });
+  const zone = { id: 'parity_office', latitude: 52.1, longitude: 4.3, radius: 100, passive: false };
+  /**
+   * The admin tools' collections, each made, renamed (a zone also moved out and given an icon),
+   * removed, and removed again: the registries' `<kind>_id` and invalid_info, the zone collection's
+   * zone_id and not_found.
+   */
+  const LIFECYCLES: {
+    what: string;
+    prefix: string;
+    idKey: string;
+    id: string;
+    create: Record<string, unknown>;
+    made: unknown;
+    update: Record<string, unknown>;
+    updated: unknown;
+    deleted: unknown;
+    missing: { code: string; message: string };
+  }[] = [
+    {
+      what: 'an area with aliases and an icon',
+      prefix: 'config/area_registry',
+      idKey: 'area_id',
+      id: 'parity_pantry',
+      create: { name: 'Parity Pantry', aliases: ['larder'], icon: 'mdi:fridge' },
+      made: { ...area('parity_pantry', 'Parity Pantry'), aliases: ['larder'], icon: 'mdi:fridge' },
+      update: { name: 'Parity Larder' },
+      updated: { ...area('parity_pantry', 'Parity Larder'), aliases: ['larder'], icon: 'mdi:fridge' },
+      deleted: 'success',
+      missing: { code: 'invalid_info', message: "Area ID doesn't exist" },
+    },
+    {
+      what: 'a floor with a level and an icon',
+      prefix: 'config/floor_registry',
+      idKey: 'floor_id',
+      id: 'parity_attic',
+      create: { name: 'Parity Attic', level: 3, icon: 'mdi:home-roof' },
+      made: floor('Parity Attic'),
+      update: { name: 'Parity Loft' },
+      updated: floor('Parity Loft'),
+      deleted: null,
+      missing: { code: 'invalid_info', message: "Floor ID doesn't exist" },
+    },
+    {
+      // 2024.3.3 takes only #RRGGBB colours (2026.11.0 also its theme's names, such as green).
+      what: 'a label with a colour',
+      prefix: 'config/label_registry',
+      idKey: 'label_id',
+      id: 'parity_outdoor',
+      create: { name: 'Parity Outdoor', color: '#4caf50' },
+      made: label('Parity Outdoor'),
+      update: { name: 'Parity Garden' },
+      updated: label('Parity Garden'),
+      deleted: null,
+      missing: { code: 'invalid_info', message: "Label ID doesn't exist" },
+    },
+    {
+      what: 'a zone (the zone collection)',
+      prefix: 'zone',
+      idKey: 'zone_id',
+      id: 'parity_office',
+      create: { name: 'Parity Office', latitude: 52.1, longitude: 4.3 },
+      made: { ...zone, name: 'Parity Office' },
+      update: { name: 'Parity Studio', radius: 250, icon: 'mdi:briefcase' },
+      updated: { ...zone, name: 'Parity Studio', radius: 250, icon: 'mdi:briefcase' },
+      deleted: null,
+      missing: { code: 'not_found', message: 'Unable to find zone_id parity_office' },
+    },
+  ];
+  const lifecycle = (l: (typeof LIFECYCLES)[number]): ParityCase => {
+    const target = { [l.idKey]: l.id };
+    return {
+      name: `admin: ${l.what} made, renamed and removed; removing it again is ${l.missing.code}`,
+      steps: [
+        { ws: { type: `${l.prefix}/create`, ...l.create }, reply: ok(l.made) },
+        { ws: { type: `${l.prefix}/update`, ...target, ...l.update }, reply: ok(l.updated) },
+        { ws: { type: `${l.prefix}/delete`, ...target }, reply: ok(l.deleted) },
+        { ws: { type: `${l.prefix}/delete`, ...target }, reply: failed(l.missing) },
+      ],
+      cleanup: [{ ws: { type: `${l.prefix}/delete`, ...target } }],
+    };
+  };
+
   const REGISTRIES: ParityCase[] = [
-    {
-      name: 'admin: an area made with aliases and an icon, renamed, removed; removing it again is invalid_info',
-      steps: [
-        {
-          ws: { type: 'config/area_registry/create', name: 'Parity Pantry', aliases: ['larder'], icon: 'mdi:fridge' },
-          reply: ok({ ...area('parity_pantry', 'Parity Pantry'), aliases: ['larder'], icon: 'mdi:fridge' }),
-        },
-        {
-          ws: { type: 'config/area_registry/update', area_id: 'parity_pantry', name: 'Parity Larder' },
-          reply: ok({ ...area('parity_pantry', 'Parity Larder'), aliases: ['larder'], icon: 'mdi:fridge' }),
-        },
-        { ws: { type: 'config/area_registry/delete', area_id: 'parity_pantry' }, reply: ok('success') },
-        { ws: { type: 'config/area_registry/delete', area_id: 'parity_pantry' }, reply: failed({ code: 'invalid_info', message: "Area ID doesn't exist" }) },
-      ],
-      cleanup: [{ ws: { type: 'config/area_registry/delete', area_id: 'parity_pantry' } }],
-    },
-    {
-      name: 'admin: a zone made, changed and removed through the zone collection; an unknown one is not_found',
-      steps: [
-        {
-          ws: { type: 'zone/create', name: 'Parity Office', latitude: 52.1, longitude: 4.3 },
-          reply: ok({ id: 'parity_office', name: 'Parity Office', latitude: 52.1, longitude: 4.3, radius: 100, passive: false }),
-        },
-        {
-          ws: { type: 'zone/update', zone_id: 'parity_office', radius: 250, icon: 'mdi:briefcase' },
-          reply: ok({ id: 'parity_office', name: 'Parity Office', latitude: 52.1, longitude: 4.3, radius: 250, passive: false, icon: 'mdi:briefcase' }),
-        },
-        { ws: { type: 'zone/delete', zone_id: 'parity_office' }, reply: ok(null) },
-        { ws: { type: 'zone/delete', zone_id: 'parity_office' }, reply: failed({ code: 'not_found', message: 'Unable to find zone_id parity_office' }) },
-      ],
-      cleanup: [{ ws: { type: 'zone/delete', zone_id: 'parity_office' } }],
-    },
+    ...LIFECYCLES.map(lifecycle),
     {
       name: 'registries: floors and labels exist (since 2024.3; empty here)',
       steps: [

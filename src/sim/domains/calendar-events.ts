@@ -75,14 +75,9 @@ export function startUs(tz: string, t: EventTime): number {
   return fromLocal(tz, ...dateParts(t.date));
 }
 
-/** As the hub's calendar writes an event time in service responses. */
+/** As the hub's calendar writes an event time in service responses and calendar/event/subscribe. */
 export function timeText(tz: string, t: EventTime): string {
   return 'date' in t ? t.date : localIso(tz, t.us);
-}
-
-/** As the hub's calendar API writes one ({date} or {dateTime}). */
-export function apiTime(tz: string, t: EventTime): { date: string } | { dateTime: string } {
-  return 'date' in t ? { date: t.date } : { dateTime: localIso(tz, t.us) };
 }
 
 /** The recurrence id of an instance, as the local calendar writes it (20261128 or 20261128T100000). */

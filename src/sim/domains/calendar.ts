@@ -139,7 +139,7 @@ export function listed(tz: string, inst: { event: StoredEvent; start: EventTime;
     start: timeText(tz, inst.start),
     end: timeText(tz, inst.end),
     summary: inst.event.summary,
-    ...(inst.event.description ? { description: inst.event.description } : {}),
+    ...(inst.event.description !== undefined ? { description: inst.event.description } : {}),
     ...(inst.event.location ? { location: inst.event.location } : {}),
   };
 }
@@ -281,7 +281,8 @@ export const calendar: DomainModule = {
         calendarEvents(e.hub, e.id).push({
           uid: hexId(),
           summary: p.summary as string,
-          ...(p.description ? { description: p.description as string } : {}),
+          // The service's description defaults to "" (kept, unlike an unset one, in every listing).
+          description: (p.description as string | undefined) ?? '',
           ...(p.location ? { location: p.location as string } : {}),
           start,
           end,
