@@ -335,8 +335,10 @@ export class AdminService {
       return { id: String(made.id ?? id), after: fieldsOf('zone', made), entityId: `zone.${String(made.id ?? id)}` };
     }
     if (kind === 'integration') {
-      if (changed('disabled')) await hub.disableEntry(id, to!.disabled === true);
-      return { id, after: await this.current(kind, id) };
+      // An entry that cannot unload stays loaded until a restart; the caller is told, not told "done".
+      const restart = changed('disabled') ? (await hub.disableEntry(id, to!.disabled === true)).require_restart : false;
+      const after = await this.current(kind, id);
+      return { id, after: restart && after ? { ...after, require_restart: true } : after };
     }
     if (kind === 'repair') {
       const [domain, issueId] = [id.slice(0, id.indexOf('/')), id.slice(id.indexOf('/') + 1)];

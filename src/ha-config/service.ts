@@ -78,6 +78,8 @@ export interface Outcome {
   /** The version that holds the result. */
   version?: number;
   restored_from?: number;
+  /** Home Assistant took the change but it holds only after a restart (an integration that cannot unload). */
+  require_restart?: true;
 }
 
 export interface ItemSummary {
@@ -921,6 +923,9 @@ export class HaConfigService {
       applied: true,
       version,
       needs_confirmation,
+      ...((done.after as { require_restart?: unknown } | null)?.require_restart === true
+        ? { require_restart: true as const, summary: `${summary} Home Assistant applies it after its next restart.` }
+        : {}),
     });
   }
 }

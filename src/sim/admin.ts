@@ -57,6 +57,8 @@ export interface SimEntry {
   state: 'loaded' | 'setup_error' | 'setup_retry' | 'not_loaded' | 'failed_unload';
   disabled_by: 'user' | null;
   reason: string | null;
+  /** False for an integration that cannot unload (HA's shopping_list): disabling it waits for a restart. */
+  supports_unload?: boolean;
 }
 
 /** One per hub, made on first use. */
@@ -565,7 +567,7 @@ export function adminCommands(): Map<string, Command> {
           supports_options: false,
           supports_reconfigure: false,
           supports_remove_device: false,
-          supports_unload: true,
+          supports_unload: e.supports_unload !== false,
           title: e.title,
         })),
     ),
@@ -576,8 +578,13 @@ export function adminCommands(): Map<string, Command> {
         const e = adminOf(conn.hub).entries.get(String(msg.entry_id));
         if (!e) throw new NotFound('Config entry not found');
         e.disabled_by = msg.disabled_by as 'user' | null;
-        e.state = e.disabled_by ? 'not_loaded' : 'loaded';
         e.reason = null;
+        // As HA: an entry that cannot unload stays running as failed_unload, and the answer asks for a restart.
+        if (e.disabled_by && e.supports_unload === false && e.state === 'loaded') {
+          e.state = 'failed_unload';
+          return { require_restart: true };
+        }
+        e.state = e.disabled_by ? 'not_loaded' : 'loaded';
         return { require_restart: false };
       },
     ),

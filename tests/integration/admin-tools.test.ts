@@ -6,6 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/auth/tokens.js';
+import { adminOf } from '../../src/sim/admin.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Body = Record<string, any>;
@@ -153,6 +154,14 @@ describe('with ADMIN_TOOLS on', () => {
     expect((sc(await tool(s, 'admin_health', { operation: 'integrations' })).items as Body[]).find((e) => e.id === sim.id)!.info.state).toBe('not_loaded');
     await change(s, 'admin_health', { operation: 'enable', id: sim.id });
     expect((sc(await tool(s, 'admin_health', { operation: 'integrations' })).items as Body[]).find((e) => e.id === sim.id)!.info.state).toBe('loaded');
+    // An integration that cannot unload: Home Assistant keeps it running until a restart, and the answer says so.
+    adminOf(s.app.simulator!.hub).entries.get(sim.id)!.supports_unload = false;
+    const stuck = await change(s, 'admin_health', { operation: 'disable', id: sim.id });
+    expect(stuck).toMatchObject({ applied: true, require_restart: true });
+    expect(stuck.summary).toContain('after its next restart');
+    expect((sc(await tool(s, 'admin_health', { operation: 'integrations' })).items as Body[]).find((e) => e.id === sim.id)!.info.state).toBe('failed_unload');
+    adminOf(s.app.simulator!.hub).entries.get(sim.id)!.supports_unload = true;
+    await change(s, 'admin_health', { operation: 'enable', id: sim.id });
   });
 
   test('blueprints: listed with their inputs; one Home Assistant does not expand cannot be checked, so using it is refused', async () => {
