@@ -1,6 +1,7 @@
 // Home Assistant's own commands for looking after itself, and nothing else: the registries'
 // list/create/update/delete, entity exposure, the zone collection, repairs, the error log, system
-// health, config entries and blueprints. What Home Assistant refuses comes back in plain words.
+// health, config entries, blueprints, an update's release notes and the service calls that install
+// an update or restart and reload the core. What Home Assistant refuses comes back in plain words.
 import { AppError } from '../errors.js';
 import type { HubReader } from '../hub/reader.js';
 import { plainWords, type ConfigChannel } from '../ha-config/hub-config.js';
@@ -142,6 +143,16 @@ export class HubAdmin {
         status: r.status,
       });
     return (r.json as { require_restart?: boolean } | undefined)?.require_restart ? { require_restart: true } : { require_restart: false };
+  }
+
+  /** A service call, answered once Home Assistant ran it (update.install, homeassistant.restart). */
+  async callService(domain: string, service: string, data: Json): Promise<void> {
+    await this.command({ type: 'call_service', domain, service, service_data: data }, `${domain}.${service}`);
+  }
+
+  /** An update's full release notes (update/release_notes: Markdown, or null when it has none). */
+  releaseNotes(entityId: string): Promise<string | null> {
+    return this.command<string | null>({ type: 'update/release_notes', entity_id: entityId }, `the release notes of ${entityId}`);
   }
 
   async blueprints(domain: 'automation' | 'script'): Promise<Record<string, { metadata?: Json; error?: string }>> {
