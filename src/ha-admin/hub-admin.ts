@@ -155,6 +155,25 @@ export class HubAdmin {
     return this.command<string | null>({ type: 'update/release_notes', entity_id: entityId }, `the release notes of ${entityId}`);
   }
 
+  /** The backup integration's agents (backup/agents/info): where a backup can be stored. */
+  async backupAgents(): Promise<{ agent_id: string; name: string }[]> {
+    return (await this.command<{ agents: { agent_id: string; name: string }[] }>({ type: 'backup/agents/info' }, 'backup/agents/info')).agents;
+  }
+
+  /** Starts a backup with Home Assistant's backup integration (backup/generate); answers its id. */
+  async backupGenerate(req: { agent_ids: string[]; name: string; include_database: boolean }): Promise<string> {
+    return (await this.command<{ backup_job_id: string }>({ type: 'backup/generate', include_homeassistant: true, ...req }, 'making a backup')).backup_job_id;
+  }
+
+  /** The backup manager's state and its last action (backup/info). */
+  backupInfo(): Promise<{ state: string; last_action_event: Json | null }> {
+    return this.command({ type: 'backup/info' }, 'backup/info');
+  }
+
+  async backupDetails(backupId: string): Promise<Json | null> {
+    return (await this.command<{ backup: Json | null }>({ type: 'backup/details', backup_id: backupId }, 'backup/details')).backup;
+  }
+
   async blueprints(domain: 'automation' | 'script'): Promise<Record<string, { metadata?: Json; error?: string }>> {
     return this.command({ type: 'blueprint/list', domain });
   }

@@ -265,10 +265,31 @@ export class SystemService {
     };
   }
 
-  // Backups: the Supervisor's inside the add-on (a job followed to its end).
+  // Backups: the Supervisor's inside the add-on (a job followed to its end); outside it, Home
+  // Assistant's backup integration (backup/generate, followed with backup/info).
   private async planBackup(req: SystemRequest): Promise<ChangePlan> {
-    const sup = this.sup('A backup');
     const name = req.name?.trim() || `Home MCP Bridge ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+    const id = slugOf(name);
+    const sup = this.o.supervisor;
+    if (!sup) {
+      if (req.apps !== undefined || req.folders !== undefined || req.homeassistant === false)
+        throw invalidParameters(
+          'apps, folders, homeassistant: without the Supervisor (the bridge is not the add-on) a backup is Home Assistant’s own, which always holds Home Assistant and no apps or folders',
+          { field: req.apps !== undefined ? 'apps' : req.folders !== undefined ? 'folders' : 'homeassistant' },
+        );
+      const agent = await this.localAgent();
+      const plan = this.basePlan('backup', id, `backup.${id}`, `making a backup "${name}"`, null, {
+        name,
+        holds: { homeassistant: true, database: true, apps: 'none (no Supervisor)', folders: 'none (no Supervisor)' },
+        stored_by: agent,
+      });
+      plan.apply = async () => {
+        const backupId = await this.o.hub.backupGenerate({ agent_ids: [agent], name, include_database: true });
+        this.running.set(id, (f) => this.followCoreBackup(backupId, f));
+        return { id, after: plan.after };
+      };
+      return plan;
+    }
     const unknownFolders = (req.folders ?? []).filter((f) => !FOLDERS.includes(f));
     if (unknownFolders.length)
       throw invalidParameters(`folders: ${unknownFolders.join(', ')} is no folder a backup holds; it takes ${FOLDERS.join(', ')}`, { field: 'folders' });
@@ -288,7 +309,6 @@ export class SystemService {
       apps: req.apps ?? 'every app',
       folders: req.folders ?? (req.apps === undefined && wire.homeassistant ? 'every folder (a full backup)' : []),
     };
-    const id = slugOf(name);
     const plan = this.basePlan('backup', id, `backup.${id}`, `making a backup "${name}"`, null, { name, holds });
     plan.apply = async () => {
       const job = await sup.newBackup(wire).catch((err: unknown) => {
@@ -298,6 +318,54 @@ export class SystemService {
       return { id, after: plan.after };
     };
     return plan;
+  }
+
+  /** Home Assistant's local backup agent (backup.local; hassio.local under a Supervisor). */
+  private async localAgent(): Promise<string> {
+    let agents: { agent_id: string }[];
+    try {
+      agents = await this.o.hub.backupAgents();
+    } catch (err) {
+      if (err instanceof AppError && err.status === 501)
+        throw new AppError(
+          'HUB_ERROR',
+          501,
+          'Home Assistant’s backup integration is not loaded (it comes with default_config), so the bridge cannot make a backup',
+          {
+            backup: false,
+          },
+        );
+      throw err;
+    }
+    const local = agents.find((a) => a.agent_id.endsWith('.local'));
+    if (!local) throw new AppError('HUB_ERROR', 501, 'Home Assistant has no local backup location', { agents: agents.map((a) => a.agent_id) });
+    return local.agent_id;
+  }
+
+  private async followCoreBackup(backupId: string, f: Follow): Promise<Json> {
+    f.background();
+    const end = Date.now() + FOLLOW_LONGEST_MS;
+    for (;;) {
+      const info = await this.o.hub.backupInfo();
+      const last = info.last_action_event ?? {};
+      if (info.state !== 'create_backup' && last.manager_state === 'create_backup' && last.state !== 'in_progress') {
+        if (last.state !== 'completed')
+          throw new AppError('HUB_ERROR', 502, `The backup failed: ${String(last.reason ?? 'Home Assistant gave no reason')}`, { backup_id: backupId });
+        const b = await this.o.hub.backupDetails(backupId);
+        if (!b) throw new AppError('HUB_ERROR', 502, `Home Assistant finished the backup but does not list ${backupId}`, { backup_id: backupId });
+        const agents = (b.agents ?? {}) as Record<string, { size?: number }>;
+        const size = Math.max(0, ...Object.values(agents).map((a) => a.size ?? 0));
+        const holds = { homeassistant: b.homeassistant_included === true, database: b.database_included === true, apps: [], folders: [] };
+        return {
+          said: `Backup "${String(b.name)}" made (${backupId}, ${(size / 1_048_576).toFixed(1)} MB in ${Object.keys(agents).join(', ')}): Home Assistant ${String(b.homeassistant_version ?? '')}${holds.database ? ' with its database' : ''}.`,
+          backup: { slug: backupId, name: b.name, date: b.date, size_mb: Math.round(size / 10_485.76) / 100, type: 'core', holds },
+        };
+      }
+      f.progress(0, undefined, `backup ${String(last.stage ?? 'running')}`);
+      if (f.signal.aborted) return { said: 'Stopped following the backup; Home Assistant goes on making it.', backup_id: backupId };
+      if (Date.now() > end) return { said: `The backup is still being made after ${FOLLOW_LONGEST_MS / 60_000} minutes (${backupId}).`, backup_id: backupId };
+      await sleep(POLL_MS / 4, f.signal);
+    }
   }
 
   private async followBackup(sup: SupervisorApi, jobId: string, f: Follow): Promise<Json> {
@@ -344,13 +412,8 @@ export class SystemService {
         available: false,
       });
     const backup = u.backs_up ? 'made first by Home Assistant (the update makes its own)' : 'made first by the bridge (the update cannot make one)';
-    if (!u.backs_up && !this.o.supervisor)
-      throw new AppError(
-        'FORBIDDEN',
-        403,
-        `${u.entity_id} makes no backup of its own and the bridge can make one only as a Home Assistant add-on; make a backup in Home Assistant, then install it there`,
-        { backs_up: false },
-      );
+    // Without the Supervisor the bridge's backup is Home Assistant's own: it must be there before anything is asked.
+    if (!u.backs_up && !this.o.supervisor) await this.localAgent();
     const what = `installing ${u.title} ${target ?? ''} (${u.entity_id}, now ${u.installed_version ?? 'unknown'}) after a fresh backup`;
     const plan = this.basePlan('update', u.entity_id, u.entity_id, what, { installed_version: u.installed_version }, { installed_version: target, backup });
     plan.apply = async () => {
@@ -368,15 +431,22 @@ export class SystemService {
     return plan;
   }
 
-  /** A backup before an update that makes none (inside the add-on: every app and folder). */
+  /** A backup before an update that makes none: inside the add-on a full one, else Home Assistant's own. */
   private async backupFirst(u: UpdateView, f: Follow): Promise<Json> {
-    const sup = this.sup('A backup');
     const name = `Before ${u.title} ${u.latest_version ?? ''}`.trim();
-    const job = await sup.newBackup({ name, homeassistant: true }).catch((err: unknown) => {
-      throw supervisorRefused(err, 'making the backup before the update');
-    });
-    const done = await this.followBackup(sup, job, { ...f, progress: (d, _t, m) => f.progress(d / 2, 100, m) });
-    if (!done.backup) throw new AppError('HUB_ERROR', 502, `Not installed: the backup before it did not finish (${String(done.said)})`, { job_id: job });
+    const half = { ...f, progress: (d: number, _t: number | undefined, m: string) => f.progress(d / 2, 100, m) };
+    const sup = this.o.supervisor;
+    let done: Json;
+    if (sup) {
+      const job = await sup.newBackup({ name, homeassistant: true }).catch((err: unknown) => {
+        throw supervisorRefused(err, 'making the backup before the update');
+      });
+      done = await this.followBackup(sup, job, half);
+    } else {
+      const backupId = await this.o.hub.backupGenerate({ agent_ids: [await this.localAgent()], name, include_database: true });
+      done = await this.followCoreBackup(backupId, half);
+    }
+    if (!done.backup) throw new AppError('HUB_ERROR', 502, `Not installed: the backup before it did not finish (${String(done.said)})`, {});
     return done.backup as Json;
   }
 

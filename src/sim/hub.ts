@@ -31,6 +31,8 @@ export interface Timing {
   alarmTriggerMs: number;
   /** homeassistant.restart: how long the hub is away (no listener) before it starts again. */
   restartMs: number;
+  /** backup/generate: how long the backup integration takes to make a backup. */
+  backupMs: number;
 }
 
 export const DEFAULT_TIMING: Timing = {
@@ -41,6 +43,7 @@ export const DEFAULT_TIMING: Timing = {
   alarmPendingMs: 0,
   alarmTriggerMs: 0,
   restartMs: 300,
+  backupMs: 200,
 };
 
 /** What the simulator needs of a logger; a pino logger fits. */

@@ -16,6 +16,7 @@ import { type LoadHandle, type LoadOptions, startLoad } from './load.js';
 import { createRestHandler } from './rest.js';
 import { configCommands, startConfig } from './config/index.js';
 import { adminCommands, adminOf } from './admin.js';
+import { backupCommands, coreBackups } from './backup.js';
 import { hexId } from './time.js';
 import { CURRENT_VERSION, SINCE, atLeast } from './version.js';
 
@@ -127,6 +128,8 @@ export class Simulator {
     this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true, username: 'simulator' };
     this.commands = buildCommands(this.legacy, this.hub.hasFloors);
     for (const [type, cmd] of configCommands()) this.commands.set(type, cmd);
+    // The backup integration's commands as 2025.1 and later have them.
+    if (!this.legacy) for (const [type, cmd] of backupCommands()) this.commands.set(type, cmd);
     for (const [type, cmd] of adminCommands()) if (this.hub.hasFloors || !/^config\/(floor|label)_registry\//.test(type)) this.commands.set(type, cmd);
     startConfig(this.hub, this.hub.home.dashboards ?? []);
     adminOf(this.hub);
@@ -333,6 +336,11 @@ export class Simulator {
   started(): void {
     this.hub.coreState = 'RUNNING';
     this.fireEvent('homeassistant_started');
+  }
+
+  /** The backups Home Assistant's backup integration made (backup/generate). */
+  coreBackups(): ReturnType<typeof coreBackups> {
+    return coreBackups(this.hub);
   }
 
   /** What update/release_notes answers for an update entity that has RELEASE_NOTES (Markdown). */

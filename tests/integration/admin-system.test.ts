@@ -297,3 +297,46 @@ describe('long operations over MCP', () => {
     }
   });
 });
+
+describe("outside the add-on: Home Assistant's backup integration, no apps", () => {
+  let hub: Simulator;
+  let plain: TestServer;
+  beforeAll(async () => {
+    hub = await startSimulator({ timing: { backupMs: 150 } });
+    plain = await startTestServer({ HASS_URL: hub.url, HASS_TOKEN: hub.token, ADMIN_TOOLS: 'true' });
+    await plain.app.hub.ready(10_000);
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await hub?.stop();
+  });
+  const call = async (args: Record<string, unknown>) => (await plain.call('/api/tools/call', 'POST', { name: 'admin_system', arguments: args })).body as Body;
+  const confirmedCall = async (args: Record<string, unknown>) => {
+    const preview = await call({ ...args, dry_run: true });
+    expect(preview.isError, preview.content?.[0]?.text).toBeFalsy();
+    return call({ ...args, confirm: true, preview_id: preview.structuredContent.preview_id, reason: 'integration test' });
+  };
+
+  test('a backup is made with backup/generate on the local agent and followed to its end', async () => {
+    const done = await confirmedCall({ operation: 'backup', name: 'Core only' });
+    expect(done.isError, done.content?.[0]?.text).toBeFalsy();
+    expect(done.structuredContent.result.backup).toMatchObject({ name: 'Core only', type: 'core', holds: { homeassistant: true, database: true } });
+    expect(hub.coreBackups().map((b) => b.name)).toEqual(['Core only']);
+    // Apps and folders are the Supervisor's.
+    const apps = await call({ operation: 'backup', apps: ['core_mosquitto'], dry_run: true });
+    expect(apps.content[0].text).toContain('without the Supervisor');
+  });
+
+  test('an update that makes no backup is installed after Home Assistant made one', async () => {
+    const done = await confirmedCall({ operation: 'install', entity_id: 'update.bridge_firmware' });
+    expect(done.isError, done.content?.[0]?.text).toBeFalsy();
+    expect(done.structuredContent.result).toMatchObject({ installed_version: '1.1.0', backup: { name: 'Before Bridge 1.1.0', type: 'core' } });
+    expect(hub.coreBackups().map((b) => b.name)).toContain('Before Bridge 1.1.0');
+  });
+
+  test('apps need the Supervisor: refused in words', async () => {
+    const r = await call({ operation: 'apps' });
+    expect(r.isError ?? r.error).toBeTruthy();
+    expect(JSON.stringify(r)).toContain('only the bridge running as a Home Assistant add-on');
+  });
+});
