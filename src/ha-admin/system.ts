@@ -124,8 +124,8 @@ export interface SystemOptions {
 }
 
 export class SystemService {
-  /** Each change's long part, begun by its plan's apply and followed by follow(). */
-  private readonly running = new Map<string, (follow: Follow) => Promise<Json>>();
+  /** Each change's long part, set by its plan's apply and followed once the flow returns. */
+  private readonly running = new WeakMap<ChangePlan, (follow: Follow) => Promise<Json>>();
   /** The last reload of the core's YAML, as measured. */
   private lastReloadMs: number | undefined;
   private ownSlug: Promise<string | undefined> | undefined;
@@ -208,8 +208,7 @@ export class SystemService {
     this.use(principal, `${req.op.replace('_', ' ')}`);
     const plan = await this.plan(req);
     const outcome = await this.o.config.applyPlan(`${plan.kind}:${plan.id}`, async () => plan, principal, opts);
-    const long = this.running.get(plan.id);
-    this.running.delete(plan.id);
+    const long = this.running.get(plan);
     if (!outcome.applied || !long) return outcome;
     const result = await long(follow);
     return { ...outcome, result, summary: String(result.said ?? outcome.summary) };
@@ -285,7 +284,7 @@ export class SystemService {
       });
       plan.apply = async () => {
         const backupId = await this.o.hub.backupGenerate({ agent_ids: [agent], name, include_database: true });
-        this.running.set(id, (f) => this.followCoreBackup(backupId, f));
+        this.running.set(plan, (f) => this.followCoreBackup(backupId, f));
         return { id, after: plan.after };
       };
       return plan;
@@ -314,7 +313,7 @@ export class SystemService {
       const job = await sup.newBackup(wire).catch((err: unknown) => {
         throw supervisorRefused(err, 'making a backup');
       });
-      this.running.set(id, (f) => this.followBackup(sup, job, f));
+      this.running.set(plan, (f) => this.followBackup(sup, job, f));
       return { id, after: plan.after };
     };
     return plan;
@@ -425,7 +424,7 @@ export class SystemService {
         }
         return this.followInstall(u, target, features, f, made);
       };
-      this.running.set(u.entity_id, install);
+      this.running.set(plan, install);
       return { id: u.entity_id, after: plan.after };
     };
     return plan;
@@ -502,7 +501,7 @@ export class SystemService {
         // Home Assistant may go before it answers: the call reached it.
         if (!(err instanceof AppError && err.code === 'CONNECTION_ERROR')) throw err;
       }
-      this.running.set('restart', (f) => this.followRestart(since, f));
+      this.running.set(plan, (f) => this.followRestart(since, f));
       return { id: 'restart', after: plan.after };
     };
     return plan;
@@ -568,7 +567,7 @@ export class SystemService {
         throw supervisorRefused(err, `${action === 'stop' ? 'stopping' : action === 'start' ? 'starting' : 'restarting'} ${slug}`);
       });
       const now = (await this.listApps()).find((a) => a.slug === slug);
-      this.running.set(slug, async () => ({ said: `The app ${app.name} is ${now?.state ?? 'in an unknown state'}.`, state: now?.state ?? null }));
+      this.running.set(plan, async () => ({ said: `The app ${app.name} is ${now?.state ?? 'in an unknown state'}.`, state: now?.state ?? null }));
       return { id: slug, after: { state: now?.state ?? 'unknown' } };
     };
     return plan;

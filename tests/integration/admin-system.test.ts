@@ -200,8 +200,19 @@ describe('refusals', () => {
     const tools = s.app.services.tools;
     for (const scope of [['read'], ['read', 'control'], ['read', 'config'], ['read', 'control', 'config']]) {
       expect(tools.listFor(grant(scope)).map((t) => t.name)).not.toContain('admin_system');
-      await expect(tools.call('admin_system', { operation: 'apps' }, grant(scope))).rejects.toMatchObject({ status: 404 });
-      await expect(tools.call('admin_system', { operation: 'backup', dry_run: true }, grant(scope))).rejects.toMatchObject({ status: 404 });
+      for (const args of [
+        { operation: 'updates' },
+        { operation: 'release_notes', entity_id: 'update.bulb_firmware' },
+        { operation: 'backup', dry_run: true },
+        { operation: 'install', entity_id: 'update.bridge_firmware', dry_run: true },
+        { operation: 'restart_core', dry_run: true },
+        { operation: 'reload_core', dry_run: true },
+        { operation: 'apps' },
+        { operation: 'start_app', app: 'core_mosquitto', dry_run: true },
+        { operation: 'stop_app', app: 'core_mosquitto', dry_run: true },
+        { operation: 'restart_app', app: 'core_mosquitto', dry_run: true },
+      ])
+        await expect(tools.call('admin_system', args, grant(scope)), `${args.operation} with ${scope.join(' ')}`).rejects.toMatchObject({ status: 404 });
     }
     const listed = await tools.call('admin_system', { operation: 'apps' }, grant(['admin']));
     expect(JSON.stringify(listed)).toContain('core_mosquitto');
