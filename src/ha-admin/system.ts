@@ -206,9 +206,11 @@ export class SystemService {
    */
   async change(req: SystemRequest, principal: Principal | undefined, opts: ApplyOptions, follow: Follow): Promise<SystemOutcome> {
     this.use(principal, `${req.op.replace('_', ' ')}`);
-    const plan = await this.plan(req);
-    const outcome = await this.o.config.applyPlan(`${plan.kind}:${plan.id}`, async () => plan, principal, opts);
-    const long = this.running.get(plan);
+    // Planned inside the flow's turn for this item, so what the preview saw is what is changed.
+    let plan: ChangePlan | undefined;
+    const key = `system:${req.op}:${req.entity_id ?? req.app ?? req.name ?? ''}`;
+    const outcome = await this.o.config.applyPlan(key, async () => (plan = await this.plan(req)), principal, opts);
+    const long = plan && this.running.get(plan);
     if (!outcome.applied || !long) return outcome;
     const result = await long(follow);
     return { ...outcome, result, summary: String(result.said ?? outcome.summary) };
