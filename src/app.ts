@@ -1,6 +1,8 @@
 // The composition root: builds one services object from the config, hands it to every route
 // registrar, starts the parts in order and stops them in reverse.
+import { RestartClock } from './ha-admin/restart-clock.js';
 import { AdminService } from './ha-admin/service.js';
+import { SystemService } from './ha-admin/system.js';
 import { ActionExecutor } from './actions/executor.js';
 import { loadOrCreateJwtSecret, ensureDataDir } from './auth/files.js';
 import { TokenService } from './auth/tokens.js';
@@ -314,6 +316,14 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     ...(exposure ? { exposure } : {}),
     state: (id) => hub.cache.get(id),
   });
+  const system = new SystemService({
+    hub: haConfig.adminHub,
+    reader: hub,
+    policy,
+    config: haConfig,
+    clock: new RestartClock(bus, hub),
+    ...(supervisor ? { supervisor } : {}),
+  });
   const groups = new GroupService({ hub, actions, policy, store });
   exposure?.start();
   // Delivery listens before the hub connects, so its first events are kept too.
@@ -380,6 +390,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       commands: base.commands,
       haConfig,
       admin,
+      system,
       templates: new TemplateRenderer(hub, policy, { maxOutput: config.templateMaxOutput }),
       snapshots: new CameraSnapshots(rest, config.cameraSnapshotMaxBytes),
     },

@@ -1,6 +1,7 @@
 // Looking after Home Assistant itself: areas, floors, labels, devices, entities (and their exposure
 // to Assist) and zones; its health (system health, repairs, the error log, integrations); and its
-// blueprints. Offered only while ADMIN_TOOLS is on and to callers with the admin scope. Every change
+// blueprints; its updates, backups, restarts and reloads, and its apps (admin_system: backups, updates
+// and restarts run as MCP tasks for a client that takes them). Offered only while ADMIN_TOOLS is on and to callers with the admin scope. Every change
 // goes through the context's `admin` part: previewed (dry_run), confirmed like a config change, and
 // kept as a version that `undo` puts back where Home Assistant can take it back.
 import { definePlugin, tool, v, type AdminItem, type ConfigOutcome, type ToolResult } from 'home-mcp-bridge/plugin';
@@ -162,11 +163,59 @@ const blueprint = tool({
   },
 });
 
+const slug = v.pipe(v.string(), v.regex(/^[a-z0-9_-]{1,64}$/, 'must be an app slug (operation apps lists them)'));
+const system = tool({
+  name: 'admin_system',
+  title: 'Updates, backups, restarts, apps',
+  description:
+    'updates / release_notes (entity_id); backup (name; homeassistant, apps, folders: what it holds, default all); install (entity_id, version) after a fresh backup; restart_core, reload_core (the preview says what goes away and for how long); apps; start_app, stop_app, restart_app (app). Changes: dry_run first, then confirm with preview_id and reason.',
+  input: v.object({
+    operation: v.picklist(['updates', 'release_notes', 'backup', 'install', 'restart_core', 'reload_core', 'apps', 'start_app', 'stop_app', 'restart_app']),
+    entity_id: v.optional(v.pipe(v.string(), v.regex(/^update\.[a-z0-9_]+$/, 'must be an update entity (update.…)'))),
+    version: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
+    app: v.optional(slug),
+    name: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
+    homeassistant: v.optional(v.boolean()),
+    apps: v.optional(v.array(slug)),
+    folders: v.optional(v.array(v.pipe(v.string(), v.maxLength(40)))),
+    ...asking,
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true },
+  edits: 'admin',
+  task: 'optional',
+  run: async ({ operation, ...args }, { admin }) => {
+    if (operation === 'updates') {
+      const updates = admin.updates();
+      const lines = updates.map(
+        (u) =>
+          `${u.entity_id}: ${u.title} ${u.installed_version ?? '?'}${u.available ? ` -> ${u.latest_version ?? '?'}` : ' (up to date)'}${u.in_progress ? ' installing' : ''}${u.release_url ? ` notes ${u.release_url}` : ''}${u.available && !u.can_install ? ' (not installable here)' : ''}`,
+      );
+      return { content: [{ type: 'text', text: lines.length ? lines.join('\n') : 'Home Assistant offers no updates.' }], structuredContent: { updates } };
+    }
+    if (operation === 'release_notes') {
+      if (!args.entity_id) return { isError: true, content: [{ type: 'text', text: 'entity_id: say which update (operation updates lists them)' }] };
+      const { update, notes } = await admin.releaseNotes(args.entity_id);
+      const text =
+        notes ?? `${update.release_summary ?? 'No release notes in Home Assistant.'}${update.release_url ? `\nRelease notes: ${update.release_url}` : ''}`;
+      return { content: [{ type: 'text', text }], structuredContent: { update, notes } };
+    }
+    if (operation === 'apps') {
+      const apps = await admin.apps();
+      const lines = apps.map((a) => `${a.slug}: ${a.name} ${a.version} ${a.state}${a.update_available ? ` (update ${a.version_latest ?? ''})` : ''}`);
+      return { content: [{ type: 'text', text: lines.length ? lines.join('\n') : 'No apps installed.' }], structuredContent: { apps } };
+    }
+    const done = await admin.system({ op: operation, ...args });
+    const head = outcomeResult(done);
+    return done.result ? { ...head, structuredContent: { ...done } } : head;
+  },
+});
+
 export default definePlugin({
   name: 'admin',
   version: '0.2.0',
   bridge: '^0.2.0',
-  description: 'Look after Home Assistant itself: registries, zones, health, integrations and blueprints, every change previewed, confirmed and kept.',
+  description:
+    'Look after Home Assistant itself: registries, zones, health, integrations, blueprints, updates, backups, restarts and apps, every change previewed and confirmed (and kept, where it can be put back).',
   needs: ['admin', 'config'],
-  tools: [registry, health, blueprint],
+  tools: [registry, health, blueprint, system],
 });

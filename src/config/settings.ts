@@ -259,7 +259,7 @@ export const SETTINGS = {
     file: 'admin_tools',
     default: false,
     description:
-      'Assistants with the `admin` scope may look after Home Assistant itself: areas, floors, labels, devices, entities and their exposure, zones, repairs, integrations, system health and the error log; each change is previewed and confirmed. Off: the admin tools are not offered',
+      'Assistants with the `admin` scope may look after Home Assistant itself: areas, floors, labels, devices, entities and their exposure, zones, repairs, integrations, system health and the error log, updates, backups, restarts and apps; each change is previewed and confirmed. Off: the admin tools are not offered',
     schema: v.boolean('must be true or false'),
     fromEnv: toBool,
     addon: 'bool?',

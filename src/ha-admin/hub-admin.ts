@@ -1,6 +1,7 @@
 // Home Assistant's own commands for looking after itself, and nothing else: the registries'
 // list/create/update/delete, entity exposure, the zone collection, repairs, the error log, system
-// health, config entries and blueprints. What Home Assistant refuses comes back in plain words.
+// health, config entries, blueprints, an update's release notes and the service calls that install
+// an update or restart and reload the core. What Home Assistant refuses comes back in plain words.
 import { AppError } from '../errors.js';
 import type { HubReader } from '../hub/reader.js';
 import { plainWords, type ConfigChannel } from '../ha-config/hub-config.js';
@@ -142,6 +143,35 @@ export class HubAdmin {
         status: r.status,
       });
     return (r.json as { require_restart?: boolean } | undefined)?.require_restart ? { require_restart: true } : { require_restart: false };
+  }
+
+  /** A service call, answered once Home Assistant ran it (update.install, homeassistant.restart). */
+  async callService(domain: string, service: string, data: Json): Promise<void> {
+    await this.command({ type: 'call_service', domain, service, service_data: data }, `${domain}.${service}`);
+  }
+
+  /** An update's full release notes (update/release_notes: Markdown, or null when it has none). */
+  releaseNotes(entityId: string): Promise<string | null> {
+    return this.command<string | null>({ type: 'update/release_notes', entity_id: entityId }, `the release notes of ${entityId}`);
+  }
+
+  /** The backup integration's agents (backup/agents/info): where a backup can be stored. */
+  async backupAgents(): Promise<{ agent_id: string; name: string }[]> {
+    return (await this.command<{ agents: { agent_id: string; name: string }[] }>({ type: 'backup/agents/info' }, 'backup/agents/info')).agents;
+  }
+
+  /** Starts a backup with Home Assistant's backup integration (backup/generate); answers its id. */
+  async backupGenerate(req: { agent_ids: string[]; name: string; include_database: boolean }): Promise<string> {
+    return (await this.command<{ backup_job_id: string }>({ type: 'backup/generate', include_homeassistant: true, ...req }, 'making a backup')).backup_job_id;
+  }
+
+  /** The backup manager's state and its last action (backup/info). */
+  backupInfo(): Promise<{ state: string; last_action_event: Json | null }> {
+    return this.command({ type: 'backup/info' }, 'backup/info');
+  }
+
+  async backupDetails(backupId: string): Promise<Json | null> {
+    return (await this.command<{ backup: Json | null }>({ type: 'backup/details', backup_id: backupId }, 'backup/details')).backup;
   }
 
   async blueprints(domain: 'automation' | 'script'): Promise<Record<string, { metadata?: Json; error?: string }>> {

@@ -17,7 +17,15 @@ import type { HubReader } from '../hub/reader.js';
 import type { HubState } from '../hub/types.js';
 import type { Logger } from '../log.js';
 import type { AdminChange, Caller, ConfigEdit, GuardedAction, Policy } from '../policy/policy.js';
-import { ADMIN_KINDS, type AdminKind, type ConfigChange, type ConfigKind, type ConfigVersion, type ConfigVersionStore } from '../store/config-versions.js';
+import {
+  ADMIN_KINDS,
+  type AdminKind,
+  type ConfigChange,
+  type ConfigKind,
+  type ConfigVersion,
+  type ConfigVersionStore,
+  type SystemKind,
+} from '../store/config-versions.js';
 import { editDashboard, type DashboardChange } from './dashboards.js';
 import { changeWords, toYaml, unifiedDiff } from './diff.js';
 import { HELPER_TYPES, helperRef, HubConfig, storedAutomation, type Json } from './hub-config.js';
@@ -25,7 +33,7 @@ import { type ActionRef, referencesOf } from './references.js';
 import { explain, explainRun, type Explanation, type TraceStep, type TraceSummary } from './traces.js';
 
 /** Config items proper; the admin kinds share the same versions and the same change flow. */
-export type Kind = Exclude<ConfigKind, AdminKind>;
+export type Kind = Exclude<ConfigKind, AdminKind | SystemKind>;
 export const KINDS: readonly Kind[] = ['automation', 'script', 'helper', 'dashboard'];
 const isAdminKind = (k: ConfigKind): k is AdminKind => (ADMIN_KINDS as readonly string[]).includes(k);
 
@@ -722,8 +730,10 @@ export class HaConfigService {
     } else if (v.kind === 'helper') {
       const { type } = helperRef(v.item);
       plan = await this.planHelper({ kind: 'helper', op, id: op === 'create' ? type : v.item, ...(target ? { config: target } : {}) });
-    } else {
+    } else if (v.kind === 'automation' || v.kind === 'script') {
       plan = await this.planScripted(v.kind, { kind: v.kind, op, id: v.item, ...(target ? { config: target } : {}) });
+    } else {
+      throw invalidParameters(`version ${v.id}: a ${v.kind} change is not kept and cannot be put back`, { field: 'version' });
     }
     plan.change = 'restored';
     plan.what = `restoring ${v.kind} ${v.item} to version ${v.id}`;
@@ -919,7 +929,7 @@ export class HaConfigService {
     );
     return outcome({
       id: done.id,
-      entity_id: isAdminKind(plan.kind) ? (done.entityId ?? plan.entityId) : this.entityOf(plan.kind, done.id),
+      entity_id: plan.admin ? (done.entityId ?? plan.entityId) : this.entityOf(plan.kind as Kind, done.id),
       applied: true,
       version,
       needs_confirmation,

@@ -18,6 +18,7 @@ import type { Caller, Policy } from '../policy/policy.js';
 import type { SceneService } from '../scenes/service.js';
 import type { HaConfigService } from '../ha-config/service.js';
 import type { AdminService } from '../ha-admin/service.js';
+import type { SystemService } from '../ha-admin/system.js';
 import type { TemplateRenderer } from '../templates/render.js';
 import { commandWithCode, withCode } from './lock-code.js';
 import type {
@@ -34,6 +35,7 @@ import type {
   Need,
   PluginContext,
   PluginLog,
+  SystemChangeRequest,
   ToolResult,
 } from '../plugin-sdk/types.js';
 
@@ -50,6 +52,7 @@ export interface PluginParts {
   commands: CommandService;
   haConfig: HaConfigService;
   admin: AdminService;
+  system: SystemService;
   templates: TemplateRenderer;
   /** Camera snapshots through Home Assistant's camera proxy (absent: the tools say snapshots are unavailable). */
   snapshots?: CameraSnapshots;
@@ -441,7 +444,7 @@ function configFor(service: HaConfigService, principal: Principal | undefined, c
 }
 
 /** The admin part for one caller: the admin service, every change confirmed through the same asking as config's. */
-function adminFor(service: AdminService, principal: Principal | undefined, client: ClientChannel): HomeAdmin {
+function adminFor(service: AdminService, system: SystemService, principal: Principal | undefined, client: ClientChannel): HomeAdmin {
   return {
     list: (kind) => service.list(kind, principal),
     change: ({ dry_run, confirm, reason, preview_id, ...req }: AdminChangeRequest) =>
@@ -455,6 +458,14 @@ function adminFor(service: AdminService, principal: Principal | undefined, clien
       ),
     health: () => service.health(principal),
     blueprints: (domain) => service.blueprints(domain, principal),
+    updates: () => system.updates(principal),
+    releaseNotes: (entityId) => system.releaseNotes(entityId, principal),
+    apps: () => system.apps(principal),
+    downtime: () => system.downtime(),
+    system: ({ dry_run, confirm, reason, preview_id, ...req }: SystemChangeRequest) =>
+      confirmedChange(client, confirm, (yes, asked) =>
+        system.change(req, principal, { dry_run, confirm: yes, reason, preview_id: preview_id ?? asked, assistant: true }, client),
+      ),
   };
 }
 
@@ -496,7 +507,7 @@ export function pluginContext(
         ),
     }),
     config: () => configFor(parts.haConfig, principal, client),
-    admin: () => adminFor(parts.admin, principal, client),
+    admin: () => adminFor(parts.admin, parts.system, principal, client),
   };
   const ctx = { log: plugin.log, client, caller: callerInfo(principal) } as PluginContext;
   for (const part of Object.keys(made) as Need[]) {

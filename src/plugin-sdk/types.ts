@@ -307,7 +307,7 @@ export interface ConfigChangeRequest {
 
 /** What a change did, or would do (dry_run): the diff in words and lines, and what needs confirming. */
 export interface ConfigOutcome {
-  kind: ConfigKind | AdminKind;
+  kind: ConfigKind | AdminKind | SystemKind;
   id: string;
   entity_id: string | null;
   change: 'created' | 'updated' | 'deleted' | 'restored' | 'found' | 'unchanged';
@@ -360,7 +360,7 @@ export interface ConfigExplanation {
 /** One kept version of a config item (or, for the admin part, of a registry item or setting). */
 export interface ConfigVersionInfo {
   id: number;
-  kind: ConfigKind | AdminKind;
+  kind: ConfigKind | AdminKind | SystemKind;
   item: string;
   /** null: the item did not exist. */
   config: unknown;
@@ -397,6 +397,9 @@ export interface HomeConfig {
   /** Puts a kept version back (itself kept as a new version). */
   restore(version: number, opts?: { dry_run?: boolean; confirm?: boolean; reason?: string; preview_id?: string }): Promise<ConfigOutcome>;
 }
+
+/** Changes to Home Assistant as a whole (backups, updates, the core, apps): confirmed, never versioned. */
+export type SystemKind = 'backup' | 'update' | 'core' | 'app';
 
 /** What the admin part looks after: registry items, zones, integrations' state, repairs. */
 export type AdminKind = 'area' | 'floor' | 'label' | 'device' | 'entity' | 'zone' | 'integration' | 'repair';
@@ -441,6 +444,55 @@ export interface HealthReport {
   troubled: AdminItem[];
 }
 
+/** An update Home Assistant offers (an update.* entity). */
+export interface UpdateInfo {
+  entity_id: string;
+  title: string;
+  installed_version: string | null;
+  latest_version: string | null;
+  available: boolean;
+  in_progress: boolean;
+  skipped_version: string | null;
+  release_summary: string | null;
+  /** The release notes' link. */
+  release_url: string | null;
+  can_install: boolean;
+  /** Home Assistant makes a backup itself when installing it (otherwise the bridge makes one first). */
+  backs_up: boolean;
+  has_release_notes: boolean;
+}
+
+/** An installed app (add-on), through the Supervisor. */
+export interface AppStatus {
+  slug: string;
+  name: string;
+  state: string;
+  version: string;
+  version_latest: string | null;
+  update_available: boolean;
+}
+
+/**
+ * A change to Home Assistant as a whole: a backup (name; homeassistant, apps, folders: what it
+ * holds, default everything), installing an update (entity_id, version) after a fresh backup,
+ * restarting or reloading the core, starting, stopping or restarting an app (app: its slug).
+ * Never versioned (none can be put back); the long ones are followed to their end.
+ */
+export interface SystemChangeRequest {
+  op: 'backup' | 'install' | 'restart_core' | 'reload_core' | 'start_app' | 'stop_app' | 'restart_app';
+  entity_id?: string;
+  version?: string;
+  app?: string;
+  name?: string;
+  homeassistant?: boolean;
+  apps?: string[];
+  folders?: string[];
+  dry_run?: boolean;
+  confirm?: boolean;
+  reason?: string;
+  preview_id?: string;
+}
+
 /**
  * Looking after Home Assistant itself (the admin tools): registries, zones, health, integrations,
  * blueprints. Only while ADMIN_TOOLS is on and for callers with the `admin` scope; every change is
@@ -455,6 +507,16 @@ export interface HomeAdmin {
   health(): Promise<HealthReport>;
   /** Blueprints Home Assistant has, by path. */
   blueprints(domain: 'automation' | 'script'): Promise<{ path: string; name: string; description: string | null; inputs: Record<string, unknown> }[]>;
+  /** Updates Home Assistant offers, available ones first. */
+  updates(): UpdateInfo[];
+  /** An update's full release notes (Markdown; null when it has none: its release_url and summary say it). */
+  releaseNotes(entityId: string): Promise<{ update: UpdateInfo; notes: string | null }>;
+  /** Installed apps (inside the add-on only). */
+  apps(): Promise<AppStatus[]>;
+  /** The last restart's measured time away, and the last reload's. */
+  downtime(): { restart: { ms: number; at: string } | null; reload_ms: number | null; away_now: boolean };
+  /** A change to Home Assistant as a whole, confirmed like the others; a long one (backup, update, restart) is followed to its end (a task, where the client takes one). */
+  system(request: SystemChangeRequest): Promise<ConfigOutcome & { result?: Record<string, unknown> }>;
 }
 
 /** Log levels a client filters by (MCP's, from syslog). */

@@ -124,8 +124,8 @@ export interface AdminChange {
   what: string;
   /**
    * What the allow and deny lists judge: entity ids, and for what is not an entity `<kind>.<id>`
-   * (`area.kitchen`, `floor.upstairs`, `label.outdoor`, `device.<id>`, `zone.<id>`, `integration.<domain>`),
-   * so `TOOLS_DENY=area` keeps every area change out.
+   * (`area.kitchen`, `floor.upstairs`, `label.outdoor`, `device.<id>`, `zone.<id>`, `integration.<domain>`,
+   * `app.<slug>`, `backup.<name>`, `core.restart`, `core.reload`), so `TOOLS_DENY=area` keeps every area change out.
    */
   subjects: readonly string[];
   /** The change makes the item (its entity, a new zone's, does not exist yet): exposure cannot apply to it. */
@@ -154,7 +154,7 @@ export interface ConfigReferences {
  * Subjects of admin changes judged by the lists only, never by exposure: what is not an entity, and
  * zones, which are places (Home Assistant does not expose them to Assist by default).
  */
-const ADMIN_SUBJECT_KINDS = new Set(['area', 'floor', 'label', 'device', 'integration', 'repair', 'blueprint', 'zone']);
+const ADMIN_SUBJECT_KINDS = new Set(['area', 'floor', 'label', 'device', 'integration', 'repair', 'blueprint', 'zone', 'app', 'backup', 'core']);
 const isEntitySubject = (s: string) => !ADMIN_SUBJECT_KINDS.has(s.slice(0, s.indexOf('.')));
 
 const toRegex = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);

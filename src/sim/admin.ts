@@ -4,7 +4,8 @@
 // core config and is not in it), repairs (repairs/list_issues, repairs/ignore_issue), the error
 // log (system_log/list), system health (system_health/info, a subscription that ends with
 // "finish"), config entries (config_entries/get, config_entries/disable; reload over REST) and
-// blueprints (blueprint/list). Each registry change fires its *_registry_updated event.
+// blueprints (blueprint/list) and an update's release notes (update/release_notes). Each registry
+// change fires its *_registry_updated event.
 import type { Command, CommandConnection } from './commands.js';
 import { slugify } from './config/validate.js';
 import type { Hub } from './hub.js';
@@ -69,6 +70,8 @@ export class SimAdmin {
   readonly entries = new Map<string, SimEntry>();
   /** Blueprints by domain, by path. */
   readonly blueprints: Record<'automation' | 'script', Record<string, { metadata: Record<string, unknown> }>> = { automation: {}, script: {} };
+  /** An update entity's full release notes (Markdown), as its integration would fetch them. */
+  readonly releaseNotes = new Map<string, string>();
 
   constructor(private readonly hub: Hub) {
     const now = isoFromMicros(nowMicros());
@@ -591,6 +594,23 @@ export function adminCommands(): Map<string, Command> {
     command('blueprint/list', { domain: { v: oneOf(['automation', 'script']), required: true } }, (conn, msg) => ({
       ...adminOf(conn.hub).blueprints[msg.domain as 'automation' | 'script'],
     })),
+    // --- updates (homeassistant/components/update/__init__.py websocket_release_notes) -------------
+    [
+      'update/release_notes',
+      {
+        schema: messageSchema('update/release_notes', { entity_id: { v: isType('str'), required: true } }),
+        admin: true,
+        handle: (conn, msg) => {
+          const id = String(msg.entity_id);
+          const s = id.startsWith('update.') ? conn.hub.states.get(id) : undefined;
+          if (!s) return conn.sendError(msg.id, HA_ERROR.notFound, 'Entity not found');
+          if ((Number(s.attributes.supported_features ?? 0) & 16) === 0)
+            return conn.sendError(msg.id, 'not_supported', 'Entity does not support release notes');
+          if (s.state === 'unavailable') return conn.sendError(msg.id, HA_ERROR.homeAssistantError, 'Entity is not available');
+          conn.sendResult(msg.id, adminOf(conn.hub).releaseNotes.get(id) ?? null);
+        },
+      },
+    ],
   ];
   return new Map(out);
 }

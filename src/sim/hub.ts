@@ -29,6 +29,10 @@ export interface Timing {
   alarmPendingMs: number;
   /** How long the panel stays triggered before returning to its armed state (0: until disarmed). */
   alarmTriggerMs: number;
+  /** homeassistant.restart: how long the hub is away (no listener) before it starts again. */
+  restartMs: number;
+  /** backup/generate: how long the backup integration takes to make a backup. */
+  backupMs: number;
 }
 
 export const DEFAULT_TIMING: Timing = {
@@ -38,6 +42,8 @@ export const DEFAULT_TIMING: Timing = {
   alarmArmingMs: 0,
   alarmPendingMs: 0,
   alarmTriggerMs: 0,
+  restartMs: 300,
+  backupMs: 200,
 };
 
 /** What the simulator needs of a logger; a pino logger fits. */
@@ -138,6 +144,8 @@ export class Hub {
   readonly exposeNew: Record<string, boolean> = { conversation: true };
   /** What get_config's state says: RUNNING unless a test makes this a hub still starting. */
   coreState: 'STARTING' | 'RUNNING' = 'RUNNING';
+  /** Set by the server: homeassistant.restart asks it to go away and come back (Simulator.restartLikeHa). */
+  restartRequested: (() => void) | undefined;
   readonly states: StateMachine;
   readonly recorder: Recorder;
   readonly registries: Registries;

@@ -16,6 +16,7 @@ import { type LoadHandle, type LoadOptions, startLoad } from './load.js';
 import { createRestHandler } from './rest.js';
 import { configCommands, startConfig } from './config/index.js';
 import { adminCommands, adminOf } from './admin.js';
+import { backupCommands, coreBackups } from './backup.js';
 import { hexId } from './time.js';
 import { CURRENT_VERSION, SINCE, atLeast } from './version.js';
 
@@ -67,6 +68,8 @@ export interface SimulatorRole {
 /** What a role may know of the simulator that holds it. */
 export interface RoleHost {
   readonly url: string;
+  /** Home Assistant's version (what a backup that holds it names). */
+  readonly version: string;
   userById(id: string): SimUser | undefined;
 }
 
@@ -125,9 +128,12 @@ export class Simulator {
     this.admin = { id: this.hub.user.id, name: this.hub.user.name, isAdmin: true, username: 'simulator' };
     this.commands = buildCommands(this.legacy, this.hub.hasFloors);
     for (const [type, cmd] of configCommands()) this.commands.set(type, cmd);
+    // The backup integration's commands as 2025.1 and later have them.
+    if (!this.legacy) for (const [type, cmd] of backupCommands()) this.commands.set(type, cmd);
     for (const [type, cmd] of adminCommands()) if (this.hub.hasFloors || !/^config\/(floor|label)_registry\//.test(type)) this.commands.set(type, cmd);
     startConfig(this.hub, this.hub.home.dashboards ?? []);
     adminOf(this.hub);
+    this.hub.restartRequested = () => void this.restartLikeHa();
     const users = [this.admin, ...(this.userToken !== undefined ? [this.nonAdmin] : [])];
     this.commands.set(
       'config/auth/list',
@@ -138,6 +144,7 @@ export class Simulator {
       get url() {
         return sim.url;
       },
+      version,
       userById: (id) => users.find((u) => u.id === id),
     });
     if (this.role?.user) users.push(this.role.user);
@@ -275,6 +282,19 @@ export class Simulator {
     await this.start();
   }
 
+  /**
+   * What homeassistant.restart does: homeassistant_stop, every socket closed, away for
+   * timing.restartMs, then listening again while still starting, and running (homeassistant_started).
+   */
+  async restartLikeHa(): Promise<void> {
+    this.fireEvent('homeassistant_stop');
+    await this.stop();
+    await new Promise((resolve) => setTimeout(resolve, this.hub.timing.restartMs));
+    this.starting();
+    await this.start();
+    this.started();
+  }
+
   // --- acting as the hub's own side ---------------------------------------------------------
 
   /**
@@ -316,6 +336,16 @@ export class Simulator {
   started(): void {
     this.hub.coreState = 'RUNNING';
     this.fireEvent('homeassistant_started');
+  }
+
+  /** The backups Home Assistant's backup integration made (backup/generate). */
+  coreBackups(): ReturnType<typeof coreBackups> {
+    return coreBackups(this.hub);
+  }
+
+  /** What update/release_notes answers for an update entity that has RELEASE_NOTES (Markdown). */
+  setReleaseNotes(entityId: string, notes: string): void {
+    adminOf(this.hub).releaseNotes.set(entityId, notes);
   }
 
   callService(domain: string, service: string, data?: Record<string, unknown>): Promise<unknown> {

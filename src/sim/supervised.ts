@@ -75,7 +75,7 @@ export class Simulator extends Hub {
           // Home Assistant's system user the Supervisor's /core/websocket proxy logs in as.
           const user: SimUser = { id: hexId(), name: 'Supervisor', isAdmin: true, username: null };
           made.supervisor = new SimSupervisor(
-            supervisorOptions,
+            { coreVersion: () => host.version, ...supervisorOptions },
             (id) => {
               const u = id === user.id ? user : host.userById(id);
               return u ? { id: u.id, username: u.username ?? null, displayName: u.name } : undefined;

@@ -3,12 +3,17 @@
 // aiohttp's plain "401: Unauthorized" and "403: Forbidden" from the token middleware
 // (supervisor/api/middleware/security.py), and the same for routes and methods it lacks.
 // One dispatcher serves both callers: add-ons over HTTP and Home Assistant's `supervisor/api`.
+// Endpoints (v1 paths; source home-assistant/supervisor at 090ef31, 2026-08-21: api/__init__.py,
+// apps.py, backups.py, jobs.py, discovery.py, ingress.py): GET /addons, GET /addons/{slug}/info,
+// POST /addons/{slug}/start|stop|restart, POST /backups/new/full|partial (background: true),
+// GET /backups/{slug}/info, GET /jobs/{uuid}, /discovery, /ingress/*. An add-on's token
+// reaches a path by its hassio_api and hassio_role as the middleware's v1 role table says.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HA_ERROR } from './names.js';
 import { type Command, schema } from './commands.js';
 import { UnauthorizedError } from './errors.js';
-import { type Addon, type SimSupervisor, ingressPath } from './supervisor.js';
-import { Invalid, type PathPart, dict, humanizeError, isPlainObject, isType, string } from './schema.js';
+import { type Addon, type HassioRole, type SimJob, type SimSupervisor, ingressPath } from './supervisor.js';
+import { Invalid, type PathPart, all, any, boolean, dict, humanizeError, isPlainObject, isType, listOf, literal, oneOf, string } from './schema.js';
 
 /** Who is calling, as the middleware sets REQUEST_FROM. */
 export type Caller = { kind: 'core' } | { kind: 'addon'; addon: Addon };
@@ -32,11 +37,22 @@ const ok = (data: unknown = {}): SupervisorReply => ({ status: 200, json: { resu
 const error = (message: string, status = 400): SupervisorReply => ({ status, json: { result: 'error', message } });
 
 /** The paths the simulator hands to its Supervisor instead of to Home Assistant. */
-export const SUPERVISOR_PATH = /^\/(?:discovery|addons|ingress)(?:\/|$)/;
+export const SUPERVISOR_PATH = /^\/(?:discovery|addons|ingress|backups|jobs)(?:\/|$)/;
 
 // An add-on passes these without hassio_api (the middleware's ADDONS_API_BYPASS).
 const ADDON_BYPASS = /^(?:|\/addons\/self\/(?!security|update)[^/]+|\/addons\/self\/options\/config|\/info|\/services.*|\/discovery.*|\/auth)$/;
 const CORE_ONLY = /^\/addons\/[-_.A-Za-z0-9]+\/sys_options$/;
+const RE_SLUG = '[-_.A-Za-z0-9]+';
+/** What each hassio_role reaches (the middleware's v1 role_access); admin reaches everything. */
+const ROLE_ACCESS: Record<HassioRole, RegExp> = {
+  default: /^(?:|\/.+\/info)$/,
+  homeassistant: /^(?:|\/.+\/info|\/core\/.+|\/homeassistant\/.+)$/,
+  backup: /^(?:|\/.+\/info|\/backups.*)$/,
+  manager: new RegExp(
+    `^(?:|/.+/info|/addons(?:/${RE_SLUG}/(?!security).+|/reload)?|/audio/.+|/auth/cache|/available_updates|/backups.*|/cli/.+|/core/.+|/dns/.+|/docker/.+|/jobs/.+|/hardware/.+|/homeassistant/.+|/host/.+|/mounts.*|/multicast/.+|/network/.+|/observer/.+|/os/(?!datadisk/wipe).+|/refresh_updates|/resolution/.+|/security/.+|/snapshots.*|/store.*|/supervisor/.+)$`,
+  ),
+  admin: /.*/,
+};
 
 /** The token middleware: no token 401, a token of nobody (or not allowed here) 403. */
 export function callerFor(sup: SimSupervisor, path: string, token: string | undefined): Caller | SupervisorReply {
@@ -44,11 +60,33 @@ export function callerFor(sup: SimSupervisor, path: string, token: string | unde
   if (token === sup.coreToken) return { kind: 'core' };
   if (CORE_ONLY.test(path)) return plain(403);
   const addon = sup.addonForToken(token);
-  // An add-on without hassio_api (the simulator's are) reaches only the bypass paths.
-  if (addon && ADDON_BYPASS.test(path)) return { kind: 'addon', addon };
+  if (!addon) return plain(403);
+  if (ADDON_BYPASS.test(path)) return { kind: 'addon', addon };
+  // Past the bypass: only with hassio_api, and only what its role reaches.
+  if (addon.hassioApi && ROLE_ACCESS[addon.hassioRole].test(path)) return { kind: 'addon', addon };
   return plain(403);
 }
 
+/** supervisor/backups/const.py's v1 folder names (SCHEMA_FOLDERS_V1). */
+const FOLDERS_V1 = ['homeassistant', 'ssl', 'share', 'addons/local', 'media'];
+const unique = (v: unknown, path: PathPart[]) => {
+  if (new Set(v as unknown[]).size !== (v as unknown[]).length) throw new Invalid('contains duplicate items', path);
+  return v;
+};
+const SCHEMA_BACKUP_FULL_FIELDS = {
+  name: { v: isType('str') },
+  password: { v: any(literal(null), isType('str')) },
+  compressed: { v: any(literal(null), boolean) },
+  homeassistant_exclude_database: { v: boolean },
+  background: { v: boolean },
+};
+const SCHEMA_BACKUP_FULL = dict(SCHEMA_BACKUP_FULL_FIELDS);
+const SCHEMA_BACKUP_PARTIAL = dict({
+  ...SCHEMA_BACKUP_FULL_FIELDS,
+  addons: { v: any(literal('ALL'), all(isType('list'), listOf(isType('str')), unique)) },
+  folders: { v: all(isType('list'), listOf(oneOf(FOLDERS_V1)), unique) },
+  homeassistant: { v: boolean },
+});
 const SCHEMA_DISCOVERY = dict({ service: { v: isType('str'), required: true }, config: { v: isType('dict'), required: true } });
 const SCHEMA_SESSION = dict({ user_id: { v: isType('str') } });
 const SCHEMA_VALIDATE = dict({ session: { v: isType('str') } });
@@ -92,8 +130,8 @@ function addonInfo(a: Addon): Record<string, unknown> {
     ip_address: a.url.hostname,
     discovery: [...a.discovery],
     homeassistant_api: a.homeassistantApi,
-    hassio_api: false,
-    hassio_role: 'default',
+    hassio_api: a.hassioApi,
+    hassio_role: a.hassioRole,
     auth_api: false,
     options: {},
     boot: 'auto',
@@ -171,6 +209,69 @@ export function dispatch(sup: SimSupervisor, caller: Caller, method: string, pat
     if (slug === 'self') return caller.kind === 'addon' ? ok(addonInfo(caller.addon)) : error('Self is not an Addon');
     const addon = sup.addon(slug);
     return addon ? ok(addonInfo(addon)) : error(`Addon ${slug} does not exist`, 404);
+  }
+  if ((match = path.match(/^\/addons\/([^/]+)\/(start|stop|restart)$/))) {
+    const denied = need('POST');
+    if (denied) return denied;
+    const addon = sup.addon(decodeURIComponent(match[1]!));
+    if (!addon) return error(`Addon ${decodeURIComponent(match[1]!)} does not exist`, 404);
+    // App.start/stop/restart wait for the container; the simulator's answer at once.
+    sup.setAddonState(addon.slug, match[2] === 'stop' ? 'stopped' : 'started');
+    return ok();
+  }
+  if ((match = path.match(/^\/backups\/new\/(full|partial)$/))) {
+    const denied = need('POST');
+    if (denied) return denied;
+    const full = match[1] === 'full';
+    const valid = validate(full ? SCHEMA_BACKUP_FULL : SCHEMA_BACKUP_PARTIAL, body);
+    if (isReply(valid)) return valid;
+    const addons = full ? 'ALL' : ((valid.addons as string[] | 'ALL' | undefined) ?? []);
+    if (Array.isArray(addons)) {
+      const missing = addons.find((a) => !sup.addon(a));
+      // _validate_apps (api/backups.py): an app that is not installed is refused up front.
+      if (missing) return error(`App ${missing} is not installed, cannot backup`);
+    }
+    const job = sup.startBackup({
+      ...(valid.name !== undefined ? { name: valid.name as string } : {}),
+      type: full ? 'full' : 'partial',
+      homeassistant: full || valid.homeassistant === true,
+      addons,
+      folders: full ? FOLDERS_V1 : ((valid.folders as string[] | undefined) ?? []),
+    });
+    // background: the job's id at once; else the Supervisor answers when the backup is made (the simulator: refused, nothing here waits).
+    if (valid.background !== true) return error('The simulated Supervisor makes backups only with background: true');
+    return ok({ job_id: job.uuid });
+  }
+  if ((match = path.match(/^\/backups\/([^/]+)\/info$/))) {
+    const denied = need('GET');
+    if (denied) return denied;
+    const b = sup.backup(decodeURIComponent(match[1]!));
+    if (!b) return error('Backup does not exist', 404);
+    return ok({
+      slug: b.slug,
+      type: b.type,
+      name: b.name,
+      date: b.date,
+      size: b.size,
+      size_bytes: Math.round(b.size * 1_048_576),
+      compressed: true,
+      protected: false,
+      supervisor_version: '2026.08.1',
+      homeassistant: b.homeassistant,
+      location: null,
+      locations: [null],
+      addons: b.addons,
+      repositories: [],
+      folders: b.folders,
+      homeassistant_exclude_database: false,
+      extra: {},
+    });
+  }
+  if ((match = path.match(/^\/jobs\/([^/]+)$/))) {
+    const denied = need('GET');
+    if (denied) return denied;
+    const job: SimJob | undefined = sup.job(decodeURIComponent(match[1]!));
+    return job ? ok({ ...job, child_jobs: [] }) : error(`No job found with id ${match[1]}`, 404);
   }
   if (path === '/ingress/session') {
     const denied = need('POST') ?? coreOnly();

@@ -16,6 +16,40 @@ export interface SupervisorOptions {
   sessionLifetimeMs?: number;
   /** The local address the ingress proxy connects to add-ons from (e.g. '127.0.0.2'). */
   ingressSourceAddress?: string;
+  /** How long a backup takes, its job's progress running meanwhile; default 200 ms. */
+  backupMs?: number;
+  /** Home Assistant's version, as a backup that holds it names it. */
+  coreVersion?: () => string;
+}
+
+/** hassio_role (supervisor/const.py ROLE_*); the least is default. */
+export type HassioRole = 'default' | 'homeassistant' | 'backup' | 'manager' | 'admin';
+
+/** A backup as the Supervisor keeps it (supervisor/backups/backup.py), the fields its info shows. */
+export interface SimBackup {
+  slug: string;
+  name: string;
+  date: string;
+  type: 'full' | 'partial';
+  /** MB, as `size` says it; `size_bytes` is the bytes. */
+  size: number;
+  homeassistant: string | null;
+  addons: { slug: string; name: string; version: string; size: number }[];
+  folders: string[];
+}
+
+/** A job (supervisor/jobs/__init__.py SupervisorJob.as_dict). */
+export interface SimJob {
+  name: string;
+  reference: string | null;
+  uuid: string;
+  progress: number;
+  stage: string | null;
+  done: boolean | null;
+  parent_id: string | null;
+  errors: { type: string; message: string; stage: string | null; error_key: string | null; extra_fields: Record<string, unknown> | null }[];
+  created: string;
+  extra: Record<string, unknown> | null;
 }
 
 export type AddonState = 'started' | 'stopped';
@@ -42,6 +76,9 @@ export interface AddonSpec {
   panelTitle?: string;
   panelIcon?: string;
   panelAdmin?: boolean;
+  /** The config's `hassio_api` and `hassio_role`: which Supervisor paths its token reaches; default false and 'default'. */
+  hassioApi?: boolean;
+  hassioRole?: HassioRole;
 }
 
 export interface Addon {
@@ -59,6 +96,8 @@ export interface Addon {
   readonly panelTitle: string;
   readonly panelIcon: string;
   readonly panelAdmin: boolean;
+  readonly hassioApi: boolean;
+  readonly hassioRole: HassioRole;
 }
 
 /** IngressSessionDataUser: what the Supervisor knows of the Home Assistant user behind a session. */
@@ -92,6 +131,10 @@ export class SimSupervisor {
   private readonly addons = new Map<string, Addon>();
   private readonly sessionMap = new Map<string, IngressSession>();
   private readonly messages = new Map<string, DiscoveryMessage>();
+  private readonly backupMap = new Map<string, SimBackup>();
+  private readonly jobMap = new Map<string, SimJob>();
+  readonly backupMs: number;
+  private readonly coreVersion: () => string;
 
   constructor(
     opts: SupervisorOptions,
@@ -104,6 +147,8 @@ export class SimSupervisor {
     this.coreToken = opts.coreToken ?? 'core-supervisor-token';
     this.sessionLifetimeMs = opts.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS;
     this.ingressSourceAddress = opts.ingressSourceAddress;
+    this.backupMs = opts.backupMs ?? 200;
+    this.coreVersion = opts.coreVersion ?? (() => '2026.11.0');
   }
 
   // --- add-ons ------------------------------------------------------------------------------
@@ -126,6 +171,8 @@ export class SimSupervisor {
       panelTitle: spec.panelTitle ?? spec.name ?? spec.slug,
       panelIcon: spec.panelIcon ?? 'mdi:puzzle',
       panelAdmin: spec.panelAdmin ?? true,
+      hassioApi: spec.hassioApi ?? false,
+      hassioRole: spec.hassioRole ?? 'default',
     };
     this.addons.set(addon.slug, addon);
     return addon;
@@ -196,6 +243,70 @@ export class SimSupervisor {
   expireSessions(): void {
     const past = Date.now() - 1;
     for (const s of this.sessionMap.values()) s.validUntil = past;
+  }
+
+  // --- backups and their jobs ---------------------------------------------------------------
+
+  /**
+   * BackupManager.do_backup_full / do_backup_partial: a job that runs for backupMs (its progress
+   * and stage moving), then is done with the new backup's slug as its reference. Apps are stopped
+   * for nothing here: the simulator has no containers.
+   */
+  startBackup(req: { name?: string; homeassistant: boolean; addons: string[] | 'ALL'; folders: string[]; type: 'full' | 'partial' }): SimJob {
+    const slug = randomBytes(4).toString('hex');
+    const job: SimJob = {
+      name: `backup_manager_${req.type}_backup`,
+      reference: null,
+      uuid: hexId(),
+      progress: 0,
+      stage: null,
+      done: false,
+      parent_id: null,
+      errors: [],
+      created: new Date().toISOString(),
+      extra: null,
+    };
+    this.jobMap.set(job.uuid, job);
+    const apps = req.addons === 'ALL' ? this.allAddons() : req.addons.map((a) => this.addon(a)).filter((a): a is Addon => a !== undefined);
+    const backup: SimBackup = {
+      slug,
+      name: req.name ?? new Date().toISOString().slice(0, 10),
+      date: new Date().toISOString(),
+      type: req.type,
+      size: 0,
+      homeassistant: req.homeassistant ? this.coreVersion() : null,
+      addons: apps.map((a) => ({ slug: a.slug, name: a.name, version: a.version, size: 0.1 })),
+      folders: [...req.folders],
+    };
+    const stages = ['home_assistant', 'apps', 'folders', 'finishing_file'];
+    const step = this.backupMs / stages.length;
+    for (const [i, stage] of stages.entries()) {
+      setTimeout(() => {
+        job.stage = stage;
+        job.progress = Math.round((i / stages.length) * 1000) / 10;
+      }, i * step).unref();
+    }
+    setTimeout(() => {
+      backup.size = Math.round((0.5 + backup.addons.length * 0.1 + backup.folders.length * 0.2) * 100) / 100;
+      this.backupMap.set(slug, backup);
+      job.reference = slug;
+      job.progress = 100;
+      job.stage = null;
+      job.done = true;
+    }, this.backupMs).unref();
+    return job;
+  }
+
+  job(uuid: string): SimJob | undefined {
+    return this.jobMap.get(uuid);
+  }
+
+  backup(slug: string): SimBackup | undefined {
+    return this.backupMap.get(slug);
+  }
+
+  backups(): SimBackup[] {
+    return [...this.backupMap.values()];
   }
 
   // --- discovery ----------------------------------------------------------------------------

@@ -4,8 +4,10 @@
 import type { Db } from './db.js';
 
 /** Home Assistant's config items (config editing) and, looked after by the admin tools, its registry items and settings. */
-export type ConfigKind = 'automation' | 'script' | 'helper' | 'dashboard' | AdminKind;
+export type ConfigKind = 'automation' | 'script' | 'helper' | 'dashboard' | AdminKind | SystemKind;
 export type AdminKind = 'area' | 'floor' | 'label' | 'device' | 'entity' | 'zone' | 'integration' | 'repair';
+/** Changes to Home Assistant as a whole (src/ha-admin/system.ts): confirmed like the others, never versioned. */
+export type SystemKind = 'backup' | 'update' | 'core' | 'app';
 export const ADMIN_KINDS: readonly AdminKind[] = ['area', 'floor', 'label', 'device', 'entity', 'zone', 'integration', 'repair'];
 export type ConfigChange = 'found' | 'created' | 'updated' | 'deleted' | 'restored';
 

@@ -129,7 +129,7 @@ describe('the built service with a folder of user plugins', () => {
     ).json()) as { access_token: string };
     const health = (await (await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as Record<string, any>;
     expect(health.plugins.loaded.map((p: any) => [p.name, p.source, p.tools])).toEqual([
-      ['admin', 'builtin', ['admin_registry', 'admin_health', 'admin_blueprint']],
+      ['admin', 'builtin', ['admin_registry', 'admin_health', 'admin_blueprint', 'admin_system']],
       ['alarm', 'builtin', ['control_alarm']],
       ['app', 'builtin', ['app_home_state']],
       ['automation', 'builtin', ['run_automation']],
@@ -167,7 +167,7 @@ describe('the built service with a folder of user plugins', () => {
       'the tool name count_entities is taken by the plugin greeter, and a_copy_of_the_greeter_with_a_name_long_enough_to_overflow__count_entities is longer than 64 characters',
     );
     expect(health.plugins.disabled).toEqual(['disabled_one']);
-    expect(health.tools).toBe(41);
+    expect(health.tools).toBe(42);
   });
 });
 

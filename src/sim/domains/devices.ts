@@ -430,9 +430,15 @@ export const update: DomainModule = {
       requiredFeatures: [1],
       // Described without a feature filter: Home Assistant refuses an entity without INSTALL when called.
       target: { entity: [{ domain: ['update'] }] },
+      // The checks of update/services.py _async_install, in its order and words.
       handle: (e) => {
+        const a = e.state.attributes;
+        if (e.params.version === undefined && (a.installed_version === a.latest_version || a.latest_version == null))
+          throw new HomeAssistantError(`No update available for ${e.id}.`);
         if (e.params.version !== undefined && (e.features & 2) === 0)
           throw new HomeAssistantError(`Installing a specific version is not supported for ${e.id}`);
+        if (e.params.backup === true && (e.features & 8) === 0) throw new HomeAssistantError(`Backup is not supported for ${e.id}.`);
+        if (a.in_progress !== false && a.in_progress !== undefined) throw new HomeAssistantError(`Update installation already in progress for ${e.id}.`);
         const version = (e.params.version as string | undefined) ?? e.state.attributes.latest_version;
         e.write(version === e.state.attributes.latest_version ? 'off' : 'on', { ...e.attrs, installed_version: version });
       },

@@ -5,6 +5,7 @@ import type { TargetFields } from '../registries.js';
 import type { ServiceCall, ServiceDef } from '../services.js';
 import { splitEntityId } from '../states.js';
 import type { Hub } from '../hub.js';
+import { HomeAssistantError } from '../errors.js';
 
 async function generic(call: ServiceCall, hub: Hub): Promise<void> {
   const resolved = hub.registries.resolveTarget(call.data as TargetFields);
@@ -56,6 +57,36 @@ export const homeassistant: DomainModule = {
       allowExtra: true,
       target: { entity: [{}] },
       run: generic,
+    });
+    // The core's own services (homeassistant/__init__.py): a restart answers, then the hub goes away
+    // and comes back; reload_all calls every integration's reload, then reloads the core config.
+    r('restart', {
+      kind: 'plain',
+      name: 'Restart',
+      description: 'Restarts Home Assistant.',
+      run: (_call, hub) => {
+        if (!hub.restartRequested) throw new HomeAssistantError('This simulator cannot restart');
+        setTimeout(hub.restartRequested, 0);
+      },
+    });
+    r('reload_core_config', {
+      kind: 'plain',
+      name: 'Reload core configuration',
+      description: 'Reloads the core configuration from the YAML-configuration.',
+      run: () => undefined,
+    });
+    r('reload_all', {
+      kind: 'plain',
+      name: 'Reload all',
+      description: 'Reloads all YAML configuration that can be reloaded without restarting Home Assistant.',
+      run: async (call, hub) => {
+        const reloads = hub.services
+          .domains()
+          .filter((d) => d !== 'homeassistant' && hub.services.has(d, 'reload'))
+          .map((d) => hub.services.call(d, 'reload', {}, { context: call.context }));
+        await Promise.all(reloads);
+        await hub.services.call('homeassistant', 'reload_core_config', {}, { context: call.context });
+      },
     });
     r('update_entity', {
       name: 'Update entity',

@@ -507,3 +507,72 @@ describe('/core/websocket', () => {
     expect(status).toBe(404);
   });
 });
+
+describe("the admin tools' endpoints and the role table (hassio_api, hassio_role)", () => {
+  const reach = async (s: Simulator, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${s.url}${path}`, {
+      method,
+      headers: { Authorization: 'Bearer supervisor-token', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? ((await res.json()) as any) : await res.text() };
+  };
+  const withRole = async (role: 'default' | 'backup' | 'manager' | undefined, run: (s: Simulator) => Promise<void>) => {
+    const s = await startSimulator({ supervisor: { backupMs: 40 } });
+    s.supervisor!.installAddon({ slug: 'home_mcp_bridge', url: 'http://127.0.0.1:1', ...(role ? { hassioApi: true, hassioRole: role } : {}) });
+    s.supervisor!.installAddon({ slug: 'core_mosquitto', name: 'Mosquitto broker', url: 'http://127.0.0.1:2', version: '6.5.1' });
+    try {
+      await run(s);
+    } finally {
+      await s.stop();
+    }
+  };
+
+  test('without hassio_api, or with the default role, apps and backups are 403; backup reaches backups only; manager both', async () => {
+    const paths: [string, string, unknown?][] = [
+      ['GET', '/addons'],
+      ['POST', '/addons/core_mosquitto/stop'],
+      ['POST', '/backups/new/full', { name: 'x', background: true }],
+    ];
+    const seen: Record<string, number[]> = {};
+    for (const role of [undefined, 'default', 'backup', 'manager'] as const)
+      await withRole(role, async (s) => {
+        seen[role ?? 'no hassio_api'] = [];
+        for (const [m, p, b] of paths) seen[role ?? 'no hassio_api']!.push((await reach(s, m, p, b)).status);
+      });
+    expect(seen).toEqual({ 'no hassio_api': [403, 403, 403], default: [403, 403, 403], backup: [403, 403, 200], manager: [200, 200, 200] });
+  });
+
+  test('apps: listed with state and version, stopped and started; a backup is a job whose reference is the backup', async () => {
+    await withRole('manager', async (s) => {
+      expect((await reach(s, 'POST', '/addons/core_mosquitto/stop')).body).toEqual({ result: 'ok', data: {} });
+      const { body } = await reach(s, 'GET', '/addons');
+      expect(body.data.addons.find((a: any) => a.slug === 'core_mosquitto')).toMatchObject({ state: 'stopped', version: '6.5.1', name: 'Mosquitto broker' });
+      expect((await reach(s, 'POST', '/addons/nope/start')).body).toEqual({ result: 'error', message: 'Addon nope does not exist' });
+
+      const bad = await reach(s, 'POST', '/backups/new/partial', { name: 'p', folders: ['etc'], background: true });
+      expect(bad.status).toBe(400);
+      const missing = await reach(s, 'POST', '/backups/new/partial', { name: 'p', addons: ['nope'], background: true });
+      expect(missing.body).toEqual({ result: 'error', message: 'App nope is not installed, cannot backup' });
+      const started = await reach(s, 'POST', '/backups/new/partial', {
+        name: 'p',
+        addons: ['core_mosquitto'],
+        folders: ['share'],
+        homeassistant: true,
+        background: true,
+      });
+      const jobId = started.body.data.job_id as string;
+      // Followed as the bridge does: until the job says it is done.
+      let job = (await reach(s, 'GET', `/jobs/${jobId}`)).body.data;
+      while (!job.done) {
+        await new Promise((r) => setTimeout(r, 10));
+        job = (await reach(s, 'GET', `/jobs/${jobId}`)).body.data;
+      }
+      expect(job).toMatchObject({ uuid: jobId, done: true, progress: 100, errors: [] });
+      const info = (await reach(s, 'GET', `/backups/${job.reference}/info`)).body.data;
+      expect(info).toMatchObject({ slug: job.reference, name: 'p', type: 'partial', homeassistant: '2026.11.0', folders: ['share'] });
+      expect(info.addons.map((a: any) => a.slug)).toEqual(['core_mosquitto']);
+      expect((await reach(s, 'GET', '/backups/nothere/info')).status).toBe(404);
+    });
+  });
+});
