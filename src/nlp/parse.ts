@@ -66,7 +66,7 @@ export interface Frame {
   /** Words that forbid acting now, by kind. */
   blockers: { kind: BlockerKind; words: string[] }[];
   /** What "except" / "but not" leaves out. */
-  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[]; positions: { forms: string[]; group: number }[] };
+  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[]; positions: { forms: string[]; group: number }[]; here?: boolean };
   /** Words that count things ("two of the lights", "half the lights"): the parser never picks some of several. */
   counts: string[];
   /** The clause's own text. */
@@ -160,6 +160,9 @@ function notAParticle(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], deter
   return Boolean(next[j]?.meanings.some((m) => PLACE.has(m.k)));
 }
 
+/** A verb proper (not a word that is also filler or a thing: "close", not "set" alone). */
+const actVerb = (l: Lexeme | undefined) => Boolean(l && has(l, 'action') && !has(l, 'filler') && !thingAt(l));
+
 /** Whether a part of a sentence says what to do by itself (a verb with its particle or value, not a bare "turn"). */
 function complete(part: Lexeme[], determiners: readonly string[]): boolean {
   // "Schlafzimmerlampe heller": a comparative says what to do without a verb.
@@ -181,15 +184,30 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
   let cur: Lexeme[] = [];
   for (let i = 0; i < lexemes.length; i++) {
     const l = lexemes[i]!;
+    // "leave the left curtain open but close the right one": "but" before a verb joins two commands, it leaves nothing out.
+    if (
+      has(l, 'except') &&
+      only(l, 'except', 'filler') &&
+      cur.length &&
+      actVerb(lexemes[i + 1]) &&
+      cur.some((x, j) => actWord(x, determiners, cur[j - 1], cur.slice(j + 1)))
+    ) {
+      out.push(cur);
+      cur = [];
+      continue;
+    }
     if ((has(l, 'connector') || has(l, 'list')) && cur.length) {
       const rest = lexemes.slice(i + 1);
       const end = rest.findIndex((x) => has(x, 'connector') || has(x, 'list'));
       const part = end < 0 ? rest : rest.slice(0, end);
       const startsCommand = has(l, 'connector') && rest.slice(0, 2).some((x) => has(x, 'action') && !has(x, 'filler'));
+
       const before = cur.some((x, j) => actWord(x, determiners, cur[j - 1], cur.slice(j + 1)));
       const ownAct = part.some((x, j) => (actWord(x, determiners, part[j - 1], part.slice(j + 1)) && !has(x, 'action')) || has(x, 'comparative'));
       const ownValue = part.some((x) => has(x, 'number')) && cur.some((x) => has(x, 'number'));
-      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue))) {
+      // "…, das linke bleibt": a part that keeps things as they are is a command of its own.
+      const keeps = part.some((x) => x.meanings.some((m) => m.k === 'action' && m.action === 'keep'));
+      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps))) {
         out.push(cur);
         cur = [];
         continue;
@@ -525,7 +543,11 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
           f.kelvin = m.kelvin;
           break;
         case 'here':
-          f.here = true;
+          // "apart from this room": the speaker's room is left out.
+          if (excluding) {
+            f.exclude!.here = true;
+            f.exclude!.words.push(l.text);
+          } else f.here = true;
           break;
         case 'everywhere':
           if (!ms.some((x) => x.k === 'state' && asking)) f.everywhere = true;

@@ -111,7 +111,9 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       const prev = frames[frames.length - 1];
       const f = inherit(prev, frameOf(c, grammar, marked && k === parts.length - 1));
       // "… and the one in the kitchen": the kind of the thing named before.
-      if (prev && f.pronoun && f.pronoun !== 'same' && !f.mentions.length) f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
+      // "…, das linke bleibt": a position alone is of that kind too.
+      if (prev && ((f.pronoun && f.pronoun !== 'same') || f.positions.length) && !f.mentions.length)
+        f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
       frames.push(f);
     });
   }
@@ -122,7 +124,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
-  const out = once(frames.map((f) => planClause(f, input.context?.area, deps, input.choose)));
+  const out = keptApart(once(frames.map((f) => planClause(f, input.context?.area, deps, input.choose))));
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -130,6 +132,22 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
+}
+
+/** Any thing named, whatever it can do: what a "leave ... as it is" part is about. */
+const keepFilters = (deps: PlanDeps) => ({ implied: [], valueQuestion: false, state: deps.state, fold: (t: string) => fold(t, deps.lang) });
+
+/**
+ * "leave the left curtain open but close the right one", "Rollo rechts hoch, das linke bleibt": a
+ * part that keeps things as they are asks nothing of the hub, so the parts that act go ahead when
+ * the kept things were found and none of them is acted on. Alone, or unsure what it keeps, it refuses.
+ */
+function keptApart(out: Outcome[]): Outcome[] {
+  const acted = new Set(out.flatMap((o) => (o.kind === 'act' ? o.steps.flatMap((s) => s.entity_ids) : [])));
+  if (!acted.size || out.some((o) => o.kind !== 'act' && !(o.kind === 'not_understood' && o.reason === 'keep'))) return out;
+  const apart = (o: Outcome) =>
+    o.kind === 'not_understood' && o.reason === 'keep' && (o.detail?.ids?.length ?? 0) > 0 && !o.detail!.ids!.some((id) => acted.has(id));
+  return out.every((o) => o.kind === 'act' || apart(o)) ? out.filter((o) => o.kind === 'act') : out;
 }
 
 /**
@@ -175,7 +193,9 @@ const GENERIC_VERBS = new Set(['set', 'start', 'resume']);
  */
 function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const verbs = [...new Set(f.actions.filter((a) => a !== 'set'))].sort((a, b) => Number(GENERIC_VERBS.has(a)) - Number(GENERIC_VERBS.has(b)));
-  if (f.question || verbs.length < 2) return planOne(f, contextArea, deps, choose);
+  // "leave the curtain open": keeping is never traded for the other verb said with it.
+  if (f.question || verbs.length < 2 || verbs.includes('keep'))
+    return planOne(verbs.includes('keep') ? { ...f, actions: ['keep'] } : f, contextArea, deps, choose);
   const tries = verbs.map((v) => planOne({ ...f, actions: [v, ...f.actions.filter((a) => a !== v)] }, contextArea, deps, choose));
   return tries.find((o) => o.kind !== 'not_understood') ?? tries[0]!;
 }
@@ -227,11 +247,16 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   if (f.pronoun && !f.mentions.length && !f.everything && !f.positions.length && !(f.pronoun === 'same' && act.prop === 'temperature'))
     return refuse('no_antecedent', f.pronounWords ?? []);
   // "leave the tv off", "lass das Licht an": asked to change nothing.
-  if (act.verb === 'keep')
+  // With the things kept found, another part of the command that acts on others may go ahead (see plan).
+  if (act.verb === 'keep') {
+    const kept = f.mentions.length || f.positions.length ? resolve(f, home, scope, keepFilters(deps), contextArea) : undefined;
     return refuse(
       'keep',
       f.text.split(' ').filter((w) => deps.lang.actions.keep?.some((k) => k.split(' ').includes(w))),
+      // Several that fit ("das linke" of three): it is one of them, so none of them may be acted on.
+      kept?.kind === 'entities' ? { ids: kept.ids } : kept?.kind === 'ambiguous' ? { ids: kept.candidates } : undefined,
     );
+  }
   if (f.unknown.length) return refuse('unknown_words', f.unknown);
   // A number that is neither a value nor a count of something known ("turn on the lamp 3").
   const loose = f.numbers.filter((n) => !n.anchored);
