@@ -34,7 +34,7 @@ export interface NumberValue {
   anchored: boolean;
 }
 
-export type BlockerKind = 'negation' | 'time' | 'condition' | 'asked';
+export type BlockerKind = 'negation' | 'time' | 'condition' | 'asked' | 'history';
 
 export interface Frame {
   question?: QuestionKind;
@@ -81,6 +81,8 @@ export interface Frame {
   kindParts: { group: number; one: boolean }[];
   /** A period a question asks about (today, this month): its words and the words a name carries for it. */
   period?: { words: string[]; names: string[] };
+  /** Said as what the speaker did ("I left the lamp on"): it answers alone, and is only what a later part's "it" stands for otherwise. */
+  statement?: boolean;
   /** Unknown words where a place is said ("in the sauna"): a place the home does not have. */
   places: string[];
   /** Unknown words after an article ("the attic", "die Sauna"): a thing or place, unless a name carries them. */
@@ -276,7 +278,7 @@ function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: bool
     content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x)));
   const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
   if (
-    !(marked || tagged || lexemes.some((l) => has(l, 'asks'))) ||
+    !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement'))) ||
     lexemes.some((l) => has(l, 'request')) ||
     (has(last, 'tag_request') && !has(last, 'tag_question'))
   )
@@ -292,6 +294,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
   const asked = typeof how === 'object' ? how : undefined;
   const question = asked?.q;
   const f: Frame = { ...emptyFrame(), question, text: lexemes.map((l) => l.text).join(' ') };
+  if (question && lexemes.some((l) => has(l, 'statement'))) f.statement = true;
   const asking = question !== undefined;
   const first = asked?.at ?? 0;
   const stateWords = lexemes.filter((l, i) => i > first && (has(l, 'state') || has(l, 'bstate') || (asking && has(l, 'particle')))).length;
@@ -329,6 +332,11 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       else if (determiners.includes(lexemes[i - 1]?.text ?? '')) f.nouns.push(l.text);
       continue;
     }
+    // "how often was the door opened", "wie lange lief die Heizung": what the states cannot tell.
+    if (has(l, 'history') && !ms.some((m) => NAMES.has(m.k))) {
+      block('history', l.text);
+      continue;
+    }
     // "should I", "soll ich", "what would happen if": a question about an act never acts.
     if (has(l, 'advice') && !ms.some((m) => NAMES.has(m.k))) {
       block('asked', l.text);
@@ -349,6 +357,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
     const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
+    // "was the back door left unlocked": asked after a whole name and before a state, "left" is the verb leave.
+    const prevWhole = has(lexemes[i - 1], 'entity') && lexemes[i - 1]!.meanings.every((m) => m.k === 'entity' || m.k === 'filler');
+    const stateNext = ['state', 'bstate', 'particle'].some((k) => has(lexemes[i + 1], k as Meaning['k'])) && !thingAt(lexemes[i + 1]);
+    if (asking && position && prevWhole && stateNext && only(l, 'position', 'filler')) continue;
     const oneNext = lexemes[i + 1]?.text === '1' || has(lexemes[i + 1], 'pronoun');
     if (position && !ms.some((m) => NAMES.has(m.k)) && (thingAt(lexemes[i + 1]) || thingAt(lexemes[i - 1]) || oneNext || ms.every((m) => m.k === 'position'))) {
       if (excluding) {
@@ -600,6 +612,14 @@ function separate(f: Frame, lexemes: Lexeme[], separable: ReadonlyMap<string, Re
 
 /** A clause that leaves out its verb, value or kind of thing takes them from the one before ("and 65 in the office"). */
 export function inherit(prev: Frame | undefined, f: Frame): Frame {
+  // "I left the lamp on, switch it off": "it" stands for the things of a statement before.
+  if (prev?.statement && !f.question && f.pronoun === 'same' && !f.mentions.length && !f.everything)
+    return {
+      ...f,
+      mentions: prev.mentions,
+      positions: prev.positions,
+      ...(f.areas.length || f.floors.length ? {} : { areas: prev.areas, floors: prev.floors, here: prev.here }),
+    };
   if (!prev || f.question || prev.question) return f;
   const out = { ...f };
   if (!f.actions.length && !f.particles.length) {

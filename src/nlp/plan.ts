@@ -79,7 +79,7 @@ export type Outcome =
       detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[]; message?: string };
     };
 
-const ORDER: BlockerKind[] = ['asked', 'negation', 'time', 'condition'];
+const ORDER: BlockerKind[] = ['history', 'asked', 'negation', 'time', 'condition'];
 
 export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const { lang, vocabulary, home } = deps;
@@ -109,9 +109,11 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const marked = sentence.trimEnd().endsWith('?');
     parts.forEach((c, k) => {
       const prev = frames[frames.length - 1];
-      const f = inherit(prev, frameOf(c, grammar, marked && k === parts.length - 1));
+      // "did you turn off the tv and lock the door": a part joined to a question asks too (and so never acts).
+      const joined = k > 0 && prev?.question !== undefined && !prev.statement && !c.some((l) => l.meanings.some((m) => m.k === 'request'));
+      const f = inherit(prev, frameOf(c, grammar, (marked && k === parts.length - 1) || joined));
       // "… and the one in the kitchen": the kind of the thing named before.
-      // "…, das linke bleibt": a position alone is of that kind too.
+      // "…, das rechte auf", "…, das linke bleibt": a position alone is of that kind too.
       if (prev && ((f.pronoun && f.pronoun !== 'same') || f.positions.length) && !f.mentions.length)
         f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
       frames.push(f);
@@ -124,7 +126,9 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
-  const out = keptApart(once(frames.map((f) => planClause(f, input.context?.area, deps, input.choose))));
+  // A statement ("I left the lamp on, …") followed by a command is only what the command's "it" stands for.
+  const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)));
+  const out = keptApart(once(planned.map((f) => planClause(f, input.context?.area, deps, input.choose))));
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -429,11 +433,22 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   // "how much gas today": only a reading kept for that period answers it (its name says the period).
   if (f.period) {
     const names = f.period.names;
-    const kept = r.ids.filter((id) =>
-      fold(home.entities.get(id)!.name, lang)
-        .split(/[^\p{L}\p{N}]+/u)
-        .some((w) => names.some((n) => w === n || w.startsWith(n))),
-    );
+    const nameWords = (e: HomeEntity) => fold(e.name, lang).split(/[^\p{L}\p{N}]+/u);
+    const forPeriod = (e: HomeEntity) => nameWords(e).some((w) => names.some((n) => w === n || w.startsWith(n)));
+    let kept = r.ids.filter((id) => forPeriod(home.entities.get(id)!));
+    // "how much water has the pump used today": the reading kept for the period may be of another class
+    // than the one found (volume, not water); a sensor whose name says the period and carries every
+    // thing said (each by its words or its class) answers it.
+    if (!kept.length) {
+      const carries = (e: HomeEntity) =>
+        f.mentions.every((m) => {
+          const ws = fold(m.text, lang).split(' ');
+          return ws.every((w) => nameWords(e).includes(w)) || m.meanings.some((x) => x.k === 'snoun' && x.cls === e.cls);
+        });
+      kept = (home.byDomain.get('sensor') ?? [])
+        .filter((e) => !e.background && forPeriod(e) && carries(e) && (!scope.explicit || scope.areas.has(e.area ?? '') || scope.floors.has(e.floor ?? '')))
+        .map((e) => e.id);
+    }
     if (!kept.length) return { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
     r = { ...r, ids: kept };
   }
