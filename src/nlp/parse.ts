@@ -325,9 +325,9 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const ms = l.meanings;
     if (!ms.length) {
       f.unknown.push(l.text);
-      // "in the sauna": a place word before it, with only articles between.
+      // "in the sauna", "in the wine cellar": a place word before it, with only articles and unknown words between.
       let j = i - 1;
-      while (j >= 0 && determiners.includes(lexemes[j]!.text) && !grammar.placeWords?.includes(lexemes[j]!.text)) j--;
+      while (j >= 0 && (determiners.includes(lexemes[j]!.text) || !lexemes[j]!.meanings.length) && !grammar.placeWords?.includes(lexemes[j]!.text)) j--;
       if (j >= 0 && grammar.placeWords?.includes(lexemes[j]!.text) && !lexemes[i + 1]?.meanings.some((m) => TARGET.has(m.k))) f.places.push(l.text);
       else if (determiners.includes(lexemes[i - 1]?.text ?? '')) f.nouns.push(l.text);
       continue;

@@ -99,11 +99,13 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
-    const lexemes = vocabulary
-      .match(recovered.tokens, home.names)
-      .map((l) =>
-        recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') } : l,
-      );
+    // Beside a word not known at all ("the wine cellar") it is not guessed: the two are a name the home lacks.
+    const matched = vocabulary.match(recovered.tokens, home.names);
+    const lexemes = matched.map((l, i) =>
+      recovered.guesses.some((g) => g.at >= l.start && g.at < l.end)
+        ? { ...l, meanings: matched[i + 1] && !matched[i + 1]!.meanings.length ? [] : l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') }
+        : l,
+    );
     if (!lexemes.some((l) => l.text !== ',')) continue;
     const parts = clauses(lexemes, lang.determiners);
     const marked = sentence.trimEnd().endsWith('?');
