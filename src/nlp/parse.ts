@@ -409,6 +409,14 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       continue;
     }
     const num = ms.find((m): m is Extract<Meaning, { k: 'number' }> => m.k === 'number');
+    // "ein Grad runter", "up a degree": an article before a unit is one of it, never a particle ("ein" = on).
+    const unitNext = lexemes[i + 1]?.meanings.find((m): m is Extract<Meaning, { k: 'unit' }> => m.k === 'unit');
+    if (!num && unitNext && determiners.includes(l.text) && !has(lexemes[i - 1], 'number') && !excluding) {
+      f.numbers.push({ value: 1, text: l.text, unit: unitNext.unit, by: pendingBy, to: pendingTo, anchored: true });
+      pendingBy = pendingTo = false;
+      i++;
+      continue;
+    }
     // "the bedroom one": one after a place or a name stands for a thing of the kind said.
     if (
       num &&
