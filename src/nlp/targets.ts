@@ -48,13 +48,18 @@ export interface Filters {
 /** What "everything" switches: the things people turn on and off, not heating, locks or covers. */
 export const EVERYTHING = ['light', 'switch', 'fan', 'media_player', 'input_boolean'];
 
-export function scopeOf(f: Pick<Frame, 'areas' | 'floors' | 'here' | 'everywhere' | 'all'>, home: Home, contextArea: string | undefined): Scope {
+export function scopeOf(
+  f: Pick<Frame, 'areas' | 'floors' | 'here' | 'everywhere' | 'all'> & Partial<Pick<Frame, 'exclude'>>,
+  home: Home,
+  contextArea: string | undefined,
+): Scope {
   const areas = new Set(f.areas.map((a) => a.id));
   const floors = new Set(f.floors.map((x) => x.id));
   const ctx = contextArea ? areaIdOf(home, contextArea) : undefined;
   if (f.here && ctx) areas.add(ctx);
   const explicit = areas.size > 0 || floors.size > 0;
-  return { explicit, areas, floors, soft: !explicit && !f.everywhere && !f.all ? ctx : undefined };
+  // "the lights apart from this room": the rest of the home, not the speaker's room.
+  return { explicit, areas, floors, soft: !explicit && !f.everywhere && !f.all && !f.exclude?.here ? ctx : undefined };
 }
 
 export function areaIdOf(home: Home, area: string): string | undefined {
