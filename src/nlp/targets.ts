@@ -378,6 +378,21 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
     const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
     if (withWord.length) list = withWord;
   }
+  // "the lamp in the living room", a room said: the one thing there whose name carries the precise word, when one does.
+  if (
+    singular &&
+    list.length > 1 &&
+    scope.areas.size === 1 &&
+    !scope.floors.size &&
+    m.k === 'domain' &&
+    m.word !== m.domain &&
+    !m.everyday &&
+    !m.cls &&
+    !m.classes
+  ) {
+    const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
+    if (withWord.length === 1) list = withWord;
+  }
   // In the speaker's room the everyday word for a kind ("das Licht", "the light") means all of it there, as in Home
   // Assistant; a word that names a kind more precisely ("die Lampe", "the lamp") means one, so several are asked about.
   const precise = m.k === 'domain' && !m.everyday && !m.cls && !m.classes && m.word !== m.domain;

@@ -118,6 +118,13 @@ describe('which things', () => {
     );
     expect(only(en, 'turn off the lights apart from this room')).toMatchObject({ reason: 'exception' });
   });
+  test('"the lamp in <room>": the one there whose name carries the word, and "the one in ..." of that kind', () => {
+    expect(calls(en, 'switch off the lamp in the living room and the one in the bedroom')).toEqual([
+      'light.bedroom_lamp turn_off',
+      'light.living_room_lamp turn_off',
+    ]);
+    expect(calls(en, 'turn on the lamp in the living room')).toEqual(['light.living_room_lamp turn_on']);
+  });
   test('sides are positions', () => {
     expect(calls(en, 'open the curtain on the left')).toEqual(['cover.curtain_left open_cover']);
     expect(calls(de, 'mach den vorhang auf der linken seite zu')).toEqual(['cover.wohnzimmer_vorhang_links close_cover']);
