@@ -273,9 +273,11 @@ function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: bool
       !l.meanings.some((m) => m.k === 'filler' || m.k === 'state' || m.k === 'bstate' || m.k === 'particle' || m.k === 'question' || m.k === 'tag_question'),
   );
   // "the tv is off right": after a thing and "is" with no verb, even a word that may be a position is a tag.
+  // "you locked the front door right": a thing and a state with no verb are a statement, and a tag asks it.
   const stated =
     !imperative &&
-    content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x)));
+    (content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x))) ||
+      (content.some((l) => has(l, 'state') || has(l, 'bstate')) && content.some((x) => thingAt(x))));
   const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
   if (
     !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement'))) ||

@@ -59,6 +59,10 @@ describe('statements and questions never act', () => {
     expect(only(en, "you switched the garage light off, didn't you")).toMatchObject({ kind: 'query', entities: ['light.garage'] });
     expect(only(en, 'I left the garage light on')).toMatchObject({ kind: 'query', entities: ['light.garage'] });
   });
+  test('a thing and a state with no verb, then a tag, are asked', () => {
+    expect(only(en, 'you switched off the garage light right')).toMatchObject({ kind: 'query', entities: ['light.garage'] });
+    expect(calls(en, 'close the curtain right')).toEqual(['cover.curtain_right close_cover']);
+  });
   test('a statement before a command is what its "it" or "them" stands for', () => {
     expect(calls(en, 'we left the kitchen lights on, turn them off')).toEqual(KITCHEN.map((id) => `${id} turn_off`));
     expect(calls(de, 'ich hab die schreibtischlampe angelassen, mach sie bitte aus')).toEqual(['light.bedroom_desk_lamp turn_off']);
