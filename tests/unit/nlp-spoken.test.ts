@@ -138,6 +138,16 @@ describe('which things', () => {
   });
 });
 
+describe('how questions name what they ask of', () => {
+  test('wind and rain, whatever the verb', () => {
+    expect(only(en, 'how strong is the wind blowing')).toMatchObject({ kind: 'query', entities: ['sensor.mistral_speed'] });
+    expect(only(en, 'how heavily is it raining out there')).toMatchObject({ kind: 'query', entities: ['sensor.rain_sensor_intensity'] });
+  });
+  test('"have left" is no position', () => {
+    expect(only(en, 'how much battery does my phone have left')).toMatchObject({ kind: 'query', entities: ['sensor.my_phone_battery'] });
+  });
+});
+
 describe('values', () => {
   test('an article before a unit is one of it, never a particle', () => {
     expect(calls(de, 'mach die heizung im wohnzimmer einen grad kühler')).toEqual(['climate.living_room set_temperature {"temperature":21}']);
