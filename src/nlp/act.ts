@@ -117,6 +117,8 @@ export function actOf(f: Frame): Act | undefined {
   }
   if (strong === 'dim' || strong === 'brighten') {
     if (num && !num.by) return { ...base, verb: 'set', prop: 'brightness', value: num.value };
+    // "dim it to a quarter", "auf ein Viertel": the share said is the level.
+    if (!num && f.fraction !== undefined) return { ...base, verb: 'set', prop: 'brightness', value: f.fraction };
     return { ...base, verb: strong === 'dim' ? 'decrease' : 'increase', prop: 'brightness', ...(num ? { value: num.value, relative: true } : {}) };
   }
   if (strong === 'increase' || strong === 'decrease' || (!strong && updown && (prop || value !== undefined))) {

@@ -550,6 +550,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
           break;
         case 'fraction':
           if (countsThings(lexemes, i, determiners)) f.counts.push(l.text);
+          // "dim it by half": a share of what it is now, which no service takes; never read as "to half".
+          else if (pendingBy) f.unknown.push(l.text);
           else f.fraction = m.value;
           break;
         case 'fan_speed':

@@ -6,13 +6,13 @@ import { fixture, judge, readCases, type Paraphrase, type Verdict } from '../hel
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // Floors at what the parser reaches (first scored 2026-11-28: en 135 of 164, 4 wrong; de 122 of 136, 3
-// wrong; after the third round en 149, 1 wrong; de 127, 2 wrong); nothing is ever done where the sentence
+// wrong; after the third round en 149, 1 wrong; de 128, 1 wrong); nothing is ever done where the sentence
 // asked, was unclear or named what the home lacks. The set's misses have since been read while fixing
 // their kinds: judge the next round on a newer set.
 
 const SETS = [
   { language: 'en' as const, home: 'home.yaml', cases: 'fresh/en.jsonl', minCorrect: 0.9, maxWrong: 1 },
-  { language: 'de' as const, home: 'de/home.yaml', cases: 'fresh/de.jsonl', minCorrect: 0.93, maxWrong: 2 },
+  { language: 'de' as const, home: 'de/home.yaml', cases: 'fresh/de.jsonl', minCorrect: 0.94, maxWrong: 1 },
 ];
 
 /** A case that wants a refusal, a question back or an answer, and got actions instead. */

@@ -154,4 +154,9 @@ describe('values', () => {
     expect(calls(de, 'Heizung im Wohnzimmer ein Grad runter')).toEqual(['climate.living_room set_temperature {"temperature":21}']);
     expect(calls(en, 'turn the heat up a degree in the living room')).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
   });
+  test('a share said to dim is the level; "by" a share is refused, never a plain step', () => {
+    expect(calls(en, 'dim the garage light to a quarter')).toEqual(['light.garage turn_on {"brightness_pct":25}']);
+    expect(calls(de, 'dimm die schreibtischlampe auf die hälfte')).toEqual(['light.bedroom_desk_lamp turn_on {"brightness_pct":50}']);
+    expect(only(en, 'dim the garage light by half')).toMatchObject({ kind: 'not_understood' });
+  });
 });
