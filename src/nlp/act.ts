@@ -77,8 +77,8 @@ const STEPS: Record<string, Record<Amount | 'normal', number>> = {
 export function actOf(f: Frame): Act | undefined {
   const said = f.actions.find((a) => a !== 'set');
   const particle0 = f.particles.find((p) => p === 'on' || p === 'off');
-  // "flip the lights back on": the particle says which way, so it is not a toggle.
-  const strong = said === 'toggle' && particle0 ? (particle0 === 'on' ? 'turn_on' : 'turn_off') : said;
+  // "flip the lights back on": the particle says which way, so it is not a toggle; "shut the tv off" is off, not closed.
+  const strong = said === 'toggle' && particle0 ? (particle0 === 'on' ? 'turn_on' : 'turn_off') : said === 'close' && particle0 === 'off' ? 'turn_off' : said;
   const num = f.numbers[0];
   const prop =
     f.props.find((p) => CHANGE_PROPS.includes(p)) ?? (num?.unit && DEGREES.has(num.unit) ? 'temperature' : num?.unit === 'kelvin' ? 'kelvin' : undefined);
@@ -117,6 +117,8 @@ export function actOf(f: Frame): Act | undefined {
   }
   if (strong === 'dim' || strong === 'brighten') {
     if (num && !num.by) return { ...base, verb: 'set', prop: 'brightness', value: num.value };
+    // "dim it to a quarter", "auf ein Viertel": the share said is the level.
+    if (!num && f.fraction !== undefined) return { ...base, verb: 'set', prop: 'brightness', value: f.fraction };
     return { ...base, verb: strong === 'dim' ? 'decrease' : 'increase', prop: 'brightness', ...(num ? { value: num.value, relative: true } : {}) };
   }
   if (strong === 'increase' || strong === 'decrease' || (!strong && updown && (prop || value !== undefined))) {

@@ -120,6 +120,10 @@ export interface LanguageData {
   tag_questions: string[];
   /** Words that make a clause a question wherever they are ("been", "did I", "gelassen"). */
   asks: string[];
+  /** Questions about the past that the states cannot answer ("how often", "how long", "wie oft"): refused, pointing to the history. */
+  history: string[];
+  /** Openings that tell what the speaker did ("I left ..."): a statement, whose things a later part's "it" stands for. */
+  statements: string[];
   /** Words at the end that keep a request a request ("..., will you?", "..., bitte?"). */
   tag_requests: string[];
   /** Asking what to do or what would happen ("should I", "soll ich"): a question about an act, which never acts. */
@@ -216,6 +220,8 @@ const WORDS = v.object({
   tag_questions: opt(list, []),
   tag_requests: opt(list, []),
   asks: opt(list, []),
+  statements: opt(list, []),
+  history: opt(list, []),
   advice: opt(list, []),
   periods: opt(lists, {}),
   positions: opt(lists, {}),
@@ -271,6 +277,7 @@ export const MESSAGE_KEYS = [
   'asked',
   'no_place',
   'period',
+  'history',
 ] as const;
 
 const MESSAGE_EXTRA = v.record(v.string(), v.string('must be a sentence'), 'must map names to sentences');

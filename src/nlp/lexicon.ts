@@ -53,6 +53,8 @@ export type Meaning =
   | { k: 'tag_question' }
   | { k: 'tag_request' }
   | { k: 'asks' }
+  | { k: 'statement' }
+  | { k: 'history' }
   | { k: 'advice' }
   | { k: 'period'; names: string[] }
   | { k: 'position'; forms: string[] }
@@ -241,6 +243,8 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   for (const p of lang.tag_requests) lex.add(p, { k: 'tag_request' });
   for (const p of lang.advice) lex.add(p, { k: 'advice' });
   for (const p of lang.asks) lex.add(p, { k: 'asks' });
+  for (const p of lang.statements) lex.add(p, { k: 'statement' });
+  for (const p of lang.history) lex.add(p, { k: 'history' });
   for (const [p, names] of Object.entries(lang.periods)) lex.add(p, { k: 'period', names: names.map((n) => tokenize(n, lang).join(' ')) });
   for (const forms of Object.values(lang.positions)) {
     const folded = forms.map((x) => tokenize(x, lang).join(' '));

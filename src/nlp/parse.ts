@@ -34,7 +34,7 @@ export interface NumberValue {
   anchored: boolean;
 }
 
-export type BlockerKind = 'negation' | 'time' | 'condition' | 'asked';
+export type BlockerKind = 'negation' | 'time' | 'condition' | 'asked' | 'history';
 
 export interface Frame {
   question?: QuestionKind;
@@ -66,7 +66,7 @@ export interface Frame {
   /** Words that forbid acting now, by kind. */
   blockers: { kind: BlockerKind; words: string[] }[];
   /** What "except" / "but not" leaves out. */
-  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[]; positions: { forms: string[]; group: number }[] };
+  exclude?: { words: string[]; mentions: Mention[]; areas: Place[]; floors: Place[]; positions: { forms: string[]; group: number }[]; here?: boolean };
   /** Words that count things ("two of the lights", "half the lights"): the parser never picks some of several. */
   counts: string[];
   /** The clause's own text. */
@@ -81,6 +81,8 @@ export interface Frame {
   kindParts: { group: number; one: boolean }[];
   /** A period a question asks about (today, this month): its words and the words a name carries for it. */
   period?: { words: string[]; names: string[] };
+  /** Said as what the speaker did ("I left the lamp on"): it answers alone, and is only what a later part's "it" stands for otherwise. */
+  statement?: boolean;
   /** Unknown words where a place is said ("in the sauna"): a place the home does not have. */
   places: string[];
   /** Unknown words after an article ("the attic", "die Sauna"): a thing or place, unless a name carries them. */
@@ -160,6 +162,9 @@ function notAParticle(l: Lexeme, prev: Lexeme | undefined, next: Lexeme[], deter
   return Boolean(next[j]?.meanings.some((m) => PLACE.has(m.k)));
 }
 
+/** A verb proper (not a word that is also filler or a thing: "close", not "set" alone). */
+const actVerb = (l: Lexeme | undefined) => Boolean(l && has(l, 'action') && !has(l, 'filler') && !thingAt(l));
+
 /** Whether a part of a sentence says what to do by itself (a verb with its particle or value, not a bare "turn"). */
 function complete(part: Lexeme[], determiners: readonly string[]): boolean {
   // "Schlafzimmerlampe heller": a comparative says what to do without a verb.
@@ -181,15 +186,30 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
   let cur: Lexeme[] = [];
   for (let i = 0; i < lexemes.length; i++) {
     const l = lexemes[i]!;
+    // "leave the left curtain open but close the right one": "but" before a verb joins two commands, it leaves nothing out.
+    if (
+      has(l, 'except') &&
+      only(l, 'except', 'filler') &&
+      cur.length &&
+      actVerb(lexemes[i + 1]) &&
+      cur.some((x, j) => actWord(x, determiners, cur[j - 1], cur.slice(j + 1)))
+    ) {
+      out.push(cur);
+      cur = [];
+      continue;
+    }
     if ((has(l, 'connector') || has(l, 'list')) && cur.length) {
       const rest = lexemes.slice(i + 1);
       const end = rest.findIndex((x) => has(x, 'connector') || has(x, 'list'));
       const part = end < 0 ? rest : rest.slice(0, end);
       const startsCommand = has(l, 'connector') && rest.slice(0, 2).some((x) => has(x, 'action') && !has(x, 'filler'));
+
       const before = cur.some((x, j) => actWord(x, determiners, cur[j - 1], cur.slice(j + 1)));
       const ownAct = part.some((x, j) => (actWord(x, determiners, part[j - 1], part.slice(j + 1)) && !has(x, 'action')) || has(x, 'comparative'));
       const ownValue = part.some((x) => has(x, 'number')) && cur.some((x) => has(x, 'number'));
-      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue))) {
+      // "…, das linke bleibt": a part that keeps things as they are is a command of its own.
+      const keeps = part.some((x) => x.meanings.some((m) => m.k === 'action' && m.action === 'keep'));
+      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps))) {
         out.push(cur);
         cur = [];
         continue;
@@ -253,12 +273,14 @@ function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: bool
       !l.meanings.some((m) => m.k === 'filler' || m.k === 'state' || m.k === 'bstate' || m.k === 'particle' || m.k === 'question' || m.k === 'tag_question'),
   );
   // "the tv is off right": after a thing and "is" with no verb, even a word that may be a position is a tag.
+  // "you locked the front door right": a thing and a state with no verb are a statement, and a tag asks it.
   const stated =
     !imperative &&
-    content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x)));
+    (content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x))) ||
+      (content.some((l) => has(l, 'state') || has(l, 'bstate')) && content.some((x) => thingAt(x))));
   const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
   if (
-    !(marked || tagged || lexemes.some((l) => has(l, 'asks'))) ||
+    !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement'))) ||
     lexemes.some((l) => has(l, 'request')) ||
     (has(last, 'tag_request') && !has(last, 'tag_question'))
   )
@@ -274,6 +296,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
   const asked = typeof how === 'object' ? how : undefined;
   const question = asked?.q;
   const f: Frame = { ...emptyFrame(), question, text: lexemes.map((l) => l.text).join(' ') };
+  if (question && lexemes.some((l) => has(l, 'statement'))) f.statement = true;
   const asking = question !== undefined;
   const first = asked?.at ?? 0;
   const stateWords = lexemes.filter((l, i) => i > first && (has(l, 'state') || has(l, 'bstate') || (asking && has(l, 'particle')))).length;
@@ -304,11 +327,16 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const ms = l.meanings;
     if (!ms.length) {
       f.unknown.push(l.text);
-      // "in the sauna": a place word before it, with only articles between.
+      // "in the sauna", "in the wine cellar": a place word before it, with only articles and unknown words between.
       let j = i - 1;
-      while (j >= 0 && determiners.includes(lexemes[j]!.text) && !grammar.placeWords?.includes(lexemes[j]!.text)) j--;
+      while (j >= 0 && (determiners.includes(lexemes[j]!.text) || !lexemes[j]!.meanings.length) && !grammar.placeWords?.includes(lexemes[j]!.text)) j--;
       if (j >= 0 && grammar.placeWords?.includes(lexemes[j]!.text) && !lexemes[i + 1]?.meanings.some((m) => TARGET.has(m.k))) f.places.push(l.text);
       else if (determiners.includes(lexemes[i - 1]?.text ?? '')) f.nouns.push(l.text);
+      continue;
+    }
+    // "how often was the door opened", "wie lange lief die Heizung": what the states cannot tell.
+    if (has(l, 'history') && !ms.some((m) => NAMES.has(m.k))) {
+      block('history', l.text);
       continue;
     }
     // "should I", "soll ich", "what would happen if": a question about an act never acts.
@@ -331,6 +359,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
     const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
+    // "was the back door left unlocked": asked after a whole name and before a state, "left" is the verb leave.
+    const prevWhole = has(lexemes[i - 1], 'entity') && lexemes[i - 1]!.meanings.every((m) => m.k === 'entity' || m.k === 'filler');
+    const stateNext = ['state', 'bstate', 'particle'].some((k) => has(lexemes[i + 1], k as Meaning['k'])) && !thingAt(lexemes[i + 1]);
+    if (asking && position && prevWhole && stateNext && only(l, 'position', 'filler')) continue;
     const oneNext = lexemes[i + 1]?.text === '1' || has(lexemes[i + 1], 'pronoun');
     if (position && !ms.some((m) => NAMES.has(m.k)) && (thingAt(lexemes[i + 1]) || thingAt(lexemes[i - 1]) || oneNext || ms.every((m) => m.k === 'position'))) {
       if (excluding) {
@@ -379,6 +411,14 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       continue;
     }
     const num = ms.find((m): m is Extract<Meaning, { k: 'number' }> => m.k === 'number');
+    // "ein Grad runter", "up a degree": an article before a unit is one of it, never a particle ("ein" = on).
+    const unitNext = lexemes[i + 1]?.meanings.find((m): m is Extract<Meaning, { k: 'unit' }> => m.k === 'unit');
+    if (!num && unitNext && determiners.includes(l.text) && !has(lexemes[i - 1], 'number') && !excluding) {
+      f.numbers.push({ value: 1, text: l.text, unit: unitNext.unit, by: pendingBy, to: pendingTo, anchored: true });
+      pendingBy = pendingTo = false;
+      i++;
+      continue;
+    }
     // "the bedroom one": one after a place or a name stands for a thing of the kind said.
     if (
       num &&
@@ -510,6 +550,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
           break;
         case 'fraction':
           if (countsThings(lexemes, i, determiners)) f.counts.push(l.text);
+          // "dim it by half": a share of what it is now, which no service takes; never read as "to half".
+          else if (pendingBy) f.unknown.push(l.text);
           else f.fraction = m.value;
           break;
         case 'fan_speed':
@@ -525,7 +567,11 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
           f.kelvin = m.kelvin;
           break;
         case 'here':
-          f.here = true;
+          // "apart from this room": the speaker's room is left out.
+          if (excluding) {
+            f.exclude!.here = true;
+            f.exclude!.words.push(l.text);
+          } else f.here = true;
           break;
         case 'everywhere':
           if (!ms.some((x) => x.k === 'state' && asking)) f.everywhere = true;
@@ -578,6 +624,14 @@ function separate(f: Frame, lexemes: Lexeme[], separable: ReadonlyMap<string, Re
 
 /** A clause that leaves out its verb, value or kind of thing takes them from the one before ("and 65 in the office"). */
 export function inherit(prev: Frame | undefined, f: Frame): Frame {
+  // "I left the lamp on, switch it off": "it" stands for the things of a statement before.
+  if (prev?.statement && !f.question && f.pronoun === 'same' && !f.mentions.length && !f.everything)
+    return {
+      ...f,
+      mentions: prev.mentions,
+      positions: prev.positions,
+      ...(f.areas.length || f.floors.length ? {} : { areas: prev.areas, floors: prev.floors, here: prev.here }),
+    };
   if (!prev || f.question || prev.question) return f;
   const out = { ...f };
   if (!f.actions.length && !f.particles.length) {

@@ -79,7 +79,7 @@ export type Outcome =
       detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[]; message?: string };
     };
 
-const ORDER: BlockerKind[] = ['asked', 'negation', 'time', 'condition'];
+const ORDER: BlockerKind[] = ['history', 'asked', 'negation', 'time', 'condition'];
 
 export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   const { lang, vocabulary, home } = deps;
@@ -99,19 +99,25 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
-    const lexemes = vocabulary
-      .match(recovered.tokens, home.names)
-      .map((l) =>
-        recovered.guesses.some((g) => g.at >= l.start && g.at < l.end) ? { ...l, meanings: l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') } : l,
-      );
+    // Beside a word not known at all ("the wine cellar") it is not guessed: the two are a name the home lacks.
+    const matched = vocabulary.match(recovered.tokens, home.names);
+    const lexemes = matched.map((l, i) =>
+      recovered.guesses.some((g) => g.at >= l.start && g.at < l.end)
+        ? { ...l, meanings: matched[i + 1] && !matched[i + 1]!.meanings.length ? [] : l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') }
+        : l,
+    );
     if (!lexemes.some((l) => l.text !== ',')) continue;
     const parts = clauses(lexemes, lang.determiners);
     const marked = sentence.trimEnd().endsWith('?');
     parts.forEach((c, k) => {
       const prev = frames[frames.length - 1];
-      const f = inherit(prev, frameOf(c, grammar, marked && k === parts.length - 1));
+      // "did you turn off the tv and lock the door": a part joined to a question asks too (and so never acts).
+      const joined = k > 0 && prev?.question !== undefined && !prev.statement && !c.some((l) => l.meanings.some((m) => m.k === 'request'));
+      const f = inherit(prev, frameOf(c, grammar, (marked && k === parts.length - 1) || joined));
       // "… and the one in the kitchen": the kind of the thing named before.
-      if (prev && f.pronoun && f.pronoun !== 'same' && !f.mentions.length) f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
+      // "…, das rechte auf", "…, das linke bleibt": a position alone is of that kind too.
+      if (prev && ((f.pronoun && f.pronoun !== 'same') || f.positions.length) && !f.mentions.length)
+        f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
       frames.push(f);
     });
   }
@@ -122,7 +128,9 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
-  const out = once(frames.map((f) => planClause(f, input.context?.area, deps, input.choose)));
+  // A statement ("I left the lamp on, …") followed by a command is only what the command's "it" stands for.
+  const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)));
+  const out = keptApart(once(planned.map((f) => planClause(f, input.context?.area, deps, input.choose))));
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -130,6 +138,22 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
+}
+
+/** Any thing named, whatever it can do: what a "leave ... as it is" part is about. */
+const keepFilters = (deps: PlanDeps) => ({ implied: [], valueQuestion: false, state: deps.state, fold: (t: string) => fold(t, deps.lang) });
+
+/**
+ * "leave the left curtain open but close the right one", "Rollo rechts hoch, das linke bleibt": a
+ * part that keeps things as they are asks nothing of the hub, so the parts that act go ahead when
+ * the kept things were found and none of them is acted on. Alone, or unsure what it keeps, it refuses.
+ */
+function keptApart(out: Outcome[]): Outcome[] {
+  const acted = new Set(out.flatMap((o) => (o.kind === 'act' ? o.steps.flatMap((s) => s.entity_ids) : [])));
+  if (!acted.size || out.some((o) => o.kind !== 'act' && !(o.kind === 'not_understood' && o.reason === 'keep'))) return out;
+  const apart = (o: Outcome) =>
+    o.kind === 'not_understood' && o.reason === 'keep' && (o.detail?.ids?.length ?? 0) > 0 && !o.detail!.ids!.some((id) => acted.has(id));
+  return out.every((o) => o.kind === 'act' || apart(o)) ? out.filter((o) => o.kind === 'act') : out;
 }
 
 /**
@@ -175,7 +199,9 @@ const GENERIC_VERBS = new Set(['set', 'start', 'resume']);
  */
 function planClause(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const verbs = [...new Set(f.actions.filter((a) => a !== 'set'))].sort((a, b) => Number(GENERIC_VERBS.has(a)) - Number(GENERIC_VERBS.has(b)));
-  if (f.question || verbs.length < 2) return planOne(f, contextArea, deps, choose);
+  // "leave the curtain open": keeping is never traded for the other verb said with it.
+  if (f.question || verbs.length < 2 || verbs.includes('keep'))
+    return planOne(verbs.includes('keep') ? { ...f, actions: ['keep'] } : f, contextArea, deps, choose);
   const tries = verbs.map((v) => planOne({ ...f, actions: [v, ...f.actions.filter((a) => a !== v)] }, contextArea, deps, choose));
   return tries.find((o) => o.kind !== 'not_understood') ?? tries[0]!;
 }
@@ -227,11 +253,16 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   if (f.pronoun && !f.mentions.length && !f.everything && !f.positions.length && !(f.pronoun === 'same' && act.prop === 'temperature'))
     return refuse('no_antecedent', f.pronounWords ?? []);
   // "leave the tv off", "lass das Licht an": asked to change nothing.
-  if (act.verb === 'keep')
+  // With the things kept found, another part of the command that acts on others may go ahead (see plan).
+  if (act.verb === 'keep') {
+    const kept = f.mentions.length || f.positions.length ? resolve(f, home, scope, keepFilters(deps), contextArea) : undefined;
     return refuse(
       'keep',
       f.text.split(' ').filter((w) => deps.lang.actions.keep?.some((k) => k.split(' ').includes(w))),
+      // Several that fit ("das linke" of three): it is one of them, so none of them may be acted on.
+      kept?.kind === 'entities' ? { ids: kept.ids } : kept?.kind === 'ambiguous' ? { ids: kept.candidates } : undefined,
     );
+  }
   if (f.unknown.length) return refuse('unknown_words', f.unknown);
   // A number that is neither a value nor a count of something known ("turn on the lamp 3").
   const loose = f.numbers.filter((n) => !n.anchored);
@@ -404,11 +435,22 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
   // "how much gas today": only a reading kept for that period answers it (its name says the period).
   if (f.period) {
     const names = f.period.names;
-    const kept = r.ids.filter((id) =>
-      fold(home.entities.get(id)!.name, lang)
-        .split(/[^\p{L}\p{N}]+/u)
-        .some((w) => names.some((n) => w === n || w.startsWith(n))),
-    );
+    const nameWords = (e: HomeEntity) => fold(e.name, lang).split(/[^\p{L}\p{N}]+/u);
+    const forPeriod = (e: HomeEntity) => nameWords(e).some((w) => names.some((n) => w === n || w.startsWith(n)));
+    let kept = r.ids.filter((id) => forPeriod(home.entities.get(id)!));
+    // "how much water has the pump used today": the reading kept for the period may be of another class
+    // than the one found (volume, not water); a sensor whose name says the period and carries every
+    // thing said (each by its words or its class) answers it.
+    if (!kept.length) {
+      const carries = (e: HomeEntity) =>
+        f.mentions.every((m) => {
+          const ws = fold(m.text, lang).split(' ');
+          return ws.every((w) => nameWords(e).includes(w)) || m.meanings.some((x) => x.k === 'snoun' && x.cls === e.cls);
+        });
+      kept = (home.byDomain.get('sensor') ?? [])
+        .filter((e) => !e.background && forPeriod(e) && carries(e) && (!scope.explicit || scope.areas.has(e.area ?? '') || scope.floors.has(e.floor ?? '')))
+        .map((e) => e.id);
+    }
     if (!kept.length) return { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
     r = { ...r, ids: kept };
   }

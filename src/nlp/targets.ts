@@ -48,13 +48,18 @@ export interface Filters {
 /** What "everything" switches: the things people turn on and off, not heating, locks or covers. */
 export const EVERYTHING = ['light', 'switch', 'fan', 'media_player', 'input_boolean'];
 
-export function scopeOf(f: Pick<Frame, 'areas' | 'floors' | 'here' | 'everywhere' | 'all'>, home: Home, contextArea: string | undefined): Scope {
+export function scopeOf(
+  f: Pick<Frame, 'areas' | 'floors' | 'here' | 'everywhere' | 'all'> & Partial<Pick<Frame, 'exclude'>>,
+  home: Home,
+  contextArea: string | undefined,
+): Scope {
   const areas = new Set(f.areas.map((a) => a.id));
   const floors = new Set(f.floors.map((x) => x.id));
   const ctx = contextArea ? areaIdOf(home, contextArea) : undefined;
   if (f.here && ctx) areas.add(ctx);
   const explicit = areas.size > 0 || floors.size > 0;
-  return { explicit, areas, floors, soft: !explicit && !f.everywhere && !f.all ? ctx : undefined };
+  // "the lights apart from this room": the rest of the home, not the speaker's room.
+  return { explicit, areas, floors, soft: !explicit && !f.everywhere && !f.all && !f.exclude?.here ? ctx : undefined };
 }
 
 export function areaIdOf(home: Home, area: string): string | undefined {
@@ -101,7 +106,7 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
   // "mach links zu": a position said with no kind of thing stands for one thing; several fit, so it is asked.
   if (r.kind === 'entities' && r.ids.length > 1 && !f.mentions.length && f.positions.length && f.question === undefined && !f.all && !f.everything)
     return { kind: 'ambiguous', noun: f.positions.map((p) => p.forms[0]).join(' '), candidates: r.ids };
-  if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters);
+  if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters, contextArea);
   return r;
 }
 
@@ -177,9 +182,23 @@ function resolveParts(f: Frame, groups: number[], home: Home, scope: Scope, filt
 }
 
 /** The entities less those "except" names (by name or kind within the list, or by area or floor). */
-function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<Frame['exclude']>, home: Home, filters: Filters): Resolution {
+function without(
+  r: Extract<Resolution, { kind: 'entities' }>,
+  ex: NonNullable<Frame['exclude']>,
+  home: Home,
+  filters: Filters,
+  contextArea?: string,
+): Resolution {
   const out = new Set<string>();
   const areas = new Set(ex.areas.map((a) => a.id));
+  if (ex.here) {
+    const ctx = contextArea ? areaIdOf(home, contextArea) : undefined;
+    if (!ctx) return { kind: 'no_exception', words: ex.words };
+    areas.add(ctx);
+  }
+  // A thing left out that the home has but the command did not take ("open the curtains but not the
+  // shade") leaves nothing out; one the home does not have may be misheard, so it refuses.
+  let known = areas.size > 0 || ex.floors.length > 0;
   const floors = new Set(ex.floors.map((x) => x.id));
   for (const id of r.ids) {
     const e = home.entities.get(id)!;
@@ -192,7 +211,9 @@ function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<F
       const e = home.entities.get(id)!;
       return placed(e, ex.positions, filters) && (!kinds.length || kinds.some((k) => kindFits(k, e)));
     });
-    if (!ids.length) return { kind: 'no_exception', words: ex.words };
+    const anywhere = [...home.entities.values()].some((e) => placed(e, ex.positions, filters) && (!kinds.length || kinds.some((k) => kindFits(k, e))));
+    if (!ids.length && !anywhere) return { kind: 'no_exception', words: ex.words };
+    known = true;
     for (const id of ids) out.add(id);
   }
   for (const m of ex.positions.length ? [] : ex.mentions) {
@@ -209,10 +230,11 @@ function without(r: Extract<Resolution, { kind: 'entities' }>, ex: NonNullable<F
       words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)),
     );
     if (carrying.length) ids = carrying;
-    if (!ids.length) return { kind: 'no_exception', words: [m.text] };
+    if (!ids.length && !(found.kind === 'entities' && found.ids.length)) return { kind: 'no_exception', words: [m.text] };
+    known = true;
     for (const id of ids) out.add(id);
   }
-  if (!out.size) return { kind: 'no_exception', words: ex.words };
+  if (!out.size && !known) return { kind: 'no_exception', words: ex.words };
   const ids = r.ids.filter((id) => !out.has(id));
   return ids.length ? { ...r, ids } : { kind: 'none', noun: r.noun };
 }
@@ -355,6 +377,21 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
   if (singular && list.length > 1 && !scope.explicit && scope.soft && m.k === 'domain' && m.word !== m.domain) {
     const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
     if (withWord.length) list = withWord;
+  }
+  // "the lamp in the living room", a room said: the one thing there whose name carries the precise word, when one does.
+  if (
+    singular &&
+    list.length > 1 &&
+    scope.areas.size === 1 &&
+    !scope.floors.size &&
+    m.k === 'domain' &&
+    m.word !== m.domain &&
+    !m.everyday &&
+    !m.cls &&
+    !m.classes
+  ) {
+    const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
+    if (withWord.length === 1) list = withWord;
   }
   // In the speaker's room the everyday word for a kind ("das Licht", "the light") means all of it there, as in Home
   // Assistant; a word that names a kind more precisely ("die Lampe", "the lamp") means one, so several are asked about.

@@ -179,6 +179,7 @@ describe('a third language is data only', () => {
     asked: 'Nix dun: ask {words}.',
     no_place: 'Nix dun: nun plas {words}.',
     period: 'Nun fo {words}.',
+    history: 'Nun ago {words}.',
     'do.turn_on': 'blorp {names}',
     'done.turn_on': 'Blorpd {names}.',
     'do.turn_off': 'snarf {names}',
