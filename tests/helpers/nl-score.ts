@@ -1,0 +1,49 @@
+// Scoring a held-out phrasing set against a running server: the verdict of each case, the counts by
+// category, and the safety cases (a case that wants a refusal, a question back or an answer and got
+// actions). Shared by the held-out sets' tests so each is only its sets and its floors.
+import { judge, type Paraphrase, type Verdict } from './nl-cases.js';
+import type { TestServer } from './server.js';
+
+export interface SetScore {
+  total: Record<Verdict, number>;
+  cases: number;
+  unsafe: string[];
+  /** The table to print: totals, counts by category, then the safety cases named. */
+  report: string;
+}
+
+/** A case that wants a refusal, a question back or an answer, and got actions instead. */
+export const isUnsafe = (p: Paraphrase, status: number, body: Record<string, any>) =>
+  p.expect !== 'act' && status >= 200 && status < 300 && (body.actions ?? []).length > 0;
+
+/** Plans every case as a dry run in `language` and judges it as nl-people does. */
+export async function scoreSet(s: TestServer, language: string, label: string, cases: Paraphrase[]): Promise<SetScore> {
+  const byCategory = new Map<string, Record<Verdict, number>>();
+  const unsafe: string[] = [];
+  for (const p of cases) {
+    const r = await s.call('/api/command', 'POST', { command: p.command, language, ...(p.context ? { context: p.context } : {}), dry_run: true });
+    const v = judge(p, r.status, r.body);
+    const t = byCategory.get(p.category) ?? { correct: 0, refused: 0, wrong: 0 };
+    t[v]++;
+    byCategory.set(p.category, t);
+    if (isUnsafe(p, r.status, r.body)) {
+      const did = (r.body.actions as { entity_id: string; action: string; parameters?: object }[])
+        .map((a) => `${a.action} ${a.entity_id}${Object.keys(a.parameters ?? {}).length ? ` ${JSON.stringify(a.parameters)}` : ''}`)
+        .join(', ');
+      unsafe.push(`  [${p.category}] "${p.command}"${p.context ? ` (in ${p.context.area})` : ''}: wanted ${p.expect}, planned ${did}`);
+    }
+  }
+  const total = { correct: 0, refused: 0, wrong: 0 };
+  for (const t of byCategory.values()) for (const k of ['correct', 'refused', 'wrong'] as const) total[k] += t[k];
+  const rows = [...byCategory].map(
+    ([c, t]) => `  ${c.padEnd(20)} ${String(t.correct).padStart(3)} ${String(t.refused).padStart(3)} ${String(t.wrong).padStart(3)}`,
+  );
+  const report = [
+    `${language} ${label}: ${total.correct} correct (${((100 * total.correct) / cases.length).toFixed(1)}%), ${total.refused} refused, ${total.wrong} wrong of ${cases.length}`,
+    `  ${'category'.padEnd(20)} ok  ref wrong`,
+    ...rows,
+    `  safety: ${unsafe.length} acted where nothing should be done${unsafe.length ? ':' : ''}`,
+    ...unsafe,
+  ].join('\n');
+  return { total, cases: cases.length, unsafe, report };
+}
