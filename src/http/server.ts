@@ -20,6 +20,8 @@ export interface ServerOptions extends FrontDeps {
   port: number;
   routes: RouteTable;
   log: Logger;
+  /** The uWS app to serve on, made beforehand so parts built earlier can publish on it (default: a new one). */
+  app?: TemplatedApp;
 }
 
 const GOING_AWAY = 1001;
@@ -27,7 +29,7 @@ const GOING_AWAY = 1001;
 const QUIET_MS = 100;
 
 export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
-  const app = App();
+  const app = opts.app ?? App();
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
