@@ -39,8 +39,9 @@ import { registerHaConfigRoutes } from './http/api/ha-config.js';
 import { registerSystemRoutes } from './http/api/system.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RouteTable, type Route } from './http/routes.js';
-import { startHttpServer, type HttpServer } from './http/server.js';
-import { binary, engine } from './http/uws.js';
+import { startHttpServer } from './http/server.js';
+import { ListeningPort } from './http/listening.js';
+import { App, binary, engine } from './http/uws.js';
 import type { ActingHub } from './hub/acting.js';
 import { HubClient, type HubClientOptions } from './hub/client.js';
 import type { HubReader, HubRestReader } from './hub/reader.js';
@@ -67,7 +68,7 @@ import { ToolRegistry } from './plugin-host/tool-registry.js';
 import { openStore, storeFile } from './store/index.js';
 import { takeBackupCopy } from './store/backup.js';
 import { LiveEvents } from './stream/live-events.js';
-import { Credentials } from './auth/credentials.js';
+import { CredentialChanges, Credentials } from './auth/credentials.js';
 import { StreamMetrics } from './stream/metrics.js';
 import { SocketChannel } from './stream/socket-channel.js';
 import { messageAuthenticator, topicPublisher } from './http/stream-sinks.js';
@@ -188,9 +189,10 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     secret = generated.secret;
     if (generated.created) log.info(`generated a JWT signing secret in ${config.dataDir}/jwt-secret`);
   }
-  // Open streams and sockets by credential; auth tells it when one ends.
-  const credentials = new Credentials();
-  const changed = () => credentials.changed();
+  // Auth says here when a credential may have ended; the registry of open connections (made once
+  // auth's rule exists) listens.
+  const credentialChanges = new CredentialChanges();
+  const changed = credentialChanges.changed;
   const { store: users, generatedPassword } = await UserStore.create(config.users, config.dataDir, { changed });
   if (generatedPassword) {
     // The password goes only into the plain banner, beside the log: never into a log line, which
@@ -243,7 +245,6 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   });
   const home = new HomeView(hub, policy);
   const actions = new ActionExecutor(hub, acting, policy, effects);
-  let server: HttpServer | undefined;
   const tokens = new TokenService(secret, config.jwtTtl);
   const limits = new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs);
   const bridgeTokens = new BridgeTokens(store.tokens, tokens, { creatorGone: (by) => !users.has(by), changed });
@@ -264,17 +265,21 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     changed,
   );
   const rules = credentialRules({ users, bridgeTokens, oauth });
-  // The same rule as admission's: a credential ends when its refusal would say so.
-  credentials.useCheck(rules.ended);
+  // Open streams and sockets by credential, with the same rule as admission's: a credential ends when its refusal would say so.
+  const credentials = new Credentials(rules.ended, credentialChanges);
   const supervisor = config.supervisorToken ? new SupervisorApi(config.supervisorUrl, config.supervisorToken) : undefined;
-  const discoveryLink = new DiscoveryLink(config.dataDir, config.discoveryPeers, supervisor, log.child({ part: 'supervisor' }));
+  const listening = new ListeningPort(config.port);
+  const discoveryLink = new DiscoveryLink(config.dataDir, config.discoveryPeers, supervisor, log.child({ part: 'supervisor' }), listening);
   const admit = createAdmission(tokens, limits, rules.refusal, ingress, {
     ingressCheck: (p) => ingressAccess.check(p),
     resourceMetadata: (caller) => oauth.resourceMetadataUrl(caller.headers),
     capability: (key, ip) => discoveryLink.principal(key, ip),
   });
   const startedAt = Date.now();
+  // The transport, made before what publishes on it; it listens once the routes are mounted.
+  const app = App();
   const events = new LiveEvents({
+    publisher: topicPublisher(app),
     bus,
     store,
     log: log.child({ part: 'events' }),
@@ -371,7 +376,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
       language: config.commandLanguage,
       languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])],
     }),
-    port: () => server?.port ?? config.port,
+    port: () => listening.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
   // Plugins load before MCP exists; what they say of their tools reaches it through the bus.
@@ -430,7 +435,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   for (const register of REGISTRARS) register(routes, services);
   for (const r of opts.extraRoutes ?? []) routes.add(r);
 
-  server = await startHttpServer({
+  const server = await startHttpServer({
+    app,
     host: config.host,
     port: config.port,
     routes,
@@ -440,8 +446,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     log,
   });
   const port = server.port;
-  events.fanOut.usePublisher(topicPublisher(server.app));
-  discoveryLink.port = () => port;
+  listening.listened(port);
   void discoveryLink.announce();
 
   let closing: Promise<void> | undefined;
@@ -463,7 +468,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
         exposure?.stop();
         events.close();
         streamMetrics.stop();
-        await server!.close(config.shutdownTimeoutMs);
+        await server.close(config.shutdownTimeoutMs);
         await closePlugins(plugins, log);
         credentials.close();
         bridgeTokens.close();

@@ -25,16 +25,33 @@ const MAX_WAIT = 2 ** 31 - 1;
 
 export const EXPIRED: CredentialEnd = { reason: 'token_expired', message: 'The access token has expired' };
 
+/**
+ * Auth's word that a credential may have ended (a password changed, a token revoked). Made before
+ * the auth parts, which are given `changed`; the registry, made after them with their rule,
+ * listens to it. So neither waits for the other to be finished.
+ */
+export class CredentialChanges {
+  private readonly listeners: (() => void)[] = [];
+  readonly changed = (): void => {
+    for (const listener of this.listeners) listener();
+  };
+  listen(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+}
+
 export class Credentials {
   private readonly open = new Map<Principal, Set<Closer>>();
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
   private sweepQueued = false;
-  private check: EndCheck = () => undefined;
 
-  /** The rule for whether a credential still holds (set once the auth parts exist). */
-  useCheck(check: EndCheck): void {
-    this.check = check;
+  /** `check`: the rule for whether a credential still holds; `changes`: auth saying one may not. */
+  constructor(
+    private readonly check: EndCheck,
+    changes?: CredentialChanges,
+  ) {
+    changes?.listen(() => this.changed());
   }
 
   /**

@@ -77,6 +77,8 @@ export class DiscoveryLink {
     /** The Supervisor; without one (not an add-on) there is nobody to announce to and the link is off. */
     private readonly supervisor: SupervisorApi | undefined,
     private readonly log: Logger,
+    /** Where the server listens (known once it does; the link is announced after that). */
+    private readonly listening: { readonly port: number },
   ) {
     this.peers = new Set(peers.map(canonicalAddress));
     this.announcement = supervisor ? { state: 'pending', attempt: 0 } : { state: 'off', reason: 'not running as an add-on (no Supervisor)' };
@@ -186,7 +188,7 @@ export class DiscoveryLink {
         if (info.slug) this.slug = info.slug;
         // Home Assistant reaches the add-on by its host name on the Supervisor's network.
         const host = info.hostname || hostnameFallback();
-        const port = this.port();
+        const port = this.listening.port;
         const url = `http://${host}:${port}${LINK_PREFIX}${this.file.key}`;
         const { uuid } = await this.supervisor.discover(DISCOVERY_SERVICE, { url, host, port });
         if (generation !== this.generation) return;
@@ -209,9 +211,6 @@ export class DiscoveryLink {
     this.announcement = { state: 'failed', error };
     this.log.warn(`could not announce the MCP endpoint (${error}); Home Assistant will not offer to add it (the bridge itself works)`);
   }
-
-  /** The port the link is served on; set by the composition root once the server listens. */
-  port: () => number = () => 0;
 
   stop(): void {
     this.stopped = true;

@@ -28,10 +28,14 @@ export class IngressTrust {
     return canonicalAddress(ip) === this.proxy;
   }
 
-  /** The Home Assistant user the proxy vouches for, or undefined (not the proxy, or no user named). */
-  principal(ip: string, headers: Record<string, string>): Principal | undefined {
+  /**
+   * The Home Assistant user the proxy vouches for, or undefined (not the proxy, or no user named).
+   * The caller's address is read only when the user header is there (reading it costs a call into uWS).
+   */
+  principal(caller: { readonly ip: string; readonly headers: Record<string, string> }): Principal | undefined {
+    const headers = caller.headers;
     const id = headers[INGRESS_HEADERS.userId];
-    if (id === undefined || !this.fromProxy(ip)) return undefined;
+    if (id === undefined || !this.fromProxy(caller.ip)) return undefined;
     // Home Assistant's user ids are 32 hex digits; anything else is not from its ingress.
     if (!USER_ID.test(id)) return undefined;
     const name = (headers[INGRESS_HEADERS.userName] ?? '').slice(0, 128);

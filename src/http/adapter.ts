@@ -16,7 +16,8 @@ export interface BridgeRequest {
   url: string;
   originalUrl: string;
   headers: Record<string, string>;
-  ip: string;
+  /** The peer's address. Read from uWS while its response is valid (see `HeadRequest`). */
+  readonly ip: string;
   id: string;
   /** Present when the request announces a body (content-length > 0 or chunked). */
   body?: BodyStream;
@@ -115,26 +116,56 @@ const addHeader = (k: string, v: string) => {
 };
 
 /**
- * Copies what the router and the routes need of a request's head (its line, headers and the
- * peer's address); the body, if one is announced, is taken in by `readBody` once the request is let in.
+ * A request's head as copied from uWS. The peer's address alone is read when first asked: uWS
+ * hands it over in a new ArrayBuffer, and most requests (those with a token) never look at it. It
+ * can only be read while uWS's response is valid, so the front asks for it before uWS's handler
+ * returns whenever the answer is still to come, the response is a stream or a socket, or the
+ * access log is on (`keepAddress`).
+ */
+class HeadRequest implements BridgeRequest {
+  readonly #res: HttpResponse;
+  #ip?: string;
+  url: string;
+  readonly originalUrl: string;
+  readonly id: string;
+  body?: BodyStream;
+  aborted = false;
+  user?: string;
+  started?: number;
+  path = '';
+  query: Record<string, string | string[] | undefined> = {};
+  params: Record<string, string> = {};
+
+  constructor(
+    res: HttpResponse,
+    readonly method: string,
+    url: string,
+    public headers: Record<string, string>,
+  ) {
+    this.#res = res;
+    this.url = this.originalUrl = url;
+    this.id = requestId(headers['x-request-id']);
+  }
+
+  get ip(): string {
+    return (this.#ip ??= Buffer.from(this.#res.getRemoteAddressAsText()).toString());
+  }
+}
+
+/** Reads the peer's address now, while uWS's response is still valid (it is kept for later). */
+export function keepAddress(request: BridgeRequest): void {
+  void request.ip;
+}
+
+/**
+ * Copies what the router and the routes need of a request's head (its line and headers); the
+ * body, if one is announced, is taken in by `readBody` once the request is let in.
  */
 export function readHead(res: HttpResponse, req: HttpRequest): BridgeRequest {
   const headers: Record<string, string> = (reading = {});
   req.forEach(addHeader);
   const query = req.getQuery();
-  const rawUrl = req.getUrl() + (query ? `?${query}` : '');
-  return {
-    method: methodName(req.getCaseSensitiveMethod()),
-    url: rawUrl,
-    originalUrl: rawUrl,
-    headers,
-    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
-    id: requestId(headers['x-request-id']),
-    aborted: false,
-    path: '',
-    query: {},
-    params: {},
-  };
+  return new HeadRequest(res, methodName(req.getCaseSensitiveMethod()), req.getUrl() + (query ? `?${query}` : ''), headers);
 }
 
 /** Starts taking in the body a request announces (content-length > 0 or chunked), as `request.body`. */

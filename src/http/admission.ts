@@ -151,7 +151,7 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
     // A capability link: the key in the path is the only credential looked at.
     if (policy.capability) return decide(caller, policy, undefined, opts.capability?.(caller.params?.key, caller.ip));
     // Through ingress, Home Assistant has signed the user in; the proxy's headers are the credential.
-    const viaIngress = ingress.principal(caller.ip, caller.headers);
+    const viaIngress = ingress.principal(caller);
     if (viaIngress) {
       const refused = ingressCheck(viaIngress);
       if (refused instanceof Promise) return refused.then((e) => decide(caller, policy, undefined, e ?? viaIngress));

@@ -7,7 +7,7 @@ import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { textTooDeep, tooDeep } from '../json-depth.js';
 import { check } from '../validation.js';
-import { loggableUrl, readBody, readHead, ResponseAdapter, takeBody, type BridgeRequest, type Books } from './adapter.js';
+import { keepAddress, loggableUrl, readBody, readHead, ResponseAdapter, takeBody, type BridgeRequest, type Books } from './adapter.js';
 import type { Admit, Admitted } from './admission.js';
 import type { Cors } from './cors.js';
 import { errorBody, type ErrorShape } from './error-body.js';
@@ -24,6 +24,7 @@ import {
   type SocketRoute,
   type StreamRoute,
   type FetchRoute,
+  JsonText,
   RawReply,
   Reply,
 } from './routes.js';
@@ -51,11 +52,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function sendJson(req: BridgeRequest, res: ResponseAdapter, status: number, body: unknown): void {
+  sendJsonText(req, res, status, JSON.stringify(body));
+}
+
+function sendJsonText(req: BridgeRequest, res: ResponseAdapter, status: number, text: string): void {
   // A body we did not read to its end cannot be skipped over reliably: close after answering.
   if (req.body && !req.body.readableEnded) res.closeConnection();
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_TYPE);
-  res.end(JSON.stringify(body));
+  res.end(text);
 }
 
 function sendError(res: ResponseAdapter, req: BridgeRequest, err: unknown, shape: ErrorShape, log: Logger): void {
@@ -103,7 +108,6 @@ class CheckedRequest<B> implements ApiRequest<B, any, any> {
   // biome-ignore lint/suspicious/noExplicitAny: the checked request serves routes of every params/query type (see Route in routes.ts)
   readonly query: any;
   readonly headers: Record<string, string>;
-  readonly ip: string;
   readonly body: B;
 
   constructor(
@@ -119,7 +123,6 @@ class CheckedRequest<B> implements ApiRequest<B, any, any> {
     this.params = route.params ? check(route.params, req.params, { what: 'path' }) : req.params;
     this.query = route.query ? check(route.query, req.query, { what: 'query' }) : req.query;
     this.headers = req.headers;
-    this.ip = req.ip;
     // A route that declares a body schema checks an absent body as {}, so missing fields are named;
     // a body that is there (JSON null included) is checked as it came.
     this.body = json?.body ? (check(json.body, body === undefined ? {} : body) as B) : body;
@@ -127,6 +130,11 @@ class CheckedRequest<B> implements ApiRequest<B, any, any> {
 
   get aborted(): boolean {
     return this.req.aborted;
+  }
+
+  /** Read from uWS when first asked (see `HeadRequest`). */
+  get ip(): string {
+    return this.req.ip;
   }
 }
 
@@ -181,7 +189,8 @@ function answer(route: JsonRoute, req: BridgeRequest, res: ResponseAdapter, prin
 
 function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
   if (res.finished) return;
-  if (out instanceof Reply) {
+  if (out instanceof JsonText) sendJsonText(req, res, 200, out.text);
+  else if (out instanceof Reply) {
     for (const k in out.headers) res.setHeader(k, out.headers[k]!);
     sendJson(req, res, out.status, out.body);
   } else if (out instanceof RawReply) {
@@ -278,6 +287,8 @@ function refusedAtDoor(res: HttpResponse, request: BridgeRequest, tracker: Track
 
 /** The response for a request the server tracks: counted, tagged with its id, ended when the client leaves. */
 function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, longLived: boolean): ResponseAdapter {
+  // A stream's owner may ask for the address at any time: it is read while uWS's response is valid.
+  if (longLived) keepAddress(request);
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, request, longLived);
   response.headOnly = request.method === 'HEAD';
   tracker.begin(response);
@@ -290,7 +301,10 @@ function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, lon
  * answered at once does not: the client cannot leave while the handler runs).
  */
 function awaitAnswer(res: HttpResponse, response: ResponseAdapter): void {
-  if (!response.finished) res.onAborted(response.clientLeft.bind(response));
+  if (response.finished) return;
+  // What still runs may ask for the address, by when uWS's response may be gone.
+  keepAddress(response.request!);
+  res.onAborted(response.clientLeft.bind(response));
 }
 
 /** A stream route: admitted, then the route writes natively. */
@@ -315,6 +329,8 @@ function mountSocket(app: TemplatedApp, route: SocketRoute, router: Router, deps
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       const request = readHead(res, req);
       if (refusedAtDoor(res, request, tracker)) return;
+      // The socket keeps its address; uWS's response is gone once it upgrades.
+      keepAddress(request);
       takeBody(res, request);
       // The route is the one uWS mounted; the router fills its path, query and params.
       router.route(request);

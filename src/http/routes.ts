@@ -37,6 +37,28 @@ export class Reply {
 }
 export const reply = (status: number, body: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
 
+/** A 200 JSON answer already serialised: a body that seldom changes is kept as text, not built again per request. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Keeps a JSON answer as text while the values it is made from stay the same: `inputs` lists them
+ * (cheap to read, compared one by one), `build` makes the body, serialised only when one changed.
+ */
+export function jsonMemo(inputs: () => readonly unknown[], build: () => unknown): () => JsonText {
+  let kept: readonly unknown[] = [];
+  let text: JsonText | undefined;
+  return () => {
+    const now = inputs();
+    if (!text || now.length !== kept.length || now.some((v, i) => !Object.is(v, kept[i]))) {
+      text = new JsonText(JSON.stringify(build()));
+      kept = now;
+    }
+    return text;
+  };
+}
+
 /** An answer that is not JSON: bytes with their own content type (pages, scripts, styles). */
 export class RawReply {
   constructor(

@@ -1,7 +1,7 @@
 // One listening socket, owned by uWS. The front (src/http/front.ts) mounts the route table on it:
 // one catch-all that hands every request to the router (polka's table), and the WebSocket upgrades.
 import type { Logger } from '../log.js';
-import { loggableUrl, type ResponseAdapter } from './adapter.js';
+import { keepAddress, loggableUrl, type ResponseAdapter } from './adapter.js';
 import { mountFront, type FrontDeps, type Tracker } from './front.js';
 import type { RouteTable, SocketData } from './routes.js';
 import { createServer } from 'node:net';
@@ -20,6 +20,8 @@ export interface ServerOptions extends FrontDeps {
   port: number;
   routes: RouteTable;
   log: Logger;
+  /** The uWS app to serve on, made beforehand so parts built earlier can publish on it (default: a new one). */
+  app?: TemplatedApp;
 }
 
 const GOING_AWAY = 1001;
@@ -27,7 +29,7 @@ const GOING_AWAY = 1001;
 const QUIET_MS = 100;
 
 export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
-  const app = App();
+  const app = opts.app ?? App();
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
@@ -48,7 +50,11 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
     begin(response: ResponseAdapter) {
       lastActivity = Date.now();
       response.tracked = true;
-      if (accessLog) response.request!.started = performance.now();
+      if (accessLog) {
+        response.request!.started = performance.now();
+        // The log line names the address, written after uWS's response has ended.
+        keepAddress(response.request!);
+      }
       // Streams stay open until the client leaves; a shutdown ends them rather than waiting.
       if (response.longLived) streams.add(response);
       else inFlight++;

@@ -35,7 +35,7 @@ const SWEEP_MS = 250;
 export const sseFrame = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export class Delivery {
-  private publisher?: TopicPublisher;
+  private readonly publisher?: TopicPublisher;
   private readonly budgets: ClientBudgets;
   private readonly limited: boolean;
   /** Clients whose budget is spent, with the end of their window (epoch ms). */
@@ -60,8 +60,11 @@ export class Delivery {
       counters: DeliveryCounters;
       visible: (entityId: string) => boolean;
       limits: DeliveryLimits;
+      /** The transport's publish, for WebSocket topics. */
+      publisher?: TopicPublisher;
     },
   ) {
+    this.publisher = deps.publisher;
     this.budgets = new ClientBudgets(deps.limits.rateLimit, deps.limits.rateWindowMs);
     this.limited = deps.limits.rateLimit > 0;
   }
@@ -75,11 +78,6 @@ export class Delivery {
     this.stopped = true;
     clearInterval(this.heartbeatTimer);
     clearTimeout(this.sweepTimer);
-  }
-
-  /** The transport's publish, for WebSocket topics (set once the server listens). */
-  usePublisher(p: TopicPublisher): void {
-    this.publisher = p;
   }
 
   /** Whether a client's budget is spent (its new connections start taken off). */

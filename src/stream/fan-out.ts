@@ -76,10 +76,19 @@ export class FanOut implements ConnectionOwner, StreamView {
       visible: (entityId: string) => boolean;
       log: Logger;
       limits: FanOutLimits;
+      /** The transport's publish, for WebSocket topics. */
+      publisher?: TopicPublisher;
     },
   ) {
     this.connections = new ConnectionRegistry({ stats: deps.stats, credentials: deps.credentials, log: deps.log });
-    this.delivery = new Delivery({ index: this.index, connections: this.connections, counters: this.counters, visible: deps.visible, limits: deps.limits });
+    this.delivery = new Delivery({
+      index: this.index,
+      connections: this.connections,
+      counters: this.counters,
+      visible: deps.visible,
+      limits: deps.limits,
+      publisher: deps.publisher,
+    });
     deps.subscriptions.onChange((client) => {
       const ch = this.channels.get(followKey(client));
       if (ch) this.aim(ch);
@@ -88,11 +97,6 @@ export class FanOut implements ConnectionOwner, StreamView {
 
   start(): void {
     this.delivery.start();
-  }
-
-  /** The transport's publish, for WebSocket topics (set once the server listens). */
-  usePublisher(p: TopicPublisher): void {
-    this.delivery.usePublisher(p);
   }
 
   /** One numbered event: to every channel and topic it matches, unless callers may not see its entity. */

@@ -7,6 +7,7 @@ import type { HubEvent } from '../hub/types.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
 import { FanOut, type FanOutLimits } from './fan-out.js';
+import type { TopicPublisher } from './sink.js';
 import { EventHistory, type HistoryLimits } from './history.js';
 import { StoredSubscriptions } from './stored-subscriptions.js';
 import { SubscriptionCap } from './subscription-cap.js';
@@ -30,6 +31,8 @@ export class LiveEvents {
       visible: (entityId: string) => boolean;
       credentials?: Credentials;
       limits: LiveEventLimits;
+      /** The transport's publish, for WebSocket topics. */
+      publisher?: TopicPublisher;
     },
   ) {
     const { store, log, visible, limits } = deps;
@@ -45,6 +48,7 @@ export class LiveEvents {
       visible,
       log,
       limits,
+      publisher: deps.publisher,
     });
   }
 

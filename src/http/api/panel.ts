@@ -67,7 +67,7 @@ export function registerPanelRoutes(routes: RouteTable, s: Services): void {
       'Whether this request is signed in (a token, or Home Assistant through ingress), never 401: what the panel asks first, so a signed-out page load logs no error',
     public: true,
     responses: { 200: { description: 'Signed in or not, and whether it came through ingress', schema: session } },
-    handler: (req) => ({ signed_in: req.principal !== undefined, ingress: s.ingress.principal(req.ip, req.headers) !== undefined }),
+    handler: (req) => ({ signed_in: req.principal !== undefined, ingress: s.ingress.principal(req) !== undefined }),
   });
 
   routes.add({

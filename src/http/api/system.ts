@@ -3,7 +3,7 @@ import { relative, resolve, sep } from 'node:path';
 import * as v from 'valibot';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { jsonRoute, type RouteTable } from '../routes.js';
+import { jsonMemo, jsonRoute, type RouteTable } from '../routes.js';
 import * as shape from '../shapes.js';
 
 const tokenRequest = v.object({
@@ -68,26 +68,46 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     path: '/api/config',
     summary: 'Running configuration, without secrets',
     responses: { 200: { description: 'The configuration', schema: shape.config } },
-    handler: () => {
-      const hub = s.hub.status();
-      return {
-        server: { port: s.port(), host: config.host, version: s.version, engine: s.engine },
-        hub: {
-          url: hub.url,
-          connected: hub.connected,
-          version: hub.version ?? null,
-          mode: hub.mode,
-          simulator: hub.simulator ?? null,
-          events: hub.events ?? null,
-        },
-        features: s.features(),
-        security: {
-          rate_limit: { max: config.rateLimitMax, window_ms: config.rateLimitWindowMs },
-          body_limit: config.bodyLimit,
-          token_ttl: config.jwtTtl,
-        },
-      };
-    },
+    // Kept as text until a value in it changes (the hub's connection and event counts, the port,
+    // a feature): the same bytes are sent again rather than built and serialised per request.
+    handler: jsonMemo(
+      () => {
+        const hub = s.hub.status();
+        const values: unknown[] = [
+          s.port(),
+          hub.url,
+          hub.mode,
+          hub.simulator?.home,
+          hub.connected,
+          hub.version,
+          hub.events?.received,
+          hub.events?.state_changed,
+        ];
+        const features = s.features();
+        for (const k in features) values.push(k, features[k]);
+        return values;
+      },
+      () => {
+        const hub = s.hub.status();
+        return {
+          server: { port: s.port(), host: config.host, version: s.version, engine: s.engine },
+          hub: {
+            url: hub.url,
+            connected: hub.connected,
+            version: hub.version ?? null,
+            mode: hub.mode,
+            simulator: hub.simulator ?? null,
+            events: hub.events ?? null,
+          },
+          features: s.features(),
+          security: {
+            rate_limit: { max: config.rateLimitMax, window_ms: config.rateLimitWindowMs },
+            body_limit: config.bodyLimit,
+            token_ttl: config.jwtTtl,
+          },
+        };
+      },
+    ),
   });
 
   routes.add(
