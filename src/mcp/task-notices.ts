@@ -67,17 +67,23 @@ export function taskListenOf(body: unknown, tasks: McpTasks, owner: string): Tas
 }
 
 /** The answer to a listen asking for tasks without the extension (the SEP: MUST be -32021). */
-export function missingTasksExtension(id: string | number): Response {
-  return Response.json({
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: -32021,
-      message: `Task notifications need the ${TASKS_EXTENSION} extension, which this subscriptions/listen request did not declare`,
-      data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    },
-  });
-}
+const missingExtensionError = (id: string | number): Json => ({
+  jsonrpc: '2.0',
+  id,
+  error: {
+    code: -32021,
+    message: `Task notifications need the ${TASKS_EXTENSION} extension, which this subscriptions/listen request did not declare`,
+    data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  },
+});
+
+export const missingTasksExtension = (id: string | number): Response => Response.json(missingExtensionError(id));
+
+const notice = (subscriptionId: string | number, view: TaskView): Json => ({
+  jsonrpc: '2.0',
+  method: 'notifications/tasks',
+  params: { ...view, _meta: { [SUBSCRIPTION_ID]: subscriptionId } },
+});
 
 const encoder = new TextEncoder();
 const frame = (message: Json) => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -95,7 +101,6 @@ export function weaveTaskNotices(source: ReadableStream<Uint8Array>, tasks: McpT
   let acknowledged = false;
   let stop: (() => void) | undefined;
   let out!: ReadableStreamDefaultController<Uint8Array>;
-  const notice = (view: TaskView) => frame({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...view, _meta: { [SUBSCRIPTION_ID]: listen.id } } });
   const send = (bytes: Uint8Array) => {
     try {
       out.enqueue(bytes);
@@ -123,7 +128,7 @@ export function weaveTaskNotices(source: ReadableStream<Uint8Array>, tasks: McpT
       };
       send(frame({ ...message, params: { ...message.params, notifications } }));
       acknowledged = true;
-      for (const view of agreed.values()) send(notice(view));
+      for (const view of agreed.values()) send(frame(notice(listen.id, view)));
       return;
     }
     send(encoder.encode(`${text}\n\n`));
@@ -134,7 +139,7 @@ export function weaveTaskNotices(source: ReadableStream<Uint8Array>, tasks: McpT
       out = c;
       if (agreed.size)
         stop = tasks.on((taskOwner, view) => {
-          if (acknowledged && taskOwner === owner && agreed.has(view.taskId)) send(notice(view));
+          if (acknowledged && taskOwner === owner && agreed.has(view.taskId)) send(frame(notice(listen.id, view)));
         });
     },
     async pull(c) {
@@ -160,4 +165,60 @@ export function weaveTaskNotices(source: ReadableStream<Uint8Array>, tasks: McpT
       await reader.cancel(reason).catch(() => undefined);
     },
   });
+}
+
+/**
+ * The same over stdio, where the SDK keeps a listen open whatever it honored: the connection's
+ * listens for tasks, the acknowledgement completed on its way out, and the notifications sent.
+ */
+export class StdioTaskNotices {
+  private readonly listens = new Map<string | number, Set<string>>();
+  private readonly stop: () => void;
+
+  constructor(
+    private readonly tasks: McpTasks,
+    private readonly owner: string,
+    send: (message: Json) => void,
+  ) {
+    this.stop = tasks.on((taskOwner, view) => {
+      if (taskOwner !== owner) return;
+      for (const [id, ids] of this.listens) if (ids.has(view.taskId)) send(notice(id, view));
+    });
+  }
+
+  /** An incoming listen request: the refusal to send instead of passing it on, if any. */
+  listen(message: unknown): Json | undefined {
+    const asked = taskListenOf(message, this.tasks, this.owner);
+    if (!asked) return undefined;
+    if (!asked.declared) return missingExtensionError(asked.id);
+    this.pendingAck.set(asked.id, asked.agreed);
+    return undefined;
+  }
+
+  private readonly pendingAck = new Map<string | number, Map<string, TaskView>>();
+
+  /** An outgoing message, completed when it is the acknowledgement of a listen for tasks; then the tasks' current states. */
+  outgoing(message: Json): Json[] {
+    const params = isObject(message.params) ? message.params : undefined;
+    const meta = params && isObject(params._meta) ? params._meta : undefined;
+    const id = meta?.[SUBSCRIPTION_ID] as string | number | undefined;
+    const agreed = id !== undefined ? this.pendingAck.get(id) : undefined;
+    if (message.method !== 'notifications/subscriptions/acknowledged' || !params || id === undefined || !agreed) return [message];
+    this.pendingAck.delete(id);
+    if (!agreed.size) return [message];
+    this.listens.set(id, new Set(agreed.keys()));
+    const notifications = { ...(isObject(params.notifications) ? params.notifications : {}), taskIds: [...agreed.keys()] };
+    return [{ ...message, params: { ...params, notifications } }, ...[...agreed.values()].map((view) => notice(id, view))];
+  }
+
+  /** The listen was cancelled (notifications/cancelled). */
+  cancel(id: string | number): void {
+    this.listens.delete(id);
+    this.pendingAck.delete(id);
+  }
+
+  close(): void {
+    this.stop();
+    this.listens.clear();
+  }
 }
