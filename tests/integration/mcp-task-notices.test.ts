@@ -2,9 +2,11 @@
 // its tasks in a subscriptions/listen request over real HTTP and hears notifications/tasks at each
 // status change; another caller (another token subject) naming the same task is not agreed to and
 // hears nothing of it; a request without the extension is refused (-32021).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -167,5 +169,62 @@ describe('notifications/tasks on a subscriptions/listen stream', () => {
   test('a listen naming tasks without the extension is refused with -32021', async () => {
     const res = await post(s.token, 'subscriptions/listen', { notifications: { taskIds: ['any'] } }, false);
     expect(((await res.json()) as Answer).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+  });
+});
+
+describe('over stdio (a child process)', () => {
+  test('a listen for a task hears working, then cancelled; without the extension -32021', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hmb-stdio-task-notices-'));
+    const child = spawn(process.execPath, ['dist/src/main.js', 'stdio'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PLUGINS_DIR, LOG_LEVEL: 'silent', AUTH_USERNAME: 'x', AUTH_PASSWORD: 'stdio test password' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const messages: Answer[] = [];
+    let waiting: (() => void) | undefined;
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      messages.push(JSON.parse(line));
+      waiting?.();
+    });
+    let seen = 0;
+    const next = async (match: (m: Answer) => boolean): Promise<Answer> => {
+      for (;;) {
+        while (seen < messages.length) {
+          const m = messages[seen++]!;
+          if (match(m)) return m;
+        }
+        await new Promise<void>((r) => {
+          waiting = r;
+        });
+      }
+    };
+    let n = 0;
+    const send = (method: string, params: Record<string, unknown>, extension = true) => {
+      const reqId = ++n;
+      const caps = extension ? { extensions: { [TASKS]: {} } } : {};
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'task-notices-test', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': caps,
+      };
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: reqId, method, params: { ...params, _meta: meta } })}\n`);
+      return reqId;
+    };
+    try {
+      const call = send('tools/call', { name: 'slow_compute', arguments: { seconds: 300 } });
+      const created = (await next((m) => m.id === call)).result;
+      expect(created.resultType).toBe('task');
+      const listenId = send('subscriptions/listen', { notifications: { taskIds: [created.taskId] } });
+      const ack = await next((m) => isAck(m));
+      expect(ack.params.notifications).toEqual({ taskIds: [created.taskId] });
+      expect(ack.params._meta[SUBSCRIPTION_ID]).toBe(listenId);
+      expect((await next(isTask)).params).toMatchObject({ taskId: created.taskId, status: 'working' });
+      send('tasks/cancel', { taskId: created.taskId });
+      expect((await next(isTask)).params).toMatchObject({ taskId: created.taskId, status: 'cancelled', _meta: { [SUBSCRIPTION_ID]: listenId } });
+      const refused = send('subscriptions/listen', { notifications: { taskIds: [created.taskId] } }, false);
+      expect((await next((m) => m.id === refused)).error).toMatchObject({ code: -32021 });
+    } finally {
+      child.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
