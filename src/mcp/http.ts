@@ -28,6 +28,7 @@ import type { Logger } from '../log.js';
 import { McpLive, type VisibilitySource } from './live.js';
 import { RequestStateSeal } from './request-state.js';
 import { McpTasks } from './tasks.js';
+import { missingTasksExtension, taskListenOf, weaveTaskNotices } from './task-notices.js';
 import { authInfoOf, buildServer, type McpServices } from './server.js';
 import { createMcpSession, type McpSession } from './session.js';
 import { HeldBy } from './held-by.js';
@@ -181,6 +182,23 @@ export class McpHttp {
       if (err instanceof AppError) return rpcError(err.status, -32000, err.message);
       throw err;
     }
+    const tasked = taskListenOf(
+      await request
+        .clone()
+        .json()
+        .catch(() => undefined),
+      this.tasks,
+      principal.sub,
+    );
+    if (tasked && !tasked.declared) {
+      giveBack();
+      return missingTasksExtension(tasked.id);
+    }
+    if (tasked) {
+      const headers = new Headers(request.headers);
+      headers.delete('content-length');
+      request = new Request(request.url, { method: 'POST', headers, body: tasked.forSdk, signal: request.signal });
+    }
     this.listening.set(principal.sub, mine + 1);
     const { id, uris } = await listenRequest(request);
     const watches = uris.map((uri) => this.live.watch(uri, principal));
@@ -211,7 +229,7 @@ export class McpHttp {
       release();
       return response;
     }
-    const stream = endable(response.body, release);
+    const stream = endable(tasked ? weaveTaskNotices(response.body, this.tasks, principal.sub, tasked) : response.body, release);
     ender = (end: CredentialEnd) => {
       this.opts.log.info({ user: actorName(principal), reason: end.reason }, 'MCP listen stream ended with its credential');
       stream.end(

@@ -9,6 +9,7 @@ import { serveStdio as serveEras, StdioServerTransport } from '@modelcontextprot
 import type { Principal } from '../auth/tokens.js';
 import type { McpLive } from './live.js';
 import type { RequestStateSeal } from './request-state.js';
+import { StdioTaskNotices } from './task-notices.js';
 import type { McpTasks } from './tasks.js';
 import type { McpServices } from './server.js';
 import { createMcpSession, type McpSession } from './session.js';
@@ -31,14 +32,22 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
   // A listen stream's resources are followed until it is cancelled or the connection ends.
   const listens = new Map<string | number, (() => void)[]>();
   const wire = new StdioServerTransport(process.stdin, out);
+  const taskNotices = new StdioTaskNotices(tasks, principal.sub, (m) => void wire.send(m as JSONRPCMessage).catch(() => undefined));
   const peek: Transport = {
     start: () => wire.start(),
-    send: (m) => wire.send(m),
+    send: async (m) => {
+      for (const each of taskNotices.outgoing(m as Record<string, unknown>)) await wire.send(each as JSONRPCMessage);
+    },
     close: () => wire.close(),
   };
   wire.onmessage = (m: JSONRPCMessage, extra?: MessageExtraInfo) => {
     const msg = m as Listen;
     if (msg.method === 'subscriptions/listen') {
+      const refused = taskNotices.listen(msg);
+      if (refused) {
+        void wire.send(refused as JSONRPCMessage);
+        return;
+      }
       const list = msg.params?.notifications?.resourceSubscriptions;
       const uris = Array.isArray(list) ? list.filter((u): u is string => typeof u === 'string').slice(0, 100) : [];
       // Seen before serveStdio, which may build the connection's server for this very message.
@@ -47,6 +56,7 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
         uris.map((uri) => live.watch(uri, principal)),
       );
     } else if (msg.method === 'notifications/cancelled') {
+      taskNotices.cancel(msg.params?.requestId as string);
       for (const release of listens.get(msg.params?.requestId as string) ?? []) release();
       listens.delete(msg.params?.requestId as string);
     }
@@ -60,6 +70,7 @@ export async function serveStdio(app: StdioApp, out: Writable): Promise<void> {
     if (closing) return;
     closing = true;
     for (const releases of listens.values()) for (const release of releases) release();
+    taskNotices.close();
     for (const s of sessions) s.close();
     await handle.close().catch(() => undefined);
     await app.close();
