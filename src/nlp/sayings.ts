@@ -251,12 +251,12 @@ export function matchSaying(sentence: string, w: SayingWords, home: SayingHome):
       return Object.keys(choices).find((k) => choices[k]!.some((p) => squash(p) === squash(value)));
     };
     // Pattern part i against sentence word j, trying each split a slot allows (a slot's value must make sense).
-    const fit = (i: number, j: number): boolean => {
+    const matchFrom = (i: number, j: number): boolean => {
       if (i === c.parts.length) return j === said.length;
       const part = c.parts[i]!;
       if ('words' in part) {
-        if (j < said.length && part.words.includes(lower[j]!) && fit(i + 1, j + 1)) return true;
-        return part.optional && fit(i + 1, j);
+        if (j < said.length && part.words.includes(lower[j]!) && matchFrom(i + 1, j + 1)) return true;
+        return part.optional && matchFrom(i + 1, j);
       }
       for (let k = j + 1; k <= said.length; k++) {
         let value: unknown;
@@ -269,12 +269,12 @@ export function matchSaying(sentence: string, w: SayingWords, home: SayingHome):
         }
         if (value === undefined) continue;
         slots[part.slot] = value;
-        if (fit(i + 1, k)) return true;
+        if (matchFrom(i + 1, k)) return true;
         delete slots[part.slot];
       }
       return false;
     };
-    if (fit(0, 0)) return { saying: c.saying, args: { ...c.saying.args }, slots };
+    if (matchFrom(0, 0)) return { saying: c.saying, args: { ...c.saying.args }, slots };
   }
   if (asked) throw asked;
   return undefined;
