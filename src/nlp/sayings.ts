@@ -6,7 +6,6 @@
 // mean two things is asked (AMBIGUOUS), never guessed. A sentence no pattern fits whole is left to
 // the device parser.
 import { AppError } from '../errors.js';
-import type { LanguageData } from './language.js';
 
 /** One saying of a plugin: the tool it asks, the arguments it always gives, and how a person says it. */
 export interface Saying {
@@ -281,8 +280,8 @@ export function matchSaying(sentence: string, w: SayingWords, home: SayingHome):
 }
 
 /** The date words of a language, read from its words.json `dates` (empty lists where it has none). */
-export function dateWordsOf(lang: LanguageData): DateWords {
-  const d = (lang as unknown as { dates?: Partial<DateWords> }).dates ?? {};
+export function dateWordsOf(lang: { dates?: Partial<DateWords> }): DateWords {
+  const d = lang.dates ?? {};
   return {
     today: d.today ?? [],
     tomorrow: d.tomorrow ?? [],
