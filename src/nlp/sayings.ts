@@ -238,7 +238,10 @@ export function matchSaying(sentence: string, w: SayingWords, home: SayingHome):
   const said = text.split(' ');
   const lower = said.map((x) => x.toLowerCase());
   let asked: AppError | undefined;
+  const present = new Set(lower);
   for (const c of compiled(w.sayings)) {
+    // A pattern whose fixed words are not all in the sentence cannot fit: skipped before any split is tried.
+    if (!c.parts.every((p) => 'slot' in p || p.optional || p.words.some((x) => present.has(x)))) continue;
     const slots: SayingMatch['slots'] = {};
     const slotValue = (name: string, value: string): unknown => {
       if (name === 'item' || name === 'summary') return textOf(value, w.dates);
