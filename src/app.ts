@@ -415,6 +415,8 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };
+  // Sentences that ask a plugin's tool ("add milk to the shopping list") run that tool for the caller.
+  base.commands.useTools((name, args, principal) => catalogued.tools.call(name, args, principal));
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,

@@ -287,6 +287,7 @@ export default definePlugin({
   bridge: '^0.2.0',
   description: 'Read calendars and their events; create, change and delete events where the calendar allows it.',
   needs: ['home'],
+  words: new URL('./words/', import.meta.url),
   domains: ['calendar'],
   tools: [calendarTool],
 });

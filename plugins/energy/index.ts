@@ -233,5 +233,12 @@ export default definePlugin({
   bridge: '^0.2.0',
   description: 'The energy dashboard’s sources and its totals for a period, from long-term statistics.',
   needs: ['home'],
+  words: new URL('./words/', import.meta.url),
+  // Offered where Home Assistant has its energy integration loaded (energy: or default_config:), as
+  // get_config's components say; a hub that has it but no saved preferences answers NOT_FOUND, saying so.
+  available: (home) => {
+    const loaded = home.config?.components;
+    return Array.isArray(loaded) && loaded.includes('energy');
+  },
   tools: [energy],
 });

@@ -232,6 +232,7 @@ export default definePlugin({
   bridge: '^0.2.0',
   description: 'Read and change to-do lists and the shopping list.',
   needs: ['home'],
+  words: new URL('./words/', import.meta.url),
   domains: ['todo'],
   tools: [todoTool],
 });

@@ -111,6 +111,7 @@ export default definePlugin({
   bridge: '^0.2.0',
   description: 'Current weather and forecasts.',
   needs: ['home'],
+  words: new URL('./words/', import.meta.url),
   domains: ['weather'],
   tools: [weatherTool],
 });

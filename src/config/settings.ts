@@ -239,7 +239,8 @@ export const SETTINGS = {
     env: 'REQUIRE_CONFIRMATION',
     file: 'require_confirmation',
     default: true,
-    description: 'Unlocking, opening a lock, disarming an alarm and opening a garage door or gate need `confirm: true`, on every transport',
+    description:
+      'Unlocking, opening a lock, disarming an alarm, opening a garage door or gate and opening a water or gas valve need `confirm: true`, on every transport',
     schema: v.boolean('must be true or false'),
     fromEnv: toBool,
     addon: 'bool?',

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
+import type { DateWords, Saying } from './sayings.js';
 
 export interface DomainWords {
   /** Nouns of the domain; `singular|plural` where the plural is not made by the grammar's rules. */
@@ -136,6 +137,12 @@ export interface LanguageData {
   pronouns: { same?: string[]; kind?: string[]; kinds?: string[] };
   /** Words before a place ("in the", "im"): an unknown word after one is a place the home does not have. */
   place_prepositions: string[];
+  /** Dates and clock times as said, and the kind words a list's or calendar's name may end in (sayings.ts). */
+  dates: Partial<DateWords>;
+  named_kinds: string[];
+  /** The plugins' sayings (sentences that ask a plugin's tool) and the names lists and calendars go by, by object id. */
+  sayings: Saying[];
+  aliases: Record<string, string[]>;
   // messages.json
   messages: Record<string, string>;
 }
@@ -145,6 +152,10 @@ export interface PluginWords {
   domains?: Record<string, DomainWords>;
   /** Phrases for acts that belong to the plugin's things (return to the dock). */
   actions?: Record<string, string[]>;
+  /** Sentences that ask one of the plugin's tools (src/nlp/sayings.ts). */
+  sayings?: Saying[];
+  /** Names a list or calendar goes by in this language, by object id. */
+  aliases?: Record<string, string[]>;
 }
 
 const list = v.array(v.string('each must be a phrase'), 'must be a list of phrases');
@@ -227,6 +238,8 @@ const WORDS = v.object({
   positions: opt(lists, {}),
   pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list) }), {}),
   place_prepositions: opt(list, []),
+  dates: opt(v.record(v.string(), v.union([list, v.array(list)])), {}),
+  named_kinds: opt(list, []),
 });
 
 /** Every sentence a reply may need; a language gives them all. */
@@ -282,7 +295,18 @@ export const MESSAGE_KEYS = [
 
 const MESSAGE_EXTRA = v.record(v.string(), v.string('must be a sentence'), 'must map names to sentences');
 
-const PLUGIN_WORDS = v.object({ domains: v.optional(domainWords), actions: v.optional(lists) });
+const SAYING = v.object({
+  tool: v.pipe(v.string(), v.nonEmpty()),
+  args: v.optional(v.record(v.string(), v.unknown()), {}),
+  say: v.pipe(list, v.minLength(1, 'must give at least one pattern')),
+  choices: v.optional(v.record(v.string(), lists)),
+});
+const PLUGIN_WORDS = v.object({
+  domains: v.optional(domainWords),
+  actions: v.optional(lists),
+  sayings: v.optional(v.array(SAYING, 'must be a list of {tool, args, say, choices}')),
+  aliases: v.optional(lists),
+});
 
 /** The built-in languages' folder. */
 export const BUILT_IN_LANGUAGES = fileURLToPath(new URL('./lang/', import.meta.url));
@@ -308,7 +332,7 @@ export function readLanguage(dir: string, code: string): LanguageData {
   const messages = check(MESSAGE_EXTRA, readJson(at('messages.json')), at('messages.json'));
   const missing = MESSAGE_KEYS.filter((k) => messages[k] === undefined);
   if (missing.length) throw new Error(`${at('messages.json')}: these sentences are missing: ${missing.join(', ')}`);
-  return folded({ language: code, ...grammar, ...words, messages } as unknown as LanguageData);
+  return folded({ language: code, ...grammar, ...words, sayings: [], aliases: {}, messages } as unknown as LanguageData);
 }
 
 /** Keys and single words the tokenizer compares as they are, written in the folded spelling (dreißig: dreissig). */
@@ -360,6 +384,8 @@ export function languageWith(base: LanguageData, plugins: readonly PluginWords[]
   const domains: Record<string, DomainWords> = structuredClone(base.domains);
   const actions: Record<string, string[]> = structuredClone(base.actions);
   const union = (a: string[] | undefined, b: string[]) => [...new Set([...(a ?? []), ...b])];
+  const sayings: Saying[] = [...base.sayings];
+  const aliases: Record<string, string[]> = structuredClone(base.aliases);
   for (const words of plugins) {
     for (const [domain, w] of Object.entries(words.domains ?? {})) {
       const into = (domains[domain] ??= {});
@@ -370,6 +396,8 @@ export function languageWith(base: LanguageData, plugins: readonly PluginWords[]
       }
     }
     for (const [act, phrases] of Object.entries(words.actions ?? {})) actions[act] = union(actions[act], phrases);
+    sayings.push(...(words.sayings ?? []));
+    for (const [id, names] of Object.entries(words.aliases ?? {})) aliases[id] = union(aliases[id], names);
   }
-  return { ...base, domains, actions };
+  return { ...base, domains, actions, sayings, aliases };
 }

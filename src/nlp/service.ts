@@ -27,6 +27,8 @@ import { guard } from './command-guard.js';
 import { planParts } from './command-parts.js';
 import { type CommandAction, runParts } from './command-run.js';
 import { CommandWords } from './command-words.js';
+import { runSaying, type ToolAnswer } from './saying-run.js';
+import { dateWordsOf, matchSaying, type Named } from './sayings.js';
 
 export type { CommandAction } from './command-run.js';
 
@@ -81,8 +83,12 @@ interface Parser {
 
 const CLOSEST = 5;
 
+/** Calls a tool for a caller (the tool registry's call), for sentences that ask a plugin's tool. */
+export type ToolCaller = (name: string, args: Record<string, unknown>, principal?: Principal) => Promise<ToolAnswer>;
+
 export class CommandService {
   private pluginWords: Record<string, PluginWords>[] = [];
+  private tools?: ToolCaller;
   private readonly parsers = new Map<string, Parser>();
   private readonly builtIn: Map<string, LanguageData>;
   private home?: { lang: string; home: Home; scenes: string };
@@ -116,6 +122,11 @@ export class CommandService {
     this.pluginWords = list.filter((x): x is Record<string, PluginWords> => x !== undefined) as Record<string, PluginWords>[];
     this.parsers.clear();
     this.dirty = true;
+  }
+
+  /** The tool registry's call, for the plugins' sayings (bound once the registry exists). */
+  useTools(call: ToolCaller): void {
+    this.tools = call;
   }
 
   /** The languages the parser has words for. */
@@ -225,6 +236,8 @@ export class CommandService {
     const { hub, actions, policy } = this.deps;
     const caller: Caller = { principal, confirm: input.confirm };
     if (!hub.isConnected && hub.cache.size === 0) throw hubUnavailable(say(this.parser(this.languageOf(input)).lang, 'hub_unknown'));
+    const said = await this.answerSaying(input, principal);
+    if (said) return said;
     const outcomes = this.plan(input);
     const dry = input.dry_run === true;
     const code = this.languageOf(input);
@@ -271,6 +284,61 @@ export class CommandService {
       const entities = [...new Set(queries.flatMap((q) => q.entities))];
       const matching = [...new Set(queries.flatMap((q) => q.matching))];
       result.query = { question: queries[0]!.question, entities, matching, answer: answers.join(' ') };
+    }
+    return result;
+  }
+
+  /**
+   * A sentence that asks a plugin's tool (src/nlp/sayings.ts: a to-do list, a calendar, the weather,
+   * energy totals), answered through that tool for the caller; undefined when no saying fits it.
+   */
+  private async answerSaying(input: CommandInput, principal?: Principal): Promise<CommandResult | undefined> {
+    const call = this.tools;
+    if (!call) return undefined;
+    const code = this.check(input);
+    const { lang } = this.parser(code);
+    if (!lang.sayings.length) return undefined;
+    const zone = typeof this.deps.hub.config?.time_zone === 'string' ? this.deps.hub.config.time_zone : 'UTC';
+    const name = (id: string) => {
+      const n = this.deps.home.state(id)?.attributes.friendly_name;
+      return typeof n === 'string' && n ? n : id;
+    };
+    const entities = (domain: 'todo' | 'calendar' | 'weather'): Named[] =>
+      this.deps.home
+        .states()
+        .filter((x) => x.entity_id.startsWith(`${domain}.`))
+        .map((x) => ({ entity_id: x.entity_id, name: name(x.entity_id) }));
+    const now = new Date();
+    const date = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(now);
+    const weekday = (new Date(`${date}T12:00:00Z`).getUTCDay() + 6) % 7;
+    const m = matchSaying(
+      input.command,
+      { sayings: lang.sayings, dates: dateWordsOf(lang), aliases: lang.aliases, kinds: lang.named_kinds },
+      { entities, today: { date, weekday } },
+    );
+    if (!m) return undefined;
+    // An answer to an earlier "which list/calendar?": the entity chosen.
+    const chosen = input.choose;
+    if (chosen !== undefined) {
+      const domain = m.saying.tool === 'calendar' || m.saying.tool === 'weather' ? m.saying.tool : 'todo';
+      const found = entities(domain).find((e) => e.entity_id === chosen);
+      if (!found)
+        throw invalidParameters(`choose: ${chosen.slice(0, 80)} is not a ${domain} entity this command can use`, {
+          field: 'choose',
+          candidates: entities(domain).map((e) => e.entity_id),
+        });
+      if (domain === 'todo') m.slots.list = found;
+      else m.slots[domain] = found;
+    }
+    const dry = input.dry_run === true;
+    const r = await runSaying(m, { call: (tool, args) => call(tool, args, principal), entities, name, zone, lang, dry }, date);
+    const result: CommandResult = { success: true, actions: [], message: r.message, dry_run: dry };
+    if (r.acted) {
+      result.actions = [{ ...r.acted, status: dry ? 'planned' : 'completed' }];
+      result.action = r.acted.action;
+      result.device = r.acted.entity_id;
+    } else {
+      result.query = { question: `${m.saying.tool}.${String(m.args.operation)}`, entities: r.entities, matching: r.entities, answer: r.message };
     }
     return result;
   }

@@ -1,10 +1,12 @@
 // The safety rules every way of acting shares (tools, natural-language commands, the panel):
-// actions that open a home to the outside are held until the caller confirms them.
+// actions that open a home to the outside, or its water or gas supply, are held until the caller confirms them.
 import { domainOf } from '../hub/entity-id.js';
 import type { HubState } from '../hub/types.js';
 
 /** Cover device classes that are a way into the home. */
 const ENTRANCES = new Set(['garage', 'gate', 'door']);
+/** Valve device classes whose opening lets water or gas flow into the home unseen (a flood, a leak). */
+const SUPPLIES = new Set(['water', 'gas']);
 
 /**
  * Why an action needs `confirm: true`, or undefined when it does not. `service` is the hub's
@@ -28,6 +30,11 @@ export function confirmationReason(
   if (domain === 'cover' && opens) {
     const cls = state?.attributes.device_class;
     if (typeof cls === 'string' && ENTRANCES.has(cls)) return say('opening', 'opens', `the ${cls} ${entityId}`);
+  }
+  const opensValve = service === 'open_valve' || (service === 'set_valve_position' && !(Number(data.position) <= 0));
+  if (domain === 'valve' && opensValve) {
+    const cls = state?.attributes.device_class;
+    if (typeof cls === 'string' && SUPPLIES.has(cls)) return say('opening', 'opens', `the ${cls} valve ${entityId}`);
   }
   return undefined;
 }

@@ -28,6 +28,7 @@ const deviceConsumption: Validator = all(isType('list'), listOf(dict({ stat_cons
 
 export function addEnergyCommands(add: Add): void {
   add('energy/get_prefs', {}, (conn, msg) => {
+    if (conn.hub.home.energy === false) return conn.sendError(msg.id, HA_ERROR.unknownCommand, 'Unknown command.');
     const saved = prefs(conn.hub);
     if (!saved) return conn.sendError(msg.id, HA_ERROR.notFound, 'No prefs');
     conn.sendResult(msg.id, saved);
@@ -40,6 +41,7 @@ export function addEnergyCommands(add: Add): void {
       device_consumption_water: { v: deviceConsumption },
     },
     (conn, msg) => {
+      if (conn.hub.home.energy === false) return conn.sendError(msg.id, HA_ERROR.unknownCommand, 'Unknown command.');
       const saved = prefs(conn.hub) ?? { energy_sources: [], device_consumption: [], device_consumption_water: [] };
       for (const key of ['energy_sources', 'device_consumption', 'device_consumption_water'])
         if (msg[key] !== undefined) saved[key] = structuredClone(msg[key]);

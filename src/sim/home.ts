@@ -76,8 +76,8 @@ export interface Home {
   notify?: string[];
   /** Lovelace dashboards besides the default one (storage or YAML mode, with a config or none yet). */
   dashboards?: HomeDashboard[];
-  /** The energy dashboard's preferences (energy/get_prefs); absent: none saved yet. */
-  energy?: Record<string, unknown>;
+  /** The energy dashboard's preferences (energy/get_prefs); absent: none saved yet; false: the energy integration is not loaded. */
+  energy?: Record<string, unknown> | false;
 }
 
 export interface HomeDashboard {
@@ -153,7 +153,7 @@ const HomeSchema = v.looseObject({
       }),
     ),
   ),
-  energy: v.optional(v.record(v.string(), v.unknown())),
+  energy: v.optional(v.union([v.record(v.string(), v.unknown()), v.literal(false)])),
 });
 
 /** Validates a parsed home and checks that every reference points at something declared. */
@@ -181,7 +181,7 @@ export function parseHome(input: unknown, source = 'home'): Home {
   if (raw.labels) home.labels = raw.labels as HomeLabel[];
   if (raw.notify) home.notify = raw.notify;
   if (raw.dashboards) home.dashboards = raw.dashboards as HomeDashboard[];
-  if (raw.energy) home.energy = raw.energy;
+  if (raw.energy !== undefined) home.energy = raw.energy;
 
   const unique = (kind: string, ids: string[]) => {
     const seen = new Set<string>();

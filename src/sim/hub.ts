@@ -358,6 +358,8 @@ export class Hub {
       'onboarding',
       'persistent_notification',
       'websocket_api',
+      // default_config loads the energy integration; a home may say it is not loaded.
+      ...(this.home.energy === false ? [] : ['energy']),
       ...this.services.domains(),
       ...this.states.all().map((s) => s.domain),
     ]);

@@ -6,6 +6,7 @@ export { type SimulatorOptions, Simulator, startSimulator } from './supervised.j
 export type { Addon, AddonSpec, AddonState, DiscoveryMessage, IngressSession, SessionUser, SimSupervisor, SupervisorOptions } from './supervisor.js';
 export { type ConnectOptions, type EventMessage, type Message, type Result, RawClient } from './raw-client.js';
 export { configOf } from './config/index.js';
+export { adminOf } from './admin.js';
 // The simulator's own spelling of Home Assistant's names, to check against its client's.
 export { HA_ERROR, MSG } from './names.js';
 export { renderTemplate, type RenderOutcome, type TemplateHub } from './template.js';

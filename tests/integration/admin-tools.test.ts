@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/auth/tokens.js';
-import { adminOf } from '../../src/sim/admin.js';
+import { adminOf } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Body = Record<string, any>;

@@ -325,4 +325,23 @@ describe('energy', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('a hub without the energy integration is not offered the energy tool (available()), and calling it says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hmb-energy-'));
+    const file = join(dir, 'home.yaml');
+    writeFileSync(file, 'name: No energy\ntime_zone: UTC\nenergy: false\nentities:\n  - entity_id: light.lamp\n    state: "off"\n');
+    const bare = await startTestServer({ SIM_HOME: file });
+    try {
+      await bare.app.hub.ready();
+      expect(bare.app.hub.config?.components).not.toContain('energy');
+      const e = await refused('energy', { operation: 'prefs' }, bare);
+      expect(e).toMatchObject({ code: 'FORBIDDEN', details: { tool: 'energy', offered: false } });
+      // The demo home (energy loaded) is offered it.
+      expect(s.app.hub.config?.components).toContain('energy');
+      expect((await ok('energy', { operation: 'prefs' })).isError).toBeFalsy();
+    } finally {
+      await bare.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
