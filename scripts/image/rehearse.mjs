@@ -207,7 +207,9 @@ async function debianRoot(suite, packages, arch) {
       mounts.proc(join(root, 'proc'));
       mounts.bind('/dev', join(root, 'dev'));
       copyFileSync('/etc/resolv.conf', join(root, 'etc/resolv.conf'));
-      const install = `apt-get update -qq && apt-get install -y -qq --no-install-recommends ${spec.packages.join(' ')} && apt-get clean`;
+      // debootstrap left the suite's package lists of this very release (the stamp's InRelease):
+      // reading them saves apt-get update (under qemu, minutes, and 35 MB of translations).
+      const install = `{ ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1 || apt-get update -qq; } && apt-get install -y -qq --no-install-recommends ${spec.packages.join(' ')} && apt-get clean`;
       const env = { PATH: DEFAULT_PATH, DEBIAN_FRONTEND: 'noninteractive', LANG: 'C.UTF-8' };
       const r = spawnSync('chroot', [root, '/bin/sh', '-c', install], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       writeFileSync(join(partial, 'apt-get.log'), `${r.stdout}${r.stderr}`);
