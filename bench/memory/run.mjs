@@ -36,6 +36,7 @@ const { values: opt } = parseArgs({
     heap: { type: 'boolean', default: false },
     'try-flags': { type: 'string', default: '' },
     'try-env': { type: 'string', default: '' },
+    'node-flags': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -48,6 +49,8 @@ if (opt.help) {
   --heap        also read the V8 heap (used/total) through the inspector (adds a little memory)
   --try-flags F --try-env E   Node flags / VAR=value pairs (space-separated) added to the add-on's,
                 to try a setting before it goes into the run script
+  --node-flags F  Node flags instead of the run script's (the run script before a change, for a
+                before and after in one run)
 `);
   process.exit(0);
 }
@@ -79,7 +82,8 @@ function addonLaunch() {
   const exec = /^exec node (.*?)\s*dist\/src\/main\.js\s*$/m.exec(text);
   if (!exec) fail(`no "exec node ... dist/src/main.js" line in ${RUN_SCRIPT}`);
   for (const pair of opt['try-env'].split(/\s+/).filter(Boolean)) env[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
-  return { env, flags: [...exec[1].split(/\s+/).filter(Boolean), ...opt['try-flags'].split(/\s+/).filter(Boolean)] };
+  const own = opt['node-flags'] ?? exec[1];
+  return { env, flags: [...own.split(/\s+/).filter(Boolean), ...opt['try-flags'].split(/\s+/).filter(Boolean)] };
 }
 
 /** Resident memory of a process in MiB: all of it, anonymous (heaps, stacks) and file-backed (code, mapped data). */
