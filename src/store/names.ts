@@ -12,7 +12,7 @@ export const MAX_DESCRIPTION = 1000;
 export const MAX_ITEMS = 500;
 
 const HAS_WORD = /[\p{L}\p{N}]/u;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /\P{ASCII}/u;
 
 // any-ascii's tables are half a megabyte of source (and its bytecode once called): loaded the
 // first time a name holds a letter beyond ASCII, which many homes never give (bench/memory).
