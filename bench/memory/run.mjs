@@ -7,7 +7,7 @@
 // /api/config every 30 s), a dashboard holds a WebSocket subscription, an assistant holds 30 MCP
 // conversations an hour (initialize, tools/list, three tool calls), and REST clients read states
 // and send commands. RSS (with its anonymous and file-backed parts) is sampled from /proc over
-// time; --heap also reads the V8 heap through the inspector (which itself costs a little memory).
+// time, and the bridge's CPU time; --heap also reads the V8 heap through the inspector (which itself costs a little memory).
 // Run with `npm run bench:memory` (builds dist/ first); options: node bench/memory/run.mjs --help
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,6 +36,7 @@ const { values: opt } = parseArgs({
     heap: { type: 'boolean', default: false },
     'try-flags': { type: 'string', default: '' },
     'try-env': { type: 'string', default: '' },
+    'node-flags': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -48,6 +49,8 @@ if (opt.help) {
   --heap        also read the V8 heap (used/total) through the inspector (adds a little memory)
   --try-flags F --try-env E   Node flags / VAR=value pairs (space-separated) added to the add-on's,
                 to try a setting before it goes into the run script
+  --node-flags F  Node flags instead of the run script's (the run script before a change, for a
+                before and after in one run)
 `);
   process.exit(0);
 }
@@ -79,7 +82,8 @@ function addonLaunch() {
   const exec = /^exec node (.*?)\s*dist\/src\/main\.js\s*$/m.exec(text);
   if (!exec) fail(`no "exec node ... dist/src/main.js" line in ${RUN_SCRIPT}`);
   for (const pair of opt['try-env'].split(/\s+/).filter(Boolean)) env[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
-  return { env, flags: [...exec[1].split(/\s+/).filter(Boolean), ...opt['try-flags'].split(/\s+/).filter(Boolean)] };
+  const own = opt['node-flags'] ?? exec[1];
+  return { env, flags: [...own.split(/\s+/).filter(Boolean), ...opt['try-flags'].split(/\s+/).filter(Boolean)] };
 }
 
 /** Resident memory of a process in MiB: all of it, anonymous (heaps, stacks) and file-backed (code, mapped data). */
@@ -87,6 +91,12 @@ function rss(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const mib = (key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN) / 1024;
   return { rss: mib('VmRSS'), anon: mib('RssAnon'), file: mib('RssFile'), peak: mib('VmHWM') };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc: a flag that saves memory may cost CPU. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function waitFor(url, child) {
@@ -156,6 +166,7 @@ const heapOf = async () => {
 
 await sleep(Number(opt.settle) * 1000);
 const atStart = { ...rss(bridge.pid), heap: await heapOf() };
+const cpuAtStart = cpuSeconds(bridge.pid);
 log(`after start: ${atStart.rss.toFixed(1)} MiB resident`);
 
 // --- an hour of ordinary use, compressed --------------------------------------------------------
@@ -245,6 +256,7 @@ for (let i = 1; i <= Number(opt.samples); i++) {
   rows.push({ used: ((Date.now() - t0) * speed) / 60_000, ...m });
   log(`${rows.at(-1).used.toFixed(0)} min of use: ${m.rss.toFixed(1)} MiB`);
 }
+const cpuOfUse = cpuSeconds(bridge.pid) - cpuAtStart;
 for (const stop of stops) stop();
 panelStream.abort();
 dashboard.close();
@@ -271,7 +283,7 @@ out(
     .join(' ')} node ${launch.flags.join(' ')}; hub: the simulator's demo home in its own process.`,
 );
 out(
-  `Use: ${minutes} min played at ${speed}x (${Math.round(realMs / 1000)} s): ${counts.mcp} MCP conversations (${counts.tools} tool calls), ${counts.rest} REST calls, ${counts.panel} panel polls, ${counts.events} SSE frames received, ${counts.errors} errors.\n`,
+  `Use: ${minutes} min played at ${speed}x (${Math.round(realMs / 1000)} s): ${counts.mcp} MCP conversations (${counts.tools} tool calls), ${counts.rest} REST calls, ${counts.panel} panel polls, ${counts.events} SSE frames received, ${counts.errors} errors. The bridge's CPU time: ${cpuAtStart.toFixed(2)} s to start and settle, ${cpuOfUse.toFixed(2)} s for the use.\n`,
 );
 out(`| Minutes of use | RSS MiB | anonymous MiB | file-backed MiB |${inspector ? ' V8 heap used / total MiB |' : ''}`);
 out(`|---:|---:|---:|---:|${inspector ? '---:|' : ''}`);

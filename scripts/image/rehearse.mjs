@@ -41,7 +41,11 @@ import { enableEmulation } from './binfmt.mjs';
 import { Mounts, mountsUnder, removeRoot } from './mounts.mjs';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
-export const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'home-mcp-bridge');
+const SHARED_CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'home-mcp-bridge');
+/** Roots, Node, npm's cache and workspaces: `$IMAGE_CACHE` (a cold run measured apart), else the shared cache. */
+export const CACHE = process.env.IMAGE_CACHE || SHARED_CACHE;
+/** binfmt_misc is one per machine, so its lock and claim stay in the shared cache whatever IMAGE_CACHE says. */
+const EMULATION_LOCKS = SHARED_CACHE;
 const MIRROR = 'http://deb.debian.org/debian';
 /** Docker's PATH for a RUN step and a container (the images set no other). */
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -103,9 +107,9 @@ const alive = (pid) => {
   }
 };
 
-export async function withLock(name, fn) {
-  const dir = join(CACHE, `${name}.lock`);
-  mkdirSync(CACHE, { recursive: true });
+export async function withLock(name, fn, under = CACHE) {
+  const dir = join(under, `${name}.lock`);
+  mkdirSync(under, { recursive: true });
   for (let waited = 0; ; waited++) {
     try {
       mkdirSync(dir);
@@ -135,14 +139,18 @@ export async function withLock(name, fn) {
 export async function withEmulation(arch, fn) {
   const target = lane(arch);
   if (!target.emulated) return fn(undefined);
-  return withLock(`emulation-${target.qemu}`, async () => {
-    const emulator = enableEmulation(target.qemu, { claimFile: join(CACHE, `emulation-${target.qemu}.json`), log });
-    try {
-      return await fn(emulator);
-    } finally {
-      emulator.release();
-    }
-  });
+  return withLock(
+    `emulation-${target.qemu}`,
+    async () => {
+      const emulator = enableEmulation(target.qemu, { claimFile: join(EMULATION_LOCKS, `emulation-${target.qemu}.json`), log });
+      try {
+        return await fn(emulator);
+      } finally {
+        emulator.release();
+      }
+    },
+    EMULATION_LOCKS,
+  );
 }
 
 // ---- Debian roots --------------------------------------------------------------------------
@@ -160,8 +168,11 @@ async function mirrorRelease(suite) {
 }
 
 /**
- * A cached debootstrap root of `suite` for Debian's `arch` with `packages`; made again when the
- * mirror's suite moved on. (amd64's spec names no arch, as before there were lanes: its key stays.)
+ * A cached Debian root of `suite` for Debian's `arch` with `packages`; made again when the mirror's
+ * suite moved on. The minimal root is debootstrap's; one with packages is a copy of the minimal root
+ * with them installed by apt-get (debootstrap's --include installs no Recommends either): under
+ * qemu a second debootstrap would unpack and configure the whole base again, emulated.
+ * (amd64's spec names no arch, as before there were lanes: its key stays.)
  */
 async function debianRoot(suite, packages, arch) {
   const spec = { suite, variant: 'minbase', packages: [...packages].sort(), mirror: MIRROR, ...(arch !== 'amd64' && { arch }) };
@@ -182,24 +193,44 @@ async function debianRoot(suite, packages, arch) {
     log(`${dir}: the mirror's ${suite} is newer (${release.date}, cached ${stamp.release.date}); making it again`);
   }
   if (!release) throw new Error(`cannot read ${MIRROR}/dists/${suite}/InRelease, and no ${suite} root is cached`);
+  const minimal = packages.length ? await debianRoot(suite, [], arch) : undefined;
   const partial = `${dir}.partial`;
   removeRoot(partial);
   mkdirSync(partial, { recursive: true });
-  log(`debootstrap --arch=${arch} --variant=minbase ${packages.length ? `--include=${spec.packages.join(',')} ` : ''}${suite} (a few minutes, once)`);
-  const args = [
-    `--arch=${arch}`,
-    '--variant=minbase',
-    ...(packages.length ? [`--include=${spec.packages.join(',')}`] : []),
-    suite,
-    join(partial, 'root'),
-    MIRROR,
-  ];
-  const r = spawnSync('debootstrap', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  writeFileSync(join(partial, 'debootstrap.log'), `${r.stdout}${r.stderr}`);
-  if (r.status !== 0) throw new Error(`debootstrap failed (${join(partial, 'debootstrap.log')}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
-  rmSync(join(partial, 'root', 'var', 'cache', 'apt', 'archives'), { recursive: true, force: true });
-  mkdirSync(join(partial, 'root', 'var', 'cache', 'apt', 'archives', 'partial'), { recursive: true });
-  writeFileSync(join(partial, 'stamp.json'), `${JSON.stringify({ ...spec, release, made: new Date().toISOString() }, null, 2)}\n`);
+  const root = join(partial, 'root');
+  if (minimal) {
+    log(`${relative(CACHE, minimal)} + apt-get install ${spec.packages.join(' ')} (once)`);
+    mkdirSync(root);
+    execFileSync('cp', ['-a', `${minimal}/.`, root]);
+    const mounts = new Mounts();
+    try {
+      mounts.proc(join(root, 'proc'));
+      mounts.bind('/dev', join(root, 'dev'));
+      copyFileSync('/etc/resolv.conf', join(root, 'etc/resolv.conf'));
+      // debootstrap left the suite's package lists of this very release (the stamp's InRelease):
+      // reading them saves apt-get update (under qemu, minutes, and 35 MB of translations).
+      const install = `{ ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1 || apt-get update -qq; } && apt-get install -y -qq --no-install-recommends ${spec.packages.join(' ')} && apt-get clean`;
+      const env = { PATH: DEFAULT_PATH, DEBIAN_FRONTEND: 'noninteractive', LANG: 'C.UTF-8' };
+      const r = spawnSync('chroot', [root, '/bin/sh', '-c', install], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      writeFileSync(join(partial, 'apt-get.log'), `${r.stdout}${r.stderr}`);
+      if (r.status !== 0)
+        throw new Error(
+          `apt-get install in a copy of ${minimal} failed (${join(partial, 'apt-get.log')}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        );
+    } finally {
+      mounts.release();
+    }
+  } else {
+    log(`debootstrap --arch=${arch} --variant=minbase ${suite} (a few minutes, once)`);
+    const args = [`--arch=${arch}`, '--variant=minbase', suite, root, MIRROR];
+    const r = spawnSync('debootstrap', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(join(partial, 'debootstrap.log'), `${r.stdout}${r.stderr}`);
+    if (r.status !== 0) throw new Error(`debootstrap failed (${join(partial, 'debootstrap.log')}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  }
+  rmSync(join(root, 'var', 'cache', 'apt', 'archives'), { recursive: true, force: true });
+  mkdirSync(join(root, 'var', 'cache', 'apt', 'archives', 'partial'), { recursive: true });
+  const from = minimal && basename(dirname(minimal));
+  writeFileSync(join(partial, 'stamp.json'), `${JSON.stringify({ ...spec, release, ...(from && { from }), made: new Date().toISOString() }, null, 2)}\n`);
   removeRoot(dir);
   renameSync(partial, dir);
   return join(dir, 'root');

@@ -2,7 +2,7 @@
 // transliterated to Latin letters, then in lower snake form, as Home Assistant derives object ids
 // ("Straße" -> strasse, "Soirée café" -> soiree_cafe). The name is kept exactly as given.
 import { createHash } from 'node:crypto';
-import anyAscii from 'any-ascii';
+import { createRequire } from 'node:module';
 import * as v from 'valibot';
 import { conflict, invalidParameters } from '../errors.js';
 
@@ -12,10 +12,20 @@ export const MAX_DESCRIPTION = 1000;
 export const MAX_ITEMS = 500;
 
 const HAS_WORD = /[\p{L}\p{N}]/u;
+const NON_ASCII = /\P{ASCII}/u;
+
+// any-ascii's tables are half a megabyte of source (and its bytecode once called): loaded the
+// first time a name holds a letter beyond ASCII, which many homes never give (bench/memory).
+let transliterate: ((text: string) => string) | undefined;
+const toAscii = (text: string): string => {
+  if (!NON_ASCII.test(text)) return text;
+  transliterate ??= (createRequire(import.meta.url)('any-ascii') as typeof import('any-ascii')).default;
+  return transliterate(text);
+};
 
 /** Lower snake form of the Latin transliteration; empty when nothing of the name transliterates. */
 export function slugify(name: string): string {
-  return anyAscii(name.normalize('NFC'))
+  return toAscii(name.normalize('NFC'))
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');

@@ -74,7 +74,7 @@ describe('the s6 run script as the rehearsal plays it', () => {
     expect(parseRunScript(script)).toEqual({
       env: { DATA_DIR: '/data', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2', PORT: '3000' },
       cwd: '/opt/home-mcp-bridge',
-      argv: ['node', '--max-semi-space-size=2', '--optimize-for-size', 'dist/src/main.js'],
+      argv: ['node', '--max-semi-space-size=2', '--optimize-for-size', '--no-opt', '--no-maglev', '--no-sparkplug', 'dist/src/main.js'],
       logs: ['Starting Home MCP Bridge'],
     });
   });
