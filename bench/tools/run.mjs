@@ -291,6 +291,8 @@ sim.supervisor.installAddon({
   url: `http://127.0.0.1:${port}`,
   hassioApi: true,
   hassioRole: 'manager',
+  // As the add-on's config declares it, so its announcement to Home Assistant is taken.
+  discovery: ['mcp'],
 });
 sim.supervisor.installAddon({ slug: 'core_mosquitto', name: 'Mosquitto broker', url: 'http://127.0.0.1:1', version: '6.5.1' });
 sim.setState('update.bulb_firmware', 'on', {
