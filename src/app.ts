@@ -176,6 +176,16 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<Connec
   return { ...opened, simulator };
 }
 
+/** Makes a part once the plugins are set up; if it cannot be made (a bad COMMAND_LANGUAGE), they are closed before the start fails. */
+async function madeAfterPlugins<T>(plugins: Parameters<typeof closePlugins>[0], log: Logger, make: () => T): Promise<T> {
+  try {
+    return make();
+  } catch (err) {
+    await closePlugins(plugins, log);
+    throw err;
+  }
+}
+
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const log = opts.log ?? createLogger(config.logLevel, opts.logStream, config.logFormat);
   if (engine !== 'native') throw new Error(`uWebSockets.js from ${binary.file} is not native code: the bridge does not run on a stand-in`);
@@ -346,20 +356,25 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   // The one loop among the parts: a sentence may ask a plugin's tool ("add milk to the shopping
   // list") and a plugin's tool may run a command. The function closes it; it runs only on a request,
   // long after `tools` below is made.
-  const commands = new CommandService({
-    hub,
-    home,
-    actions,
-    policy,
-    scenes,
-    groups,
-    bus,
-    maxLength: config.commandMaxLength,
-    language: config.commandLanguage,
-    languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])],
-    pluginWords: read.plugins.map((p) => p.words),
-    tools: (name, args, principal) => tools.call(name, args, principal),
-  });
+  const commands = await madeAfterPlugins(
+    read.plugins,
+    log,
+    () =>
+      new CommandService({
+        hub,
+        home,
+        actions,
+        policy,
+        scenes,
+        groups,
+        bus,
+        maxLength: config.commandMaxLength,
+        language: config.commandLanguage,
+        languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])],
+        pluginWords: read.plugins.map((p) => p.words),
+        tools: (name, args, principal) => tools.call(name, args, principal),
+      }),
+  );
   const plugins = bindPlugins(read.plugins, {
     hub,
     bus,

@@ -421,7 +421,7 @@ function deprecation(def: PluginDefinition & { vocabulary?: unknown }): string {
 }
 
 /** Runs every loaded plugin's close(), in reverse order; a failing one is logged and the rest still close. */
-export async function closePlugins(plugins: readonly LoadedPlugin[], log: Logger): Promise<void> {
+export async function closePlugins(plugins: readonly Pick<LoadedPlugin, 'name' | 'definition'>[], log: Logger): Promise<void> {
   for (const p of [...plugins].reverse()) {
     try {
       await p.definition.close?.();
