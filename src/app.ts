@@ -61,7 +61,7 @@ import type { Catalogued, Registrar, Services } from './services.js';
 import type { Simulator } from '#sim';
 import { HomeView } from './policy/home-view.js';
 import { Policy } from './policy/policy.js';
-import { closePlugins, loadPlugins } from './plugin-host/loader.js';
+import { bindPlugins, closePlugins, readPlugins } from './plugin-host/loader.js';
 import { TemplateRenderer } from './templates/render.js';
 import { PromptCatalog, ResourceCatalog } from './plugin-host/tool-catalog.js';
 import { ToolRegistry } from './plugin-host/tool-registry.js';
@@ -176,6 +176,16 @@ async function connectHub(config: Config, bus: Bus, log: Logger): Promise<Connec
   return { ...opened, simulator };
 }
 
+/** Makes a part once the plugins are set up; if it cannot be made (a bad COMMAND_LANGUAGE), they are closed before the start fails. */
+async function madeAfterPlugins<T>(plugins: Parameters<typeof closePlugins>[0], log: Logger, make: () => T): Promise<T> {
+  try {
+    return make();
+  } catch (err) {
+    await closePlugins(plugins, log);
+    throw err;
+  }
+}
+
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<RunningApp> {
   const log = opts.log ?? createLogger(config.logLevel, opts.logStream, config.logFormat);
   if (engine !== 'native') throw new Error(`uWebSockets.js from ${binary.file} is not native code: the bridge does not run on a stand-in`);
@@ -213,8 +223,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
 
   const restored = takeBackupCopy(config.dataDir);
   if (restored) log.info(restored);
-  const store = openStore(storeFile(config.dataDir));
-  store.streamStats.maxConnections = config.streamHistoryMaxRows;
+  const store = openStore(storeFile(config.dataDir), { streamHistoryMaxRows: config.streamHistoryMaxRows });
   const bus = createBus();
   const { hub, acting, rest, simulator } = await connectHub(config, bus, log);
   const exposure = config.toolsExposedOnly ? new Exposure(hub, bus, log.child({ part: 'exposure' })) : undefined;
@@ -336,6 +345,58 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   streamMetrics.start();
   hub.start();
 
+  // Plugins are read before MCP exists; what they say of their tools reaches it through the bus.
+  const read = await readPlugins({
+    toolsChanged: () => bus.emit('tools_changed', undefined),
+    userDir: config.pluginsDir,
+    disabled: config.pluginsDisabled,
+    version: VERSION,
+    log: log.child({ part: 'plugins' }),
+  });
+  // The one loop among the parts: a sentence may ask a plugin's tool ("add milk to the shopping
+  // list") and a plugin's tool may run a command. The function closes it; it runs only on a request,
+  // long after `tools` below is made.
+  const commands = await madeAfterPlugins(
+    read.plugins,
+    log,
+    () =>
+      new CommandService({
+        hub,
+        home,
+        actions,
+        policy,
+        scenes,
+        groups,
+        bus,
+        maxLength: config.commandMaxLength,
+        language: config.commandLanguage,
+        languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])],
+        pluginWords: read.plugins.map((p) => p.words),
+        tools: (name, args, principal) => tools.call(name, args, principal),
+      }),
+  );
+  const plugins = bindPlugins(read.plugins, {
+    hub,
+    bus,
+    home,
+    actions,
+    policy,
+    scenes,
+    groups,
+    commands,
+    haConfig,
+    admin,
+    system,
+    templates: new TemplateRenderer(hub, policy, { maxOutput: config.templateMaxOutput }),
+    snapshots: new CameraSnapshots(rest, config.cameraSnapshotMaxBytes),
+  });
+  const tools = new ToolRegistry(
+    plugins,
+    () => home.ids(),
+    () => policy.configEditing,
+    () => policy.adminTools,
+  );
+
   const base: Omit<Services, Catalogued> = {
     config,
     log,
@@ -364,59 +425,17 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     sockets,
     policy,
     home,
-    commands: new CommandService({
-      hub,
-      home,
-      actions,
-      policy,
-      scenes,
-      groups,
-      bus,
-      maxLength: config.commandMaxLength,
-      language: config.commandLanguage,
-      languageDirs: [BUILT_IN_LANGUAGES, ...(opts.languageDirs ?? [])],
-    }),
+    commands,
     port: () => listening.port,
     features: () => ({ nlp: true, scenes: true, groups: true, events: true, config_editing: policy.configEditing }),
   };
-  // Plugins load before MCP exists; what they say of their tools reaches it through the bus.
-  const { plugins, report } = await loadPlugins({
-    toolsChanged: () => bus.emit('tools_changed', undefined),
-    userDir: config.pluginsDir,
-    disabled: config.pluginsDisabled,
-    parts: {
-      hub,
-      bus,
-      home,
-      actions,
-      policy,
-      scenes,
-      groups,
-      commands: base.commands,
-      haConfig,
-      admin,
-      system,
-      templates: new TemplateRenderer(hub, policy, { maxOutput: config.templateMaxOutput }),
-      snapshots: new CameraSnapshots(rest, config.cameraSnapshotMaxBytes),
-    },
-    version: VERSION,
-    log: log.child({ part: 'plugins' }),
-  });
-  base.commands.usePluginWords(plugins.map((p) => p.words));
   const catalogued = {
     ...base,
-    plugins: { list: plugins, report },
-    tools: new ToolRegistry(
-      plugins,
-      () => home.ids(),
-      () => policy.configEditing,
-      () => policy.adminTools,
-    ),
+    plugins: { list: plugins, report: read.report },
+    tools,
     prompts: new PromptCatalog(plugins),
     resources: new ResourceCatalog(plugins),
   };
-  // Sentences that ask a plugin's tool ("add milk to the shopping list") run that tool for the caller.
-  base.commands.useTools((name, args, principal) => catalogued.tools.call(name, args, principal));
   const cors = new Cors(config.allowedOrigins);
   const services: Services = {
     ...catalogued,

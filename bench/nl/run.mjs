@@ -4,18 +4,21 @@
 // the dev part and the held-out part (scored, never listed), and the paraphrase sets as correct,
 // refused and wrong. (2) How long planning one command takes in a generated home of 1,000
 // entities (p50, p99) in each language, for a mix of commands and questions; the home's phrase
-// table is built once, as the service does. Runs the built planner in process over the
-// simulator's hub (no network).
+// table is built once, as the service does. (3) The plugins' sayings (src/nlp/sayings.ts): how
+// long a to-do and a calendar sentence take to be matched with their slots read, and what a device
+// command pays to pass them all before the planner has its turn. Runs the built planner in process
+// over the simulator's hub (no network).
 // Run with `npm run bench:nl`; options: --entities N (default 1000), --rounds N (default 500), --warmup N
 // (default 100 rounds, not counted: the planner's code compiled, as in a bridge that has been running).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { offlinePlanner } = await import(`${root}dist/src/nlp/offline.js`);
+const { dateWordsOf, matchSaying } = await import(`${root}dist/src/nlp/sayings.js`);
 const { loadHome } = await import('@home-mcp-bridge/sim');
 const { values: opt } = parseArgs({
   options: { entities: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '500' }, warmup: { type: 'string', default: '100' } },
@@ -269,6 +272,58 @@ for (const { code } of LANGUAGES) {
   timing.push({ code, times, cpu, entities: big.deps.home.entities.size, commands: spec.commands.length, buildMs });
 }
 
+// --- 3. the plugins' sayings ------------------------------------------------------------------------
+// As the command service asks them (answerSaying) before planning: the sentence against every
+// saying, the home's lists and calendars by name, today's date. `want` is the tool and operation
+// meant, or null: no saying fits and the planner takes the sentence.
+const SAYINGS = {
+  en: [
+    ['a to-do sentence', 'add milk and eggs to my shopping list', 'todo.add'],
+    ['a calendar sentence', "what's on the family calendar tomorrow", 'calendar.events'],
+    ['a device command passing them', 'turn off the lights in the kitchen', null],
+  ],
+  de: [
+    ['a to-do sentence', 'setz Milch und Eier auf meine Einkaufsliste', 'todo.add'],
+    ['a calendar sentence', 'was steht morgen im Familienkalender', 'calendar.events'],
+    ['a device command passing them', 'schalte das Licht in der Küche aus', null],
+  ],
+};
+const NAMED = {
+  todo: [
+    { entity_id: 'todo.shopping_list', name: 'Shopping List' },
+    { entity_id: 'todo.chores', name: 'Chores' },
+  ],
+  calendar: [
+    { entity_id: 'calendar.family', name: 'Family' },
+    { entity_id: 'calendar.work', name: 'Work' },
+  ],
+  weather: [{ entity_id: 'weather.home', name: 'Home' }],
+};
+const sayingTimes = [];
+for (const { code } of LANGUAGES) {
+  const { lang } = offlinePlanner(loadHome(`${fixtures}home.yaml`), words, code).deps;
+  const sayingWords = { sayings: lang.sayings, dates: dateWordsOf(lang), aliases: lang.aliases, kinds: lang.named_kinds };
+  const sayingHome = { entities: (domain) => NAMED[domain] ?? [], today: { date: '2026-11-28', weekday: 5 } };
+  const match = (sentence) => matchSaying(sentence, sayingWords, sayingHome);
+  for (const [what, sentence, want] of SAYINGS[code]) {
+    const m = match(sentence);
+    const got = m ? `${m.saying.tool}.${m.args.operation}` : null;
+    if (got !== want) throw new Error(`bench sentence (${code}) not matched as meant: ${sentence} -> ${got ?? 'no saying'} (meant ${want ?? 'no saying'})`);
+    for (let r = 0; r < WARMUP; r++) match(sentence);
+    const times = [];
+    const cpu = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const u = process.cpuUsage();
+      const t = performance.now();
+      match(sentence);
+      times.push(performance.now() - t);
+      const d = process.cpuUsage(u);
+      cpu.push((d.user + d.system) / 1000);
+    }
+    sayingTimes.push({ code, what, sentence, times, cpu, sayings: lang.sayings.length });
+  }
+}
+
 // --- the tables -----------------------------------------------------------------------------------
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '-');
 const sum = (m) => [...m.values()].reduce((n, t) => ({ pass: n.pass + t.pass, total: n.total + t.total }), { pass: 0, total: 0 });
@@ -304,3 +359,11 @@ for (const t of timing) {
 console.log(
   `\nBuilding a ${ENTITIES}-entity home (simulator, registries and the phrase table of names): ${timing.map((t) => `${t.code} ${t.buildMs.toFixed(0)} ms`).join(', ')}, once per change of the home.`,
 );
+const us1 = (ms) => `${(ms * 1000).toFixed(1)} µs`;
+console.log(
+  `\n| the plugins' sayings: matching one sentence (${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores; ${ROUNDS} rounds after ${WARMUP}) | sayings | p50 | p99 | CPU p50 | CPU p99 |\n|---|---|---|---|---|---|`,
+);
+for (const t of sayingTimes)
+  console.log(
+    `| ${t.code}: ${t.what} ("${t.sentence}") | ${t.sayings} | ${us1(quantile(t.times, 0.5))} | ${us1(quantile(t.times, 0.99))} | ${us1(quantile(t.cpu, 0.5))} | ${us1(quantile(t.cpu, 0.99))} |`,
+  );

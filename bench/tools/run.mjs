@@ -12,8 +12,16 @@
 // 3. How long a read tool, an acting tool (a light switched, its new state verified), a config
 //    change previewed (its diff) and applied (written through the simulator's config API and its
 //    reload checked) take through POST /api/tools/call.
-// Starts the built bridge with its embedded simulator (demo home); prints markdown tables.
-// Run with `npm run bench:tools`; options: --calls N (default 500), --warmup N (default 50).
+// 4. How long admin_system's lists (updates, release notes, apps) and previews (dry_run of a backup,
+//    an install, a restart or reload of the core, an app's restart) take, as in the add-on: the
+//    bridge against the simulator with its Supervisor (run in this process), ADMIN_TOOLS on.
+// 5. Task status notifications (MCP tasks extension, 2026-07-28): a cover's travel run as a task,
+//    its subscriptions/listen stream open over HTTP; from the hub's last state change (the cover
+//    arrived, seen in the simulator in this process) to the `completed` notice read off the stream,
+//    and from the task's own lastUpdatedAt (the status change, millisecond clock) to the same.
+// Starts the built bridge with its embedded simulator (demo home) for 1 to 3; prints markdown tables.
+// Run with `npm run bench:tools`; options: --calls N (default 500), --warmup N (default 50),
+// --tasks N (default 100, after 5 not counted).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -22,9 +30,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownedChildren } from '../lib/processes.mjs';
+import { quantile } from '../lib/stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const { values: opt } = parseArgs({ options: { calls: { type: 'string', default: '500' }, warmup: { type: 'string', default: '50' } } });
+const { values: opt } = parseArgs({
+  options: { calls: { type: 'string', default: '500' }, warmup: { type: 'string', default: '50' }, tasks: { type: 'string', default: '100' } },
+});
 const CALLS = Number(opt.calls);
 const WARMUP = Number(opt.warmup);
 const { TOOL_BUDGET_TOKENS: BUDGET, tokensOf: tokens } = await import(join(root, 'dist', 'src', 'plugin-host', 'tool-discovery.js'));
@@ -217,15 +228,15 @@ const future = await toolsOf(withStandins);
 await withStandins.stop();
 
 const { base, headers, stop } = await bridge({ CONFIG_EDITING: 'true' });
-/** `args(i)` gives the arguments of call i, so an acting tool can alternate (on, off, ...). */
-async function time(name, args) {
+/** `args(i)` gives the arguments of call i, so an acting tool can alternate (on, off, ...); `b` the bridge called. */
+async function time(name, args, b = { base, headers }, answered = () => true) {
   let n = 0;
   const once = async () => {
     const body = JSON.stringify({ name, arguments: args(n++) });
     const t = performance.now();
-    const r = await fetch(`${base}/api/tools/call`, { method: 'POST', headers, body });
+    const r = await fetch(`${b.base}/api/tools/call`, { method: 'POST', headers: b.headers, body });
     const out = await r.json();
-    if (r.status !== 200 || out.isError) throw new Error(`${name}: ${JSON.stringify(out).slice(0, 300)}`);
+    if (r.status !== 200 || out.isError || !answered(out)) throw new Error(`${name}: ${JSON.stringify(out).slice(0, 300)}`);
     return { ms: performance.now() - t, out };
   };
   for (let i = 0; i < WARMUP; i++) await once();
@@ -269,6 +280,134 @@ const applied = await time('config_change', (i) => ({
   reason: 'bench',
 }));
 await stop();
+
+// 4. admin_system in the add-on: the simulator with its Supervisor, the bridge installed in it as the add-on it calls from.
+const { startSimulator } = await import(join(root, 'dist', 'src', 'sim', 'testing.js'));
+// A cover travels 200 ms: long enough for the listen stream to open before it arrives (section 5).
+const sim = await startSimulator({ supervisor: {}, timing: { coverTravelMs: 200 }, logger: (await import('pino')).default({ level: 'silent' }) });
+sim.supervisor.installAddon({
+  slug: 'home_mcp_bridge',
+  name: 'Home MCP Bridge',
+  url: `http://127.0.0.1:${port}`,
+  hassioApi: true,
+  hassioRole: 'manager',
+  // As the add-on's config declares it, so its announcement to Home Assistant is taken.
+  discovery: ['mcp'],
+});
+sim.supervisor.installAddon({ slug: 'core_mosquitto', name: 'Mosquitto broker', url: 'http://127.0.0.1:1', version: '6.5.1' });
+sim.setState('update.bulb_firmware', 'on', {
+  title: 'Bulb Firmware',
+  installed_version: '1.93.3',
+  latest_version: '1.94.2',
+  in_progress: false,
+  release_summary: 'Added support for effects',
+  release_url: 'https://www.example.com/release/1.94.2',
+  supported_features: 1 | 8 | 16,
+  skipped_version: null,
+});
+sim.setReleaseNotes('update.bulb_firmware', '## 1.94.2\n\n- Effects');
+const addon = await bridge({ SUPERVISOR_TOKEN: 'supervisor-token', SUPERVISOR_URL: sim.url, ADMIN_TOOLS: 'true' });
+// A preview must be one: planned, not applied.
+const system = (args) =>
+  time(
+    'admin_system',
+    () => args,
+    addon,
+    (out) => !args.dry_run || (out.structuredContent?.dry_run === true && out.structuredContent.applied === false),
+  );
+const adminSystem = [
+  ['`updates` (list)', await system({ operation: 'updates' })],
+  ['`release_notes` of one update', await system({ operation: 'release_notes', entity_id: 'update.bulb_firmware' })],
+  ['`apps` (list, from the Supervisor)', await system({ operation: 'apps' })],
+  ['`backup` preview (dry_run)', await system({ operation: 'backup', name: 'bench', dry_run: true })],
+  ['`install` preview (dry_run)', await system({ operation: 'install', entity_id: 'update.bulb_firmware', dry_run: true })],
+  ['`restart_core` preview (dry_run)', await system({ operation: 'restart_core', dry_run: true })],
+  ['`reload_core` preview (dry_run)', await system({ operation: 'reload_core', dry_run: true })],
+  ['`restart_app` preview (dry_run)', await system({ operation: 'restart_app', app: 'core_mosquitto', dry_run: true })],
+];
+
+// 5. Task status notifications on a listen stream.
+const TASKS = 'io.modelcontextprotocol/tasks';
+let rpcId = 0;
+const modern = (method, params, name) =>
+  fetch(`${addon.base}/mcp`, {
+    method: 'POST',
+    headers: {
+      ...addon.headers,
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++rpcId,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+        },
+      },
+    }),
+  });
+/** The next message on an SSE body that matches, with the moment its frame was read. */
+function sse(res) {
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const queue = [];
+  let pending = '';
+  return {
+    async next(match) {
+      for (;;) {
+        while (queue.length) {
+          const m = queue.shift();
+          if (match(m.message)) return m;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the listen stream ended');
+        const at = performance.now();
+        const wall = Date.now();
+        pending += decoder.decode(value, { stream: true });
+        const frames = pending.split('\n\n');
+        pending = frames.pop() ?? '';
+        for (const f of frames) {
+          const data = /^data: (.*)$/m.exec(f)?.[1];
+          if (data) queue.push({ message: JSON.parse(data), at, wall });
+        }
+      }
+    },
+    close: () => reader.cancel().catch(() => undefined),
+  };
+}
+const COVER = 'cover.living_room_blinds';
+const arrivals = [];
+const stopWatching = sim.hub.bus.listen('state_changed', (e) => {
+  if (e.data.entity_id === COVER && ['open', 'closed'].includes(e.data.new_state?.state)) arrivals.push(performance.now());
+});
+const taskTimes = { fromHub: [], fromStatus: [] };
+const TASK_ROUNDS = Number(opt.tasks);
+for (let i = 0; i < TASK_ROUNDS + 5; i++) {
+  const command = i % 2 ? 'open' : 'close';
+  const created = (await (await modern('tools/call', { name: 'control_covers', arguments: { entity_id: COVER, command } }, 'control_covers')).json()).result;
+  if (created?.resultType !== 'task') throw new Error(`control_covers did not run as a task: ${JSON.stringify(created).slice(0, 300)}`);
+  const stream = sse(await modern('subscriptions/listen', { notifications: { taskIds: [created.taskId] } }));
+  const before = arrivals.length;
+  const done = await stream.next((m) => m.method === 'notifications/tasks' && m.params.status !== 'working');
+  if (done.message.params.status !== 'completed')
+    throw new Error(`the task ended ${done.message.params.status}: ${JSON.stringify(done.message).slice(0, 300)}`);
+  if (arrivals.length !== before + 1) throw new Error(`the cover's arrival was not seen once in the hub (${arrivals.length - before} times)`);
+  if (i >= 5) {
+    taskTimes.fromHub.push(done.at - arrivals.at(-1));
+    taskTimes.fromStatus.push(done.wall - Date.parse(done.message.params.lastUpdatedAt));
+  }
+  await stream.close();
+}
+stopWatching();
+await addon.stop();
+await sim.stop();
 
 const f = (x) => `${x.toFixed(2)} ms`;
 const last = perSetting.at(-1);
@@ -319,6 +458,23 @@ const lines = [
   `| acting tool \`control_lights\` on/off alternately, verified, p50 / p99 | ${f(act.p50)} / ${f(act.p99)} (${act.verified} of ${CALLS} verified) |`,
   `| \`config_change\` preview of an automation (dry_run: diff, checkpoint), p50 / p99 | ${f(preview.p50)} / ${f(preview.p99)} |`,
   `| \`config_change\` applied (version kept, written, reload checked), p50 / p99 | ${f(applied.p50)} / ${f(applied.p99)} |`,
+  '',
+  '#### admin_system through POST /api/tools/call, as in the add-on',
+  '',
+  `${CALLS} calls each after ${WARMUP} warm-up, one at a time; the bridge against the simulator with its Supervisor (in the benchmark's process), ADMIN_TOOLS on`,
+  '',
+  '| Operation | p50 | p99 |',
+  '|---|---:|---:|',
+  ...adminSystem.map(([what, r]) => `| ${what} | ${f(r.p50)} | ${f(r.p99)} |`),
+  '',
+  '#### Task status notifications on an HTTP listen stream',
+  '',
+  `${TASK_ROUNDS} covers' travels run as MCP tasks (2026-07-28, tasks extension), each after its \`subscriptions/listen\` stream opened, 5 more not counted; the same bridge and simulator as above`,
+  '',
+  '| From | to | p50 | p99 | max |',
+  '|---|---|---:|---:|---:|',
+  `| the hub's state change (the cover arrived, in the simulator) | the \`completed\` notice read off the stream | ${f(quantile(taskTimes.fromHub, 0.5))} | ${f(quantile(taskTimes.fromHub, 0.99))} | ${f(Math.max(...taskTimes.fromHub))} |`,
+  `| the task's status change (its lastUpdatedAt, a millisecond clock) | the same notice | ${quantile(taskTimes.fromStatus, 0.5)} ms | ${quantile(taskTimes.fromStatus, 0.99)} ms | ${Math.max(...taskTimes.fromStatus)} ms |`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exit(0);

@@ -11,6 +11,8 @@ import type { HubReader } from '../hub/reader.js';
 import { type AppInfo, type BackupRequest, SupervisorError, type SupervisorApi } from '../hub/supervisor.js';
 import type { HubState } from '../hub/types.js';
 import type { Policy } from '../policy/policy.js';
+// An update as plugins see it is what this service shows: the SDK's shape is the one definition.
+import type { UpdateInfo } from '../plugin-sdk/index.js';
 import type { HubAdmin, Json } from './hub-admin.js';
 import type { RestartClock } from './restart-clock.js';
 
@@ -39,24 +41,6 @@ export interface Follow {
   background(): boolean;
   signal: AbortSignal;
   progress(done: number, total: number | undefined, message: string): void;
-}
-
-export interface UpdateView {
-  entity_id: string;
-  title: string;
-  installed_version: string | null;
-  latest_version: string | null;
-  available: boolean;
-  in_progress: boolean;
-  skipped_version: string | null;
-  release_summary: string | null;
-  release_url: string | null;
-  /** Home Assistant can install it. */
-  can_install: boolean;
-  /** Home Assistant makes a backup itself when installing it (else the bridge makes one first). */
-  backs_up: boolean;
-  /** Full release notes can be read (operation release_notes). */
-  has_release_notes: boolean;
 }
 
 export interface AppView {
@@ -146,7 +130,7 @@ export class SystemService {
 
   // --- reading -------------------------------------------------------------------------------
 
-  updates(principal: Principal | undefined): UpdateView[] {
+  updates(principal: Principal | undefined): UpdateInfo[] {
     this.use(principal, 'listing updates');
     return [...this.o.reader.cache.all()]
       .filter((s) => s.entity_id.startsWith('update.') && this.o.policy.maySee(s.entity_id))
@@ -154,7 +138,7 @@ export class SystemService {
       .sort((a, b) => Number(b.available) - Number(a.available) || (a.entity_id < b.entity_id ? -1 : 1));
   }
 
-  async releaseNotes(entityId: string, principal: Principal | undefined): Promise<{ update: UpdateView; notes: string | null }> {
+  async releaseNotes(entityId: string, principal: Principal | undefined): Promise<{ update: UpdateInfo; notes: string | null }> {
     this.use(principal, 'reading release notes');
     const update = this.update(entityId);
     const notes = update.has_release_notes ? await this.o.hub.releaseNotes(entityId) : null;
@@ -191,7 +175,7 @@ export class SystemService {
     return { restart: this.o.clock.lastMeasured ?? null, reload_ms: this.lastReloadMs ?? null, away_now: this.o.clock.away };
   }
 
-  private update(entityId: string): UpdateView {
+  private update(entityId: string): UpdateInfo {
     const s = this.o.reader.cache.get(entityId);
     if (!entityId.startsWith('update.') || !s || !this.o.policy.maySee(entityId))
       throw notFound(`Home Assistant has no update ${entityId}; operation updates lists them`, { entity_id: entityId });
@@ -433,7 +417,7 @@ export class SystemService {
   }
 
   /** A backup before an update that makes none: inside the add-on a full one, else Home Assistant's own. */
-  private async backupFirst(u: UpdateView, f: Follow): Promise<Json> {
+  private async backupFirst(u: UpdateInfo, f: Follow): Promise<Json> {
     const name = `Before ${u.title} ${u.latest_version ?? ''}`.trim();
     const half = { ...f, progress: (d: number, _t: number | undefined, m: string) => f.progress(d / 2, 100, m) };
     const sup = this.o.supervisor;
@@ -451,7 +435,7 @@ export class SystemService {
     return done.backup as Json;
   }
 
-  private async followInstall(u: UpdateView, target: string | null, features: number, f: Follow, made: Json | undefined): Promise<Json> {
+  private async followInstall(u: UpdateInfo, target: string | null, features: number, f: Follow, made: Json | undefined): Promise<Json> {
     f.background();
     const id = u.entity_id;
     const data: Json = { entity_id: id, ...(target && features & UPDATE_FEATURE.SPECIFIC_VERSION && target !== u.latest_version ? { version: target } : {}) };
@@ -576,7 +560,7 @@ export class SystemService {
   }
 }
 
-function updateView(s: HubState): UpdateView {
+function updateView(s: HubState): UpdateInfo {
   const a = s.attributes;
   const features = Number(a.supported_features ?? 0);
   return {

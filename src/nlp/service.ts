@@ -74,6 +74,10 @@ export interface CommandDeps {
   language?: string;
   /** Folders of languages (src/nlp/lang by default); a later one's language replaces an earlier one's. */
   languageDirs?: readonly string[];
+  /** The plugins' words, per language (each plugin's `words`, checked as the parser reads them when the plugins were read). */
+  pluginWords?: readonly Record<string, Record<string, unknown>>[];
+  /** Runs a plugin's tool for a caller, for sentences that ask one; without it no saying is answered. */
+  tools?: ToolCaller;
 }
 
 interface Parser {
@@ -87,8 +91,7 @@ const CLOSEST = 5;
 export type ToolCaller = (name: string, args: Record<string, unknown>, principal?: Principal) => Promise<ToolAnswer>;
 
 export class CommandService {
-  private pluginWords: Record<string, PluginWords>[] = [];
-  private tools?: ToolCaller;
+  private readonly pluginWords: readonly Record<string, PluginWords>[];
   private readonly parsers = new Map<string, Parser>();
   private readonly builtIn: Map<string, LanguageData>;
   private home?: { lang: string; home: Home; scenes: string };
@@ -96,6 +99,7 @@ export class CommandService {
 
   constructor(private readonly deps: CommandDeps) {
     this.builtIn = readLanguages(deps.languageDirs ?? [BUILT_IN_LANGUAGES]);
+    this.pluginWords = (deps.pluginWords ?? []) as readonly Record<string, PluginWords>[];
     const setting = deps.language ?? 'auto';
     if (setting !== 'auto' && !pickLanguage(setting, this.builtIn.keys())) {
       throw invalidParameters(`COMMAND_LANGUAGE: the command parser has no words for ${JSON.stringify(setting)}; it has ${this.languages.join(', ')}`, {
@@ -115,18 +119,6 @@ export class CommandService {
         setTimeout(() => (this.dirty = true), 600).unref();
       }
     });
-  }
-
-  /** The plugins' words, per language (each plugin's `vocabulary`). */
-  usePluginWords(list: (Record<string, unknown> | undefined)[]): void {
-    this.pluginWords = list.filter((x): x is Record<string, PluginWords> => x !== undefined) as Record<string, PluginWords>[];
-    this.parsers.clear();
-    this.dirty = true;
-  }
-
-  /** The tool registry's call, for the plugins' sayings (bound once the registry exists). */
-  useTools(call: ToolCaller): void {
-    this.tools = call;
   }
 
   /** The languages the parser has words for. */
@@ -293,7 +285,7 @@ export class CommandService {
    * energy totals), answered through that tool for the caller; undefined when no saying fits it.
    */
   private async answerSaying(input: CommandInput, principal?: Principal): Promise<CommandResult | undefined> {
-    const call = this.tools;
+    const call = this.deps.tools;
     if (!call) return undefined;
     const code = this.check(input);
     const { lang } = this.parser(code);

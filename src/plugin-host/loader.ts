@@ -1,5 +1,7 @@
-// Finds and loads plugins at start: the built-in ones compiled beside this build (dist/plugins/),
-// then the user's own from PLUGINS_DIR (.js/.mjs files, folders with an index.js/.mjs/.ts). Each is
+// Finds and loads plugins at start, in two steps: readPlugins imports and checks the built-in ones
+// compiled beside this build (dist/plugins/), then the user's own from PLUGINS_DIR (.js/.mjs files,
+// folders with an index.js/.mjs/.ts), with their words, and needs none of the bridge's parts (so the
+// command service can be made with those words); bindPlugins then lends each the parts. Each is
 // checked; a plugin that throws on import or in setup, has a bad definition, asks for a bridge
 // version this is not, asks for what plugins may not have, or repeats a plugin's name is logged with
 // the reason and skipped; the rest load. A tool or prompt name an earlier plugin holds is offered as
@@ -134,14 +136,29 @@ export interface PluginReport {
   disabled: string[];
 }
 
-export interface LoadOptions {
+/** A plugin read and checked, with its words and the names it is offered under; not yet lent any part. */
+export interface ReadPlugin {
+  name: string;
+  version: string;
+  source: 'builtin' | 'user';
+  path: string;
+  definition: PluginDefinition;
+  legacy: boolean;
+  /** What it asked for (`needs`). */
+  needs: readonly string[];
+  /** The plugin's words for the command parser, per language. */
+  words: Words;
+  renamed: Record<'tool' | 'prompt', Map<string, string>>;
+  withheld: string[];
+  log: Logger;
+}
+
+export interface ReadOptions {
   /** Built-in plugins: folders with an index module. Default: the plugins compiled beside this build. */
   builtinDir?: string;
   /** The user's plugins (PLUGINS_DIR). */
   userDir?: string;
   disabled: readonly string[];
-  /** What the bridge lends plugins. */
-  parts: PluginParts;
   /** The bridge's version, matched against each plugin's `bridge` range. */
   version: string;
   log: Logger;
@@ -194,10 +211,11 @@ function readWords(words: Words | URL | undefined): Words {
   return out;
 }
 
-export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedPlugin[]; report: PluginReport }> {
-  const { log, parts } = opts;
+/** Imports, checks and sets up every plugin, and reads its words; the report says what loaded and why the rest did not. */
+export async function readPlugins(opts: ReadOptions): Promise<{ plugins: ReadPlugin[]; report: PluginReport }> {
+  const { log } = opts;
   const report: PluginReport = { loaded: [], failed: [], disabled: [] };
-  const plugins: LoadedPlugin[] = [];
+  const plugins: ReadPlugin[] = [];
   const owners: Owners = { tool: new Map(), prompt: new Map(), resource: new Map() };
   const candidates = [
     ...entries(opts.builtinDir ?? BUILTIN_DIR, false).map((path) => ({ path, source: 'builtin' as const })),
@@ -280,36 +298,9 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     }
     const deprecated = legacy ? deprecation(def) : undefined;
     if (deprecated) log.warn({ plugin: def.name, path }, `plugin ${def.name} uses the plugin API before 0.2: ${deprecated}`);
-    const sdkNeeds = (legacy ? NEEDS : needs) as readonly Need[];
-    const context = (principal?: Principal, client: ClientChannel = NO_CLIENT): PluginContext => {
-      const ctx = pluginContext(parts, { name: def.name, needs: sdkNeeds, log: plog }, principal, client);
-      return legacy ? Object.assign(ctx, { services: legacyServices(parts, needs as LegacyNeed[], principal, ctx.home), log: pluginLogger }) : ctx;
-    };
-    const available = availability(def, parts, plog);
-    const prompts = (def.prompts ?? []).map((p) => ({
-      plugin: def.name,
-      definition: renamed.prompt.has(p.name) ? { ...p, name: renamed.prompt.get(p.name)! } : p,
-      context,
-    }));
-    const resources = (def.resources ?? []).filter((r) => !withheld.includes(r.uri)).map((definition) => ({ plugin: def.name, definition, context }));
-    const tools = (def.tools ?? []).map((t): BoundTool => {
-      const definition = { ...t, name: renamed.tool.get(t.name) ?? t.name, input: strictInput(t.input) } as ToolDefinition;
-      return {
-        plugin: def.name,
-        definition,
-        log: pluginLogger,
-        available,
-        run: async (args, principal, client) => t.run(args as never, context(principal, client)),
-      };
-    });
-    claim(
-      def.name,
-      tools.map((t) => t.definition.name),
-      prompts.map((p) => p.definition.name),
-      resources.map((r) => r.definition.uri),
-      owners,
-    );
-    warnUnconvertible(tools, pluginLogger);
+    const names = offered(def, renamed, withheld);
+    claim(def.name, names.tools, names.prompts, names.resources, owners);
+    warnUnconvertible(def, renamed, pluginLogger);
     const renames = Object.fromEntries([...renamed.tool, ...renamed.prompt]);
     for (const kind of ['tool', 'prompt'] as const) {
       for (const [was, now] of renamed[kind])
@@ -323,13 +314,13 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
         { plugin: def.name, uri },
         `plugin ${def.name}: the resource ${uri} is served by the plugin ${owners.resource.get(uri)}, so this plugin's is not offered`,
       );
-    plugins.push({ name: def.name, version: def.version, source, path, definition: def, legacy, words, tools, prompts, resources });
+    plugins.push({ name: def.name, version: def.version, source, path, definition: def, legacy, needs, words, renamed, withheld, log: pluginLogger });
     report.loaded.push({
       name: def.name,
       version: def.version,
       source,
       path,
-      tools: tools.map((t) => t.definition.name),
+      tools: names.tools,
       ...(deprecated ? { deprecated } : {}),
       ...(Object.keys(renames).length ? { renamed: renames } : {}),
       ...(withheld.length ? { withheld } : {}),
@@ -340,6 +331,46 @@ export async function loadPlugins(opts: LoadOptions): Promise<{ plugins: LoadedP
     `plugins: ${report.loaded.length} loaded, ${report.failed.length} skipped, ${report.disabled.length} disabled`,
   );
   return { plugins, report };
+}
+
+/** The names a plugin's tools, prompts and resources are offered under. */
+function offered(def: PluginDefinition, renamed: ReadPlugin['renamed'], withheld: readonly string[]) {
+  return {
+    tools: (def.tools ?? []).map((t) => renamed.tool.get(t.name) ?? t.name),
+    prompts: (def.prompts ?? []).map((p) => renamed.prompt.get(p.name) ?? p.name),
+    resources: (def.resources ?? []).map((r) => r.uri).filter((uri) => !withheld.includes(uri)),
+  };
+}
+
+/** Lends the plugins read the bridge's parts: their tools, prompts and resources, each run with a context for its caller. */
+export function bindPlugins(read: readonly ReadPlugin[], parts: PluginParts): LoadedPlugin[] {
+  return read.map((p) => {
+    const { definition: def, legacy, renamed, withheld } = p;
+    const plog = pluginLog(p.log);
+    const sdkNeeds = (legacy ? NEEDS : p.needs) as readonly Need[];
+    const context = (principal?: Principal, client: ClientChannel = NO_CLIENT): PluginContext => {
+      const ctx = pluginContext(parts, { name: def.name, needs: sdkNeeds, log: plog }, principal, client);
+      return legacy ? Object.assign(ctx, { services: legacyServices(parts, p.needs as LegacyNeed[], principal, ctx.home), log: p.log }) : ctx;
+    };
+    const available = availability(def, parts, plog);
+    const prompts = (def.prompts ?? []).map((pr) => ({
+      plugin: def.name,
+      definition: renamed.prompt.has(pr.name) ? { ...pr, name: renamed.prompt.get(pr.name)! } : pr,
+      context,
+    }));
+    const resources = (def.resources ?? []).filter((r) => !withheld.includes(r.uri)).map((definition) => ({ plugin: def.name, definition, context }));
+    const tools = (def.tools ?? []).map((t): BoundTool => {
+      const definition = { ...t, name: renamed.tool.get(t.name) ?? t.name, input: strictInput(t.input) } as ToolDefinition;
+      return {
+        plugin: def.name,
+        definition,
+        log: p.log,
+        available,
+        run: async (args, principal, client) => t.run(args as never, context(principal, client)),
+      };
+    });
+    return { name: p.name, version: p.version, source: p.source, path: p.path, definition: def, legacy, words: p.words, tools, prompts, resources };
+  });
 }
 
 /** Whether a plugin's tools are offered now: its own rule, else whether any of its domains has a visible entity. */
@@ -361,18 +392,20 @@ function availability(def: PluginDefinition, parts: PluginParts, log: PluginLog)
 }
 
 /** Home Assistant's `mcp` integration refuses a whole server when one tool's schema does not convert: say which, at once. */
-function warnUnconvertible(tools: BoundTool[], log: Logger): void {
-  for (const t of tools) {
+function warnUnconvertible(def: PluginDefinition, renamed: ReadPlugin['renamed'], log: Logger): void {
+  for (const t of def.tools ?? []) {
+    const name = renamed.tool.get(t.name) ?? t.name;
+    const input = strictInput(t.input);
     let problems: string[];
     try {
-      problems = homeAssistantSchemaProblems(jsonSchemaOfInput(t.definition.input) ?? jsonSchemaOf(t.definition.input));
+      problems = homeAssistantSchemaProblems(jsonSchemaOfInput(input) ?? jsonSchemaOf(input));
     } catch {
       continue;
     }
     if (problems.length)
       log.warn(
-        { tool: t.definition.name, problems },
-        `tool ${t.definition.name}: Home Assistant's mcp integration cannot convert its input schema (${problems[0]}); it will refuse this whole server`,
+        { tool: name, problems },
+        `tool ${name}: Home Assistant's mcp integration cannot convert its input schema (${problems[0]}); it will refuse this whole server`,
       );
   }
 }
@@ -388,7 +421,7 @@ function deprecation(def: PluginDefinition & { vocabulary?: unknown }): string {
 }
 
 /** Runs every loaded plugin's close(), in reverse order; a failing one is logged and the rest still close. */
-export async function closePlugins(plugins: readonly LoadedPlugin[], log: Logger): Promise<void> {
+export async function closePlugins(plugins: readonly Pick<LoadedPlugin, 'name' | 'definition'>[], log: Logger): Promise<void> {
   for (const p of [...plugins].reverse()) {
     try {
       await p.definition.close?.();

@@ -456,9 +456,11 @@ export interface UpdateInfo {
   release_summary: string | null;
   /** The release notes' link. */
   release_url: string | null;
+  /** Home Assistant can install it. */
   can_install: boolean;
   /** Home Assistant makes a backup itself when installing it (otherwise the bridge makes one first). */
   backs_up: boolean;
+  /** Full release notes can be read (releaseNotes). */
   has_release_notes: boolean;
 }
 

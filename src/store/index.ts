@@ -27,8 +27,13 @@ export interface Store {
 
 export const storeFile = (dataDir: string) => join(dataDir, DB_FILE);
 
+export interface StoreOptions extends OpenOptions {
+  /** STREAM_HISTORY_MAX_ROWS: most ended stream connections kept. */
+  streamHistoryMaxRows?: number;
+}
+
 /** Opens the database file (creating and migrating it as needed). */
-export function openStore(file: string, opts: OpenOptions = {}): Store {
+export function openStore(file: string, opts: StoreOptions = {}): Store {
   const db = openDatabase(file, opts);
   const events = new EventLog(db);
   return {
@@ -38,7 +43,7 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
     groups: new GroupStore(db),
     events,
     subscriptions: new SubscriptionStore(db),
-    streamStats: new StreamStatsStore(db),
+    streamStats: new StreamStatsStore(db, opts.streamHistoryMaxRows),
     tokens: new TokenStore(db),
     oauth: new OAuthStore(db),
     configVersions: new ConfigVersionStore(db),

@@ -30,11 +30,13 @@ export interface Sample {
 }
 
 export class StreamStatsStore {
-  /** Most ended connections kept (STREAM_HISTORY_MAX_ROWS): clients that come and go cannot grow the file without bound. */
-  maxConnections = 10_000;
   private sinceTrim = 0;
 
-  constructor(private readonly db: Db) {}
+  /** `maxConnections`: most ended connections kept (STREAM_HISTORY_MAX_ROWS), so clients that come and go cannot grow the file without bound. */
+  constructor(
+    private readonly db: Db,
+    readonly maxConnections = 10_000,
+  ) {}
 
   /** Records connections that ended, in one transaction; past maxConnections (by a tenth) the oldest go. */
   recordConnections(list: readonly PastConnection[]): void {

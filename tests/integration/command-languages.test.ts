@@ -106,7 +106,21 @@ test('COMMAND_LANGUAGE wins over the hub’s language; one the bridge has no wor
   } finally {
     await s.close();
   }
-  await expect(startTestServer({ COMMAND_LANGUAGE: 'fr' })).rejects.toThrow(/COMMAND_LANGUAGE: the command parser has no words for "fr"; it has de, en/);
+  // The plugins are set up before the command service is made with their words: a start that
+  // fails there closes them again (a user plugin writes down both).
+  const plugins = join(temp, 'closing-plugins');
+  const said = join(temp, 'closing-plugins.log');
+  mkdirSync(plugins, { recursive: true });
+  writeFileSync(
+    join(plugins, 'closing.mjs'),
+    `import { appendFileSync } from 'node:fs';
+export default { name: 'closing', version: '1.0.0', bridge: '>=0.2.0', setup: () => appendFileSync(${JSON.stringify(said)}, 'setup\\n'), close: () => appendFileSync(${JSON.stringify(said)}, 'close\\n') };
+`,
+  );
+  await expect(startTestServer({ COMMAND_LANGUAGE: 'fr', PLUGINS_DIR: plugins })).rejects.toThrow(
+    /COMMAND_LANGUAGE: the command parser has no words for "fr"; it has de, en/,
+  );
+  expect(readFileSync(said, 'utf8')).toBe('setup\nclose\n');
 });
 
 describe('a third language is data only', () => {
