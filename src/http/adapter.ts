@@ -252,7 +252,10 @@ export class ResponseAdapter {
   }
 
   setHeader(name: string, value: HeaderValue): this {
-    const lower = name.toLowerCase();
+    return this.setKnownHeader(name.toLowerCase(), name, value);
+  }
+  /** `setHeader` for a name whose lower-case form the caller holds already (the front's own, set on every answer). */
+  setKnownHeader(lower: string, name: string, value: HeaderValue): this {
     const i = this.find(lower);
     if (i === -1) this.headers.push(lower, name, value);
     else {

@@ -55,11 +55,11 @@ export function sendJson(req: BridgeRequest, res: ResponseAdapter, status: numbe
   sendJsonText(req, res, status, JSON.stringify(body));
 }
 
-function sendJsonText(req: BridgeRequest, res: ResponseAdapter, status: number, text: string): void {
+function sendJsonText(req: BridgeRequest, res: ResponseAdapter, status: number, text: string | Buffer): void {
   // A body we did not read to its end cannot be skipped over reliably: close after answering.
   if (req.body && !req.body.readableEnded) res.closeConnection();
   res.statusCode = status;
-  res.setHeader('Content-Type', JSON_TYPE);
+  res.setKnownHeader('content-type', 'Content-Type', JSON_TYPE);
   res.end(text);
 }
 
@@ -189,7 +189,7 @@ function answer(route: JsonRoute, req: BridgeRequest, res: ResponseAdapter, prin
 
 function deliver(req: BridgeRequest, res: ResponseAdapter, out: unknown): void {
   if (res.finished) return;
-  if (out instanceof JsonText) sendJsonText(req, res, 200, out.text);
+  if (out instanceof JsonText) sendJsonText(req, res, 200, out.bytes);
   else if (out instanceof Reply) {
     for (const k in out.headers) res.setHeader(k, out.headers[k]!);
     sendJson(req, res, out.status, out.body);
@@ -292,7 +292,7 @@ function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, lon
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, request, longLived);
   response.headOnly = request.method === 'HEAD';
   tracker.begin(response);
-  response.setHeader('X-Request-Id', request.id);
+  response.setKnownHeader('x-request-id', 'X-Request-Id', request.id);
   return response;
 }
 

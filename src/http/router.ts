@@ -20,8 +20,10 @@ const REMEMBERED = 1024;
 
 export class Router {
   private readonly table = polka() as unknown as Table;
-  // The route of each found path without parameters: polka's table is scanned once per path.
-  private readonly fixed = new Map<string, Route>();
+  // The route of each found path without parameters, by method then path: polka's table is
+  // scanned once per path (and no key string is built per request).
+  private readonly fixed = new Map<string, Map<string, Route>>();
+  private remembered = 0;
 
   constructor(routes: RouteTable) {
     for (const route of routes.routes()) this.table.add(route.method, route.path, route);
@@ -36,8 +38,7 @@ export class Router {
     const q = url.indexOf('?');
     const path = (req.path = q === -1 ? url : url.slice(0, q));
     req.query = q === -1 ? {} : (parseQueryString(url.slice(q + 1)) as Query);
-    const key = `${req.method} ${path}`;
-    const known = this.fixed.get(key);
+    const known = this.fixed.get(req.method)?.get(path);
     if (known) {
       req.params = {};
       return known;
@@ -55,7 +56,14 @@ export class Router {
     req.params = params;
     const route = handlers[0];
     if (!route || (req.method === 'HEAD' && !answersHead(route))) return undefined;
-    if (Object.keys(params).length === 0 && this.fixed.size < REMEMBERED) this.fixed.set(key, route);
+    if (Object.keys(params).length === 0 && this.remembered < REMEMBERED) {
+      let paths = this.fixed.get(req.method);
+      if (!paths) this.fixed.set(req.method, (paths = new Map()));
+      if (!paths.has(path)) {
+        paths.set(path, route);
+        this.remembered++;
+      }
+    }
     return route;
   }
 

@@ -37,9 +37,15 @@ export class Reply {
 }
 export const reply = (status: number, body: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
 
-/** A 200 JSON answer already serialised: a body that seldom changes is kept as text, not built again per request. */
+/**
+ * A 200 JSON answer already serialised: a body that seldom changes is kept as text, not built again
+ * per request, and as its UTF-8 bytes, which uWS copies as they are (a string is encoded per call).
+ */
 export class JsonText {
-  constructor(readonly text: string) {}
+  readonly bytes: Buffer;
+  constructor(readonly text: string) {
+    this.bytes = Buffer.from(text);
+  }
 }
 
 /**
@@ -51,12 +57,19 @@ export function jsonMemo(inputs: () => readonly unknown[], build: () => unknown)
   let text: JsonText | undefined;
   return () => {
     const now = inputs();
-    if (!text || now.length !== kept.length || now.some((v, i) => !Object.is(v, kept[i]))) {
+    if (!text || changed(now, kept)) {
       text = new JsonText(JSON.stringify(build()));
       kept = now;
     }
     return text;
   };
+}
+
+/** Whether two lists of memo inputs differ (a loop: no closure made per request). */
+function changed(now: readonly unknown[], kept: readonly unknown[]): boolean {
+  if (now.length !== kept.length) return true;
+  for (let i = 0; i < now.length; i++) if (!Object.is(now[i], kept[i])) return true;
+  return false;
 }
 
 /** An answer that is not JSON: bytes with their own content type (pages, scripts, styles). */

@@ -95,15 +95,17 @@ export class HubClient implements HubReader {
   private constructor(private readonly opts: HubClientOptions) {}
 
   status(): HubStatus {
-    return {
+    // Built field by field in the order answers show them (no spreads: /api/config reads it per request).
+    const status: HubStatus = {
       connected: this.connected,
       version: this.config?.version ?? this.conn?.haVersion,
       url: this.opts.displayUrl,
       mode: this.opts.mode,
-      ...(this.opts.simulator ? { simulator: this.opts.simulator } : {}),
-      ...(this.connected ? {} : { since: this.since.toISOString() }),
-      events: { ...this.counts },
     };
+    if (this.opts.simulator) status.simulator = this.opts.simulator;
+    if (!this.connected) status.since = this.since.toISOString();
+    status.events = { received: this.counts.received, state_changed: this.counts.state_changed };
+    return status;
   }
 
   get isConnected(): boolean {
