@@ -4,7 +4,11 @@
 //   reloaded its YAML through call_service (homeassistant.restart, homeassistant.reload_all): the
 //   executor judged them as plain targetless actions, so the admin scope, ADMIN_TOOLS, the deny
 //   rules on core.restart and the person's confirmation that admin_system asks for never applied.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// - HOLE A2: the bridge keeps its own app running by asking the Supervisor which app it is; when that
+//   asking failed once (the Supervisor busy or restarting), the failure was kept as "no app", and
+//   from then on stop_app on the bridge's own slug stopped the bridge.
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { SupervisorApi } from '../../src/hub/supervisor.js';
 import { startSimulator, type Simulator } from '@home-mcp-bridge/sim/testing';
 import type { Principal } from '../../src/auth/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -71,6 +75,29 @@ describe('HOLE A1: core restart and reload through call_service', () => {
       expect(JSON.stringify(r.thrown ?? r)).toContain('TOOLS_DENY');
     } finally {
       await denied.close();
+    }
+  });
+});
+
+describe('HOLE A2: the bridge does not stop itself when the Supervisor does not say which app it is', () => {
+  test('a failed asking refuses the stop, and is asked again next time', async () => {
+    const spy = vi.spyOn(SupervisorApi.prototype, 'addonInfo').mockRejectedValueOnce(new Error('fetch failed'));
+    try {
+      const args = { operation: 'stop_app', app: 'home_mcp_bridge', confirm: true, reason: 'attack' };
+      for (let i = 0; i < 2; i++) {
+        const r = (await s.call('/api/tools/call', 'POST', { name: 'admin_system', arguments: args })).body;
+        expect(r.isError, JSON.stringify(r)).toBe(true);
+        expect(sim.supervisor!.addon('home_mcp_bridge')!.state).toBe('started');
+      }
+      expect(spy).toHaveBeenCalledTimes(2);
+      // Other spellings of its slug are no app at all.
+      for (const app of ['Home_MCP_Bridge', ' home_mcp_bridge', 'home_mcp_bridge ', 'local_home_mcp_bridge']) {
+        const r = (await s.call('/api/tools/call', 'POST', { name: 'admin_system', arguments: { ...args, app } })).body;
+        expect(r.isError === true || r.error === true, `${app}: ${JSON.stringify(r)}`).toBe(true);
+      }
+      expect(sim.supervisor!.addon('home_mcp_bridge')!.state).toBe('started');
+    } finally {
+      spy.mockRestore();
     }
   });
 });
