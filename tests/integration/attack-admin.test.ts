@@ -79,6 +79,19 @@ describe('HOLE A1: core restart and reload through call_service', () => {
   });
 });
 
+describe('a command to restart or reload Home Assistant', () => {
+  test('English and German: never restarts it unconfirmed', async () => {
+    for (const [command, language] of [
+      ['restart home assistant', 'en'],
+      ['reload home assistant', 'en'],
+      ['starte Home Assistant neu', 'de'],
+    ]) {
+      const r = await s.call('/api/command', 'POST', { command, language });
+      expect(r.body.success === true && r.body.actions?.length > 0, `${command}: ${JSON.stringify(r.body)}`).toBe(false);
+    }
+  });
+});
+
 describe('HOLE A2: the bridge does not stop itself when the Supervisor does not say which app it is', () => {
   test('a failed asking refuses the stop, and is asked again next time', async () => {
     const spy = vi.spyOn(SupervisorApi.prototype, 'addonInfo').mockRejectedValueOnce(new Error('fetch failed'));
