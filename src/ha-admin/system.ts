@@ -112,7 +112,7 @@ export class SystemService {
   private readonly running = new WeakMap<ChangePlan, (follow: Follow) => Promise<Json>>();
   /** The last reload of the core's YAML, as measured. */
   private lastReloadMs: number | undefined;
-  private ownSlug: Promise<string | undefined> | undefined;
+  private ownSlug: Promise<string> | undefined;
 
   constructor(private readonly o: SystemOptions) {}
 
@@ -523,6 +523,28 @@ export class SystemService {
     return plan;
   }
 
+  /**
+   * This bridge's own app. Not knowing it refuses the stop or restart (it could be this bridge), and
+   * a failed asking is not kept, so the next call asks again.
+   */
+  private async ownApp(sup: SupervisorApi): Promise<string> {
+    this.ownSlug ??= sup.addonInfo().then((i) => {
+      if (!i.slug) throw new Error('its answer has no slug');
+      return i.slug;
+    });
+    try {
+      return await this.ownSlug;
+    } catch (err) {
+      this.ownSlug = undefined;
+      throw new AppError(
+        'CONNECTION_ERROR',
+        503,
+        `The Supervisor did not say which app this bridge is (${(err as Error).message}), so no app is stopped or restarted now: it could be this bridge; try again`,
+        { own_app: null },
+      );
+    }
+  }
+
   // Apps: started, stopped, restarted through the Supervisor; never uninstalled.
   private async planApp(op: 'start_app' | 'stop_app' | 'restart_app', slug: string | undefined): Promise<ChangePlan> {
     if (!slug) throw invalidParameters('app: say which app (operation apps lists them)', { field: 'app' });
@@ -531,11 +553,7 @@ export class SystemService {
     if (!app) throw notFound(`No app ${slug} is installed; operation apps lists them`, { app: slug });
     const action = op.slice(0, op.indexOf('_')) as 'start' | 'stop' | 'restart';
     if (action !== 'start') {
-      this.ownSlug ??= sup.addonInfo().then(
-        (i) => i.slug,
-        () => undefined,
-      );
-      if ((await this.ownSlug) === slug)
+      if ((await this.ownApp(sup)).toLowerCase() === slug.toLowerCase())
         throw new AppError(
           'FORBIDDEN',
           403,

@@ -10,6 +10,7 @@ import type { Principal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { domainOf } from '../hub/entity-id.js';
 import type { HubState } from '../hub/types.js';
+import { adminServiceOf } from './admin-services.js';
 import { confirmationReason } from './confirmation.js';
 
 export interface PolicySettings {
@@ -271,6 +272,26 @@ export class Policy {
     );
   }
 
+  /**
+   * Effects that look after Home Assistant itself (src/policy/admin-services.ts) are admin changes
+   * however they are reached: judged as admin_system's are (admin scope, ADMIN_TOOLS, read-only,
+   * the lists on their subject, the person's confirmation), or refused where only admin_system may do them.
+   */
+  private judgeAdmin(caller: Caller, effects: readonly GuardedAction[], opts: AuthorizeOptions): void {
+    for (const e of effects) {
+      const domain = e.targetless ? e.entity_id.slice(0, e.entity_id.indexOf('.')) : (e.domain ?? domainOf(e.entity_id));
+      const admin = adminServiceOf(domain, e.service, e.data, e.targetless ? undefined : e.entity_id);
+      if (!admin) continue;
+      const what = e.via ? `${e.via}: ${admin.what}` : admin.what;
+      if (admin.only)
+        throw new AppError('FORBIDDEN', 403, `${capitalise(what)} is not run as an action; it is done by ${admin.only}`, {
+          admin_service: `${domain}.${e.service}`,
+          use: admin.only,
+        });
+      this.authorizeAdminChange(caller, { what, subjects: [admin.subject] }, opts);
+    }
+  }
+
   /** "lock.front_door (running script.unlocker)": an entity with how it is reached. */
   private named(effects: readonly GuardedAction[]): string {
     const seen = new Map<string, string | undefined>();
@@ -316,6 +337,7 @@ export class Policy {
         domain: domainOf(kept[0]!),
       });
     }
+    this.judgeAdmin(caller, effects, opts);
     if (opts.planOnly || caller.confirm) return;
     const reasons = this.reasonsOf(effects);
     if (reasons.length) {
