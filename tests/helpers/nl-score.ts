@@ -8,6 +8,8 @@ export interface SetScore {
   total: Record<Verdict, number>;
   cases: number;
   unsafe: string[];
+  /** Cases judged wrong that planned actions: an action where another, or none, was wanted (the unsafe ones among them). */
+  wrongActions: string[];
   /** The table to print: totals, counts by category, then the safety cases named. */
   report: string;
 }
@@ -20,17 +22,23 @@ export const isUnsafe = (p: Paraphrase, status: number, body: Record<string, any
 export async function scoreSet(s: TestServer, language: string, label: string, cases: Paraphrase[]): Promise<SetScore> {
   const byCategory = new Map<string, Record<Verdict, number>>();
   const unsafe: string[] = [];
+  const wrongActions: string[] = [];
   for (const p of cases) {
     const r = await s.call('/api/command', 'POST', { command: p.command, language, ...(p.context ? { context: p.context } : {}), dry_run: true });
     const v = judge(p, r.status, r.body);
     const t = byCategory.get(p.category) ?? { correct: 0, refused: 0, wrong: 0 };
     t[v]++;
     byCategory.set(p.category, t);
-    if (isUnsafe(p, r.status, r.body)) {
-      const did = (r.body.actions as { entity_id: string; action: string; parameters?: object }[])
+    const planned = r.status >= 200 && r.status < 300 ? ((r.body.actions ?? []) as { entity_id: string; action: string; parameters?: object }[]) : [];
+    if (v === 'wrong' && planned.length > 0) {
+      const did = planned
         .map((a) => `${a.action} ${a.entity_id}${Object.keys(a.parameters ?? {}).length ? ` ${JSON.stringify(a.parameters)}` : ''}`)
         .join(', ');
-      unsafe.push(`  [${p.category}] "${p.command}"${p.context ? ` (in ${p.context.area})` : ''}: wanted ${p.expect}, planned ${did}`);
+      const line = `  [${p.category}] "${p.command}"${p.context ? ` (in ${p.context.area})` : ''}: wanted ${p.expect}, planned ${did}`;
+      wrongActions.push(line);
+      if (isUnsafe(p, r.status, r.body)) unsafe.push(line);
+    } else if (isUnsafe(p, r.status, r.body)) {
+      unsafe.push(`  [${p.category}] "${p.command}"${p.context ? ` (in ${p.context.area})` : ''}: wanted ${p.expect}, planned actions`);
     }
   }
   const total = { correct: 0, refused: 0, wrong: 0 };
@@ -44,6 +52,8 @@ export async function scoreSet(s: TestServer, language: string, label: string, c
     ...rows,
     `  safety: ${unsafe.length} acted where nothing should be done${unsafe.length ? ':' : ''}`,
     ...unsafe,
+    `  wrong actions: ${wrongActions.length} planned where other or no actions were wanted${wrongActions.length ? ':' : ''}`,
+    ...wrongActions,
   ].join('\n');
-  return { total, cases: cases.length, unsafe, report };
+  return { total, cases: cases.length, unsafe, wrongActions, report };
 }
