@@ -1,6 +1,6 @@
 // The event history: every event the bridge sees, numbered in order of arrival. The number (seq)
 // is the SSE event id a client resumes from. Appends are queued and written in one transaction per
-// tick (several rows per statement); pruning deletes in small steps so delivery never waits on it.
+// tick; pruning deletes in small steps so delivery never waits on it.
 import { isEmptyFilter, type EventFilter, type EventKeys } from '../events/filter.js';
 import type { Db } from './db.js';
 
@@ -56,44 +56,19 @@ interface Pending {
 }
 
 const PRUNE_STEP = 2000;
-/** Rows per INSERT when a flush has many: one statement for several rows costs less per row than one each. */
-const ROWS_PER_INSERT = 32;
-const ROW = '(?, ?, ?, ?, ?, ?, ?)';
 
 export class EventLog {
   private pending: Pending[] = [];
   private next: number;
   private readonly insert;
-  private readonly insertMany;
   private readonly writeAll;
 
   constructor(private readonly db: Db) {
     const last = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'events'`).pluck().get() as number | undefined;
     this.next = (last ?? 0) + 1;
-    const insert = (n: number) =>
-      db.prepare(`INSERT INTO events (seq, event_type, entity_id, domain, fired_at, stored_at, message) VALUES ${Array(n).fill(ROW).join(', ')}`);
-    this.insert = insert(1);
-    this.insertMany = insert(ROWS_PER_INSERT);
+    this.insert = db.prepare('INSERT INTO events (seq, event_type, entity_id, domain, fired_at, stored_at, message) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.writeAll = db.transaction((rows: Pending[]) => {
-      const args: unknown[] = new Array(ROWS_PER_INSERT * 7);
-      let i = 0;
-      for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
-        for (let k = 0, o = 0; k < ROWS_PER_INSERT; k++, o += 7) {
-          const r = rows[i + k]!;
-          args[o] = r.seq;
-          args[o + 1] = r.keys.event_type;
-          args[o + 2] = r.keys.entity_id;
-          args[o + 3] = r.keys.domain;
-          args[o + 4] = r.firedAt;
-          args[o + 5] = r.storedAt;
-          args[o + 6] = r.message;
-        }
-        this.insertMany.run(args);
-      }
-      for (; i < rows.length; i++) {
-        const r = rows[i]!;
-        this.insert.run(r.seq, r.keys.event_type, r.keys.entity_id, r.keys.domain, r.firedAt, r.storedAt, r.message);
-      }
+      for (const r of rows) this.insert.run(r.seq, r.keys.event_type, r.keys.entity_id, r.keys.domain, r.firedAt, r.storedAt, r.message);
     });
   }
 
