@@ -445,11 +445,13 @@ if (!opt['skip-history']) {
     }
   }
   console.log('\n### History\n');
-  console.log('| build | events | streams reading | stored | lost | events persisted / s | process CPU µs / event | deliveries |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| build | events | streams reading | stored | lost | events persisted / s | process CPU µs / event | deliveries | missing | streams cut | drained in s after the last stored |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const h of rows)
     console.log(
-      `| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} |`,
+      `| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} of ${(h.events * h.streams).toLocaleString('en-US')} | ${(h.events * h.streams - h.delivered).toLocaleString('en-US')} | ${h.ended ?? ''} | ${h.drainSeconds === undefined ? '' : f(h.drainSeconds, 1)} |`,
     );
 }
 process.exit(0);
