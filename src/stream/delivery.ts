@@ -273,12 +273,20 @@ export class Delivery {
     if (!m.suspended) m.channel.waiting.add(m);
   }
 
-  /** The transport can take more for this connection: an SSE stream takes what it missed in the next round. */
+  /**
+   * The transport can take more for this connection: an SSE stream takes what it missed now, in
+   * the transport's drain (uWS sends what it still holds only with a write made there).
+   */
   drained(c: StreamConnection): void {
     if (!(c instanceof SseConnection)) return;
     c.waiting = false;
-    c.channel.waiting.delete(c);
-    if (!c.suspended && c.cursor < c.channel.head) this.enqueue(c.channel);
+    const ch = c.channel;
+    ch.waiting.delete(c);
+    if (c.suspended || c.cursor >= ch.head) return;
+    this.write(ch, c, clock());
+    ch.settle(this.deps.counters.latency, performance.now());
+    // Its log is kept for this member until a pass trims it.
+    this.enqueue(ch);
   }
 
   /** Holds each WebSocket's buffer against the limit, a moment after events went out. */
