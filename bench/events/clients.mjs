@@ -12,6 +12,8 @@ let count = 0;
 let latencies = [];
 let connected = 0;
 let failed = 0;
+/** Streams that answered and were cut later (by the server, since the bench never closes one before the end). */
+let ended = 0;
 const sockets = [];
 
 /** A masked WebSocket text frame (clients must mask). */
@@ -82,6 +84,10 @@ function open(o, index) {
   });
   // Refused or cut before its answer (the server out of descriptors, say): counted, once.
   const refused = () => {
+    if (headDone && !s.endedCounted) {
+      s.endedCounted = true;
+      ended++;
+    }
     if (headDone || s.refusedCounted) return;
     s.refusedCounted = true;
     failed++;
@@ -107,7 +113,7 @@ process.on('message', (m) => {
     };
     step();
   } else if (m.cmd === 'take') {
-    process.send({ id: m.id, count, latencies });
+    process.send({ id: m.id, count, latencies, ended });
     count = 0;
     latencies = [];
   } else if (m.cmd === 'close') {

@@ -77,19 +77,30 @@ while (store.events.backlog > 0) await new Promise((r) => setImmediate(r));
 const elapsed = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const stored = store.events.count() - before;
+// The streams drain after the last event is stored: wait until every delivery is counted, or until
+// none has arrived for QUIET_MS (a stream cut, or frames lost), and say what is missing.
+const QUIET_MS = 10_000;
 let delivered = 0;
+let ended = 0;
 const take = () =>
   new Promise((resolve) => {
-    clients.once('message', (m) => resolve(m.count ?? 0));
+    clients.once('message', (m) => {
+      ended = m.ended ?? 0;
+      resolve(m.count ?? 0);
+    });
     clients.send({ cmd: 'take', id: 0 });
   });
-const end = Date.now() + 20_000;
-while (delivered < total * streams && Date.now() < end) {
-  delivered += await take();
+const t1 = performance.now();
+let lastProgress = Date.now();
+while (delivered < total * streams && Date.now() - lastProgress < QUIET_MS) {
+  const n = await take();
+  if (n) lastProgress = Date.now();
+  delivered += n;
   await new Promise((r) => setTimeout(r, 100));
 }
+const drainSeconds = (performance.now() - t1) / 1000;
 clients.kill('SIGKILL');
 await app.close();
 rmSync(dir, { recursive: true, force: true });
-process.send({ events: total, streams, stored, perSecond: total / elapsed, cpuPerEvent: (cpu.user + cpu.system) / total, delivered });
+process.send({ events: total, streams, stored, perSecond: total / elapsed, cpuPerEvent: (cpu.user + cpu.system) / total, delivered, ended, drainSeconds });
 process.exit(0);

@@ -58,7 +58,7 @@ if (opt.help) {
                       (default 20); --skip-idle skips this part
   --skip-fanout       skip the fan-out runs
   --history-events N  events of the history run (default 200000); --skip-history skips it
-  --cpu-prof DIR      write a CPU profile of each bridge run into DIR
+  --cpu-prof DIR      write a CPU profile of each bridge run (and history run) into DIR
 `);
   process.exit(0);
 }
@@ -433,20 +433,25 @@ if (!opt['skip-history']) {
   for (const kind of servers.filter(isBridge)) {
     for (const streams of [0, 100]) {
       log(`history (${LABEL[kind]}): ${opt['history-events']} events through the bridge's bus, ${streams} SSE clients reading`);
+      const prof = opt['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${opt['cpu-prof']}`, `--cpu-prof-name=history-${kind}-${streams}.cpuprofile`] : [];
       const child = fork(join(here, 'history.mjs'), [opt['history-events'], String(streams), BUILD[kind]], {
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-        execArgv: nodeFlags,
+        execArgv: [...nodeFlags, ...prof],
       });
       children.add(child);
       rows.push({ kind, ...(await new Promise((resolve) => child.once('message', resolve))) });
+      // Its CPU profile, if asked for, is written as it exits.
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
     }
   }
   console.log('\n### History\n');
-  console.log('| build | events | streams reading | stored | lost | events persisted / s | process CPU µs / event | deliveries |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| build | events | streams reading | stored | lost | events persisted / s | process CPU µs / event | deliveries | missing | streams cut | drained in s after the last stored |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const h of rows)
     console.log(
-      `| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} |`,
+      `| ${LABEL[h.kind]} | ${h.events.toLocaleString('en-US')} | ${h.streams} | ${h.stored.toLocaleString('en-US')} | ${(h.events - h.stored).toLocaleString('en-US')} | ${f(h.perSecond, 0)} | ${f(h.cpuPerEvent, 1)} | ${h.delivered.toLocaleString('en-US')} of ${(h.events * h.streams).toLocaleString('en-US')} | ${(h.events * h.streams - h.delivered).toLocaleString('en-US')} | ${h.ended ?? ''} | ${h.drainSeconds === undefined ? '' : f(h.drainSeconds, 1)} |`,
     );
 }
 process.exit(0);

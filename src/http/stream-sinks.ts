@@ -17,6 +17,8 @@ let corkOk = false;
 const corkedWrite = () => {
   corkOk = corkRes.write(corkBytes);
 };
+// An SSE comment line: clients ignore it; it is written only to make uWS send what it holds.
+const FLUSH = ':\n';
 const corkedEnd = () => {
   corkRes.end(corkBytes);
 };
@@ -31,6 +33,8 @@ export class SseSink implements Sink {
   private res?: HttpResponse;
   private gone = false;
   private onWritable?: () => boolean;
+  /** Writes made since the response was handed off (to tell whether a drain wrote anything). */
+  private writes = 0;
 
   constructor(private adapter: ResponseAdapter | undefined) {}
 
@@ -42,14 +46,22 @@ export class SseSink implements Sink {
     corkBytes = bytes;
     res.cork(corkedWrite);
     corkBytes = '';
+    this.writes++;
     if (corkOk) return true;
-    res.onWritable(
-      (this.onWritable ??= () => {
-        this.listener?.drained();
-        return true;
-      }),
-    );
+    res.onWritable((this.onWritable ??= this.writable.bind(this)));
     return false;
+  }
+
+  /**
+   * The socket can take more. While a handler is registered uWS sends what it holds only with the
+   * next write, so when the listener writes nothing now (the client has had every event), a comment
+   * line carries it out: else the last frames would wait for the next event.
+   */
+  private writable(): boolean {
+    const before = this.writes;
+    this.listener?.drained();
+    if (this.writes === before && !this.gone && this.res) this.write(FLUSH);
+    return true;
   }
 
   private first(bytes: Buffer | string): boolean {
@@ -63,13 +75,7 @@ export class SseSink implements Sink {
     // A bound method, not a closure: no context object per stream.
     this.res = adapter.handOff(this.aborted.bind(this));
     this.adapter = undefined;
-    if (!ok)
-      this.res.onWritable(
-        (this.onWritable ??= () => {
-          this.listener?.drained();
-          return true;
-        }),
-      );
+    if (!ok) this.res.onWritable((this.onWritable ??= this.writable.bind(this)));
     return ok;
   }
 

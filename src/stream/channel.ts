@@ -1,10 +1,15 @@
 // An SSE delivery channel. Every stream that wants the same events (one filter, or one client's
-// stored subscriptions) shares one: each event's frame is made once and kept in the channel's log
-// until every member has taken it, and a member writes from its own position, so one write carries
-// everything it has not had yet, and many members at the same position share the same bytes.
+// stored subscriptions) shares one: each event's frame is copied once into the channel's byte log
+// and kept until every member has taken it, and a member writes from its own position, so one write
+// carries everything it has not had yet as a view of that log: no copy per member, none per write.
 import type { EventFilter } from '../events/filter.js';
 import { recordMany } from './histogram.js';
 import type { IndexEntry } from './subscription-index.js';
+
+const EMPTY = Buffer.alloc(0);
+/** The smallest log a channel allocates, and the largest it keeps once every member has read it all (bytes). */
+const LOG_MIN = 16 * 1024;
+const LOG_KEEP = 1024 * 1024;
 
 /** What the channel needs of a member: where it reads from, its slot, its client. */
 export interface ChannelMember {
@@ -30,14 +35,22 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
   queued = false;
   churn = false;
   dead = false;
-  private frames: Buffer[] = [];
+  /**
+   * The frames from `base` to the head, back to back in `log[start, end)`. A view handed to a
+   * writer is never written over: bytes are only added past `end`, and a full log is replaced by a
+   * new one holding what is still unread.
+   */
+  private log = EMPTY;
+  private start = 0;
+  private end = 0;
+  /** Frames held (from `base`), with their arrival. */
+  private count = 0;
   private arrivals: number[] = [];
   /** Bytes up to the end of each frame, counted from the channel's start. */
   private ends: number[] = [];
-  /** Position of frames[0], and the bytes before it. */
+  /** Position of the first frame held, and the bytes before it. */
   private base = 0;
   private bytesBase = 0;
-  private cache?: { from: number; head: number; bytes: Buffer };
   /** Writes of this slice, by the position they started from (for the latency histogram). */
   private readonly writes = new Map<number, number>();
 
@@ -50,31 +63,43 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
 
   /** The position after the last frame. */
   get head(): number {
-    return this.base + this.frames.length;
+    return this.base + this.count;
   }
 
-  append(frame: Buffer, arrival: number): void {
-    this.frames.push(frame);
+  append(frame: Uint8Array, arrival: number): void {
+    if (this.end + frame.length > this.log.length) this.regrow(frame.length);
+    this.log.set(frame, this.end);
+    this.end += frame.length;
+    this.count++;
     this.arrivals.push(arrival);
     this.ends.push((this.ends.length ? this.ends[this.ends.length - 1]! : this.bytesBase) + frame.length);
+  }
+
+  /** A new log with room for what is unread and `more`, twice over (so copies stay one per byte on average). */
+  private regrow(more: number): void {
+    const held = this.end - this.start;
+    const log = Buffer.allocUnsafe(Math.max(LOG_MIN, 2 * (held + more)));
+    this.log.copy(log, 0, this.start, this.end);
+    this.log = log;
+    this.start = 0;
+    this.end = held;
   }
 
   /** Bytes from `pos` to the head. */
   bytesFrom(pos: number): number {
     const i = pos - this.base;
-    if (i >= this.frames.length) return 0;
+    if (i >= this.count) return 0;
     return this.ends[this.ends.length - 1]! - (i <= 0 ? this.bytesBase : this.ends[i - 1]!);
   }
 
-  /** Everything from `pos` to the head as one buffer: the frame itself when it is one, made once per position and head. */
+  /** Bytes held (what the member furthest behind has still to take, at most). */
+  bytesHeld(): number {
+    return this.end - this.start;
+  }
+
+  /** Everything from `pos` to the head as one buffer: a view of the log, valid for as long as it is held. */
   slice(pos: number): Buffer {
-    const i = Math.max(0, pos - this.base);
-    if (i === this.frames.length - 1) return this.frames[i]!;
-    const c = this.cache;
-    if (c && c.from === pos && c.head === this.head) return c.bytes;
-    const bytes = Buffer.concat(i === 0 ? this.frames : this.frames.slice(i));
-    this.cache = { from: pos, head: this.head, bytes };
-    return bytes;
+    return this.log.subarray(this.end - this.bytesFrom(pos), this.end);
   }
 
   /** A member wrote from `from` to the head. */
@@ -85,8 +110,7 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
   /** Records the latency of this slice's writes, each frame once per member that took it. */
   settle(latency: number[], now: number): void {
     if (!this.writes.size) return;
-    for (const [from, n] of this.writes)
-      for (let i = Math.max(0, from - this.base); i < this.frames.length; i++) recordMany(latency, now - this.arrivals[i]!, n);
+    for (const [from, n] of this.writes) for (let i = Math.max(0, from - this.base); i < this.count; i++) recordMany(latency, now - this.arrivals[i]!, n);
     this.writes.clear();
   }
 
@@ -119,17 +143,20 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
     for (const m of this.members) if (m.cursor < min) min = m.cursor;
     const k = min - this.base;
     if (k <= 0) return;
-    this.bytesBase = this.ends[k - 1]!;
-    if (k === this.frames.length) {
-      this.frames = [];
+    const bytesBase = this.ends[k - 1]!;
+    this.start += bytesBase - this.bytesBase;
+    this.bytesBase = bytesBase;
+    if (k === this.count) {
       this.arrivals = [];
       this.ends = [];
+      // A log grown for a backlog is not kept once the backlog is gone.
+      if (this.log.length > LOG_KEEP) this.log = EMPTY;
+      if (this.log === EMPTY) this.start = this.end = 0;
     } else {
-      this.frames = this.frames.slice(k);
       this.arrivals = this.arrivals.slice(k);
       this.ends = this.ends.slice(k);
     }
+    this.count -= k;
     this.base = min;
-    this.cache = undefined;
   }
 }

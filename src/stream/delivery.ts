@@ -34,6 +34,26 @@ const SWEEP_MS = 250;
 
 export const sseFrame = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
+/**
+ * An event's SSE frame (`id: <seq>`, `data: <message>`) encoded into one reused buffer: the view it
+ * returns holds until the next event, and each channel copies it into its own log.
+ */
+class FrameEncoder {
+  private buf = Buffer.allocUnsafe(16 * 1024);
+
+  encode(seq: number, json: string): Buffer {
+    // UTF-8 takes at most three bytes per UTF-16 unit; the head is ASCII.
+    const most = 32 + 3 * json.length;
+    if (most > this.buf.length) this.buf = Buffer.allocUnsafe(most * 2);
+    const b = this.buf;
+    let n = b.write(`id: ${seq}\ndata: `, 0, 'latin1');
+    n += b.write(json, n, 'utf8');
+    b[n++] = 10;
+    b[n++] = 10;
+    return b.subarray(0, n);
+  }
+}
+
 export class Delivery {
   private readonly publisher?: TopicPublisher;
   private readonly budgets: ClientBudgets;
@@ -43,6 +63,7 @@ export class Delivery {
   // Reused per event, so an event allocates nothing for them.
   private readonly matched: Target[] = [];
   private readonly verdicts = new Map<string, Verdict>();
+  private readonly frames = new FrameEncoder();
   // Write passes over SSE channels.
   private readonly queue: SseChannel<SseConnection>[] = [];
   private pass?: { ch: SseChannel<SseConnection>; i: number };
@@ -104,11 +125,13 @@ export class Delivery {
     if (!matched.length) return;
     if (this.limited) this.judge(now);
     let frame: Buffer | undefined;
+    const limit = this.deps.limits.bufferLimit;
     for (const t of matched) {
       if (t instanceof SseChannel) {
-        t.append((frame ??= Buffer.from(`id: ${seq}\ndata: ${ev.json}\n\n`)), ev.arrival);
-        // A stream that is behind is held against the limit as its share grows, not a pass later.
-        for (const m of t.waiting) if (t.bytesFrom(m.cursor) > this.deps.limits.bufferLimit) m.close('buffer_limit');
+        t.append((frame ??= this.frames.encode(seq, ev.json)), ev.arrival);
+        // A stream that is behind is held against the limit as its share grows, not a pass later
+        // (none can be over it while the whole log is within it).
+        if (t.waiting.size && t.bytesHeld() > limit) for (const m of t.waiting) if (t.bytesFrom(m.cursor) > limit) m.close('buffer_limit');
         this.enqueue(t);
       } else this.publish(t, ev);
     }
@@ -250,12 +273,20 @@ export class Delivery {
     if (!m.suspended) m.channel.waiting.add(m);
   }
 
-  /** The transport can take more for this connection: an SSE stream takes what it missed in the next round. */
+  /**
+   * The transport can take more for this connection: an SSE stream takes what it missed now, in
+   * the transport's drain (uWS sends what it still holds only with a write made there).
+   */
   drained(c: StreamConnection): void {
     if (!(c instanceof SseConnection)) return;
     c.waiting = false;
-    c.channel.waiting.delete(c);
-    if (!c.suspended && c.cursor < c.channel.head) this.enqueue(c.channel);
+    const ch = c.channel;
+    ch.waiting.delete(c);
+    if (c.suspended || c.cursor >= ch.head) return;
+    this.write(ch, c, clock());
+    ch.settle(this.deps.counters.latency, performance.now());
+    // Its log is kept for this member until a pass trims it.
+    this.enqueue(ch);
   }
 
   /** Holds each WebSocket's buffer against the limit, a moment after events went out. */
