@@ -224,6 +224,16 @@ function without(
       { implied: [], valueQuestion: false, state: filters.state },
     );
     let ids = found.kind === 'entities' ? found.ids.filter((id) => r.ids.includes(id)) : [];
+    // "except the lights": a word of several kinds (the lights, or light sensors) leaves out the things
+    // meant of whichever kind fits them, not the home's first reading of the word.
+    const kinds = m.meanings.filter((x) => KINDS.has(x.k));
+    const ofKind = kinds.length
+      ? r.ids.filter((id) => {
+          const e = home.entities.get(id)!;
+          return kinds.some((k) => kindFits(k, e)) && (!areas.size && !floors.size ? true : areas.has(e.area ?? '') || floors.has(e.floor ?? ''));
+        })
+      : [];
+    if (!ids.length && ofKind.length) ids = ofKind;
     // "except the lamp": of the things meant, those that carry the word said, if any do.
     const words = m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : []));
     const carrying = ids.filter((id) =>

@@ -116,6 +116,21 @@ describe('which things', () => {
     ]);
     expect(only(en, 'open all the curtains apart from the gazebo')).toMatchObject({ kind: 'not_understood' });
   });
+  test('a kind left out is the things meant of that kind, whichever reading of the word fits them', () => {
+    // "lights" also names light sensors (binary_sensor class light): the exclusion used to resolve to those,
+    // leave nothing out of the kitchen, and so turn its lights off too.
+    expect(calls(en, 'shut everything off in the kitchen apart from the lights')).toEqual(['switch.kitchen turn_off']);
+    expect(calls(en, 'turn off everything in the kitchen except the lights')).toEqual(['switch.kitchen turn_off']);
+    expect(calls(en, 'turn off everything in the living room except the lamp')).toEqual([
+      'fan.ceiling turn_off',
+      'light.play_corner turn_off',
+      'media_player.tv turn_off',
+    ]);
+    // The room's lights less its lights is nothing: refused, never the lights.
+    expect(only(en, 'turn off the kitchen except the lights').kind).not.toBe('act');
+    expect(calls(de, 'mach alles in der Küche aus außer dem Licht')).toEqual(['switch.kitchen turn_off']);
+    expect(calls(de, 'schalte alles im Wohnzimmer aus bis auf die Lampen')).toEqual(['fan.ceiling turn_off', 'media_player.tv turn_off']);
+  });
   test('"apart from this room" is the rest of the home', () => {
     expect(calls(en, 'turn off the lights apart from this room', 'Kitchen')).toEqual(
       ['light.bedroom_lamp', 'light.garage', 'light.living_room_lamp', 'light.play_corner'].map((id) => `${id} turn_off`),
