@@ -601,8 +601,16 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
   }
   if (!asking && grammar.separable) separate(f, lexemes, grammar.separable);
+  // "lock up" is every lock only when nothing is named: "lock up the door" is that one door.
+  if (f.all && !f.everything && lexemes.every((l) => !has(l, 'all') || has(l, 'action')) && singular(f)) f.all = false;
   if (how === 'act') block('asked', f.text);
   return f;
+}
+
+/** A thing named in the singular ("the door"), with no place or kind said in the plural. */
+function singular(f: Frame): boolean {
+  const kinds = f.mentions.flatMap((m) => m.meanings).filter((x) => x.k === 'domain' || x.k === 'bnoun' || x.k === 'generic' || x.k === 'entity');
+  return kinds.length > 0 && !kinds.some((x) => 'plural' in x && x.plural);
 }
 
 /** A verb said apart from its particle ("schließ die Haustür auf"): the pair's act replaces both. */

@@ -131,6 +131,14 @@ describe('which things', () => {
     expect(calls(de, 'mach alles in der Küche aus außer dem Licht')).toEqual(['switch.kitchen turn_off']);
     expect(calls(de, 'schalte alles im Wohnzimmer aus bis auf die Lampen')).toEqual(['fan.ceiling turn_off', 'media_player.tv turn_off']);
   });
+  test('"lock up" is every lock only when nothing is named', () => {
+    const all = ['lock.back_door', 'lock.front_door', 'lock.side_door', 'lock.sliding_doors'].map((id) => `${id} lock`);
+    expect(calls(en, 'lock up', 'Entrance')).toEqual(all);
+    expect(calls(en, 'lock up the doors')).toEqual(all);
+    expect(calls(en, 'lock up the door', 'Entrance')).toEqual(['lock.front_door lock']);
+    expect(calls(en, 'lock up the back door')).toEqual(['lock.back_door lock']);
+    expect(only(en, 'lock up the door')).toMatchObject({ kind: 'ambiguous' });
+  });
   test('"apart from this room" is the rest of the home', () => {
     expect(calls(en, 'turn off the lights apart from this room', 'Kitchen')).toEqual(
       ['light.bedroom_lamp', 'light.garage', 'light.living_room_lamp', 'light.play_corner'].map((id) => `${id} turn_off`),
