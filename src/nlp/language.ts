@@ -100,6 +100,8 @@ export interface LanguageData {
   delays: string[];
   /** Words that make a bare number after them a time of day ("at 8", "um 8"). */
   clock: string[];
+  /** The verb "to be" as it joins a thing to its state ("the tv is on"): such a clause says, it never asks to act. */
+  copulas: string[];
   /** Words that make a command depend on something (if, when, unless). */
   condition: string[];
   /** Words that take something out of what a command acts on (except, but not). */
@@ -218,6 +220,7 @@ const WORDS = v.object({
   time_units: opt(list, []),
   delays: opt(list, []),
   clock: opt(list, []),
+  copulas: opt(list, []),
   condition: opt(list, []),
   except: opt(list, []),
   relations: opt(list, []),

@@ -253,6 +253,8 @@ export interface Grammar {
   delays?: readonly string[];
   /** Words that make a bare number after them a time of day (at, um). */
   clock?: readonly string[];
+  /** "is", "ist": between a thing and its state, the clause says how things are. */
+  copulas?: readonly string[];
 }
 
 /**
@@ -260,7 +262,12 @@ export interface Grammar {
  * "right?" or "oder?") with no request in it ("can you", "bitte"), a yes/no question when it names
  * no act, or a question about an act (which never acts) when it does.
  */
-function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: boolean): { q: QuestionKind; at: number } | 'act' | undefined {
+function askedOf(
+  lexemes: Lexeme[],
+  hesitations: readonly string[],
+  marked: boolean,
+  grammar: Grammar = {},
+): { q: QuestionKind; at: number; said?: true } | 'act' | undefined {
   const asked = questionOf(lexemes, hesitations);
   if (asked) return asked;
   const content = lexemes.filter((l) => l.text !== ',');
@@ -278,6 +285,24 @@ function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: bool
     !imperative &&
     (content.some((l, i) => i > 0 && l.meanings.some((m) => m.k === 'question' && m.q === 'yesno') && content.slice(0, i).some((x) => thingAt(x))) ||
       (content.some((l) => has(l, 'state') || has(l, 'bstate')) && content.some((x) => thingAt(x))));
+  // "the tv is on", "der Fernseher ist an": a thing, "is", then its state, with no verb, says how things are.
+  // It is answered as the question it amounts to, never acted on; a later "it" stands for its things.
+  // Only things, places and articles before "is": "make sure every light is off" asks to act.
+  const { copulas = [], determiners = [], placeWords = [] } = grammar;
+  const subject = (x: Lexeme) =>
+    thingAt(x) || determiners.includes(x.text) || placeWords.includes(x.text) || has(x, 'area') || has(x, 'floor') || has(x, 'position') || has(x, 'all');
+  const copula = content.findIndex(
+    (l, i) => i > 0 && copulas.includes(l.text) && content.slice(0, i).some((x) => thingAt(x)) && content.slice(0, i).every(subject),
+  );
+  if (
+    !imperative &&
+    copula > 0 &&
+    !lexemes.some((l) => has(l, 'request')) &&
+    content.slice(copula + 1).some((l) => has(l, 'state') || has(l, 'bstate') || l.meanings.some((m) => m.k === 'particle' && (m.p === 'on' || m.p === 'off')))
+  ) {
+    const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
+    return { q: 'yesno', at: at - 1, said: true };
+  }
   const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
   if (
     !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement'))) ||
@@ -292,11 +317,11 @@ function askedOf(lexemes: Lexeme[], hesitations: readonly string[], marked: bool
 
 export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false): Frame {
   const { determiners = [], hesitations = [] } = grammar;
-  const how = askedOf(lexemes, hesitations, marked);
+  const how = askedOf(lexemes, hesitations, marked, grammar);
   const asked = typeof how === 'object' ? how : undefined;
   const question = asked?.q;
   const f: Frame = { ...emptyFrame(), question, text: lexemes.map((l) => l.text).join(' ') };
-  if (question && lexemes.some((l) => has(l, 'statement'))) f.statement = true;
+  if (question && (asked?.said || lexemes.some((l) => has(l, 'statement')))) f.statement = true;
   const asking = question !== undefined;
   const first = asked?.at ?? 0;
   const stateWords = lexemes.filter((l, i) => i > first && (has(l, 'state') || has(l, 'bstate') || (asking && has(l, 'particle')))).length;

@@ -90,6 +90,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     separable: vocabulary.separable,
     delays: lang.delays,
     clock: lang.clock,
+    copulas: lang.copulas,
     placeWords: placeWords(lang),
   };
   const frames: Frame[] = [];

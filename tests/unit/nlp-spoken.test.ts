@@ -139,6 +139,19 @@ describe('which things', () => {
     expect(calls(en, 'lock up the back door')).toEqual(['lock.back_door lock']);
     expect(only(en, 'lock up the door')).toMatchObject({ kind: 'ambiguous' });
   });
+  test('"the tv is on" says how things are: answered, never acted on; a later "it" stands for its things', () => {
+    for (const said of ['the tv is on', 'the kitchen cabinets are on', 'the front door is unlocked']) {
+      expect(
+        en.plan(said).some((o) => o.kind === 'act'),
+        said,
+      ).toBe(false);
+    }
+    expect(calls(en, 'the tv is on, turn it off')).toEqual(['media_player.tv turn_off']);
+    expect(calls(en, 'the kitchen cabinets are on, switch them off')).toEqual(['light.kitchen_cabinets turn_off']);
+    expect(calls(en, 'make sure the tv is off')).toEqual(['media_player.tv turn_off']);
+    expect(de.plan('der Fernseher ist an').some((o) => o.kind === 'act')).toBe(false);
+    expect(calls(de, 'der Fernseher ist an, mach ihn aus')).toEqual(['media_player.tv turn_off']);
+  });
   test('"apart from this room" is the rest of the home', () => {
     expect(calls(en, 'turn off the lights apart from this room', 'Kitchen')).toEqual(
       ['light.bedroom_lamp', 'light.garage', 'light.living_room_lamp', 'light.play_corner'].map((id) => `${id} turn_off`),
