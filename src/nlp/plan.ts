@@ -277,6 +277,9 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   const range = outOfRange(act);
   if (range) return refuse('range', [String(range.value)], range);
   if (f.everything && !f.mentions.length && !ON_OFF_VERBS.has(act.verb)) return refuse('cannot', [f.text], { verb: act.verb });
+  // "start", "get going" with nothing named: what to start is not guessed (a robot is named, or its place, or "clean").
+  if (act.verb === 'start' && !f.mentions.length && !f.areas.length && !f.floors.length && !f.here && !f.everything)
+    return refuse('no_target', [], { verb: act.verb, where: [] });
   // Each entity's step is worked out once: resolving asks whether it fits, planning uses it.
   const steps0 = new Map<string, ReturnType<typeof serviceFor>>();
   const stepOf = (e: HomeEntity) => {

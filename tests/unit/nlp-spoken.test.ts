@@ -152,6 +152,18 @@ describe('which things', () => {
     expect(de.plan('der Fernseher ist an').some((o) => o.kind === 'act')).toBe(false);
     expect(calls(de, 'der Fernseher ist an, mach ihn aus')).toEqual(['media_player.tv turn_off']);
   });
+  test('"start" with nothing named is not guessed to be the one robot', () => {
+    for (const said of ['start', 'get going'])
+      expect(
+        en.plan(said).some((o) => o.kind === 'act'),
+        said,
+      ).toBe(false);
+    const steps = en.plan('turn off the bedroom lamp and the fan but keep the kitchen going').flatMap((o) => (o.kind === 'act' ? o.steps : []));
+    expect(steps.some((st) => st.service === 'start')).toBe(false);
+    expect(calls(en, 'get the vacuum going')).toEqual(['vacuum.rover start']);
+    expect(calls(en, 'clean the kitchen')).toEqual(['vacuum.rover start']);
+    expect(de.plan('starte').some((o) => o.kind === 'act')).toBe(false);
+  });
   test('"apart from this room" is the rest of the home', () => {
     expect(calls(en, 'turn off the lights apart from this room', 'Kitchen')).toEqual(
       ['light.bedroom_lamp', 'light.garage', 'light.living_room_lamp', 'light.play_corner'].map((id) => `${id} turn_off`),
