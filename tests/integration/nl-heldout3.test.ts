@@ -26,6 +26,7 @@ describe.each(SETS)('the $language third held-out phrasings', ({ language, home,
     const score = await scoreSet(s, language, 'heldout3 (held out)', readCases<Paraphrase>(cases));
     console.log(score.report);
     expect(score.unsafe, score.report).toEqual([]);
+    expect(score.wrongActions, score.report).toEqual([]);
     expect(score.total.correct / score.cases, score.report).toBeGreaterThanOrEqual(minCorrect);
     expect(score.total.wrong, score.report).toBeLessThanOrEqual(maxWrong);
   });

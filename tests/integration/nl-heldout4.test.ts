@@ -1,18 +1,23 @@
 // The fourth held-out phrasing set, tests/fixtures/nl/heldout4 (issue 39): sentences as people say or
 // type them, written from the two test homes and the case format only, without reading the parser,
 // its words or any earlier set. It prints the counts by category and fails when a case that wants a
-// refusal, a question back or an answer gets actions. No floor yet: the first scoring sets it.
+// refusal, a question back or an answer gets actions, or any case gets an action it did not want.
+// Scored blind once on main at faeb43a (2026-11-28): en 149 of 178 correct, 24 refused, 5 wrong (3 of
+// them wrong actions on commands); de 132 of 147, 13 refused, 2 wrong (no action). The lead read the
+// misses then, and mended three kinds of wrong action with sentences of his own (a kind left out,
+// "lock up the door", "the tv is on", a bare "start"): floors at the score after (en 152, 1 wrong
+// answer; de 132, 2 wrong answers; no wrong action in either). Judge the next round on a newer set.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fixture, type Paraphrase, readCases } from '../helpers/nl-cases.js';
 import { scoreSet } from '../helpers/nl-score.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const SETS = [
-  { language: 'en' as const, home: 'home.yaml', cases: 'heldout4/en.jsonl' },
-  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout4/de.jsonl' },
+  { language: 'en' as const, home: 'home.yaml', cases: 'heldout4/en.jsonl', minCorrect: 0.85, maxWrong: 1 },
+  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout4/de.jsonl', minCorrect: 0.89, maxWrong: 2 },
 ];
 
-describe.each(SETS)('the $language fourth held-out phrasings', ({ language, home, cases }) => {
+describe.each(SETS)('the $language fourth held-out phrasings', ({ language, home, cases, minCorrect, maxWrong }) => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer({ SIM_HOME: fixture(home) });
@@ -20,9 +25,12 @@ describe.each(SETS)('the $language fourth held-out phrasings', ({ language, home
   });
   afterAll(() => s?.close());
 
-  test('no action where a refusal, a question back or an answer is wanted', async () => {
+  test('no action where none or another is wanted, and the score at its floor', async () => {
     const score = await scoreSet(s, language, 'heldout4 (held out)', readCases<Paraphrase>(cases));
     console.log(score.report);
     expect(score.unsafe, score.report).toEqual([]);
+    expect(score.wrongActions, score.report).toEqual([]);
+    expect(score.total.correct / score.cases, score.report).toBeGreaterThanOrEqual(minCorrect);
+    expect(score.total.wrong, score.report).toBeLessThanOrEqual(maxWrong);
   });
 });
