@@ -45,15 +45,19 @@ describe('a water valve is not opened unconfirmed', () => {
       held(await rest('POST', '/api/device/control', { entity_id: 'valve.main_water', action, parameters }), action);
       closed();
     }
-    // Home Assistant's generic turn_on and toggle skip a domain without that service (valves have
-    // open_valve): the call does nothing, so it need not ask; the valve stays closed.
-    for (const service of ['turn_on', 'toggle']) {
-      await s.call('/api/tools/call', 'POST', {
-        name: 'call_service',
-        arguments: { operation: 'call', domain: 'homeassistant', service, target: { entity_id: 'valve.main_water' } },
-      });
-      closed();
-    }
+    // Home Assistant's generic services call the target domain's service of the same name, skipping a
+    // domain without it (handle_turn_service): valves have no turn_on, so homeassistant.turn_on does
+    // nothing; they do have toggle, so homeassistant.toggle opens a closed valve and must ask.
+    await s.call('/api/tools/call', 'POST', {
+      name: 'call_service',
+      arguments: { operation: 'call', domain: 'homeassistant', service: 'turn_on', target: { entity_id: 'valve.main_water' } },
+    });
+    closed();
+    held(
+      await tool('call_service', { operation: 'call', domain: 'homeassistant', service: 'toggle', target: { entity_id: 'valve.main_water' } }),
+      'homeassistant.toggle',
+    );
+    closed();
     for (const [domain, service, data] of [
       ['valve', 'toggle', {}],
       ['valve', 'set_valve_position', { position: 1 }],
