@@ -3,7 +3,7 @@
 // and kept until every member has taken it, and a member writes from its own position, so one write
 // carries everything it has not had yet as a view of that log: no copy per member, none per write.
 import type { EventFilter } from '../events/filter.js';
-import { recordMany } from './histogram.js';
+import { recordArrivals } from './histogram.js';
 import type { IndexEntry } from './subscription-index.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -51,8 +51,8 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
   /** Position of the first frame held, and the bytes before it. */
   private base = 0;
   private bytesBase = 0;
-  /** Writes of this slice, by the position they started from (for the latency histogram). */
-  private readonly writes = new Map<number, number>();
+  /** Writes of this pass, three numbers each: from, to, and how many members wrote just that (for the latency histogram). */
+  private readonly writes: number[] = [];
 
   constructor(
     readonly key: string,
@@ -102,16 +102,45 @@ export class SseChannel<M extends ChannelMember = ChannelMember> {
     return this.log.subarray(this.end - this.bytesFrom(pos), this.end);
   }
 
-  /** A member wrote from `from` to the head. */
-  noteWrite(from: number): void {
-    this.writes.set(from, (this.writes.get(from) ?? 0) + 1);
+  /**
+   * The frames from `pos` that fill at most `max` bytes (one frame at least), as a view of the log
+   * and the position after them.
+   */
+  sliceUpTo(pos: number, max: number): { bytes: Buffer; to: number } {
+    const i = Math.max(0, pos - this.base);
+    const before = i === 0 ? this.bytesBase : this.ends[i - 1]!;
+    // The last frame whose end is within `max` of the start, by halving (ends only grow).
+    let lo = i;
+    let hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.ends[mid]! - before <= max) lo = mid;
+      else hi = mid - 1;
+    }
+    const startAt = this.end - (this.ends[this.count - 1]! - before);
+    return { bytes: this.log.subarray(startAt, startAt + (this.ends[lo]! - before)), to: this.base + lo + 1 };
+  }
+
+  /** A member wrote the frames from `from` to `to`. */
+  noteWrite(from: number, to: number): void {
+    const w = this.writes;
+    for (let k = 0; k < w.length; k += 3) {
+      if (w[k] === from && w[k + 1] === to) {
+        w[k + 2]!++;
+        return;
+      }
+    }
+    w.push(from, to, 1);
   }
 
   /** Records the latency of this slice's writes, each frame once per member that took it. */
   settle(latency: number[], now: number): void {
-    if (!this.writes.size) return;
-    for (const [from, n] of this.writes) for (let i = Math.max(0, from - this.base); i < this.count; i++) recordMany(latency, now - this.arrivals[i]!, n);
-    this.writes.clear();
+    const w = this.writes;
+    if (!w.length) return;
+    for (let k = 0; k < w.length; k += 3) {
+      recordArrivals(latency, now, this.arrivals, Math.max(0, w[k]! - this.base), Math.min(this.count, w[k + 1]! - this.base), w[k + 2]!);
+    }
+    w.length = 0;
   }
 
   add(m: M): void {

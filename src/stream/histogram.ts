@@ -36,7 +36,25 @@ export function quantile(h: readonly number[], q: number): number {
   return Math.round(upper(BUCKETS - 1) * 1000) / 1000;
 }
 
-/** Records `n` samples of the same latency at once (one write reached n clients). */
-export function recordMany(h: number[], ms: number, n: number): void {
-  h[bucketOf(ms)]! += n;
+/**
+ * Records, `n` times each, the latency at `now` of the arrivals `arrivals[from, to)`, which are in
+ * order (oldest first). A backlog written at once is thousands of frames in a few buckets: each
+ * bucket's run is found by halving, so the cost follows the buckets, not the frames, and the counts
+ * are the ones a frame-by-frame loop would make.
+ */
+export function recordArrivals(h: number[], now: number, arrivals: readonly number[], from: number, to: number, n: number): void {
+  let i = from;
+  while (i < to) {
+    const b = bucketOf(now - arrivals[i]!);
+    // The last frame in bucket b: later arrivals are younger, so their buckets are b or lower.
+    let lo = i;
+    let hi = to - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (bucketOf(now - arrivals[mid]!) === b) lo = mid;
+      else hi = mid - 1;
+    }
+    h[b]! += n * (lo - i + 1);
+    i = lo + 1;
+  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { ClientBudgets } from '../../src/stream/client-budget.js';
 import { matches, normalFilter } from '../../src/events/filter.js';
 import { filtersWhere } from '../../src/store/events.js';
-import { bucketOf, merge, newHistogram, quantile, record } from '../../src/stream/histogram.js';
+import { bucketOf, merge, newHistogram, quantile, record, recordArrivals } from '../../src/stream/histogram.js';
 import { isoDuration } from '../../src/stream/metrics.js';
 import { SubscriptionIndex, type IndexEntry } from '../../src/stream/subscription-index.js';
 
@@ -72,6 +72,29 @@ test('latency histogram: quantiles within a bucket’s width, merging adds', () 
   expect(g.reduce((a, b) => a + b)).toBe(200);
   expect(bucketOf(0)).toBe(0);
   expect(bucketOf(1e9)).toBe(h.length - 1);
+});
+
+test('latency histogram: a run of arrivals counts as frame by frame', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let round = 0; round < 200; round++) {
+    const now = 1000 + random() * 5000;
+    const arrivals: number[] = [];
+    // Oldest first, spread from seconds to microseconds old, with repeats (events of one tick).
+    let t = now - random() * 3000;
+    const count = Math.floor(random() * 400);
+    for (let i = 0; i < count; i++) {
+      arrivals.push(t);
+      if (random() < 0.7) t += random() * random() * (now - t);
+    }
+    const from = Math.floor(random() * (count + 1));
+    const n = 1 + Math.floor(random() * 5);
+    const expected = newHistogram();
+    for (let i = from; i < count; i++) expected[bucketOf(now - arrivals[i]!)]! += n;
+    const got = newHistogram();
+    recordArrivals(got, now, arrivals, from, count, n);
+    expect(got).toEqual(expected);
+  }
 });
 
 test('ISO 8601 durations', () => {
