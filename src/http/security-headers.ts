@@ -49,13 +49,15 @@ export interface EncodedHeader {
 /**
  * A policy's headers, encoded once, also as one block: uWS writes `name: value\r\n`, so the first
  * name with a value that carries the other lines puts every header on the wire in one call
- * instead of one call each. The block is made from the constants above only, never from input.
+ * instead of one call each. The block is made from the constants above only; an answer adds its own lines
+ * (its id, its type), as uWS would write them one call each.
  */
 export interface HeaderSet {
   readonly headers: readonly EncodedHeader[];
   readonly names: ReadonlySet<string>;
   readonly blockName: Buffer;
-  readonly blockValue: Buffer;
+  /** The block's value: the first header's, then the other lines (each answer adds its own). */
+  readonly blockText: string;
 }
 
 export function encodeHeaders(headers: readonly (readonly [string, string])[]): HeaderSet {
@@ -68,7 +70,7 @@ export function encodeHeaders(headers: readonly (readonly [string, string])[]): 
     headers: encoded,
     names: new Set(encoded.map((h) => h.lower)),
     blockName: Buffer.from(headers[0]![0]),
-    blockValue: Buffer.from(`${headers[0]![1]}${rest}`),
+    blockText: `${headers[0]![1]}${rest}`,
   };
 }
 
