@@ -190,6 +190,7 @@ const calendarTool = tool({
     "Calendars. operation: list; events (start, end: date or local time; default now to +1 day; gives uid); create (summary, start, end; dates = all day, end exclusive); update (uid + whole event); delete (uid). recurrence_id (+this_and_future) for a series' instance.",
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  readOperations: ['list', 'events'],
   run: async (args, { home }) => {
     const op = args.operation;
     for (const [field, ops] of Object.entries(ONLY)) {

@@ -152,6 +152,7 @@ const todoTool = tool({
     'To-do and shopping lists. operation: lists; items; add; rename (new_name); complete; reopen; move (after: item, none = top); remove. list: id or name; item: name or uid. due (date or local time), description: where the list keeps them.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  readOperations: ['lists', 'items'],
   run: async (args, { home }) => {
     const op = args.operation;
     for (const [field, ops] of Object.entries(ONLY)) {

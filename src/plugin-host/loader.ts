@@ -41,6 +41,8 @@ const toolShape = v.object({
   input: v.custom(isObjectSchema, 'must be a valibot object schema (v.object({...}))'),
   output: v.optional(v.custom(isSchema, 'must be a valibot schema')),
   core: v.optional(v.boolean('must be true or false')),
+  // A list, never a string: `includes` on a string would match parts of a name.
+  readOperations: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()), 'must be a list of operation names')),
   run: v.function('must be a function'),
 });
 

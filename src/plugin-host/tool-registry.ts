@@ -78,13 +78,20 @@ export class ToolRegistry {
    * Assistant's config only while CONFIG_EDITING is on and to callers that may edit config; an
    * admin tool only while ADMIN_TOOLS is on and to callers with the admin scope (its own scope:
    * control is not what it needs); any other tool that does not only read (readOnlyHint) only to
-   * callers with control.
+   * callers with control, except for the operations it declares read only (readOperations): a call
+   * (`args` given) with one of those, and the listing (no `args`), where some are there to use.
    */
-  private withheld(t: BoundTool, principal: Principal | undefined, available: (t: BoundTool) => boolean): Withheld | undefined {
+  private withheld(t: BoundTool, principal: Principal | undefined, available: (t: BoundTool) => boolean, args?: unknown): Withheld | undefined {
     if (!available(t)) return 'unavailable';
-    if (t.definition.edits === 'config') return !this.configEditing() ? 'config_editing' : mayEditConfig(principal) ? undefined : 'config_scope';
-    if (t.definition.edits === 'admin') return this.mayUseAdmin(principal) ? undefined : 'admin';
-    return mayControl(principal) || t.definition.annotations?.readOnlyHint === true ? undefined : 'control_scope';
+    const d = t.definition;
+    if (d.edits === 'config') return !this.configEditing() ? 'config_editing' : mayEditConfig(principal) ? undefined : 'config_scope';
+    if (d.edits === 'admin') return this.mayUseAdmin(principal) ? undefined : 'admin';
+    if (mayControl(principal) || d.annotations?.readOnlyHint === true) return undefined;
+    const reads = d.readOperations;
+    if (!reads?.length) return 'control_scope';
+    if (args === undefined) return undefined;
+    const op = typeof args === 'object' && args !== null ? (args as { operation?: unknown }).operation : undefined;
+    return typeof op === 'string' && reads.includes(op) ? undefined : 'control_scope';
   }
 
   /** Whether a tool's plugin is available now, asked once per plugin and the visible domains read once. */
@@ -158,9 +165,16 @@ export class ToolRegistry {
     const tool = this.usable(name, principal);
     // An admin tool the caller may not use is not there for it, as in its catalogue.
     if (!tool) throw notFound(`No tool ${name.slice(0, 64)}; GET /api/tools lists them`, { tool: name.slice(0, 64) });
-    const withheld = this.withheld(tool, principal, this.availability());
-    if (withheld) return errorResult(refusalOf(withheld, name, principal));
+    const available = this.availability();
+    const offered = this.withheld(tool, principal, available);
+    if (offered) return errorResult(refusalOf(offered, name, principal));
     const checked = checkArguments(tool, args ?? {});
+    // Offered for the operations that read: the operation asked, as checked, decides.
+    const withheld = this.withheld(tool, principal, available, checked);
+    if (withheld) {
+      const op = (checked as { operation?: unknown }).operation;
+      return errorResult(refusalOf(withheld, name, principal, { ops: tool.definition.readOperations ?? [], op: typeof op === 'string' ? op : undefined }));
+    }
     try {
       return await tool.run(checked, principal, client);
     } catch (err) {
@@ -180,8 +194,9 @@ export class ToolRegistry {
 type Withheld = 'unavailable' | 'config_editing' | 'config_scope' | 'control_scope' | 'admin';
 
 /** A withheld tool's refusal, in the checkpoint's words where the checkpoint has them. */
-function refusalOf(why: Withheld, name: string, principal: Principal | undefined): AppError {
-  const what = `the tool ${name}`;
+function refusalOf(why: Withheld, name: string, principal: Principal | undefined, reads?: { ops: readonly string[]; op?: string }): AppError {
+  const what =
+    reads && why === 'control_scope' ? `${reads.op ?? 'this operation'} with the tool ${name} (only ${reads.ops.join(', ')} read)` : `the tool ${name}`;
   const refusal =
     why === 'control_scope'
       ? controlScopeRefusal(principal, what)
@@ -192,7 +207,13 @@ function refusalOf(why: Withheld, name: string, principal: Principal | undefined
           : why === 'admin'
             ? new AppError('FORBIDDEN', 403, `${what} looks after Home Assistant itself: it needs ADMIN_TOOLS on and the admin scope`)
             : new AppError('FORBIDDEN', 403, `${what} is not offered now: the home has nothing it acts on that this caller may see`);
-  return new AppError(refusal.code, refusal.status, refusal.message, { ...refusal.details, tool: name, offered: false });
+  return new AppError(refusal.code, refusal.status, refusal.message, {
+    ...refusal.details,
+    tool: name,
+    // A tool with operations that read is still offered to a caller that may only read.
+    offered: why === 'control_scope' && reads !== undefined,
+    ...(reads && why === 'control_scope' ? { read_operations: reads.ops } : {}),
+  });
 }
 
 /**

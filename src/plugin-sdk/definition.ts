@@ -35,6 +35,13 @@ export interface ToolDefinition<S extends ToolInput = ToolInput> {
    */
   edits?: 'config' | 'admin';
   /**
+   * For a tool that reads and changes by its `operation` argument: the operations that only read.
+   * A caller that may only read (a `read` grant, Home Assistant's read-only link) is offered the
+   * tool and may call it with one of these; any other operation is refused before the tool runs.
+   * What the tool then does is still judged by the checkpoint.
+   */
+  readOperations?: readonly string[];
+  /**
    * Listed to every client even when the whole list would exceed the bridge's budget for an
    * assistant's context; the other tools are then found through `find_tools` and called directly
    * or through `call_tool` (docs/tool-list.md). For the few tools an assistant needs first.

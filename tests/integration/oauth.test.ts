@@ -103,7 +103,29 @@ describe('grants as the person sees them', () => {
     const client = await authorizedClient(reader, ['read']);
     const tools = (await client.listTools()).tools;
     expect(tools.length).toBeGreaterThan(3);
-    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    // Tools that only read, and the two that read by some operations (readOperations).
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(['calendar', 'todo']);
+    // It reads the shopping list and the calendar, and changes neither.
+    const list = 'todo.shopping_list';
+    const itemsBefore = JSON.stringify(server.app.simulator!.getState(list));
+    const items = await client.callTool({ name: 'todo', arguments: { operation: 'items', list } });
+    expect(items.isError, JSON.stringify(items)).toBeFalsy();
+    expect(JSON.stringify(items.content)).toMatch(/Shopping List/);
+    const events = await client.callTool({ name: 'calendar', arguments: { operation: 'events', entity_id: 'calendar.family' } });
+    expect(events.isError, JSON.stringify(events)).toBeFalsy();
+    for (const [name, args] of [
+      ['todo', { operation: 'add', list, item: 'eggs' }],
+      ['todo', { operation: 'remove', list, item: 'Bread' }],
+      ['calendar', { operation: 'create', entity_id: 'calendar.family', summary: 'x', start: '2027-01-05T10:00:00', end: '2027-01-05T11:00:00' }],
+    ] as const) {
+      const r = (await client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent?: { error?: { code: string; details: Record<string, unknown> } };
+      };
+      expect(r.isError, `${name} ${args.operation}`).toBe(true);
+      expect(r.structuredContent?.error).toMatchObject({ code: 'FORBIDDEN', details: { scope: ['read'], tool: name, read_operations: expect.any(Array) } });
+    }
+    expect(JSON.stringify(server.app.simulator!.getState(list))).toBe(itemsBefore);
     const refused = await client.callTool({ name: 'control_lights', arguments: { entity_id: 'light.bedroom_lamp', command: 'off' } });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toMatch(/read access only/);
@@ -171,7 +193,11 @@ describe('scope is checked on every request', () => {
     expect(server.app.simulator!.getState(lamp)!.state).toBe(before);
     // And the session lists only what reads, from then on.
     const listed = await body(await rpc(read.access_token, session, 4, 'tools/list', {}));
-    expect(listed.result.tools.every((t: { annotations?: { readOnlyHint?: boolean } }) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(
+      listed.result.tools
+        .filter((t: { annotations?: { readOnlyHint?: boolean } }) => t.annotations?.readOnlyHint !== true)
+        .map((t: { name: string }) => t.name),
+    ).toEqual(['calendar', 'todo']);
     for (const grant of await grants()) expect((await server.call(`/api/tokens/${grant.id}`, 'DELETE')).status).toBe(200);
   });
 });

@@ -162,6 +162,7 @@ describe('the built service with a folder of user plugins', () => {
     const failed = Object.fromEntries(health.plugins.failed.map((f: any) => [f.path.split('/').pop(), f.reason]));
     expect(failed['throws-on-load.mjs']).toBe('it failed to load: this plugin is broken on purpose');
     expect(failed['bad-definition.mjs']).toMatch(/^its definition is not valid: name: must be lower snake case.*version: is required/);
+    expect(failed['reads-as-text.mjs']).toMatch(/^its definition is not valid: tools\.0\.readOperations: must be a list of operation names/);
     expect(failed['duplicate-name.mjs']).toBe('another plugin is named discovery');
     expect(failed['long-named-copy.mjs']).toBe(
       'the tool name count_entities is taken by the plugin greeter, and a_copy_of_the_greeter_with_a_name_long_enough_to_overflow__count_entities is longer than 64 characters',
