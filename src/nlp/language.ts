@@ -106,6 +106,8 @@ export interface LanguageData {
   condition: string[];
   /** Words that take something out of what a command acts on (except, but not). */
   except: string[];
+  /** Words that, with a negation, leave things out of a command before them ("…, only not the hall one", "…, nur den rechten nicht"). */
+  except_with_not: string[];
   /** Where a thing is said by another (next to the tv): the parser does not find things that way. */
   relations: string[];
   /** A count of things (two of the lights): the parser does not choose some of them. */
@@ -223,6 +225,7 @@ const WORDS = v.object({
   copulas: opt(list, []),
   condition: opt(list, []),
   except: opt(list, []),
+  except_with_not: opt(list, []),
   relations: opt(list, []),
   of: opt(list, []),
   hesitations: opt(list, []),

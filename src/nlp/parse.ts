@@ -255,6 +255,54 @@ export interface Grammar {
   clock?: readonly string[];
   /** "is", "ist": between a thing and its state, the clause says how things are. */
   copulas?: readonly string[];
+  /** "only", "nur", "aber": with a negation after a command, they open what is left out. */
+  exceptWithNot?: readonly string[];
+}
+
+/**
+ * "switch off the lights, not the lamp", "alles zu, nur den rechten Vorhang nicht", "…, nur nicht den
+ * im Flur": after a command with its verb and its things, a negation beside nothing but things,
+ * places and positions (after a comma, "only", "but") leaves those out; it does not forbid the act.
+ * Where the words left out start (`at`: read as "except") and the word to pass over (`skip`: the negation, or "only" before it).
+ */
+export function negatedExceptions(lexemes: Lexeme[], grammar: Grammar = {}): { at: number; skip: number } | undefined {
+  const { determiners = [], placeWords = [], exceptWithNot = [] } = grammar;
+  const neg = lexemes.findIndex((l) => has(l, 'negation') && only(l, 'negation', 'filler'));
+  if (neg < 1 || lexemes.slice(neg + 1).some((l) => has(l, 'negation'))) return undefined;
+  const named = (x: Lexeme) =>
+    thingAt(x) ||
+    has(x, 'area') ||
+    has(x, 'floor') ||
+    has(x, 'position') ||
+    has(x, 'here') ||
+    (has(x, 'pronoun') && !only(x, 'pronoun', 'filler')) ||
+    x.text === '1';
+  const word = (x: Lexeme) => named(x) || determiners.includes(x.text) || placeWords.includes(x.text) || has(x, 'pronoun');
+  // What may close the sentence after the things: a comma, a tag, "too", "please".
+  const closing = (x: Lexeme) => x.text === ',' || has(x, 'tag_question') || has(x, 'tag_request') || only(x, 'filler');
+  const opener = (x: Lexeme | undefined) => Boolean(x && (x.text === ',' || exceptWithNot.includes(x.text)));
+  const commandBefore = (end: number) => {
+    const part = lexemes.slice(0, end);
+    return (
+      part.some((x, j) => actWord(x, determiners, part[j - 1], part.slice(j + 1))) &&
+      part.some((x) => thingAt(x) || has(x, 'area') || has(x, 'floor') || has(x, 'everything') || has(x, 'here'))
+    );
+  };
+  // "…, not the lamp", "…, nur nicht den im Flur": the negation opens the things.
+  let open = neg - 1;
+  if (exceptWithNot.includes(lexemes[open]!.text) && lexemes[open - 1]?.text === ',') open--;
+  if (opener(lexemes[neg - 1])) {
+    let j = neg + 1;
+    while (lexemes[j] && word(lexemes[j]!)) j++;
+    if (j > neg + 1 && lexemes.slice(neg + 1, j).some(named) && lexemes.slice(j).every(closing) && commandBefore(open))
+      return { at: neg, skip: lexemes[neg - 1]!.text === ',' ? -1 : neg - 1 };
+  }
+  // "…, nur den rechten Vorhang nicht", "…, aber die Rollläden nicht": the negation closes them.
+  if (!lexemes.slice(neg + 1).every(closing)) return undefined;
+  let j = neg - 1;
+  while (j > 0 && word(lexemes[j]!)) j--;
+  if (j < neg - 1 && opener(lexemes[j]) && lexemes.slice(j + 1, neg).some(named) && commandBefore(j)) return { at: j, skip: neg };
+  return undefined;
 }
 
 /**
@@ -332,6 +380,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
   let group = 0;
   let groupHasThing = false;
   let excluding = false;
+  const notExcept = asking ? undefined : negatedExceptions(lexemes, grammar);
   const block = (kind: BlockerKind, word: string) => {
     const b = f.blockers.find((x) => x.kind === kind);
     if (b) b.words.push(word);
@@ -350,6 +399,12 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
   for (let i = asking ? first + 1 : 0; i < lexemes.length; i++) {
     const l = lexemes[i]!;
     const ms = l.meanings;
+    if (i === notExcept?.skip) continue;
+    if (i === notExcept?.at) {
+      excluding = true;
+      f.exclude ??= { words: [], mentions: [], areas: [], floors: [], positions: [] };
+      continue;
+    }
     if (!ms.length) {
       f.unknown.push(l.text);
       // "in the sauna", "in the wine cellar": a place word before it, with only articles and unknown words between.
@@ -414,6 +469,9 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       continue;
     }
     const blocker = blockerOf(l, lexemes[i - 1]);
+    // "is the fan not on", "the tv isn't on, is it": a question never acts, so its "not" forbids nothing;
+    // before a verb ("any reason not to open …") it is about an act, and refused as one.
+    if (blocker === 'negation' && asking && how !== 'act' && !lexemes.slice(i + 1).some(actVerb)) continue;
     if (blocker) {
       block(blocker, l.text);
       continue;
@@ -458,6 +516,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       }
       continue;
     }
+    // "not the ceiling one", "except for the ceiling one": one after a thing's word is that thing.
+    if (num && l.text === '1' && excluding && thingAt(lexemes[i - 1]) && !lexemes[i + 1]?.meanings.some((m) => m.k === 'unit' || TARGET.has(m.k))) continue;
     if (num) {
       if (pendingCode || (f.props.includes('code') && !f.numbers.length)) {
         f.code = l.text;

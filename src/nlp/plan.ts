@@ -91,6 +91,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     delays: lang.delays,
     clock: lang.clock,
     copulas: lang.copulas,
+    exceptWithNot: lang.except_with_not,
     placeWords: placeWords(lang),
   };
   const frames: Frame[] = [];

@@ -208,3 +208,34 @@ describe('values', () => {
     expect(only(en, 'dim the garage light by half')).toMatchObject({ kind: 'not_understood' });
   });
 });
+
+// Issue 39, fifth round: kinds of miss seen in heldout4 and the earlier sets, each taught as a rule and
+// shown with sentences of our own.
+describe('"not" in a question or beside what is left out', () => {
+  test('a question never acts, so its "not" forbids nothing: it is answered', () => {
+    expect(only(en, "the garage light isn't on, is it")).toMatchObject({ kind: 'query', entities: ['light.garage'] });
+    expect(only(en, 'is the ceiling fan not on?')).toMatchObject({ kind: 'query', entities: ['fan.ceiling'] });
+    expect(only(en, "Ada isn't home, is she?")).toMatchObject({ kind: 'query', entities: ['person.ada'] });
+    expect(only(en, 'nobody left the side door unlocked, did they')).toMatchObject({ kind: 'query', entities: ['lock.side_door'] });
+    expect(only(de, 'der Fernseher ist nicht an, oder?')).toMatchObject({ kind: 'query', entities: ['media_player.tv'] });
+  });
+  test('a "not" before a verb in a question is about an act, and refused', () => {
+    expect(only(en, 'any reason not to close the bedroom curtain?')).toMatchObject({ kind: 'not_understood', reason: 'negation' });
+  });
+  test('a statement with "not", then a command: the command acts', () => {
+    expect(calls(en, "the garage light isn't on, switch it on")).toEqual(['light.garage turn_on']);
+  });
+  test('"…, not the X", "nur X nicht", "aber X nicht", "nur nicht X" leave X out', () => {
+    expect(calls(en, 'turn off the kitchen lights, not the cabinets')).toEqual(['light.kitchen_ceiling turn_off', 'light.kitchen_countertop turn_off']);
+    expect(calls(en, 'lock every door, only not the front door please')).toEqual(['lock.back_door lock', 'lock.side_door lock', 'lock.sliding_doors lock']);
+    expect(calls(en, 'switch on the kitchen lights, not the ceiling one')).toEqual(['light.kitchen_cabinets turn_on', 'light.kitchen_countertop turn_on']);
+    expect(calls(de, 'mach im Wohnzimmer alles aus, nur den Deckenventilator nicht')).toEqual(['media_player.tv turn_off']);
+    expect(calls(de, 'schalt alle Schalter aus, aber den in der Küche nicht')).toEqual(['switch.corridor turn_off']);
+  });
+  test('a "not" with no things after it still forbids the act', () => {
+    expect(only(en, 'close all the curtains, not now')).toMatchObject({ kind: 'not_understood', reason: 'negation' });
+    expect(only(en, "don't open the bedroom curtain")).toMatchObject({ kind: 'not_understood', reason: 'negation' });
+    expect(only(de, 'mach alle Lichter aus, nur nicht jetzt')).toMatchObject({ kind: 'not_understood', reason: 'negation' });
+    expect(only(de, 'mach den Fernseher nicht aus')).toMatchObject({ kind: 'not_understood', reason: 'negation' });
+  });
+});
