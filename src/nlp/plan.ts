@@ -10,7 +10,7 @@ import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
 import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
-import { Recoverer } from './recover.js';
+import { Recoverer, type Recovery } from './recover.js';
 import { absent, answer } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
 import { EVERYTHING, kindsOf, resolve, scopeOf } from './targets.js';
@@ -96,6 +96,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   };
   const frames: Frame[] = [];
   let unsure: { word: string; guess: string } | undefined;
+  const guessed: Recovery['guesses'] = [];
   // Each sentence on its own: one that ends in a question mark asks in its last part.
   for (const sentence of input.command.split(/(?<=\?)/)) {
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
@@ -103,11 +104,16 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
     // Beside a word not known at all ("the wine cellar") it is not guessed: the two are a name the home lacks.
     const matched = vocabulary.match(recovered.tokens, home.names);
-    const lexemes = matched.map((l, i) =>
-      recovered.guesses.some((g) => g.at >= l.start && g.at < l.end)
-        ? { ...l, meanings: matched[i + 1] && !matched[i + 1]!.meanings.length ? [] : l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') }
-        : l,
-    );
+    guessed.push(...recovered.guesses);
+    // A verb or position read by a slip of the finger ("unlcok", "lfet") is taken only where every other word is understood; else it is asked about.
+    const clear = matched.every((l) => l.meanings.length || l.text === ',');
+    const slip = recovered.guesses.find((g) => g.slip);
+    if (slip && !clear) unsure ??= { word: slip.word, guess: slip.as };
+    const lexemes = matched.map((l, i) => {
+      const g = recovered.guesses.find((x) => x.at >= l.start && x.at < l.end);
+      if (!g || (g.slip && clear)) return l;
+      return { ...l, meanings: matched[i + 1] && !matched[i + 1]!.meanings.length ? [] : l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') };
+    });
     if (!lexemes.some((l) => l.text !== ',')) continue;
     const parts = clauses(lexemes, lang.determiners);
     const marked = sentence.trimEnd().endsWith('?');
@@ -133,6 +139,13 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   // A statement ("I left the lamp on, …") followed by a command is only what the command's "it" stands for.
   const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)));
   const out = keptApart(once(planned.map((f) => planClause(f, input.context?.area, deps, input.choose))));
+  // A refusal names the words as typed ("lfet"), never as guessed ("left").
+  const typed = (w: string) =>
+    w
+      .split(' ')
+      .map((x) => guessed.find((g) => g.as === x)?.word ?? x)
+      .join(' ');
+  for (const o of out) if (o.kind === 'not_understood') o.words = o.words.map(typed);
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);

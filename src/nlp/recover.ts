@@ -14,8 +14,8 @@ export const ASK = 0.6;
 
 export interface Recovery {
   tokens: string[];
-  /** Words read as others, with where they are in `tokens`. */
-  guesses: { word: string; as: string; at: number }[];
+  /** Words read as others, with where they are in `tokens`; `slip` when read as a verb or a position by a slip of the finger. */
+  guesses: { word: string; as: string; at: number; slip?: true }[];
   /** The closest guess for a word when it was not sure enough to take. */
   unsure?: { word: string; guess: string };
 }
@@ -89,6 +89,34 @@ function numberKeys(lang: LanguageData): [string, string][] {
   let keys = NUMBER_KEYS.get(lang);
   if (!keys) NUMBER_KEYS.set(lang, (keys = [...Object.keys(lang.numbers), ...Object.keys(lang.number_scales)].map((w) => [w, soundKey(w, lang)])));
   return keys;
+}
+
+/**
+ * Whether `word` is `known` with one slip that keeps it recognisable: two letters swapped (unlcok,
+ * swtich, lfet), a doubled letter said once or twice (öfne), or one letter that does not change how
+ * it sounds (unlok). Both are four letters or more: a slip in a shorter word makes another word.
+ */
+export function slipOf(word: string, known: string, lang: LanguageData): boolean {
+  if (word.length < 4 || known.length < 4 || word === known || distance(word, known, 1) > 1) return false;
+  const sorted = (w: string) => [...w].sort().join('');
+  if (word.length === known.length && sorted(word) === sorted(known)) return true;
+  const single = (w: string) => w.replace(/(.)\1+/gu, '$1');
+  if (single(word) === single(known)) return true;
+  return soundKey(word, lang) === soundKey(known, lang);
+}
+
+/** Single words that are verbs or positions (unlock, öffne, left): what a slip of the finger may be read as. */
+const SLIP_TARGETS = new WeakMap<Lexicon, string[]>();
+function slipTargets(l: Lexicon): string[] {
+  let out = SLIP_TARGETS.get(l);
+  if (out) return out;
+  // A verb that is also filler ("set", "make") says too little to be guessed at.
+  out = [...l.words.keys()].filter((w) => {
+    const ms = l.meaningsOf(w) ?? [];
+    return ms.some((m) => m.k === 'position' || (m.k === 'action' && !ms.some((x) => x.k === 'filler')));
+  });
+  SLIP_TARGETS.set(l, out);
+  return out;
 }
 
 export class Recoverer {
@@ -204,6 +232,26 @@ export class Recoverer {
     return best && !tie ? best : best ? { ...best, sure: Math.min(best.sure, ACCEPT - 0.01) } : undefined;
   }
 
+  /**
+   * The verb or position a word is by one slip (see slipOf), when exactly one is; with several, or
+   * with one only a letter away by no such slip, the closest is only asked about.
+   */
+  private slip(w: string): { word: string; sure: boolean } | undefined {
+    if (w.length < 3) return undefined;
+    const near = new Set<string>();
+    const strong = new Set<string>();
+    for (const l of this.lexicons) {
+      for (const known of slipTargets(l)) {
+        if (known.length < 4 || Math.abs(known.length - w.length) > 1 || distance(w, known, 1) > 1) continue;
+        near.add(known);
+        if (slipOf(w, known, this.lang)) strong.add(known);
+      }
+    }
+    if (strong.size === 1 && near.size === 1) return { word: [...strong][0]!, sure: true };
+    const first = [...strong, ...near][0];
+    return first ? { word: first, sure: false } : undefined;
+  }
+
   /** A mistyped number word ("fourty", "fümf"), by the same confidence rule, or undefined. */
   private numberWord(w: string): string | undefined {
     let best: { word: string; sure: number } | undefined;
@@ -254,6 +302,15 @@ export class Recoverer {
         continue;
       }
       const guess = this.closest(t);
+      // "unlcok", "trun", "lfet": a verb or a position by one slip, and nothing else as close.
+      const slip = this.slip(t);
+      // A name as close as the verb is another reading: then the verb is only asked about.
+      if (slip?.sure && (!guess || guess.word === slip.word || distance(t, guess.word, 1) > 1)) {
+        guesses.push({ word: t, as: slip.word, at: out.length, slip: true });
+        out.push(slip.word);
+        continue;
+      }
+      if (slip && !guess && !unsure) unsure = { word: t, guess: slip.word };
       if (guess && guess.sure >= ACCEPT) {
         guesses.push({ word: t, as: guess.word, at: out.length });
         out.push(guess.word);

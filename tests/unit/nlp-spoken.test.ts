@@ -239,3 +239,22 @@ describe('"not" in a question or beside what is left out', () => {
     expect(only(de, 'mach den Fernseher nicht aus')).toMatchObject({ kind: 'not_understood', reason: 'negation' });
   });
 });
+
+describe('a verb or a position mistyped by one slip', () => {
+  test('two letters swapped, a doubled letter once, a letter that sounds the same: taken when no other verb is that close', () => {
+    expect(calls(en, 'unlcok the side door')).toEqual(['lock.side_door unlock']);
+    expect(calls(en, 'lcok the side door')).toEqual(['lock.side_door lock']);
+    expect(calls(en, 'swtich off the garage light')).toEqual(['light.garage turn_off']);
+    expect(calls(en, 'close the rihgt curtain')).toEqual(['cover.curtain_right close_cover']);
+    expect(calls(de, 'öfne das Garagentor')).toEqual(['cover.garage_garagentuer open_cover']);
+    expect(calls(de, 'mach den rehcten Vorhang auf')).toEqual(['cover.wohnzimmer_vorhang_rechts open_cover']);
+  });
+  test('a short word is asked about; a slip beside a word not understood is not taken; both quote the word typed', () => {
+    expect(only(en, 'tun off the garage light')).toMatchObject({ kind: 'not_understood', reason: 'unsure', words: ['tun'], detail: { guess: 'turn' } });
+    expect(only(en, 'unlcok the blorp door')).toMatchObject({ kind: 'not_understood', words: ['unlcok', 'blorp'] });
+  });
+  test('a refusal names the word as typed, not as guessed', () => {
+    const o = only(en, 'unlcok the curtain in the blorp');
+    expect(JSON.stringify(o)).not.toContain('"unlock"');
+  });
+});
