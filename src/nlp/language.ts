@@ -110,6 +110,8 @@ export interface LanguageData {
   except_with_not: string[];
   /** Where a thing is said by another (next to the tv): the parser does not find things that way. */
   relations: string[];
+  /** Requests that do not say what to do ("do the thing with the lights", "mach was mit dem Licht"): asked, never read as a question. */
+  vague: string[];
   /** A count of things (two of the lights): the parser does not choose some of them. */
   of: string[];
   /** Sounds and words a person puts before what they say (um, well, ok): filler, also before a question. */
@@ -138,7 +140,8 @@ export interface LanguageData {
   /** Positions said of a thing (left, linke), each with every form a name may carry for it. */
   positions: Record<string, string[]>;
   /** Words that stand for things said before: the same things (it, them), or the same kind (the one, the ones). */
-  pronouns: { same?: string[]; kind?: string[]; kinds?: string[] };
+  /** other: the one of the kind said before that was not named ("the other one", "die andere"). */
+  pronouns: { same?: string[]; kind?: string[]; kinds?: string[]; other?: string[] };
   /** Words before a place ("in the", "im"): an unknown word after one is a place the home does not have. */
   place_prepositions: string[];
   /** Dates and clock times as said, and the kind words a list's or calendar's name may end in (sayings.ts). */
@@ -227,6 +230,7 @@ const WORDS = v.object({
   except: opt(list, []),
   except_with_not: opt(list, []),
   relations: opt(list, []),
+  vague: opt(list, []),
   of: opt(list, []),
   hesitations: opt(list, []),
   filler: opt(list, []),
@@ -242,7 +246,7 @@ const WORDS = v.object({
   advice: opt(list, []),
   periods: opt(lists, {}),
   positions: opt(lists, {}),
-  pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list) }), {}),
+  pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list), other: v.optional(list) }), {}),
   place_prepositions: opt(list, []),
   dates: opt(v.record(v.string(), v.union([list, v.array(list)])), {}),
   named_kinds: opt(list, []),

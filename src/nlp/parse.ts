@@ -74,7 +74,7 @@ export interface Frame {
   /** Positions said of the things (left, front): only things whose names carry one are meant. */
   positions: { forms: string[]; group: number }[];
   /** A word standing for things said before: the same things (it, them) or things of the same kind (the one, the ones). */
-  pronoun?: 'same' | 'kind' | 'kinds';
+  pronoun?: 'same' | 'kind' | 'kinds' | 'other';
   /** The words that said it ("them", "the kitchen ones", "sie"). */
   pronounWords?: string[];
   /** Parts of a list that are "the one(s)" of a kind said in another part, with whether one is meant. */
@@ -209,7 +209,9 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
       const ownValue = part.some((x) => has(x, 'number')) && cur.some((x) => has(x, 'number'));
       // "…, das linke bleibt": a part that keeps things as they are is a command of its own.
       const keeps = part.some((x) => x.meanings.some((m) => m.k === 'action' && m.action === 'keep'));
-      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps))) {
+      // "… and the other one": the things of the part before are known only once it is planned.
+      const other = part.some((x) => x.meanings.some((m) => m.k === 'pronoun' && m.p === 'other'));
+      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps || other))) {
         out.push(cur);
         cur = [];
         continue;
@@ -400,6 +402,19 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const l = lexemes[i]!;
     const ms = l.meanings;
     if (i === notExcept?.skip) continue;
+    // "ist die Markise draußen", "is the awning out": after a cover, at the end of a yes/no question, out is its state (extended).
+    if (
+      question === 'yesno' &&
+      has(l, 'outdoors') &&
+      !ms.some((m) => NAMES.has(m.k)) &&
+      f.mentions.some((m) =>
+        m.meanings.some((x) => (x.k === 'domain' && x.domain === 'cover') || (x.k === 'entity' && x.ids.every((id) => id.startsWith('cover.')))),
+      ) &&
+      lexemes.slice(i + 1).every((x) => x.text === ',' || has(x, 'tag_question') || only(x, 'filler'))
+    ) {
+      f.states.push('open');
+      continue;
+    }
     if (i === notExcept?.at) {
       excluding = true;
       f.exclude ??= { words: [], mentions: [], areas: [], floors: [], positions: [] };
@@ -458,7 +473,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     if (pronoun && ms.every((m) => m.k === 'pronoun' || m.k === 'filler')) {
       f.pronoun ??= pronoun.p;
       f.pronounWords = [...(f.pronounWords ?? []), l.text];
-      if (pronoun.p !== 'same') f.kindParts.push({ group, one: pronoun.p === 'kind' });
+      if (pronoun.p !== 'same') f.kindParts.push({ group, one: pronoun.p === 'kind' || pronoun.p === 'other' });
       continue;
     }
     // "das im Wohnzimmer", "die in der Küche": an article before a place stands for a thing of the kind said.
@@ -476,8 +491,9 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       block(blocker, l.text);
       continue;
     }
-    // "the light next to the tv": a thing found by another is not understood, never guessed at.
-    if (has(l, 'relation') && !ms.some((m) => NAMES.has(m.k))) {
+    // "the light next to the tv": a thing found by another is not understood, never guessed at;
+    // nor is a request that does not say what to do ("do the thing with the lights").
+    if ((has(l, 'relation') || has(l, 'vague')) && !ms.some((m) => NAMES.has(m.k))) {
       f.unknown.push(l.text);
       continue;
     }

@@ -126,6 +126,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       // "…, das rechte auf", "…, das linke bleibt": a position alone is of that kind too.
       if (prev && ((f.pronoun && f.pronoun !== 'same') || f.positions.length) && !f.mentions.length)
         f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
+      if (prev && f.pronoun === 'other') otherThan(f, prev, input.context?.area, deps);
       frames.push(f);
     });
   }
@@ -137,7 +138,10 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
   // A statement ("I left the lamp on, …") followed by a command is only what the command's "it" stands for.
-  const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)));
+  // So is a feeling with nothing named ("it's chilly, bump the thermostat up two"): the later part says what changes.
+  const feeling = (f: Frame) => !f.question && f.comparative !== undefined && !f.actions.length && !f.mentions.length && !f.areas.length && !f.floors.length;
+  const changes = (f: Frame) => !f.question && f.mentions.length > 0 && (f.rel !== undefined || f.comparative !== undefined || f.numbers.length > 0);
+  const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)) && !(feeling(f) && frames.slice(i + 1).some(changes)));
   const out = keptApart(once(planned.map((f) => planClause(f, input.context?.area, deps, input.choose))));
   // A refusal names the words as typed ("lfet"), never as guessed ("left").
   const typed = (w: string) =>
@@ -153,6 +157,27 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
+}
+
+/**
+ * "close the left curtain and the other one too", "Schreibtischlampe an, die andere aus": the things
+ * of the kind said before, where they were, less the ones it named. Several left are asked between.
+ */
+function otherThan(f: Frame, prev: Frame, contextArea: string | undefined, deps: PlanDeps): void {
+  const { home } = deps;
+  const before = resolve(prev, home, scopeOf(prev, home, contextArea), keepFilters(deps), contextArea);
+  if (before.kind !== 'entities') return;
+  const first = home.entities.get(before.ids[0]!)!;
+  f.exclude = {
+    words: [],
+    mentions: [{ text: prev.text, index: 0, meanings: [{ k: 'entity', ids: before.ids, name: first.name }], group: 0 }],
+    areas: [],
+    floors: [],
+    positions: [],
+  };
+  if (f.areas.length || f.floors.length || f.here) return;
+  const areas = [...new Set(before.ids.map((id) => home.entities.get(id)?.area).filter((a): a is string => Boolean(a)))];
+  f.areas = areas.map((id) => ({ id, name: home.areas.get(id)?.name ?? id, group: 0 }));
 }
 
 /** Any thing named, whatever it can do: what a "leave ... as it is" part is about. */
@@ -239,6 +264,20 @@ function settled<R extends { kind: string }>(r: R, choose: string | undefined): 
 
 function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home } = deps;
+  // "how much energy is in the powerwall", "how much solar did we make": a question not understood
+  // otherwise, whose words not understood are all words of one thing's name (and of no other), asks of that thing.
+  if (f.question && f.question !== 'who') {
+    const first = planOneAsIs(f, contextArea, deps, choose);
+    const named = first.kind === 'not_understood' ? namedByWords(f, home, deps.lang) : f;
+    if (named === f) return first;
+    const again = planOneAsIs(named, contextArea, deps, choose);
+    return again.kind === 'query' ? again : first;
+  }
+  return planOneAsIs(f, contextArea, deps, choose);
+}
+
+function planOneAsIs(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
+  const { home } = deps;
   const refuse = (reason: RefusalReason, words: string[], detail?: Extract<Outcome, { kind: 'not_understood' }>['detail']): Outcome => ({
     kind: 'not_understood',
     reason,
@@ -265,7 +304,14 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   // A word standing for things said before, with nothing said before it could stand for, is never "everything here".
   // "the left one" is found by its position (the things whose names carry it); the "it" of "it is too warm",
   // "warm it up" is the air of the room, which the temperature act finds itself.
-  if (f.pronoun && !f.mentions.length && !f.everything && !f.positions.length && !(f.pronoun === 'same' && act.prop === 'temperature'))
+  // So is the "it" of "make it brighter in here": a change said of a place is of what the place has.
+  if (
+    f.pronoun &&
+    !f.mentions.length &&
+    !f.everything &&
+    !f.positions.length &&
+    !(f.pronoun === 'same' && (act.prop === 'temperature' || (f.comparative && (f.here || f.areas.length > 0))))
+  )
     return refuse('no_antecedent', f.pronounWords ?? []);
   // "leave the tv off", "lass das Licht an": asked to change nothing.
   // With the things kept found, another part of the command that acts on others may go ahead (see plan).
@@ -373,6 +419,28 @@ function groupAction(act: Act): { action: string; parameters: Record<string, unk
   if (act.verb === 'set' && act.value !== undefined && (!act.prop || act.prop === 'brightness'))
     return { action: 'turn_on', parameters: { brightness_pct: act.value } };
   return undefined;
+}
+
+/** The frame with its unknown words, unknown places and nouns read as the one thing whose name carries every one of them, if exactly one does. */
+function namedByWords(f: Frame, home: Home, lang: LanguageData): Frame {
+  const said = [...new Set([...f.unknown, ...f.places, ...f.nouns])];
+  if (!said.length || f.mentions.some((m) => m.meanings.some((x) => x.k === 'entity'))) return f;
+  const words = said.map((w) => fold(w, lang));
+  const ids = [...home.entities.values()]
+    .filter((e) => {
+      const name = fold(e.name, lang).split(/\s+/);
+      return words.every((w) => name.includes(w));
+    })
+    .map((e) => e.id);
+  if (ids.length !== 1) return f;
+  const gone = (w: string) => !said.includes(w);
+  return {
+    ...f,
+    unknown: f.unknown.filter(gone),
+    places: f.places.filter(gone),
+    nouns: f.nouns.filter(gone),
+    mentions: [...f.mentions, { text: said.join(' '), index: 0, meanings: [{ k: 'entity', ids, name: home.entities.get(ids[0]!)!.name }], group: 0 }],
+  };
 }
 
 function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {

@@ -5,7 +5,7 @@
 // question. Verbs and the words that forbid acting are never guessed: a guess may only change
 // which thing is meant, and only the home's names and the kinds of things are guessed at.
 import type { LanguageData } from './language.js';
-import type { Lexicon } from './lexicon.js';
+import { type Lexicon, THING } from './lexicon.js';
 import { singularOf, soundKey } from './text.js';
 
 /** A guess at least this sure is taken; one at least ASK sure is asked about; below, the word stays unknown. */
@@ -104,6 +104,9 @@ export function slipOf(word: string, known: string, lang: LanguageData): boolean
   if (single(word) === single(known)) return true;
   return soundKey(word, lang) === soundKey(known, lang);
 }
+
+/** What may stand before a verb that opens a part ("please", "and then", "can you"). */
+const OPENING = new Set(['filler', 'connector', 'list', 'request', 'tag_request']);
 
 /** Single words that are verbs or positions (unlock, öffne, left): what a slip of the finger may be read as. */
 const SLIP_TARGETS = new WeakMap<Lexicon, string[]>();
@@ -236,12 +239,18 @@ export class Recoverer {
    * The verb or position a word is by one slip (see slipOf), when exactly one is; with several, or
    * with one only a letter away by no such slip, the closest is only asked about.
    */
-  private slip(w: string): { word: string; sure: boolean } | undefined {
+  private slip(w: string, prev: string | undefined, next: string | undefined): { word: string; sure: boolean } | undefined {
     if (w.length < 3) return undefined;
+    // A verb stands first in its part ("unlcok the door", "…, then trun off"); a position beside a thing ("the lfet curtain").
+    const meanings = (t: string | undefined) => (t === undefined ? [] : this.lexicons.flatMap((l) => l.meaningsOf(t) ?? []));
+    const opens = prev === undefined || prev === ',' || (meanings(prev).length > 0 && meanings(prev).every((m) => OPENING.has(m.k)));
+    const besideThing = [prev, next].some((t) => meanings(t).some((m) => THING.has(m.k)));
     const near = new Set<string>();
     const strong = new Set<string>();
     for (const l of this.lexicons) {
       for (const known of slipTargets(l)) {
+        const kinds = l.meaningsOf(known) ?? [];
+        if (!(opens && kinds.some((m) => m.k === 'action')) && !(besideThing && kinds.some((m) => m.k === 'position'))) continue;
         if (known.length < 4 || Math.abs(known.length - w.length) > 1 || distance(w, known, 1) > 1) continue;
         near.add(known);
         if (slipOf(w, known, this.lang)) strong.add(known);
@@ -286,7 +295,7 @@ export class Recoverer {
     const out: string[] = [];
     const guesses: Recovery['guesses'] = [];
     let unsure: Recovery['unsure'];
-    for (const t of tokens) {
+    for (const [i, t] of tokens.entries()) {
       if (isNumber(t) || t === ',' || this.known(t) || !/\p{L}/u.test(t)) {
         out.push(t);
         continue;
@@ -303,7 +312,7 @@ export class Recoverer {
       }
       const guess = this.closest(t);
       // "unlcok", "trun", "lfet": a verb or a position by one slip, and nothing else as close.
-      const slip = this.slip(t);
+      const slip = this.slip(t, out[out.length - 1], tokens[i + 1]);
       // A name as close as the verb is another reading: then the verb is only asked about.
       if (slip?.sure && (!guess || guess.word === slip.word || distance(t, guess.word, 1) > 1)) {
         guesses.push({ word: t, as: slip.word, at: out.length, slip: true });

@@ -258,3 +258,46 @@ describe('a verb or a position mistyped by one slip', () => {
     expect(JSON.stringify(o)).not.toContain('"unlock"');
   });
 });
+
+describe('pronouns and ellipsis', () => {
+  test('"the side one" is a position like left and right', () => {
+    expect(calls(en, 'unlock the back door and the side one')).toEqual(['lock.back_door unlock', 'lock.side_door unlock']);
+  });
+  test('"the other one", "die andere": the kind said before, where it was, less what was named', () => {
+    expect(calls(en, 'close the right curtain and the other one too')).toEqual(['cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
+    expect(calls(de, 'die Schreibtischlampe aus, die andere an')).toEqual(['light.bedroom_desk_lamp turn_off', 'light.bedroom_lamp turn_on']);
+    expect(calls(de, 'das rechte Rollo im Wohnzimmer runter und das andere hoch')).toEqual([
+      'cover.wohnzimmer_rollo_links open_cover',
+      'cover.wohnzimmer_rollo_rechts close_cover',
+    ]);
+  });
+  test('"the other one" with nothing said before it stands for nothing', () => {
+    expect(only(en, 'open the other one')).toMatchObject({ kind: 'not_understood', reason: 'no_antecedent' });
+    expect(only(de, 'mach die andere aus')).toMatchObject({ kind: 'not_understood', reason: 'no_antecedent' });
+  });
+});
+
+describe('everyday phrasings', () => {
+  test('a question whose unknown words are all words of one name asks of that thing', () => {
+    expect(only(en, 'how much charge is in the powerwall')).toMatchObject({ kind: 'query', entities: ['sensor.powerwall_stored_energy'] });
+    expect(only(en, 'how much solar is there')).toMatchObject({ kind: 'query', entities: ['sensor.solar_production'] });
+    expect(only(en, 'how warm is the sauna')).toMatchObject({ kind: 'not_understood' });
+  });
+  test('"out" after a cover in a yes/no question is its state, not the outdoors', () => {
+    expect(only(de, 'ist die Markise noch draußen?')).toMatchObject({ kind: 'query', entities: ['cover.terrasse_markise'] });
+    expect(only(de, 'wie kalt ist es draußen')).toMatchObject({ kind: 'query', entities: ['sensor.outside_temperature'] });
+  });
+  test('a request that does not say what to do is asked, never answered as a question', () => {
+    expect(only(en, 'do something with the garage light')).toMatchObject({ kind: 'not_understood', reason: 'no_action' });
+    expect(only(de, 'mach was mit dem Fernseher')).toMatchObject({ kind: 'not_understood', reason: 'no_action' });
+  });
+  test('chilly is too cold: the climate of a room that has one; a feeling before a command is only its reason', () => {
+    expect(calls(en, "it's a bit chilly in here", 'Living Room')).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
+    expect(calls(en, 'bit nippy, turn the thermostat up a degree')).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
+    expect(only(en, "it's chilly in here", 'Garage')).toMatchObject({ kind: 'not_understood' });
+  });
+  test('"make it brighter in here": the "it" of a change said of a place is what the place has', () => {
+    expect(calls(en, 'make it a bit brighter in here', 'Garage')).toEqual(['light.garage turn_on {"brightness_step_pct":5}']);
+    expect(only(en, 'make it brighter')).toMatchObject({ kind: 'not_understood', reason: 'no_antecedent' });
+  });
+});
