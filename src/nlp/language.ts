@@ -140,6 +140,8 @@ export interface LanguageData {
   /** Positions said of a thing (left, linke), each with every form a name may carry for it. */
   positions: Record<string, string[]>;
   /** Words that stand for things said before: the same things (it, them), or the same kind (the one, the ones). */
+  /** Everyday words for a floor ("downstairs") with the floor names they stand for ("ground floor"). */
+  floor_words: Record<string, string[]>;
   /** other: the one of the kind said before that was not named ("the other one", "die andere"). */
   pronouns: { same?: string[]; kind?: string[]; kinds?: string[]; other?: string[] };
   /** Words before a place ("in the", "im"): an unknown word after one is a place the home does not have. */
@@ -248,6 +250,7 @@ const WORDS = v.object({
   positions: opt(lists, {}),
   pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list), other: v.optional(list) }), {}),
   place_prepositions: opt(list, []),
+  floor_words: opt(lists, {}),
   dates: opt(v.record(v.string(), v.union([list, v.array(list)])), {}),
   named_kinds: opt(list, []),
 });

@@ -301,3 +301,21 @@ describe('everyday phrasings', () => {
     expect(only(en, 'make it brighter')).toMatchObject({ kind: 'not_understood', reason: 'no_antecedent' });
   });
 });
+
+describe('everyday words for floors', () => {
+  test('"downstairs", "Parterre" are the floor the home has of a name they stand for', () => {
+    expect(calls(de, 'fahr im Parterre alle Rollos runter')).toEqual([
+      'cover.kueche_rollo_vorn close_cover',
+      'cover.wohnzimmer_rollo_links close_cover',
+      'cover.wohnzimmer_rollo_rechts close_cover',
+    ]);
+    expect(only(en, 'how humid is it downstairs')).toMatchObject({ kind: 'not_understood', reason: 'no_such' });
+  });
+});
+
+describe('when things last happened', () => {
+  test('"when did", "wann war … zuletzt" ask the history: refused naming what is missing, never acted on', () => {
+    expect(only(en, 'when did the garage light last go on')).toMatchObject({ kind: 'not_understood', reason: 'history' });
+    expect(only(de, 'wann wurde das Garagentor zuletzt geöffnet')).toMatchObject({ kind: 'not_understood', reason: 'history' });
+  });
+});
