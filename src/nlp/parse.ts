@@ -224,12 +224,16 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
 }
 
 /** The question a clause asks, by its first word after any hesitation ("um, is the door locked"), and where that word is. */
-export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = []): { q: QuestionKind; at: number } | undefined {
+export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = [], yesno: readonly string[] = []): { q: QuestionKind; at: number } | undefined {
   let at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   // "auf wie viel Grad steht …", "to what temperature is …": a preposition before the question word still asks.
   if (has(lexemes[at], 'to') && has(lexemes[at + 1], 'question')) at++;
   const q = lexemes[at]?.meanings.find((m): m is Extract<Meaning, { k: 'question' }> => m.k === 'question');
-  return q ? { q: q.q, at } : undefined;
+  if (q) return { q: q.q, at };
+  // "did he lock the door", "is she home": a tag that opens with a yes/no question word asks where it opens the sentence too.
+  const open = lexemes[at];
+  if (open && has(open, 'tag_question') && open.text.includes(' ') && yesno.includes(open.text.split(' ')[0]!)) return { q: 'yesno', at };
+  return undefined;
 }
 
 /** Whether a number or fraction at i counts things ("two of the lights", "half the lights"). */
@@ -259,6 +263,8 @@ export interface Grammar {
   copulas?: readonly string[];
   /** "only", "nur", "aber": with a negation after a command, they open what is left out. */
   exceptWithNot?: readonly string[];
+  /** The words that open a yes/no question ("is", "did"). */
+  yesno?: readonly string[];
 }
 
 /**
@@ -318,7 +324,7 @@ function askedOf(
   marked: boolean,
   grammar: Grammar = {},
 ): { q: QuestionKind; at: number; said?: true } | 'act' | undefined {
-  const asked = questionOf(lexemes, hesitations);
+  const asked = questionOf(lexemes, hesitations, grammar.yesno);
   if (asked) return asked;
   const content = lexemes.filter((l) => l.text !== ',');
   const last = content[content.length - 1];
@@ -455,7 +461,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
     const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
     // "was the back door left unlocked": asked after a whole name and before a state, "left" is the verb leave.
-    const prevWhole = has(lexemes[i - 1], 'entity') && lexemes[i - 1]!.meanings.every((m) => m.k === 'entity' || m.k === 'filler');
+    const prevWhole = has(lexemes[i - 1], 'entity') && lexemes[i - 1]!.meanings.every((m) => m.k === 'entity' || m.k === 'filler' || m.k === 'domain');
     const stateNext = ['state', 'bstate', 'particle'].some((k) => has(lexemes[i + 1], k as Meaning['k'])) && !thingAt(lexemes[i + 1]);
     if (asking && position && prevWhole && stateNext && only(l, 'position', 'filler')) continue;
     const oneNext = lexemes[i + 1]?.text === '1' || has(lexemes[i + 1], 'pronoun');

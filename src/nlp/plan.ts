@@ -92,6 +92,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     clock: lang.clock,
     copulas: lang.copulas,
     exceptWithNot: lang.except_with_not,
+    yesno: lang.questions.yesno ?? [],
     placeWords: placeWords(lang),
   };
   const frames: Frame[] = [];
@@ -139,9 +140,16 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   }
   // A statement ("I left the lamp on, …") followed by a command is only what the command's "it" stands for.
   // So is a feeling with nothing named ("it's chilly, bump the thermostat up two"): the later part says what changes.
-  const feeling = (f: Frame) => !f.question && f.comparative !== undefined && !f.actions.length && !f.mentions.length && !f.areas.length && !f.floors.length;
-  const changes = (f: Frame) => !f.question && f.mentions.length > 0 && (f.rel !== undefined || f.comparative !== undefined || f.numbers.length > 0);
-  const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)) && !(feeling(f) && frames.slice(i + 1).some(changes)));
+  // "the telly's too loud, turn it down to 15": a feeling about a thing, then what to do with it.
+  const feeling = (f: Frame) => !f.question && f.comparative !== undefined && !f.actions.length && !f.numbers.length && !f.particles.length;
+  const changes = (f: Frame) =>
+    !f.question && f.mentions.length > 0 && (f.rel !== undefined || f.comparative !== undefined || f.numbers.length > 0 || f.particles.length > 0);
+  const planned = frames.filter(
+    (f, i) =>
+      !(f.statement && frames.slice(i + 1).some((x) => !x.question)) &&
+      // With things named, only when the next part's "it" stands for them ("Lampe heller und Leselampe dunkler" is two changes).
+      !(feeling(f) && frames.slice(i + 1).some(changes) && (!f.mentions.length || frames[i + 1]?.pronoun === 'same')),
+  );
   const out = keptApart(once(planned.map((f) => planClause(f, input.context?.area, deps, input.choose))));
   // A refusal names the words as typed ("lfet"), never as guessed ("left").
   const typed = (w: string) =>
@@ -289,6 +297,18 @@ function planOneAsIs(f: Frame, contextArea: string | undefined, deps: PlanDeps, 
   // "in the sauna": a place this home does not have is said so, never answered from another.
   // Who is somewhere asks of people's zones ("wer ist in der Schule"), not of the home's areas.
   if (f.places.length && f.question !== 'who') return refuse('no_place', f.places);
+  // "is it on", "did they?": nothing named and only on or off asked, so what "it" is was not said.
+  const named = f.mentions.length || f.areas.length || f.floors.length || f.here || f.outdoors || f.everything || f.any || f.all || f.positions.length;
+  const onOff = [...(deps.lang.particles.on ?? []), ...(deps.lang.particles.off ?? [])];
+  if (
+    f.question === 'yesno' &&
+    !named &&
+    f.text
+      .split(' ')
+      .slice(2)
+      .every((w) => onOff.includes(w))
+  )
+    return refuse('no_antecedent', [f.text.split(' ').slice(0, 2).join(' ')]);
   if (f.question) return planQuestion(f, scope, contextArea, deps, choose);
   if (f.counts.length) return refuse('count_of_things', f.counts);
 

@@ -319,3 +319,24 @@ describe('when things last happened', () => {
     expect(only(de, 'wann wurde das Garagentor zuletzt geöffnet')).toMatchObject({ kind: 'not_understood', reason: 'history' });
   });
 });
+
+describe('questions opened by a tag never act', () => {
+  test('"did he …", "does she …", "is he …" ask, whatever follows', () => {
+    expect(only(en, 'did he switch off the garage light')).toMatchObject({ kind: 'query', entities: ['light.garage'] });
+    expect(only(en, 'does she have the side door unlocked')).toMatchObject({ kind: 'query', entities: ['lock.side_door'] });
+    expect(only(en, 'did they open the bedroom curtain')).toMatchObject({ kind: 'query', entities: ['cover.bedroom'] });
+  });
+  test('"is it on" with nothing said before names nothing, and is answered about nothing', () => {
+    expect(only(en, 'is it off?')).toMatchObject({ kind: 'not_understood', reason: 'no_antecedent' });
+    expect(only(de, 'ist es aus?')).toMatchObject({ kind: 'not_understood', reason: 'no_antecedent' });
+  });
+  test('"would it be wise to", "wäre es klug": advice, never an act', () => {
+    expect(only(en, 'would it be wise to unlock the side door')).toMatchObject({ kind: 'not_understood', reason: 'asked' });
+    expect(only(de, 'wäre es klug, die Haustür aufzuschließen')).toMatchObject({ kind: 'not_understood', reason: 'asked' });
+  });
+  test('a feeling about a place or a thing: too dark, freezing, kalt hier', () => {
+    expect(calls(en, "it's too dark in here", 'Garage')).toEqual(['light.garage turn_on {"brightness_step_pct":10}']);
+    expect(calls(en, 'the tv is too quiet, turn it up to 40')).toEqual(['media_player.tv volume_set {"volume_level":0.4}']);
+    expect(calls(de, 'es ist kalt hier', 'Küche')).toEqual(['climate.kitchen set_temperature {"temperature":25}']);
+  });
+});
