@@ -2,8 +2,9 @@
 // or plural ending (des Wohnzimmers), words written as one (Wohnzimmerlampe, livingroom,
 // ausschalten), or a misheard or mistyped name of a thing (lamb: lamp, vacume: vacuum). A guess is
 // taken only when it is close and the only one that close; a guess less sure than that becomes a
-// question. Verbs and the words that forbid acting are never guessed: a guess may only change
-// which thing is meant, and only the home's names and the kinds of things are guessed at.
+// question. The words that forbid acting are never guessed. A verb or a position is read only by one
+// slip of the finger that leaves no other verb as close (slipOf), where every other word is understood;
+// else asked. Otherwise only the home's names and the kinds of things are guessed at.
 import type { LanguageData } from './language.js';
 import { type Lexicon, THING } from './lexicon.js';
 import { singularOf, soundKey } from './text.js';
