@@ -6,7 +6,7 @@ import type { HubState } from '../hub/types.js';
 import type { LanguageData } from './language.js';
 import { Lexicon } from './lexicon.js';
 import { Recoverer } from './recover.js';
-import { singularOf, tokenize } from './text.js';
+import { fold, singularOf, tokenize } from './text.js';
 
 export interface HomeEntity {
   id: string;
@@ -82,6 +82,11 @@ export function buildHome(src: HomeSource, lang: LanguageData, vocabulary: Lexic
       names.add(n, { k: 'floor', id: f.floor_id, name: f.name });
       known.add(n);
     }
+  }
+  // "downstairs": a word for a floor is that floor only where the home has exactly one floor of a name it stands for.
+  for (const [word, forms] of Object.entries(lang.floor_words)) {
+    const fits = [...floors.values()].filter((f) => forms.some((x) => fold(x, lang) === fold(f.name, lang)));
+    if (fits.length === 1 && !names.meaningsOf(fold(word, lang))) names.add(word, { k: 'floor', id: fits[0]!.id, name: fits[0]!.name });
   }
   for (const a of reg.areas.values()) {
     areas.set(a.area_id, { id: a.area_id, name: a.name, floor: a.floor_id ?? null, aliases: a.aliases ?? [] });

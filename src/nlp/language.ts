@@ -106,8 +106,12 @@ export interface LanguageData {
   condition: string[];
   /** Words that take something out of what a command acts on (except, but not). */
   except: string[];
+  /** Words that, with a negation, leave things out of a command before them ("…, only not the hall one", "…, nur den rechten nicht"). */
+  except_with_not: string[];
   /** Where a thing is said by another (next to the tv): the parser does not find things that way. */
   relations: string[];
+  /** Requests that do not say what to do ("do the thing with the lights", "mach was mit dem Licht"): asked, never read as a question. */
+  vague: string[];
   /** A count of things (two of the lights): the parser does not choose some of them. */
   of: string[];
   /** Sounds and words a person puts before what they say (um, well, ok): filler, also before a question. */
@@ -136,7 +140,10 @@ export interface LanguageData {
   /** Positions said of a thing (left, linke), each with every form a name may carry for it. */
   positions: Record<string, string[]>;
   /** Words that stand for things said before: the same things (it, them), or the same kind (the one, the ones). */
-  pronouns: { same?: string[]; kind?: string[]; kinds?: string[] };
+  /** Everyday words for a floor ("downstairs") with the floor names they stand for ("ground floor"). */
+  floor_words: Record<string, string[]>;
+  /** other: the one of the kind said before that was not named ("the other one", "die andere"). */
+  pronouns: { same?: string[]; kind?: string[]; kinds?: string[]; other?: string[] };
   /** Words before a place ("in the", "im"): an unknown word after one is a place the home does not have. */
   place_prepositions: string[];
   /** Dates and clock times as said, and the kind words a list's or calendar's name may end in (sayings.ts). */
@@ -223,7 +230,9 @@ const WORDS = v.object({
   copulas: opt(list, []),
   condition: opt(list, []),
   except: opt(list, []),
+  except_with_not: opt(list, []),
   relations: opt(list, []),
+  vague: opt(list, []),
   of: opt(list, []),
   hesitations: opt(list, []),
   filler: opt(list, []),
@@ -239,8 +248,9 @@ const WORDS = v.object({
   advice: opt(list, []),
   periods: opt(lists, {}),
   positions: opt(lists, {}),
-  pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list) }), {}),
+  pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list), other: v.optional(list) }), {}),
   place_prepositions: opt(list, []),
+  floor_words: opt(lists, {}),
   dates: opt(v.record(v.string(), v.union([list, v.array(list)])), {}),
   named_kinds: opt(list, []),
 });

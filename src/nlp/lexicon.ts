@@ -45,6 +45,7 @@ export type Meaning =
   | { k: 'condition' }
   | { k: 'except' }
   | { k: 'relation' }
+  | { k: 'vague' }
   | { k: 'of' }
   | { k: 'list' }
   | { k: 'filler' }
@@ -58,7 +59,7 @@ export type Meaning =
   | { k: 'advice' }
   | { k: 'period'; names: string[] }
   | { k: 'position'; forms: string[] }
-  | { k: 'pronoun'; p: 'same' | 'kind' | 'kinds' };
+  | { k: 'pronoun'; p: 'same' | 'kind' | 'kinds' | 'other' };
 
 interface Node {
   next: Map<string, Node>;
@@ -234,6 +235,7 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   for (const p of lang.condition) lex.add(p, { k: 'condition' });
   for (const p of lang.except) lex.add(p, { k: 'except' });
   for (const p of lang.relations) lex.add(p, { k: 'relation' });
+  for (const p of lang.vague) lex.add(p, { k: 'vague' });
   for (const p of lang.of) lex.add(p, { k: 'of' });
   for (const p of lang.list_joiners) lex.add(p, { k: 'list' });
   for (const p of lang.connectors) lex.add(p, { k: 'connector' });

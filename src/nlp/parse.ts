@@ -74,7 +74,7 @@ export interface Frame {
   /** Positions said of the things (left, front): only things whose names carry one are meant. */
   positions: { forms: string[]; group: number }[];
   /** A word standing for things said before: the same things (it, them) or things of the same kind (the one, the ones). */
-  pronoun?: 'same' | 'kind' | 'kinds';
+  pronoun?: 'same' | 'kind' | 'kinds' | 'other';
   /** The words that said it ("them", "the kitchen ones", "sie"). */
   pronounWords?: string[];
   /** Parts of a list that are "the one(s)" of a kind said in another part, with whether one is meant. */
@@ -209,7 +209,9 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
       const ownValue = part.some((x) => has(x, 'number')) && cur.some((x) => has(x, 'number'));
       // "…, das linke bleibt": a part that keeps things as they are is a command of its own.
       const keeps = part.some((x) => x.meanings.some((m) => m.k === 'action' && m.action === 'keep'));
-      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps))) {
+      // "… and the other one": the things of the part before are known only once it is planned.
+      const other = part.some((x) => x.meanings.some((m) => m.k === 'pronoun' && m.p === 'other'));
+      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps || other))) {
         out.push(cur);
         cur = [];
         continue;
@@ -222,12 +224,16 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
 }
 
 /** The question a clause asks, by its first word after any hesitation ("um, is the door locked"), and where that word is. */
-export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = []): { q: QuestionKind; at: number } | undefined {
+export function questionOf(lexemes: Lexeme[], hesitations: readonly string[] = [], yesno: readonly string[] = []): { q: QuestionKind; at: number } | undefined {
   let at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   // "auf wie viel Grad steht …", "to what temperature is …": a preposition before the question word still asks.
   if (has(lexemes[at], 'to') && has(lexemes[at + 1], 'question')) at++;
   const q = lexemes[at]?.meanings.find((m): m is Extract<Meaning, { k: 'question' }> => m.k === 'question');
-  return q ? { q: q.q, at } : undefined;
+  if (q) return { q: q.q, at };
+  // "did he lock the door", "is she home": a tag that opens with a yes/no question word asks where it opens the sentence too.
+  const open = lexemes[at];
+  if (open && has(open, 'tag_question') && open.text.includes(' ') && yesno.includes(open.text.split(' ')[0]!)) return { q: 'yesno', at };
+  return undefined;
 }
 
 /** Whether a number or fraction at i counts things ("two of the lights", "half the lights"). */
@@ -255,6 +261,56 @@ export interface Grammar {
   clock?: readonly string[];
   /** "is", "ist": between a thing and its state, the clause says how things are. */
   copulas?: readonly string[];
+  /** "only", "nur", "aber": with a negation after a command, they open what is left out. */
+  exceptWithNot?: readonly string[];
+  /** The words that open a yes/no question ("is", "did"). */
+  yesno?: readonly string[];
+}
+
+/**
+ * "switch off the lights, not the lamp", "alles zu, nur den rechten Vorhang nicht", "…, nur nicht den
+ * im Flur": after a command with its verb and its things, a negation beside nothing but things,
+ * places and positions (after a comma, "only", "but") leaves those out; it does not forbid the act.
+ * Where the words left out start (`at`: read as "except") and the word to pass over (`skip`: the negation, or "only" before it).
+ */
+export function negatedExceptions(lexemes: Lexeme[], grammar: Grammar = {}): { at: number; skip: number } | undefined {
+  const { determiners = [], placeWords = [], exceptWithNot = [] } = grammar;
+  const neg = lexemes.findIndex((l) => has(l, 'negation') && only(l, 'negation', 'filler'));
+  if (neg < 1 || lexemes.slice(neg + 1).some((l) => has(l, 'negation'))) return undefined;
+  const named = (x: Lexeme) =>
+    thingAt(x) ||
+    has(x, 'area') ||
+    has(x, 'floor') ||
+    has(x, 'position') ||
+    has(x, 'here') ||
+    (has(x, 'pronoun') && !only(x, 'pronoun', 'filler')) ||
+    x.text === '1';
+  const word = (x: Lexeme) => named(x) || determiners.includes(x.text) || placeWords.includes(x.text) || has(x, 'pronoun');
+  // What may close the sentence after the things: a comma, a tag, "too", "please".
+  const closing = (x: Lexeme) => x.text === ',' || has(x, 'tag_question') || has(x, 'tag_request') || only(x, 'filler');
+  const opener = (x: Lexeme | undefined) => Boolean(x && (x.text === ',' || exceptWithNot.includes(x.text)));
+  const commandBefore = (end: number) => {
+    const part = lexemes.slice(0, end);
+    return (
+      part.some((x, j) => actWord(x, determiners, part[j - 1], part.slice(j + 1))) &&
+      part.some((x) => thingAt(x) || has(x, 'area') || has(x, 'floor') || has(x, 'everything') || has(x, 'here'))
+    );
+  };
+  // "…, not the lamp", "…, nur nicht den im Flur": the negation opens the things.
+  let open = neg - 1;
+  if (exceptWithNot.includes(lexemes[open]!.text) && lexemes[open - 1]?.text === ',') open--;
+  if (opener(lexemes[neg - 1])) {
+    let j = neg + 1;
+    while (lexemes[j] && word(lexemes[j]!)) j++;
+    if (j > neg + 1 && lexemes.slice(neg + 1, j).some(named) && lexemes.slice(j).every(closing) && commandBefore(open))
+      return { at: neg, skip: lexemes[neg - 1]!.text === ',' ? -1 : neg - 1 };
+  }
+  // "…, nur den rechten Vorhang nicht", "…, aber die Rollläden nicht": the negation closes them.
+  if (!lexemes.slice(neg + 1).every(closing)) return undefined;
+  let j = neg - 1;
+  while (j > 0 && word(lexemes[j]!)) j--;
+  if (j < neg - 1 && opener(lexemes[j]) && lexemes.slice(j + 1, neg).some(named) && commandBefore(j)) return { at: j, skip: neg };
+  return undefined;
 }
 
 /**
@@ -268,7 +324,7 @@ function askedOf(
   marked: boolean,
   grammar: Grammar = {},
 ): { q: QuestionKind; at: number; said?: true } | 'act' | undefined {
-  const asked = questionOf(lexemes, hesitations);
+  const asked = questionOf(lexemes, hesitations, grammar.yesno);
   if (asked) return asked;
   const content = lexemes.filter((l) => l.text !== ',');
   const last = content[content.length - 1];
@@ -332,6 +388,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
   let group = 0;
   let groupHasThing = false;
   let excluding = false;
+  const notExcept = asking ? undefined : negatedExceptions(lexemes, grammar);
   const block = (kind: BlockerKind, word: string) => {
     const b = f.blockers.find((x) => x.kind === kind);
     if (b) b.words.push(word);
@@ -350,6 +407,25 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
   for (let i = asking ? first + 1 : 0; i < lexemes.length; i++) {
     const l = lexemes[i]!;
     const ms = l.meanings;
+    if (i === notExcept?.skip) continue;
+    // "ist die Markise draußen", "is the awning out": after a cover, at the end of a yes/no question, out is its state (extended).
+    if (
+      question === 'yesno' &&
+      has(l, 'outdoors') &&
+      !ms.some((m) => NAMES.has(m.k)) &&
+      f.mentions.some((m) =>
+        m.meanings.some((x) => (x.k === 'domain' && x.domain === 'cover') || (x.k === 'entity' && x.ids.every((id) => id.startsWith('cover.')))),
+      ) &&
+      lexemes.slice(i + 1).every((x) => x.text === ',' || has(x, 'tag_question') || only(x, 'filler'))
+    ) {
+      f.states.push('open');
+      continue;
+    }
+    if (i === notExcept?.at) {
+      excluding = true;
+      f.exclude ??= { words: [], mentions: [], areas: [], floors: [], positions: [] };
+      continue;
+    }
     if (!ms.length) {
       f.unknown.push(l.text);
       // "in the sauna", "in the wine cellar": a place word before it, with only articles and unknown words between.
@@ -385,7 +461,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
     const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
     // "was the back door left unlocked": asked after a whole name and before a state, "left" is the verb leave.
-    const prevWhole = has(lexemes[i - 1], 'entity') && lexemes[i - 1]!.meanings.every((m) => m.k === 'entity' || m.k === 'filler');
+    const prevWhole = has(lexemes[i - 1], 'entity') && lexemes[i - 1]!.meanings.every((m) => m.k === 'entity' || m.k === 'filler' || m.k === 'domain');
     const stateNext = ['state', 'bstate', 'particle'].some((k) => has(lexemes[i + 1], k as Meaning['k'])) && !thingAt(lexemes[i + 1]);
     if (asking && position && prevWhole && stateNext && only(l, 'position', 'filler')) continue;
     const oneNext = lexemes[i + 1]?.text === '1' || has(lexemes[i + 1], 'pronoun');
@@ -403,7 +479,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     if (pronoun && ms.every((m) => m.k === 'pronoun' || m.k === 'filler')) {
       f.pronoun ??= pronoun.p;
       f.pronounWords = [...(f.pronounWords ?? []), l.text];
-      if (pronoun.p !== 'same') f.kindParts.push({ group, one: pronoun.p === 'kind' });
+      if (pronoun.p !== 'same') f.kindParts.push({ group, one: pronoun.p === 'kind' || pronoun.p === 'other' });
       continue;
     }
     // "das im Wohnzimmer", "die in der Küche": an article before a place stands for a thing of the kind said.
@@ -414,12 +490,16 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       continue;
     }
     const blocker = blockerOf(l, lexemes[i - 1]);
+    // "is the fan not on", "the tv isn't on, is it": a question never acts, so its "not" forbids nothing;
+    // before a verb ("any reason not to open …") it is about an act, and refused as one.
+    if (blocker === 'negation' && asking && how !== 'act' && !lexemes.slice(i + 1).some(actVerb)) continue;
     if (blocker) {
       block(blocker, l.text);
       continue;
     }
-    // "the light next to the tv": a thing found by another is not understood, never guessed at.
-    if (has(l, 'relation') && !ms.some((m) => NAMES.has(m.k))) {
+    // "the light next to the tv": a thing found by another is not understood, never guessed at;
+    // nor is a request that does not say what to do ("do the thing with the lights").
+    if ((has(l, 'relation') || has(l, 'vague')) && !ms.some((m) => NAMES.has(m.k))) {
       f.unknown.push(l.text);
       continue;
     }
@@ -458,6 +538,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       }
       continue;
     }
+    // "not the ceiling one", "except for the ceiling one": one after a thing's word is that thing.
+    if (num && l.text === '1' && excluding && thingAt(lexemes[i - 1]) && !lexemes[i + 1]?.meanings.some((m) => m.k === 'unit' || TARGET.has(m.k))) continue;
     if (num) {
       if (pendingCode || (f.props.includes('code') && !f.numbers.length)) {
         f.code = l.text;

@@ -10,7 +10,7 @@ import type { Home, HomeEntity } from './home.js';
 import type { LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
 import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
-import { Recoverer } from './recover.js';
+import { Recoverer, type Recovery } from './recover.js';
 import { absent, answer } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
 import { EVERYTHING, kindsOf, resolve, scopeOf } from './targets.js';
@@ -91,10 +91,13 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     delays: lang.delays,
     clock: lang.clock,
     copulas: lang.copulas,
+    exceptWithNot: lang.except_with_not,
+    yesno: lang.questions.yesno ?? [],
     placeWords: placeWords(lang),
   };
   const frames: Frame[] = [];
   let unsure: { word: string; guess: string } | undefined;
+  const guessed: Recovery['guesses'] = [];
   // Each sentence on its own: one that ends in a question mark asks in its last part.
   for (const sentence of input.command.split(/(?<=\?)/)) {
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
@@ -102,11 +105,16 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
     // Beside a word not known at all ("the wine cellar") it is not guessed: the two are a name the home lacks.
     const matched = vocabulary.match(recovered.tokens, home.names);
-    const lexemes = matched.map((l, i) =>
-      recovered.guesses.some((g) => g.at >= l.start && g.at < l.end)
-        ? { ...l, meanings: matched[i + 1] && !matched[i + 1]!.meanings.length ? [] : l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') }
-        : l,
-    );
+    guessed.push(...recovered.guesses);
+    // A verb or position read by a slip of the finger ("unlcok", "lfet") is taken only where every other word is understood; else it is asked about.
+    const clear = matched.every((l) => l.meanings.length || l.text === ',');
+    const slip = recovered.guesses.find((g) => g.slip);
+    if (slip && !clear) unsure ??= { word: slip.word, guess: slip.as };
+    const lexemes = matched.map((l, i) => {
+      const g = recovered.guesses.find((x) => x.at >= l.start && x.at < l.end);
+      if (!g || (g.slip && clear)) return l;
+      return { ...l, meanings: matched[i + 1] && !matched[i + 1]!.meanings.length ? [] : l.meanings.filter((m) => THING.has(m.k) && m.k !== 'generic') };
+    });
     if (!lexemes.some((l) => l.text !== ',')) continue;
     const parts = clauses(lexemes, lang.determiners);
     const marked = sentence.trimEnd().endsWith('?');
@@ -119,6 +127,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       // "…, das rechte auf", "…, das linke bleibt": a position alone is of that kind too.
       if (prev && ((f.pronoun && f.pronoun !== 'same') || f.positions.length) && !f.mentions.length)
         f.mentions = kindsOf(prev.mentions, home).map((m) => ({ ...m, group: 0 }));
+      if (prev && f.pronoun === 'other') otherThan(f, prev, input.context?.area, deps);
       frames.push(f);
     });
   }
@@ -130,8 +139,25 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
     if (f) return [{ kind: 'not_understood', reason: kind, words: f.blockers.find((b) => b.kind === kind)!.words, part: f.text }];
   }
   // A statement ("I left the lamp on, …") followed by a command is only what the command's "it" stands for.
-  const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)));
+  // So is a feeling with nothing named ("it's chilly, bump the thermostat up two"): the later part says what changes.
+  // "the telly's too loud, turn it down to 15": a feeling about a thing, then what to do with it.
+  const feeling = (f: Frame) => !f.question && f.comparative !== undefined && !f.actions.length && !f.numbers.length && !f.particles.length;
+  const changes = (f: Frame) =>
+    !f.question && f.mentions.length > 0 && (f.rel !== undefined || f.comparative !== undefined || f.numbers.length > 0 || f.particles.length > 0);
+  const planned = frames.filter(
+    (f, i) =>
+      !(f.statement && frames.slice(i + 1).some((x) => !x.question)) &&
+      // With things named, only when the next part's "it" stands for them ("Lampe heller und Leselampe dunkler" is two changes).
+      !(feeling(f) && frames.slice(i + 1).some(changes) && (!f.mentions.length || frames[i + 1]?.pronoun === 'same')),
+  );
   const out = keptApart(once(planned.map((f) => planClause(f, input.context?.area, deps, input.choose))));
+  // A refusal names the words as typed ("lfet"), never as guessed ("left").
+  const typed = (w: string) =>
+    w
+      .split(' ')
+      .map((x) => guessed.find((g) => g.as === x)?.word ?? x)
+      .join(' ');
+  for (const o of out) if (o.kind === 'not_understood') o.words = o.words.map(typed);
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -139,6 +165,27 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       out[i] = { kind: 'not_understood', reason: 'unsure', words: [recovered.unsure.word], part: frames[i]!.text, detail: { guess: recovered.unsure.guess } };
   }
   return out;
+}
+
+/**
+ * "close the left curtain and the other one too", "Schreibtischlampe an, die andere aus": the things
+ * of the kind said before, where they were, less the ones it named. Several left are asked between.
+ */
+function otherThan(f: Frame, prev: Frame, contextArea: string | undefined, deps: PlanDeps): void {
+  const { home } = deps;
+  const before = resolve(prev, home, scopeOf(prev, home, contextArea), keepFilters(deps), contextArea);
+  if (before.kind !== 'entities') return;
+  const first = home.entities.get(before.ids[0]!)!;
+  f.exclude = {
+    words: [],
+    mentions: [{ text: prev.text, index: 0, meanings: [{ k: 'entity', ids: before.ids, name: first.name }], group: 0 }],
+    areas: [],
+    floors: [],
+    positions: [],
+  };
+  if (f.areas.length || f.floors.length || f.here) return;
+  const areas = [...new Set(before.ids.map((id) => home.entities.get(id)?.area).filter((a): a is string => Boolean(a)))];
+  f.areas = areas.map((id) => ({ id, name: home.areas.get(id)?.name ?? id, group: 0 }));
 }
 
 /** Any thing named, whatever it can do: what a "leave ... as it is" part is about. */
@@ -225,6 +272,20 @@ function settled<R extends { kind: string }>(r: R, choose: string | undefined): 
 
 function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
   const { home } = deps;
+  // "how much energy is in the powerwall", "how much solar did we make": a question not understood
+  // otherwise, whose words not understood are all words of one thing's name (and of no other), asks of that thing.
+  if (f.question && f.question !== 'who') {
+    const first = planOneAsIs(f, contextArea, deps, choose);
+    const named = first.kind === 'not_understood' ? namedByWords(f, home, deps.lang) : f;
+    if (named === f) return first;
+    const again = planOneAsIs(named, contextArea, deps, choose);
+    return again.kind === 'query' ? again : first;
+  }
+  return planOneAsIs(f, contextArea, deps, choose);
+}
+
+function planOneAsIs(f: Frame, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {
+  const { home } = deps;
   const refuse = (reason: RefusalReason, words: string[], detail?: Extract<Outcome, { kind: 'not_understood' }>['detail']): Outcome => ({
     kind: 'not_understood',
     reason,
@@ -236,6 +297,18 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   // "in the sauna": a place this home does not have is said so, never answered from another.
   // Who is somewhere asks of people's zones ("wer ist in der Schule"), not of the home's areas.
   if (f.places.length && f.question !== 'who') return refuse('no_place', f.places);
+  // "is it on", "did they?": nothing named and only on or off asked, so what "it" is was not said.
+  const named = f.mentions.length || f.areas.length || f.floors.length || f.here || f.outdoors || f.everything || f.any || f.all || f.positions.length;
+  const onOff = [...(deps.lang.particles.on ?? []), ...(deps.lang.particles.off ?? [])];
+  if (
+    f.question === 'yesno' &&
+    !named &&
+    f.text
+      .split(' ')
+      .slice(2)
+      .every((w) => onOff.includes(w))
+  )
+    return refuse('no_antecedent', [f.text.split(' ').slice(0, 2).join(' ')]);
   if (f.question) return planQuestion(f, scope, contextArea, deps, choose);
   if (f.counts.length) return refuse('count_of_things', f.counts);
 
@@ -251,7 +324,14 @@ function planOne(f: Frame, contextArea: string | undefined, deps: PlanDeps, choo
   // A word standing for things said before, with nothing said before it could stand for, is never "everything here".
   // "the left one" is found by its position (the things whose names carry it); the "it" of "it is too warm",
   // "warm it up" is the air of the room, which the temperature act finds itself.
-  if (f.pronoun && !f.mentions.length && !f.everything && !f.positions.length && !(f.pronoun === 'same' && act.prop === 'temperature'))
+  // So is the "it" of "make it brighter in here": a change said of a place is of what the place has.
+  if (
+    f.pronoun &&
+    !f.mentions.length &&
+    !f.everything &&
+    !f.positions.length &&
+    !(f.pronoun === 'same' && (act.prop === 'temperature' || (f.comparative && (f.here || f.areas.length > 0))))
+  )
     return refuse('no_antecedent', f.pronounWords ?? []);
   // "leave the tv off", "lass das Licht an": asked to change nothing.
   // With the things kept found, another part of the command that acts on others may go ahead (see plan).
@@ -359,6 +439,28 @@ function groupAction(act: Act): { action: string; parameters: Record<string, unk
   if (act.verb === 'set' && act.value !== undefined && (!act.prop || act.prop === 'brightness'))
     return { action: 'turn_on', parameters: { brightness_pct: act.value } };
   return undefined;
+}
+
+/** The frame with its unknown words, unknown places and nouns read as the one thing whose name carries every one of them, if exactly one does. */
+function namedByWords(f: Frame, home: Home, lang: LanguageData): Frame {
+  const said = [...new Set([...f.unknown, ...f.places, ...f.nouns])];
+  if (!said.length || f.mentions.some((m) => m.meanings.some((x) => x.k === 'entity'))) return f;
+  const words = said.map((w) => fold(w, lang));
+  const ids = [...home.entities.values()]
+    .filter((e) => {
+      const name = fold(e.name, lang).split(/\s+/);
+      return words.every((w) => name.includes(w));
+    })
+    .map((e) => e.id);
+  if (ids.length !== 1) return f;
+  const gone = (w: string) => !said.includes(w);
+  return {
+    ...f,
+    unknown: f.unknown.filter(gone),
+    places: f.places.filter(gone),
+    nouns: f.nouns.filter(gone),
+    mentions: [...f.mentions, { text: said.join(' '), index: 0, meanings: [{ k: 'entity', ids, name: home.entities.get(ids[0]!)!.name }], group: 0 }],
+  };
 }
 
 function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: string | undefined, deps: PlanDeps, choose?: string): Outcome {

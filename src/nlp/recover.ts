@@ -2,10 +2,11 @@
 // or plural ending (des Wohnzimmers), words written as one (Wohnzimmerlampe, livingroom,
 // ausschalten), or a misheard or mistyped name of a thing (lamb: lamp, vacume: vacuum). A guess is
 // taken only when it is close and the only one that close; a guess less sure than that becomes a
-// question. Verbs and the words that forbid acting are never guessed: a guess may only change
-// which thing is meant, and only the home's names and the kinds of things are guessed at.
+// question. The words that forbid acting are never guessed. A verb or a position is read only by one
+// slip of the finger that leaves no other verb as close (slipOf), where every other word is understood;
+// else asked. Otherwise only the home's names and the kinds of things are guessed at.
 import type { LanguageData } from './language.js';
-import type { Lexicon } from './lexicon.js';
+import { type Lexicon, THING } from './lexicon.js';
 import { singularOf, soundKey } from './text.js';
 
 /** A guess at least this sure is taken; one at least ASK sure is asked about; below, the word stays unknown. */
@@ -14,8 +15,8 @@ export const ASK = 0.6;
 
 export interface Recovery {
   tokens: string[];
-  /** Words read as others, with where they are in `tokens`. */
-  guesses: { word: string; as: string; at: number }[];
+  /** Words read as others, with where they are in `tokens`; `slip` when read as a verb or a position by a slip of the finger. */
+  guesses: { word: string; as: string; at: number; slip?: true }[];
   /** The closest guess for a word when it was not sure enough to take. */
   unsure?: { word: string; guess: string };
 }
@@ -89,6 +90,37 @@ function numberKeys(lang: LanguageData): [string, string][] {
   let keys = NUMBER_KEYS.get(lang);
   if (!keys) NUMBER_KEYS.set(lang, (keys = [...Object.keys(lang.numbers), ...Object.keys(lang.number_scales)].map((w) => [w, soundKey(w, lang)])));
   return keys;
+}
+
+/**
+ * Whether `word` is `known` with one slip that keeps it recognisable: two letters swapped (unlcok,
+ * swtich, lfet), a doubled letter said once or twice (öfne), or one letter that does not change how
+ * it sounds (unlok). Both are four letters or more: a slip in a shorter word makes another word.
+ */
+export function slipOf(word: string, known: string, lang: LanguageData): boolean {
+  if (word.length < 4 || known.length < 4 || word === known || distance(word, known, 1) > 1) return false;
+  const sorted = (w: string) => [...w].sort().join('');
+  if (word.length === known.length && sorted(word) === sorted(known)) return true;
+  const single = (w: string) => w.replace(/(.)\1+/gu, '$1');
+  if (single(word) === single(known)) return true;
+  return soundKey(word, lang) === soundKey(known, lang);
+}
+
+/** What may stand before a verb that opens a part ("please", "and then", "can you"). */
+const OPENING = new Set(['filler', 'connector', 'list', 'request', 'tag_request']);
+
+/** Single words that are verbs or positions (unlock, öffne, left): what a slip of the finger may be read as. */
+const SLIP_TARGETS = new WeakMap<Lexicon, string[]>();
+function slipTargets(l: Lexicon): string[] {
+  let out = SLIP_TARGETS.get(l);
+  if (out) return out;
+  // A verb that is also filler ("set", "make") says too little to be guessed at.
+  out = [...l.words.keys()].filter((w) => {
+    const ms = l.meaningsOf(w) ?? [];
+    return ms.some((m) => m.k === 'position' || (m.k === 'action' && !ms.some((x) => x.k === 'filler')));
+  });
+  SLIP_TARGETS.set(l, out);
+  return out;
 }
 
 export class Recoverer {
@@ -204,6 +236,32 @@ export class Recoverer {
     return best && !tie ? best : best ? { ...best, sure: Math.min(best.sure, ACCEPT - 0.01) } : undefined;
   }
 
+  /**
+   * The verb or position a word is by one slip (see slipOf), when exactly one is; with several, or
+   * with one only a letter away by no such slip, the closest is only asked about.
+   */
+  private slip(w: string, prev: string | undefined, next: string | undefined): { word: string; sure: boolean } | undefined {
+    if (w.length < 3) return undefined;
+    // A verb stands first in its part ("unlcok the door", "…, then trun off"); a position beside a thing ("the lfet curtain").
+    const meanings = (t: string | undefined) => (t === undefined ? [] : this.lexicons.flatMap((l) => l.meaningsOf(t) ?? []));
+    const opens = prev === undefined || prev === ',' || (meanings(prev).length > 0 && meanings(prev).every((m) => OPENING.has(m.k)));
+    const besideThing = [prev, next].some((t) => meanings(t).some((m) => THING.has(m.k)));
+    const near = new Set<string>();
+    const strong = new Set<string>();
+    for (const l of this.lexicons) {
+      for (const known of slipTargets(l)) {
+        const kinds = l.meaningsOf(known) ?? [];
+        if (!(opens && kinds.some((m) => m.k === 'action')) && !(besideThing && kinds.some((m) => m.k === 'position'))) continue;
+        if (known.length < 4 || Math.abs(known.length - w.length) > 1 || distance(w, known, 1) > 1) continue;
+        near.add(known);
+        if (slipOf(w, known, this.lang)) strong.add(known);
+      }
+    }
+    if (strong.size === 1 && near.size === 1) return { word: [...strong][0]!, sure: true };
+    const first = [...strong, ...near][0];
+    return first ? { word: first, sure: false } : undefined;
+  }
+
   /** A mistyped number word ("fourty", "fümf"), by the same confidence rule, or undefined. */
   private numberWord(w: string): string | undefined {
     let best: { word: string; sure: number } | undefined;
@@ -238,7 +296,7 @@ export class Recoverer {
     const out: string[] = [];
     const guesses: Recovery['guesses'] = [];
     let unsure: Recovery['unsure'];
-    for (const t of tokens) {
+    for (const [i, t] of tokens.entries()) {
       if (isNumber(t) || t === ',' || this.known(t) || !/\p{L}/u.test(t)) {
         out.push(t);
         continue;
@@ -254,6 +312,15 @@ export class Recoverer {
         continue;
       }
       const guess = this.closest(t);
+      // "unlcok", "trun", "lfet": a verb or a position by one slip, and nothing else as close.
+      const slip = this.slip(t, out[out.length - 1], tokens[i + 1]);
+      // A name as close as the verb is another reading: then the verb is only asked about.
+      if (slip?.sure && (!guess || guess.word === slip.word || distance(t, guess.word, 1) > 1)) {
+        guesses.push({ word: t, as: slip.word, at: out.length, slip: true });
+        out.push(slip.word);
+        continue;
+      }
+      if (slip && !guess && !unsure) unsure = { word: t, guess: slip.word };
       if (guess && guess.sure >= ACCEPT) {
         guesses.push({ word: t, as: guess.word, at: out.length });
         out.push(guess.word);

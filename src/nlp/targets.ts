@@ -98,6 +98,9 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
   // A part may be only a place ("the bedroom lamp and the kitchen"): it counts as a part too.
   const groups = [...new Set([...f.mentions, ...f.areas, ...f.floors, ...f.kindParts, ...f.positions].map((x) => x.group))].sort((a, b) => a - b);
   let r = groups.length <= 1 || f.question !== undefined ? resolveGroup(f, home, scope, filters) : resolveParts(f, groups, home, scope, filters, contextArea);
+  // "the other one": the things said before are left out before one is chosen.
+  const other = f.pronoun === 'other' && f.exclude !== undefined;
+  if (r.kind === 'entities' && other) r = without(r, f.exclude!, home, filters, contextArea);
   // "the one in the bedroom": one thing is meant, so several are asked about.
   if (r.kind === 'entities' && r.ids.length > 1 && groups.length <= 1 && f.kindParts.some((k) => k.one) && f.question === undefined) {
     const ids = carryingWord(r.ids, f.mentions, home, filters);
@@ -106,7 +109,7 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
   // "mach links zu": a position said with no kind of thing stands for one thing; several fit, so it is asked.
   if (r.kind === 'entities' && r.ids.length > 1 && !f.mentions.length && f.positions.length && f.question === undefined && !f.all && !f.everything)
     return { kind: 'ambiguous', noun: f.positions.map((p) => p.forms[0]).join(' '), candidates: r.ids };
-  if (r.kind === 'entities' && f.exclude) return without(r, f.exclude, home, filters, contextArea);
+  if (r.kind === 'entities' && f.exclude && !other) return without(r, f.exclude, home, filters, contextArea);
   return r;
 }
 

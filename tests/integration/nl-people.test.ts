@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  * disagree with the earlier ones: a word for a kind of cover means that kind (the German corpus cases
  * follow, see de/README.md), and a relative temperature starts from what the hub reports.
  */
-const FLOOR = { en: { correct: 0.92, wrong: 2 }, de: { correct: 0.93, wrong: 0 } };
+const FLOOR = { en: { correct: 0.93, wrong: 2 }, de: { correct: 0.94, wrong: 0 } };
 
 const SETS = [
   { language: 'en' as const, home: 'home.yaml', cases: 'people/en.jsonl' },

@@ -244,9 +244,10 @@ describe('how people talk', () => {
     expect(calls('start the vacume')).toEqual(['vacuum.rover start']);
     expect(calls('turn on the kitchen celing light')).toEqual(['light.kitchen_ceiling turn_on']);
   });
-  test('a guess less sure is a question; a verb is never guessed', () => {
+  test('a guess less sure is a question; a verb is guessed only by one slip, when no other verb is that close (issue 39)', () => {
     expect(refusal('turn on the flux').reason).toBe('unsure');
-    expect(refusal('lokc the front door').reason).toBe('no_action');
+    expect(calls('lokc the front door')).toEqual(['lock.front_door lock']);
+    expect(refusal('lack the front door')).toMatchObject({ reason: 'unsure', detail: { guess: 'lock' } });
   });
   test('words written as one, speech recognisers’ "of", filler before a question', () => {
     expect(calls('close the livingroom curtains')).toEqual(['cover.curtain_left close_cover', 'cover.curtain_right close_cover']);
