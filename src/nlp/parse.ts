@@ -211,7 +211,11 @@ export function clauses(lexemes: Lexeme[], determiners: readonly string[] = []):
       const keeps = part.some((x) => x.meanings.some((m) => m.k === 'action' && m.action === 'keep'));
       // "… and the other one": the things of the part before are known only once it is planned.
       const other = part.some((x) => x.meanings.some((m) => m.k === 'pronoun' && m.p === 'other'));
-      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps || other))) {
+      // "the curtain is open, can you close it": after a comma, a part that opens with its own verb
+      // (past "can you", "please") is a command of its own, not a second verb of the first.
+      const lead = part.find((x) => !x.meanings.length || !x.meanings.every((m) => m.k === 'filler' || m.k === 'request' || m.k === 'tag_request'));
+      const verbFirst = has(l, 'list') && !has(l, 'connector') && actVerb(lead);
+      if ((startsCommand && before) || (complete(cur, determiners) && (ownAct || ownValue || keeps || other || verbFirst))) {
         out.push(cur);
         cur = [];
         continue;
@@ -738,6 +742,25 @@ function separate(f: Frame, lexemes: Lexeme[], separable: ReadonlyMap<string, Re
 }
 
 /** A clause that leaves out its verb, value or kind of thing takes them from the one before ("and 65 in the office"). */
+/** Verbs that set a state outright, not by a step up or down. */
+const OUTRIGHT = new Set([
+  'turn_on',
+  'turn_off',
+  'toggle',
+  'open',
+  'close',
+  'lock',
+  'unlock',
+  'stop',
+  'pause',
+  'resume',
+  'mute',
+  'unmute',
+  'start',
+  'arm',
+  'disarm',
+]);
+
 export function inherit(prev: Frame | undefined, f: Frame): Frame {
   // "I left the lamp on, switch it off": "it" stands for the things of a statement before.
   if (prev?.statement && !f.question && f.pronoun === 'same' && !f.mentions.length && !f.everything)
@@ -766,6 +789,8 @@ export function inherit(prev: Frame | undefined, f: Frame): Frame {
     }
     out.positions = prev.positions;
   } else if (!f.mentions.length && !f.everything) out.mentions = prev.mentions.filter((m) => m.meanings.some((x) => x.k !== 'entity'));
-  if (!f.comparative && !f.numbers.length && !f.particles.length) out.comparative = prev.comparative;
+  // A part whose verb sets a state outright says its own change ("it's too bright, turn off the ceiling light");
+  // one that only turns up or down takes the comparison before it ("it's too cold in here, turn up the heat").
+  if (!f.comparative && !f.actions.some((a) => OUTRIGHT.has(a)) && !f.numbers.length && !f.particles.length) out.comparative = prev.comparative;
   return out;
 }

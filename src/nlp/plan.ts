@@ -142,14 +142,22 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   // So is a feeling with nothing named ("it's chilly, bump the thermostat up two"): the later part says what changes.
   // "the telly's too loud, turn it down to 15": a feeling about a thing, then what to do with it.
   const feeling = (f: Frame) => !f.question && f.comparative !== undefined && !f.actions.length && !f.numbers.length && !f.particles.length;
+  // A change: a thing named with a verb, a direction, a comparison, a number or a particle ("turn off the ceiling light").
   const changes = (f: Frame) =>
-    !f.question && f.mentions.length > 0 && (f.rel !== undefined || f.comparative !== undefined || f.numbers.length > 0 || f.particles.length > 0);
-  const planned = frames.filter(
-    (f, i) =>
-      !(f.statement && frames.slice(i + 1).some((x) => !x.question)) &&
-      // With things named, only when the next part's "it" stands for them ("Lampe heller und Leselampe dunkler" is two changes).
-      !(feeling(f) && frames.slice(i + 1).some(changes) && (!f.mentions.length || frames[i + 1]?.pronoun === 'same')),
-  );
+    !f.question &&
+    f.mentions.length > 0 &&
+    (f.actions.length > 0 || f.rel !== undefined || f.comparative !== undefined || f.numbers.length > 0 || f.particles.length > 0);
+  const reason = (f: Frame, i: number) =>
+    // With things named, only when the next part's "it" stands for them ("Lampe heller und Leselampe dunkler" is two changes).
+    feeling(f) && frames.slice(i + 1).some(changes) && (!f.mentions.length || frames[i + 1]?.pronoun === 'same');
+  // The place a feeling was had in is where the change it explains is made ("it's too cold in the living room, turn up the heat").
+  frames.forEach((f, i) => {
+    const next = frames[i + 1];
+    if (next && reason(f, i) && (f.areas.length || f.floors.length) && !next.areas.length && !next.floors.length && !next.here) {
+      frames[i + 1] = { ...next, areas: f.areas, floors: f.floors };
+    }
+  });
+  const planned = frames.filter((f, i) => !(f.statement && frames.slice(i + 1).some((x) => !x.question)) && !reason(f, i));
   const out = keptApart(once(planned.map((f) => planClause(f, input.context?.area, deps, input.choose))));
   // A refusal names the words as typed ("lfet"), never as guessed ("left").
   const typed = (w: string) =>

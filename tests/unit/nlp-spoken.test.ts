@@ -340,3 +340,28 @@ describe('questions opened by a tag never act', () => {
     expect(calls(de, 'es ist kalt hier', 'Küche')).toEqual(['climate.kitchen set_temperature {"temperature":25}']);
   });
 });
+
+describe('how things are, then what to do', () => {
+  test('"the curtain is open, can you close it": the request after the comma is its own command', () => {
+    expect(calls(en, 'the bedroom curtain is open, can you close it')).toEqual(['cover.bedroom close_cover']);
+    expect(calls(en, 'I left the left curtain open, could you shut it please')).toEqual(['cover.curtain_left close_cover']);
+    expect(calls(en, 'the garage light is on, please switch it off')).toEqual(['light.garage turn_off']);
+    expect(calls(de, 'der linke Vorhang ist offen, kannst du ihn zumachen')).toEqual(['cover.wohnzimmer_vorhang_links close_cover']);
+    // A list after a comma is still one command.
+    expect(calls(en, 'turn off the garage light, the tv and the ceiling fan')).toEqual([
+      'fan.ceiling turn_off',
+      'light.garage turn_off',
+      'media_player.tv turn_off',
+    ]);
+  });
+  test('a feeling, then a verb that sets a state: the verb says what changes, where the feeling was', () => {
+    expect(calls(en, "it's far too bright, turn off the kitchen ceiling")).toEqual(['light.kitchen_ceiling turn_off']);
+    expect(calls(en, 'way too dark in the bedroom, switch on the lamp')).toEqual(['light.bedroom_lamp turn_on']);
+    expect(calls(en, "it's too cold in the living room, turn up the heat")).toEqual(['climate.thermostat set_temperature {"temperature":69}']);
+    // Without a verb of its own, a later part still takes the comparison: two changes.
+    expect(calls(en, 'make the bedroom lamp brighter and the garage light too')).toEqual([
+      'light.bedroom_lamp turn_on {"brightness_step_pct":10}',
+      'light.garage turn_on {"brightness_step_pct":10}',
+    ]);
+  });
+});
