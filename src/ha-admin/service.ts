@@ -170,13 +170,29 @@ export class AdminService {
         }));
     }
     const idKey = kind === 'device' ? 'id' : `${kind}_id`;
-    return entries.map((e) => ({
-      kind,
-      id: String(e[idKey]),
-      name: String(e.name_by_user ?? e.name ?? e[idKey]),
-      fields: fieldsOf(kind, e),
-      ...(kind === 'device' ? { info: { name: e.name, manufacturer: e.manufacturer ?? null, model: e.model ?? null } } : {}),
-    }));
+    // A device all of whose entities exposure hides is hidden with them (not listed, so not found to change).
+    const hiddenDevices = kind === 'device' && policy.exposedOnly ? await this.devicesHidden() : new Set<string>();
+    return entries
+      .filter((e) => !hiddenDevices.has(String(e[idKey])))
+      .map((e) => ({
+        kind,
+        id: String(e[idKey]),
+        name: String(e.name_by_user ?? e.name ?? e[idKey]),
+        fields: fieldsOf(kind, e),
+        ...(kind === 'device' ? { info: { name: e.name, manufacturer: e.manufacturer ?? null, model: e.model ?? null } } : {}),
+      }));
+  }
+
+  /** Devices that have entities, none of which callers may see. */
+  private async devicesHidden(): Promise<Set<string>> {
+    const withEntities = new Set<string>();
+    const seen = new Set<string>();
+    for (const e of await this.o.hub.list('entity')) {
+      if (typeof e.device_id !== 'string') continue;
+      withEntities.add(e.device_id);
+      if (this.o.policy.maySee(String(e.entity_id))) seen.add(e.device_id);
+    }
+    return new Set([...withEntities].filter((d) => !seen.has(d)));
   }
 
   /** The home zone is Home Assistant's core config, not the zone collection: shown, never changed here. */

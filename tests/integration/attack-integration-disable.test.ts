@@ -5,6 +5,9 @@
 //   Assist (TOOLS_EXPOSED_ONLY) or that TOOLS_DENY keeps out (the front door's lock, an alarm):
 //   the entity stops working though the assistant may not act on it. Now every entity of the entry
 //   or device is judged as entities acted on are, and a hidden one is counted, never named.
+// - HOLE A4: with TOOLS_EXPOSED_ONLY the device list showed devices all of whose entities are hidden
+//   (the front door's lock, the alarm panel) by name, maker and area, and let them be renamed and
+//   moved; the entity list hid their entities. Such a device is now neither listed nor found.
 // - Held: a deny rule on the integration itself; an entry whose entities all pass (the failed
 //   weather entry has none); a read-only grant and a control grant without admin do not reach the
 //   tool at all (404), over REST and MCP.
@@ -68,13 +71,20 @@ describe('TOOLS_EXPOSED_ONLY: the lock is hidden from Assist (never exposed in t
     expect(await simState(s)).toBe('loaded');
   });
 
-  test('disabling the lock’s device is refused; the failed weather entry, with no entities, may still be disabled (previewed)', async () => {
+  test('the lock’s device, all of whose entities are hidden, is neither listed nor changed; the failed weather entry, with no entities, may still be disabled (previewed)', async () => {
     const device = lockDevice(s);
-    const r = await s.call('/api/tools/call', 'POST', {
-      name: 'admin_registry',
-      arguments: { operation: 'update', kind: 'device', id: device, fields: { disabled: true }, dry_run: true },
-    });
-    expect(r.body.structuredContent?.error, JSON.stringify(r.body)).toMatchObject({ code: 'FORBIDDEN', details: { exposed: false } });
+    const listed = await s.call('/api/tools/call', 'POST', { name: 'admin_registry', arguments: { operation: 'list', kind: 'device' } });
+    const ids = (listed.body.structuredContent.items as Body[]).map((d) => d.id);
+    expect(ids).toContain('living_room_tv');
+    expect(ids).not.toContain(device);
+    expect(JSON.stringify(listed.body)).not.toContain('Front Door Lock');
+    for (const fields of [{ disabled: true }, { name_by_user: 'Renamed' }]) {
+      const r = await s.call('/api/tools/call', 'POST', {
+        name: 'admin_registry',
+        arguments: { operation: 'update', kind: 'device', id: device, fields, dry_run: true },
+      });
+      expect(r.body.structuredContent?.error, JSON.stringify(r.body)).toMatchObject({ code: 'NOT_FOUND' });
+    }
     const met = await entryOf(s, 'met');
     const preview = await health(s, { operation: 'disable', id: met.id, dry_run: true });
     expect(preview, JSON.stringify(preview)).toMatchObject({ dry_run: true, needs_confirmation: [expect.stringContaining('integration')] });
