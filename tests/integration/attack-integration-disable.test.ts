@@ -8,10 +8,15 @@
 // - HOLE A4: with TOOLS_EXPOSED_ONLY the device list showed devices all of whose entities are hidden
 //   (the front door's lock, the alarm panel) by name, maker and area, and let them be renamed and
 //   moved; the entity list hid their entities. Such a device is now neither listed nor found.
+// - HOLE A5: homeassistant.reload_config_entry (real Home Assistant has it; the simulator now does)
+//   as a plain call_service reloaded the integration behind a denied lock, with the admin tools
+//   off: it was judged as an action on its target, or on nothing. It is refused as an action now;
+//   admin_health's reload does it, judging every entity of the entry.
 // - Held: a deny rule on the integration itself; an entry whose entities all pass (the failed
 //   weather entry has none); a read-only grant and a control grant without admin do not reach the
 //   tool at all (404), over REST and MCP.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { adminOf } from '@home-mcp-bridge/sim/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authorizedClient, HostedAssistant } from '../helpers/oauth-client.js';
 import { startTestServer, TEST_USER, type TestServer } from '../helpers/server.js';
@@ -153,5 +158,39 @@ describe('held: a deny rule on the integration, and callers without the admin sc
       }
     }
     expect(await simState(s)).toBe('loaded');
+  });
+});
+
+describe('HOLE A5: homeassistant.reload_config_entry as a plain service call', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ TOOLS_DENY: 'lock.front_door' });
+    await s.app.hub.ready(10_000);
+  });
+  afterAll(() => s?.close());
+
+  test('is refused as an action over REST and MCP (admin_health reload does it, judging the entry’s entities); nothing is reloaded', async () => {
+    const entry = s.app.simulator!.hub.registries.entities.get('lock.front_door')!.config_entry_id!;
+    const calls = [
+      { operation: 'call', domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: entry } },
+      { operation: 'call', domain: 'homeassistant', service: 'reload_config_entry', target: { entity_id: 'light.kitchen_ceiling' } },
+      { operation: 'call', domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: entry }, confirm: true },
+    ];
+    const client = new Client({ name: 'attack-a5', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+    try {
+      for (const args of calls) {
+        const rest = await s.call('/api/tools/call', 'POST', { name: 'call_service', arguments: args });
+        expect(rest.body.structuredContent?.error, `REST ${JSON.stringify(args)}: ${JSON.stringify(rest.body)}`).toMatchObject({
+          code: 'FORBIDDEN',
+          details: { admin_service: 'homeassistant.reload_config_entry' },
+        });
+        const r = (await client.callTool({ name: 'call_service', arguments: args })) as Body;
+        expect(r.structuredContent?.error, `MCP ${JSON.stringify(args)}: ${JSON.stringify(r)}`).toMatchObject({ code: 'FORBIDDEN' });
+      }
+    } finally {
+      await client.close();
+    }
+    expect(adminOf(s.app.simulator!.hub).reloads).toEqual([]);
   });
 });
