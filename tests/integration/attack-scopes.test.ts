@@ -241,6 +241,41 @@ describe('a question asked of one assistant (2026-07-28 elicitation)', () => {
     expect(lockState()).toBe('locked');
   });
 
+  test('a 2025-era session (where a question is answered) is not reachable with another assistant’s token', async () => {
+    const a = await namedToken(s, 'Session owner');
+    const b = await namedToken(s, 'Session intruder');
+    const post = (token: string, body: Body, session?: string) =>
+      fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const init = await post(a.token, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'owner', version: '1' } },
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    expect(session).toBeTruthy();
+    await init.body?.cancel();
+    // An answer to a question (a JSON-RPC result) and a call, each with the other token on that session.
+    for (const body of [
+      { jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { confirm: true } } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'control_locks', arguments: { entity_id: 'lock.back_door', command: 'unlock' } } },
+    ]) {
+      const r = await post(b.token, body, session);
+      expect(r.status, JSON.stringify(body)).toBe(404);
+      await r.body?.cancel();
+    }
+    expect(lockState()).toBe('locked');
+  });
+
   test('a token revoked while its WebSocket is open: the socket is closed and the next command is not run', async () => {
     const bob = await namedToken(s, 'Bob’s tablet');
     const ws = await socket(s, bob.token);
