@@ -96,7 +96,9 @@ export const homeassistant: DomainModule = {
       kind: 'plain',
       name: 'Reload config entry',
       description: 'Reloads the specified config entry.',
-      fields: { entry_id: { v: isType('str'), name: 'Config entry ID', selector: { config_entry: {} }, example: '8955375327824e14ba89e4b29cc3ec9a' } },
+      fields: {
+        entry_id: { v: isType('str'), name: 'Config entry ID', advanced: true, selector: { config_entry: {} }, example: '8955375327824e14ba89e4b29cc3ec9a' },
+      },
       allowExtra: true,
       target: { entity: [{}], device: [{}] },
       before: all(
