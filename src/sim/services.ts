@@ -337,9 +337,6 @@ function describeService(reg: Registered, legacy: boolean, translated: boolean):
     const filter: Record<string, unknown> = { domain: [reg.domain] };
     if (def.requiredFeatures) filter.supported_features = def.requiredFeatures;
     out.target = (legacy ? def.legacyTarget : translated ? def.currentTarget : undefined) ?? def.target ?? { entity: [filter] };
-  } else if (def.target) {
-    // A plain service that also takes a target (homeassistant.reload_config_entry) describes it.
-    out.target = def.target;
   }
   if (def.response) out.response = { optional: def.response === 'optional' };
   return out;

@@ -173,7 +173,6 @@ describe('HOLE A5: homeassistant.reload_config_entry as a plain service call', (
     const entry = s.app.simulator!.hub.registries.entities.get('lock.front_door')!.config_entry_id!;
     const calls = [
       { operation: 'call', domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: entry } },
-      { operation: 'call', domain: 'homeassistant', service: 'reload_config_entry', target: { entity_id: 'light.kitchen_ceiling' } },
       { operation: 'call', domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: entry }, confirm: true },
     ];
     const client = new Client({ name: 'attack-a5', version: '1' });

@@ -100,7 +100,7 @@ export const homeassistant: DomainModule = {
         entry_id: { v: isType('str'), name: 'Config entry ID', advanced: true, selector: { config_entry: {} }, example: '8955375327824e14ba89e4b29cc3ec9a' },
       },
       allowExtra: true,
-      target: { entity: [{}], device: [{}] },
+      // Home Assistant 2026.11 describes no target for it (its schema still takes one).
       before: all(
         hasAtLeastOneKey('entry_id', ...Object.keys(targetFields(hub.legacy))),
         dict({ entry_id: { v: isType('str') }, ...targetFields(hub.legacy) }),
