@@ -170,13 +170,29 @@ export class AdminService {
         }));
     }
     const idKey = kind === 'device' ? 'id' : `${kind}_id`;
-    return entries.map((e) => ({
-      kind,
-      id: String(e[idKey]),
-      name: String(e.name_by_user ?? e.name ?? e[idKey]),
-      fields: fieldsOf(kind, e),
-      ...(kind === 'device' ? { info: { name: e.name, manufacturer: e.manufacturer ?? null, model: e.model ?? null } } : {}),
-    }));
+    // A device all of whose entities exposure hides is hidden with them (not listed, so not found to change).
+    const hiddenDevices = kind === 'device' && policy.exposedOnly ? await this.devicesHidden() : new Set<string>();
+    return entries
+      .filter((e) => !hiddenDevices.has(String(e[idKey])))
+      .map((e) => ({
+        kind,
+        id: String(e[idKey]),
+        name: String(e.name_by_user ?? e.name ?? e[idKey]),
+        fields: fieldsOf(kind, e),
+        ...(kind === 'device' ? { info: { name: e.name, manufacturer: e.manufacturer ?? null, model: e.model ?? null } } : {}),
+      }));
+  }
+
+  /** Devices that have entities, none of which callers may see. */
+  private async devicesHidden(): Promise<Set<string>> {
+    const withEntities = new Set<string>();
+    const seen = new Set<string>();
+    for (const e of await this.o.hub.list('entity')) {
+      if (typeof e.device_id !== 'string') continue;
+      withEntities.add(e.device_id);
+      if (this.o.policy.maySee(String(e.entity_id))) seen.add(e.device_id);
+    }
+    return new Set([...withEntities].filter((d) => !seen.has(d)));
   }
 
   /** The home zone is Home Assistant's core config, not the zone collection: shown, never changed here. */
@@ -277,6 +293,9 @@ export class AdminService {
       const to = after?.[key];
       if (typeof to === 'string' && to !== before?.[key]) subjects.push(`${k}.${to}`);
     }
+    // Disabling or enabling an integration entry or a device switches its entities off or on: they are judged too.
+    const switches = (kind === 'integration' || kind === 'device') && before !== null && after !== null && before.disabled !== after.disabled;
+    const touches = switches ? await this.entitiesOf(kind, id) : [];
     const plan: ChangePlan = {
       kind,
       id,
@@ -287,7 +306,7 @@ export class AdminService {
       written: after,
       change: why === 'restore' ? 'restored' : before === null ? 'created' : after === null ? 'deleted' : 'updated',
       what,
-      admin: { what, subjects, ...(before === null ? { creates: true } : {}) },
+      admin: { what, subjects, ...(before === null ? { creates: true } : {}), ...(touches.length ? { touches } : {}) },
       apply: async () => this.write(kind, id, before, after),
       undo: async () => {
         await this.write(kind, id, after, before);
@@ -296,8 +315,19 @@ export class AdminService {
     return plan;
   }
 
-  private planReload(id: string): ChangePlan {
+  /** The entities an integration entry provides, or a device has (the entity registry's config_entry_id, device_id). */
+  private async entitiesOf(kind: 'integration' | 'device', id: string): Promise<string[]> {
+    const key = kind === 'integration' ? 'config_entry_id' : 'device_id';
+    return (await this.o.hub.list('entity'))
+      .filter((e) => e[key] === id)
+      .map((e) => String(e.entity_id))
+      .sort();
+  }
+
+  // Reloading an entry sets up its entities again (each unavailable meanwhile): they are judged too.
+  private async planReload(id: string): Promise<ChangePlan> {
     const what = `reloading integration entry ${id}`;
+    const touches = await this.entitiesOf('integration', id);
     const plan: ChangePlan = {
       kind: 'integration',
       id,
@@ -308,7 +338,7 @@ export class AdminService {
       written: null,
       change: 'updated',
       what,
-      admin: { what, subjects: [this.subject('integration', id)] },
+      admin: { what, subjects: [this.subject('integration', id)], ...(touches.length ? { touches } : {}) },
       versioned: false,
       apply: async () => {
         const r = await this.o.hub.reloadEntry(id);

@@ -32,6 +32,10 @@ export function adminServiceOf(domain: string, service: string, data: Record<str
     const [subject, what] = CORE[s]!;
     return { subject, what: `${what} (${name})` };
   }
+  // Reloads the entries of its target or entry_id, switching their entities off and on: admin_health
+  // reload judges every entity of the entry; a bare call would judge only the one named, or none.
+  if (d === 'homeassistant' && s === 'reload_config_entry')
+    return { subject: 'integration.*', what: `reloading an integration entry (${name})`, only: 'admin_health operation reload' };
   if (d === 'update' && (s === 'install' || s === 'skip' || s === 'clear_skipped'))
     return {
       subject: entityId ?? 'update.*',

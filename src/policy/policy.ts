@@ -131,6 +131,12 @@ export interface AdminChange {
   subjects: readonly string[];
   /** The change makes the item (its entity, a new zone's, does not exist yet): exposure cannot apply to it. */
   creates?: boolean;
+  /**
+   * Entities the change acts on through its subject: an integration entry's when it is disabled,
+   * enabled or reloaded, a device's when it is disabled or enabled. Judged by exposure and the lists
+   * like entities acted on, so a hidden or denied entity is not switched off by its integration.
+   */
+  touches?: readonly string[];
 }
 
 /** A change to one of Home Assistant's config items (an automation, script, helper or dashboard). */
@@ -474,6 +480,28 @@ export class Policy {
     }
     const kept = change.subjects.filter((s) => !this.listed(s));
     if (kept.length) throw new AppError('FORBIDDEN', 403, `Not allowed to change ${kept.join(', ')} (TOOLS_ALLOW / TOOLS_DENY)`, { entity_ids: kept });
+    const touched = change.touches ?? [];
+    // Hidden entities are counted, not named: the caller never saw them.
+    const unseen = touched.filter((id) => !this.maySee(id));
+    if (unseen.length) {
+      throw new AppError(
+        'FORBIDDEN',
+        403,
+        `Not allowed: ${change.what} would also change ${unseen.length} ${unseen.length === 1 ? 'entity' : 'entities'} Home Assistant does not expose to Assist (TOOLS_EXPOSED_ONLY)`,
+        { exposed: false, count: unseen.length },
+      );
+    }
+    const barred = touched.filter((id) => !this.listed(id));
+    if (barred.length) {
+      throw new AppError(
+        'FORBIDDEN',
+        403,
+        `Not allowed: ${change.what} would also change ${barred.join(', ')}, which callers may not act on (TOOLS_ALLOW / TOOLS_DENY)`,
+        {
+          entity_ids: barred,
+        },
+      );
+    }
     if (!opts.planOnly && !caller.confirm) {
       throw new AppError(
         'CONFIRMATION_REQUIRED',

@@ -68,6 +68,8 @@ export class SimAdmin {
   readonly issues: SimIssue[] = [];
   readonly log: SimLogEntry[] = [];
   readonly entries = new Map<string, SimEntry>();
+  /** Every config entry reloaded, in order (the REST route and homeassistant.reload_config_entry). */
+  readonly reloads: string[] = [];
   /** Blueprints by domain, by path. */
   readonly blueprints: Record<'automation' | 'script', Record<string, { metadata: Record<string, unknown> }>> = { automation: {}, script: {} };
   /** An update entity's full release notes (Markdown), as its integration would fetch them. */
@@ -625,6 +627,7 @@ export function adminRoutes(hub: Hub): Array<{ re: RegExp; methods: Record<strin
           if (!user.isAdmin) throw fail(401);
           const e = adminOf(hub).entries.get(params[0] ?? '');
           if (!e) throw fail(404);
+          adminOf(hub).reloads.push(e.entry_id);
           if (!e.disabled_by && e.domain !== 'met') e.state = 'loaded';
           sendJson(res, 200, JSON.stringify({ require_restart: false }));
         },

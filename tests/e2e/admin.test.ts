@@ -4,7 +4,9 @@
 // withdrawn from Assist drops out of TOOLS_EXPOSED_ONLY at once; a zone made, changed and removed;
 // the demo's repairs explained and one dismissed and brought back; system health and a line of the
 // error log read; a demo integration reloaded; a local calendar's integration entry disabled and
-// enabled again (its calendar going and coming back). (Its 2024.3.3 run skips these: the issue asks for 2026.11.)
+// enabled again (its calendar going and coming back), each first refused while an entity of the
+// entry is hidden from Assist; homeassistant.reload_config_entry refused as a plain service call.
+// (Its 2024.3.3 run skips these: the issue asks for 2026.11.)
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -44,6 +46,32 @@ async function change(name: string, args: Record<string, unknown>): Promise<Body
   return done;
 }
 const items = async (kind: string) => (await tool('admin_registry', { operation: 'list', kind })).items as Body[];
+
+/**
+ * Reloading or disabling an integration acts on its entities: while one is hidden from Assist the
+ * change is refused (attack A3). So the entry's hidden entities are first shown refused, then exposed
+ * as a person would in Home Assistant for `run`, and hidden again after.
+ */
+async function withEntryExposed(entryId: string, operation: string, run: () => Promise<void>): Promise<void> {
+  const registry = (await ha.command({ type: 'config/entity_registry/list' })).result as Body[];
+  const hidden = registry.filter((e) => e.config_entry_id === entryId && !s.app.services.policy.maySee(e.entity_id)).map((e) => String(e.entity_id));
+  if (hidden.length) {
+    const r = await s.call('/api/tools/call', 'POST', { name: 'admin_health', arguments: { operation, id: entryId, dry_run: true } });
+    expect(r.body.structuredContent?.error, JSON.stringify(r.body)).toMatchObject({ code: 'FORBIDDEN', details: { exposed: false, count: hidden.length } });
+  }
+  const expose = async (should_expose: boolean) => {
+    if (!hidden.length) return;
+    const r = await ha.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: hidden, should_expose });
+    expect(r.success, JSON.stringify(r)).toBe(true);
+    await s.app.services.exposure!.refresh();
+  };
+  await expose(true);
+  try {
+    await run();
+  } finally {
+    await expose(false);
+  }
+}
 
 describe.runIf(CURRENT)('admin tools against Home Assistant 2026.11', () => {
   test('areas, floors and labels: made with aliases and icons, renamed, put back, removed', async () => {
@@ -159,8 +187,24 @@ describe.runIf(CURRENT)('admin tools against Home Assistant 2026.11', () => {
     const entries = (await tool('admin_health', { operation: 'integrations' })).items as Body[];
     const demo = entries.find((e) => e.info.domain === 'demo' && e.info.state === 'loaded');
     expect(demo, JSON.stringify(entries.map((e) => e.info))).toBeTruthy();
-    const reload = await change('admin_health', { operation: 'reload', id: demo!.id });
-    expect(reload.version).toBeUndefined();
+    await withEntryExposed(demo!.id, 'reload', async () => {
+      const reload = await change('admin_health', { operation: 'reload', id: demo!.id });
+      expect(reload.version).toBeUndefined();
+    });
+  });
+
+  test('homeassistant.reload_config_entry as a plain service call is refused (attack A5): admin_health reload does it', async () => {
+    const demo = ((await tool('admin_health', { operation: 'integrations' })).items as Body[]).find((e) => e.info.domain === 'demo')!;
+    for (const args of [{ data: { entry_id: demo.id } }, { data: { entry_id: demo.id }, dry_run: true }]) {
+      const r = await s.call('/api/tools/call', 'POST', {
+        name: 'call_service',
+        arguments: { operation: 'call', domain: 'homeassistant', service: 'reload_config_entry', confirm: true, ...args },
+      });
+      expect(r.body.structuredContent?.error, JSON.stringify(r.body)).toMatchObject({
+        code: 'FORBIDDEN',
+        details: { admin_service: 'homeassistant.reload_config_entry', use: 'admin_health operation reload' },
+      });
+    }
   });
 
   test("an integration disabled and enabled again: its entry's state and its entity follow", async () => {
@@ -175,21 +219,23 @@ describe.runIf(CURRENT)('admin tools against Home Assistant 2026.11', () => {
         (st) => st !== null,
         'the calendar',
       );
-      const off = await change('admin_health', { operation: 'disable', id: entryId });
-      expect(off.diff).toContain('+disabled: true');
-      expect(await entry()).toMatchObject({ fields: { disabled: true }, info: { state: 'not_loaded', disabled_by: 'user' } });
-      await eventually(
-        () => haStateOrNull('calendar.e2e_admin'),
-        (st) => st === null || st.state === 'unavailable',
-        'the calendar gone with its integration',
-      );
-      await change('admin_health', { operation: 'enable', id: entryId });
-      expect((await entry()).info).toEqual({ domain: 'local_calendar', state: 'loaded' });
-      await eventually(
-        () => haStateOrNull('calendar.e2e_admin'),
-        (st) => st !== null && st.state !== 'unavailable',
-        'the calendar back',
-      );
+      await withEntryExposed(entryId, 'disable', async () => {
+        const off = await change('admin_health', { operation: 'disable', id: entryId });
+        expect(off.diff).toContain('+disabled: true');
+        expect(await entry()).toMatchObject({ fields: { disabled: true }, info: { state: 'not_loaded', disabled_by: 'user' } });
+        await eventually(
+          () => haStateOrNull('calendar.e2e_admin'),
+          (st) => st === null || st.state === 'unavailable',
+          'the calendar gone with its integration',
+        );
+        await change('admin_health', { operation: 'enable', id: entryId });
+        expect((await entry()).info).toEqual({ domain: 'local_calendar', state: 'loaded' });
+        await eventually(
+          () => haStateOrNull('calendar.e2e_admin'),
+          (st) => st !== null && st.state !== 'unavailable',
+          'the calendar back',
+        );
+      });
     } finally {
       await removeConfigEntry(entryId);
     }

@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/auth/tokens.js';
-import { adminOf } from '@home-mcp-bridge/sim/testing';
+import { adminOf, RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Body = Record<string, any>;
@@ -17,6 +17,18 @@ async function tool(s: TestServer, name: string, args: Record<string, unknown>):
   return { status: r.status, body: r.body };
 }
 const sc = (r: { body: Body }) => r.body.structuredContent as Body;
+
+/** Exposes entities to Assist, or hides them, as a person does in Home Assistant; the bridge reads exposure again at once. */
+async function setExposed(s: TestServer, entityIds: string[], expose: boolean): Promise<void> {
+  const raw = await RawClient.connect(s.app.simulator!.wsUrl, s.app.simulator!.token);
+  try {
+    const r = await raw.command({ type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: entityIds, should_expose: expose });
+    expect(r.success, JSON.stringify(r)).toBe(true);
+  } finally {
+    await raw.close();
+  }
+  await s.app.services.exposure!.refresh();
+}
 const text = (r: { body: Body }) => String(r.body.content?.[0]?.text ?? '');
 
 /** Preview, then apply with the preview's id, as an assistant over REST does. */
@@ -147,6 +159,17 @@ describe('with ADMIN_TOOLS on', () => {
     await change(s, 'admin_health', { operation: 'restore', id: 'met/cannot_connect' });
     const entries = sc(await tool(s, 'admin_health', { operation: 'integrations' })).items as Body[];
     const sim = entries.find((e) => e.info.domain === 'sim')!;
+    // Reloading or disabling an integration acts on its entities: while one is hidden from Assist, it is refused (attack A3).
+    const hidden = [...s.app.simulator!.hub.registries.entities.values()]
+      .filter((e) => e.config_entry_id === sim.id && !s.app.services.policy.maySee(e.entity_id))
+      .map((e) => e.entity_id);
+    expect(hidden).toContain('lock.front_door');
+    for (const operation of ['reload', 'disable'])
+      expect(sc(await tool(s, 'admin_health', { operation, id: sim.id, dry_run: true })).error).toMatchObject({
+        code: 'FORBIDDEN',
+        details: { exposed: false },
+      });
+    await setExposed(s, hidden, true);
     const reload = await change(s, 'admin_health', { operation: 'reload', id: sim.id });
     expect(reload).toMatchObject({ applied: true });
     expect(reload.version).toBeUndefined();
@@ -162,6 +185,7 @@ describe('with ADMIN_TOOLS on', () => {
     expect((sc(await tool(s, 'admin_health', { operation: 'integrations' })).items as Body[]).find((e) => e.id === sim.id)!.info.state).toBe('failed_unload');
     adminOf(s.app.simulator!.hub).entries.get(sim.id)!.supports_unload = true;
     await change(s, 'admin_health', { operation: 'enable', id: sim.id });
+    await setExposed(s, hidden, false);
   });
 
   test('blueprints: listed with their inputs; one Home Assistant does not expand cannot be checked, so using it is refused', async () => {

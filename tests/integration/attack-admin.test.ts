@@ -94,6 +94,8 @@ describe('a command to restart or reload Home Assistant', () => {
 
 describe('HOLE A2: the bridge does not stop itself when the Supervisor does not say which app it is', () => {
   test('a failed asking refuses the stop, and is asked again next time', async () => {
+    // The link's announcement asks the Supervisor too, retrying while it fails: stopped, so the spy counts admin_system's asking only (under load a retry fell inside).
+    s.app.services.discoveryLink.stop();
     const spy = vi.spyOn(SupervisorApi.prototype, 'addonInfo').mockRejectedValueOnce(new Error('fetch failed'));
     try {
       const args = { operation: 'stop_app', app: 'home_mcp_bridge', confirm: true, reason: 'attack' };

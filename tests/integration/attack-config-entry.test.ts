@@ -1,5 +1,5 @@
 // ATTACK (issue 37): configuration reloaded as plain service calls (homeassistant.reload_all,
-// reload_core_config; the simulator does not offer reload_config_entry) with the admin tools off are refused by the checkpoint, over REST
+// reload_core_config; reload_config_entry is tried in attack-integration-disable.test.ts) with the admin tools off are refused by the checkpoint, over REST
 // and MCP; homeassistant.update_entity (a fresh reading) is harmless and allowed.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, test } from 'vitest';

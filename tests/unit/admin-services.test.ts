@@ -36,4 +36,10 @@ describe('admin services as actions', () => {
     ])
       expect(() => policy().authorize({ confirm: true }, [a]), a.entity_id).toThrow(/admin_system|not run as an action/);
   });
+
+  test('reloading an integration entry is admin_health’s alone, by entry id or on a target entity', () => {
+    const onTarget: GuardedAction = { entity_id: 'lock.front_door', service: 'reload_config_entry', domain: 'homeassistant', data: {} };
+    for (const a of [call('homeassistant', 'reload_config_entry', { entry_id: 'e1' }), onTarget])
+      expect(() => policy().authorize({ confirm: true }, [a]), a.entity_id).toThrow(/admin_health operation reload/);
+  });
 });

@@ -205,4 +205,17 @@ describe('admin changes', () => {
     });
     expect(() => p.authorizeAdminChange({ confirm: true }, { what: 'renaming light.desk', subjects: ['light.desk', 'area.office'] })).not.toThrow();
   });
+
+  test('what a change switches off through its subject (an integration’s entities) passes exposure and the lists; a hidden one is counted, not named', () => {
+    const p = new Policy(
+      { readOnly: false, allow: [], deny: ['lock.back'], requireConfirmation: true, exposedOnly: true, adminTools: true },
+      { isExposed: (id) => id !== 'lock.front' },
+    );
+    const disable = (touches: string[]) => ({ what: 'changing integration e1', subjects: ['integration.zwave'], touches });
+    const hidden = refusal(() => p.authorizeAdminChange({ confirm: true }, disable(['light.desk', 'lock.front'])));
+    expect(hidden.details).toEqual({ exposed: false, count: 1 });
+    expect(hidden.message).not.toContain('lock.front');
+    expect(refusal(() => p.authorizeAdminChange({ confirm: true }, disable(['light.desk', 'lock.back']))).details).toEqual({ entity_ids: ['lock.back'] });
+    expect(p.authorizeAdminChange({ confirm: true }, disable(['light.desk'])).needs_confirmation).toEqual(['changing integration e1']);
+  });
 });

@@ -1,8 +1,10 @@
 // The generic homeassistant.turn_on/turn_off/toggle: resolve every referenced entity, group
 // them by domain and call that domain's service of the same name, skipping domains without it.
+import { adminOf } from '../admin.js';
 import type { DomainModule } from '../domain.js';
 import type { TargetFields } from '../registries.js';
-import type { ServiceCall, ServiceDef } from '../services.js';
+import { all, dict, hasAtLeastOneKey, isType } from '../schema.js';
+import { type ServiceCall, type ServiceDef, targetFields } from '../services.js';
 import { splitEntityId } from '../states.js';
 import type { Hub } from '../hub.js';
 import { HomeAssistantError } from '../errors.js';
@@ -86,6 +88,44 @@ export const homeassistant: DomainModule = {
           .map((d) => hub.services.call(d, 'reload', {}, { context: call.context }));
         await Promise.all(reloads);
         await hub.services.call('homeassistant', 'reload_core_config', {}, { context: call.context });
+      },
+    });
+    // reload_config_entry (an admin service): the entry named by entry_id and those of the entities
+    // and devices targeted, each unloaded and set up again; none found is a ValueError.
+    r('reload_config_entry', {
+      kind: 'plain',
+      name: 'Reload config entry',
+      description: 'Reloads the specified config entry.',
+      fields: {
+        entry_id: { v: isType('str'), name: 'Config entry ID', advanced: true, selector: { config_entry: {} }, example: '8955375327824e14ba89e4b29cc3ec9a' },
+      },
+      allowExtra: true,
+      // Home Assistant 2026.11 describes no target for it (its schema still takes one).
+      before: all(
+        hasAtLeastOneKey('entry_id', ...Object.keys(targetFields(hub.legacy))),
+        dict({ entry_id: { v: isType('str') }, ...targetFields(hub.legacy) }),
+      ),
+      run: (call, hub) => {
+        const ids = new Set<string>();
+        if (typeof call.data.entry_id === 'string') ids.add(call.data.entry_id);
+        const resolved = hub.registries.resolveTarget(call.data as TargetFields);
+        for (const id of [...resolved.explicit, ...resolved.indirect]) {
+          const entry = hub.registries.entities.get(id)?.config_entry_id;
+          if (entry) ids.add(entry);
+        }
+        const admin = adminOf(hub);
+        // A targeted device's own entry (the simulator's devices hold one no integration lists: skipped).
+        for (const d of [call.data.device_id ?? []].flat()) {
+          const entry = hub.registries.devices.get(String(d))?.config_entry_id;
+          if (entry && admin.entries.has(entry)) ids.add(entry);
+        }
+        if (!ids.size) throw new Error('There were no matching config entries to reload');
+        for (const id of ids) {
+          const e = admin.entries.get(id);
+          if (!e) throw new HomeAssistantError(id);
+          admin.reloads.push(id);
+          if (!e.disabled_by && e.domain !== 'met') e.state = 'loaded';
+        }
       },
     });
     r('update_entity', {
