@@ -413,6 +413,29 @@ function planOneAsIs(f: Frame, contextArea: string | undefined, deps: PlanDeps, 
       verb: act.verb,
       where: [...scope.areas, ...scope.floors].map((id) => home.areas.get(id)?.name ?? home.floors.get(id)?.name ?? id),
     });
+  // "set the living room to 72": a bare number said to a place, with nothing named, could be the
+  // lights' brightness or the thermostat's temperature there: which is meant is asked, never guessed.
+  if (
+    r.kind === 'entities' &&
+    choose === undefined &&
+    act.verb === 'set' &&
+    act.value !== undefined &&
+    act.prop === undefined &&
+    act.unit === undefined &&
+    !f.mentions.length &&
+    !f.everything
+  ) {
+    const lit = r.ids;
+    const warm = resolve(
+      f,
+      home,
+      scope,
+      { ...filters, implied: ['climate'], fits: (e: HomeEntity) => e.domain === 'climate' && stepOf(e) !== undefined },
+      contextArea,
+    );
+    if (warm.kind === 'entities' && warm.ids.some((id) => !lit.includes(id)))
+      return { kind: 'ambiguous', noun: f.numbers[0]?.text ?? String(act.value), candidates: [...lit, ...warm.ids] };
+  }
   // One step per distinct service and data, so "all the lights" is one call.
   const steps = new Map<string, Step>();
   for (const id of r.ids) {

@@ -365,3 +365,21 @@ describe('how things are, then what to do', () => {
     ]);
   });
 });
+
+describe('a bare number said to a place', () => {
+  test('"set the living room to 72": the lights or the thermostat is asked; a unit, a kind or a thing decides', () => {
+    const asked = only(en, 'set the living room to 72');
+    expect(asked).toMatchObject({ kind: 'ambiguous', candidates: expect.arrayContaining(['climate.thermostat', 'light.living_room_lamp']) });
+    expect(calls(en, 'set the living room to 72 degrees')).toEqual(['climate.thermostat set_temperature {"temperature":72}']);
+    expect(calls(en, 'set the living room lights to 72')).toEqual([
+      'light.living_room_lamp turn_on {"brightness_pct":72}',
+      'light.play_corner turn_on {"brightness_pct":72}',
+    ]);
+    expect(calls(en, 'set the living room to 40%')).toEqual([
+      'light.living_room_lamp turn_on {"brightness_pct":40}',
+      'light.play_corner turn_on {"brightness_pct":40}',
+    ]);
+    // A place with lights and no thermostat: the lights, as before.
+    expect(calls(en, 'set the garage to 50')).toEqual(['light.garage turn_on {"brightness_pct":50}']);
+  });
+});
