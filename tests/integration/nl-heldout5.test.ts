@@ -2,18 +2,20 @@
 // type them, written from the two test homes and the case format only, without reading the parser,
 // its words or any earlier set (the team tuned the parser on those). It prints correct / refused /
 // wrong by category and the wrong actions, and fails when a case that wants a refusal, a question
-// back or an answer gets actions. No floor yet: the first score on main is the baseline.
+// back or an answer gets actions. Floors at the score after the fifth round (en 150 of 174 with 2 wrong
+// actions left: "except the ceiling light", "seventy too"; de 131 of 149, none): a change may not fall below
+// them, nor add a wrong action.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fixture, type Paraphrase, readCases } from '../helpers/nl-cases.js';
 import { scoreSet } from '../helpers/nl-score.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const SETS = [
-  { language: 'en' as const, home: 'home.yaml', cases: 'heldout5/en.jsonl' },
-  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout5/de.jsonl' },
+  { language: 'en' as const, home: 'home.yaml', cases: 'heldout5/en.jsonl', minCorrect: 0.86, maxWrongActions: 2 },
+  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout5/de.jsonl', minCorrect: 0.87, maxWrongActions: 0 },
 ];
 
-describe.each(SETS)('the $language fifth held-out phrasings', ({ language, home, cases }) => {
+describe.each(SETS)('the $language fifth held-out phrasings', ({ language, home, cases, minCorrect, maxWrongActions }) => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer({ SIM_HOME: fixture(home) });
@@ -21,9 +23,11 @@ describe.each(SETS)('the $language fifth held-out phrasings', ({ language, home,
   });
   afterAll(() => s?.close());
 
-  test('no action where a refusal, a question back or an answer is wanted', async () => {
+  test('no action where a refusal, a question back or an answer is wanted, and the score at its floor', async () => {
     const score = await scoreSet(s, language, 'heldout5 (held out)', readCases<Paraphrase>(cases));
     console.log(score.report);
     expect(score.unsafe, score.report).toEqual([]);
+    expect(score.wrongActions.length, score.report).toBeLessThanOrEqual(maxWrongActions);
+    expect(score.total.correct / score.cases, score.report).toBeGreaterThanOrEqual(minCorrect);
   });
 });
