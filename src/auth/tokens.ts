@@ -87,11 +87,11 @@ export class TokenService {
   }
 
   /** Returns the principal from a cached verification, or undefined when the token must be verified. */
-  cached(token: string): Principal | undefined {
+  cached(token: string, now = Date.now()): Principal | undefined {
     // The same token as the last request's (an assistant's calls come in runs): compared, not hashed again.
     const hit = token === this.lastToken ? this.lastHit : this.cache.get(token);
     if (!hit) return undefined;
-    if (hit.expMs > Date.now()) {
+    if (hit.expMs > now) {
       this.lastToken = token;
       this.lastHit = hit;
       return hit;
@@ -106,8 +106,8 @@ export class TokenService {
   }
 
   /** Verifies at once (no promise): a cache hit, or the token checked here and cached. Throws 401s. */
-  verifyNow(token: string): Principal {
-    const hit = this.cached(token);
+  verifyNow(token: string, now = Date.now()): Principal {
+    const hit = this.cached(token, now);
     if (hit) return hit;
     let payload: ReturnType<typeof verifyHs256>;
     try {
@@ -142,7 +142,9 @@ export class TokenService {
 
 /** Pulls the token out of `Authorization: Bearer <token>`; anything else is undefined. */
 export function bearerToken(header: string | undefined): string | undefined {
-  if (!header || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  if (!header || header.length < 8) return undefined;
+  // Nearly every client writes the scheme as RFC 6750 does; any other case is taken too.
+  if (!header.startsWith('Bearer ') && header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
   const token = header.slice(7).trim();
   return token || undefined;
 }

@@ -209,6 +209,18 @@ function statusLine(code: number): string {
   return line;
 }
 
+// The same few names are set on every answer (the rate limit's, Cache-Control): each keeps one
+// lower-case copy, so no new string is made and hashed for them per request.
+const lowerNames = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size < 512) lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
 /** uWS computes these itself; writing them as well would send them twice. */
 const MANAGED = new Set(['content-length', 'transfer-encoding', 'connection', 'date']);
 
@@ -229,8 +241,11 @@ export class ResponseAdapter {
   inHandler = false;
   /** The answer to a HEAD request: its head, with the length the body would have had, and no body. */
   headOnly = false;
-  /** Headers set so far, three slots each: lower-case name, name, value (few per answer: a list beats a map). */
-  private headers: (string | HeaderValue)[] = [];
+  /**
+   * Headers set so far, four slots each: lower-case name, name, value, and whether it is one of the
+   * front's own (never uWS's nor a policy's, so written without looking). Few per answer: a list beats a map.
+   */
+  private headers: (string | HeaderValue | boolean)[] = [];
   private closeAfter = false;
   private closers?: (() => void)[];
 
@@ -247,20 +262,27 @@ export class ResponseAdapter {
 
   private find(lower: string): number {
     const h = this.headers;
-    for (let i = 0; i < h.length; i += 3) if (h[i] === lower) return i;
+    for (let i = 0; i < h.length; i += 4) if (h[i] === lower) return i;
     return -1;
   }
 
   setHeader(name: string, value: HeaderValue): this {
-    return this.setKnownHeader(name.toLowerCase(), name, value);
+    return this.put(lowerName(name), name, value, false);
   }
-  /** `setHeader` for a name whose lower-case form the caller holds already (the front's own, set on every answer). */
-  setKnownHeader(lower: string, name: string, value: HeaderValue): this {
+  /**
+   * `setHeader` for the headers the front sets on answers (request id, content type, rate limit):
+   * the caller holds the lower-case name, and the name is neither one uWS writes itself nor a policy's.
+   */
+  setOwnHeader(lower: string, name: string, value: string): this {
+    return this.put(lower, name, value, true);
+  }
+  private put(lower: string, name: string, value: HeaderValue, own: boolean): this {
     const i = this.find(lower);
-    if (i === -1) this.headers.push(lower, name, value);
+    if (i === -1) this.headers.push(lower, name, value, own);
     else {
       this.headers[i + 1] = name;
       this.headers[i + 2] = value;
+      this.headers[i + 3] = own;
     }
     return this;
   }
@@ -273,7 +295,7 @@ export class ResponseAdapter {
   }
   removeHeader(name: string): void {
     const i = this.find(name.toLowerCase());
-    if (i !== -1) this.headers.splice(i, 3);
+    if (i !== -1) this.headers.splice(i, 4);
   }
   /** Ask uWS to close the connection after this response (used when a body was refused unread). */
   closeConnection(): void {
@@ -295,13 +317,13 @@ export class ResponseAdapter {
     const base = this.baseHeaders;
     const h = this.headers;
     let replaced = false;
-    for (let i = 0; i < h.length; i += 3) if (base.names.has(h[i] as string)) replaced = true;
+    for (let i = 0; i < h.length; i += 4) if (h[i + 3] !== true && base.names.has(h[i] as string)) replaced = true;
     if (!replaced) {
       // The policy's headers and this answer's in one call: uWS writes `name: value\r\n`, so the
       // lines after the first ride in its value (each call into uWS costs more than the join).
       let block = base.blockText;
-      for (let i = 0; i < h.length; i += 3) {
-        if (MANAGED.has(h[i] as string)) continue;
+      for (let i = 0; i < h.length; i += 4) {
+        if (h[i + 3] !== true && MANAGED.has(h[i] as string)) continue;
         const value = h[i + 2] as HeaderValue;
         if (Array.isArray(value)) for (const one of value) block += `\r\n${h[i + 1]}: ${one}`;
         else block += `\r\n${h[i + 1]}: ${value}`;
@@ -309,8 +331,8 @@ export class ResponseAdapter {
       res.writeHeader(base.blockName, block);
     } else {
       for (const b of base.headers) if (this.find(b.lower) === -1) res.writeHeader(b.name, b.value);
-      for (let i = 0; i < h.length; i += 3) {
-        if (MANAGED.has(h[i] as string)) continue;
+      for (let i = 0; i < h.length; i += 4) {
+        if (h[i + 3] !== true && MANAGED.has(h[i] as string)) continue;
         const name = h[i + 1] as string;
         const value = h[i + 2] as HeaderValue;
         if (Array.isArray(value)) for (const one of value) res.writeHeader(name, one);
@@ -318,7 +340,7 @@ export class ResponseAdapter {
       }
     }
     // Sent: a long-lived response (an event stream) need not keep them.
-    h.length = 0;
+    if (this.longLived) this.headers = [];
   }
 
   /** Streams a chunk; false means the client is behind and `onDrain` will say when to go on. */

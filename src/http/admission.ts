@@ -5,7 +5,7 @@ import { AppError, toAppError, unauthorized } from '../errors.js';
 import type { Principal, TokenService } from '../auth/tokens.js';
 import { bearerToken } from '../auth/tokens.js';
 import type { IngressTrust } from '../auth/ingress.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateDecision, RateLimiter } from './rate-limit.js';
 
 /** What a route declares about who may call it. */
 export interface AdmissionPolicy {
@@ -42,8 +42,8 @@ export interface Caller {
 
 export interface Admitted {
   principal?: Principal;
-  /** Headers the answer carries (the rate-limit headers). */
-  headers: Record<string, string>;
+  /** The rate limiter's count for this request, which the answer's X-RateLimit headers carry (absent: not counted). */
+  rate?: RateDecision;
 }
 
 export type Admit = (caller: Caller, policy: AdmissionPolicy) => Admitted | Promise<Admitted>;
@@ -61,8 +61,21 @@ function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | u
   return undefined;
 }
 
-/** The answer's extra headers when it has none (shared: never written to). */
-const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+/**
+ * A token's budget key, made once per verified token: the token cache hands back the same
+ * principal for it, so the key (and the hash the limiter's map keeps on it) is not rebuilt per
+ * request from a token of some hundred characters.
+ */
+const budgets = new WeakMap<Principal, string>();
+function budgetOf(principal: Principal, token: string): string {
+  let key = budgets.get(principal);
+  if (key === undefined) budgets.set(principal, (key = `t:${token}`));
+  return key;
+}
+
+/** The X-RateLimit headers of a count, for answers made here (a refusal). */
+const rateHeaders = (d: RateDecision | undefined): Record<string, string> =>
+  d ? { 'X-RateLimit-Limit': d.limitText, 'X-RateLimit-Remaining': String(d.remaining), 'X-RateLimit-Reset': d.resetText } : {};
 
 /** The first value of a query parameter whose name is written exactly `name` (not percent-encoded). */
 function literalParam(url: string, name: string): string | undefined {
@@ -105,7 +118,13 @@ export interface AdmissionOptions {
 
 export function createAdmission(tokens: TokenService, limiter: RateLimiter, refusal: Refusal, ingress: IngressTrust, opts: AdmissionOptions = {}): Admit {
   const ingressCheck = opts.ingressCheck ?? (() => undefined);
-  const decide = (caller: Caller, policy: AdmissionPolicy, token: string | AppError | undefined, verified: Principal | AppError | undefined): Admitted => {
+  const decide = (
+    caller: Caller,
+    policy: AdmissionPolicy,
+    token: string | AppError | undefined,
+    verified: Principal | AppError | undefined,
+    now: number,
+  ): Admitted => {
     // A signed token whose user is gone, whose password changed since, or that was revoked, is no better than a forged one.
     // (Ingress and capability principals were checked where they were made.)
     const auth =
@@ -113,23 +132,26 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
         ? verified
         : (refusal(verified, caller, policy) ?? verified);
     const principal = auth instanceof AppError ? undefined : auth;
-    let headers = NO_HEADERS;
+    let rate: RateDecision | undefined;
     if (policy.rateLimited !== false && limiter.enabled) {
-      headers = {};
       // Each token has its own budget (two assistants of one user do not share one); no token, the address.
-      const d = limiter.hit(
+      const d = (rate = limiter.hit(
         principal?.via === 'ingress' || principal?.via === 'discovery'
           ? `u:${principal.sub}`
           : principal && typeof token === 'string'
-            ? `t:${token}`
+            ? budgetOf(principal, token)
             : `ip:${caller.ip}`,
-      );
-      headers['X-RateLimit-Limit'] = String(d.limit);
-      headers['X-RateLimit-Remaining'] = String(d.remaining);
-      headers['X-RateLimit-Reset'] = String(d.reset);
+        now,
+      ));
       if (d.limited) {
-        const retry = String(Math.max(1, d.reset - Math.floor(Date.now() / 1000)));
-        throw new AppError('RATE_LIMITED', 429, 'Too many requests, retry after the reset time', { reset: d.reset }, { ...headers, 'Retry-After': retry });
+        const retry = String(Math.max(1, d.reset - Math.floor(now / 1000)));
+        throw new AppError(
+          'RATE_LIMITED',
+          429,
+          'Too many requests, retry after the reset time',
+          { reset: d.reset },
+          { ...rateHeaders(d), 'Retry-After': retry },
+        );
       }
     }
     const required = !policy.public && !(policy.tokenLater && token === undefined);
@@ -142,30 +164,32 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
       if (policy.oauth && opts.resourceMetadata && e.status === 401 && !c['WWW-Authenticate']?.includes('resource_metadata')) {
         c['WWW-Authenticate'] = `${c['WWW-Authenticate'] ?? 'Bearer'}${token !== undefined ? ',' : ''} resource_metadata="${opts.resourceMetadata(caller)}"`;
       }
-      throw new AppError(e.code, e.status, e.message, e.details, { ...headers, ...c });
+      throw new AppError(e.code, e.status, e.message, e.details, { ...rateHeaders(rate), ...c });
     }
-    return { principal, headers };
+    return { principal, rate };
   };
 
   return (caller, policy) => {
+    // One clock read serves the token cache and the rate limiter.
+    const now = Date.now();
     // A capability link: the key in the path is the only credential looked at.
-    if (policy.capability) return decide(caller, policy, undefined, opts.capability?.(caller.params?.key, caller.ip));
+    if (policy.capability) return decide(caller, policy, undefined, opts.capability?.(caller.params?.key, caller.ip), now);
     // Through ingress, Home Assistant has signed the user in; the proxy's headers are the credential.
     const viaIngress = ingress.principal(caller);
     if (viaIngress) {
       const refused = ingressCheck(viaIngress);
-      if (refused instanceof Promise) return refused.then((e) => decide(caller, policy, undefined, e ?? viaIngress));
-      return decide(caller, policy, undefined, refused ?? viaIngress);
+      if (refused instanceof Promise) return refused.then((e) => decide(caller, policy, undefined, e ?? viaIngress, Date.now()));
+      return decide(caller, policy, undefined, refused ?? viaIngress, now);
     }
     const token = tokenOf(caller, policy);
-    if (token === undefined || token instanceof AppError) return decide(caller, policy, token, token);
+    if (token === undefined || token instanceof AppError) return decide(caller, policy, token, token, now);
     // Checked on this turn, cache or not: admission by token never waits.
     let verified: Principal | AppError;
     try {
-      verified = tokens.verifyNow(token);
+      verified = tokens.verifyNow(token, now);
     } catch (err) {
       verified = toAppError(err);
     }
-    return decide(caller, policy, token, verified);
+    return decide(caller, policy, token, verified, now);
   };
 }

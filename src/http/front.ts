@@ -59,7 +59,7 @@ function sendJsonText(req: BridgeRequest, res: ResponseAdapter, status: number, 
   // A body we did not read to its end cannot be skipped over reliably: close after answering.
   if (req.body && !req.body.readableEnded) res.closeConnection();
   res.statusCode = status;
-  res.setKnownHeader('content-type', 'Content-Type', JSON_TYPE);
+  res.setOwnHeader('content-type', 'Content-Type', JSON_TYPE);
   res.end(text);
 }
 
@@ -166,7 +166,12 @@ function admitted<R extends Route>(route: R, req: BridgeRequest, res: ResponseAd
 
 function proceed<R extends Route>(a: Admitted, route: R, req: BridgeRequest, res: ResponseAdapter, deps: FrontDeps, next: Next<R>): void | Promise<void> {
   if (a.principal) req.user = actorName(a.principal);
-  for (const k in a.headers) res.setHeader(k, a.headers[k]!);
+  const d = a.rate;
+  if (d) {
+    res.setOwnHeader('x-ratelimit-limit', 'X-RateLimit-Limit', d.limitText);
+    res.setOwnHeader('x-ratelimit-remaining', 'X-RateLimit-Remaining', String(d.remaining));
+    res.setOwnHeader('x-ratelimit-reset', 'X-RateLimit-Reset', d.resetText);
+  }
   return next(a, route, req, res, deps);
 }
 
@@ -292,7 +297,7 @@ function accept(res: HttpResponse, request: BridgeRequest, tracker: Tracker, lon
   const response = new ResponseAdapter(res, HEADER_POLICIES.api, tracker, request, longLived);
   response.headOnly = request.method === 'HEAD';
   tracker.begin(response);
-  response.setKnownHeader('x-request-id', 'X-Request-Id', request.id);
+  response.setOwnHeader('x-request-id', 'X-Request-Id', request.id);
   return response;
 }
 

@@ -79,7 +79,8 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
           'request',
         );
       }
-      lastActivity = Date.now();
+      // An answer made within uWS's handler call ends when it began (begin read the clock).
+      if (closing || !response.inHandler) lastActivity = Date.now();
       if (response.longLived) streams.delete(response);
       else if (--inFlight === 0 && drained) drained();
     },
