@@ -293,9 +293,16 @@ export class AdminService {
       const to = after?.[key];
       if (typeof to === 'string' && to !== before?.[key]) subjects.push(`${k}.${to}`);
     }
-    // Disabling or enabling an integration entry or a device switches its entities off or on: they are judged too.
-    const switches = (kind === 'integration' || kind === 'device') && before !== null && after !== null && before.disabled !== after.disabled;
-    const touches = switches ? await this.entitiesOf(kind, id) : [];
+    // Disabling or enabling an integration entry or a device switches its entities off or on, and
+    // moving a device moves those of its entities that have no area of their own: they are judged too.
+    const both = before !== null && after !== null;
+    const switches = (kind === 'integration' || kind === 'device') && both && before.disabled !== after.disabled;
+    const moves = kind === 'device' && both && (after.area_id ?? null) !== (before.area_id ?? null);
+    const touches = switches
+      ? await this.entitiesOf(kind, id)
+      : moves
+        ? await this.entitiesOf('device', id, (e) => e.area_id === null || e.area_id === undefined)
+        : [];
     const plan: ChangePlan = {
       kind,
       id,
@@ -316,10 +323,10 @@ export class AdminService {
   }
 
   /** The entities an integration entry provides, or a device has (the entity registry's config_entry_id, device_id). */
-  private async entitiesOf(kind: 'integration' | 'device', id: string): Promise<string[]> {
+  private async entitiesOf(kind: 'integration' | 'device', id: string, which: (e: Json) => boolean = () => true): Promise<string[]> {
     const key = kind === 'integration' ? 'config_entry_id' : 'device_id';
     return (await this.o.hub.list('entity'))
-      .filter((e) => e[key] === id)
+      .filter((e) => e[key] === id && which(e))
       .map((e) => String(e.entity_id))
       .sort();
   }

@@ -12,6 +12,8 @@
 //   as a plain call_service reloaded the integration behind a denied lock, with the admin tools
 //   off: it was judged as an action on its target, or on nothing. It is refused as an action now;
 //   admin_health's reload does it, judging every entity of the entry.
+// - HOLE A6 (found by the closing note's review): moving a device into another area moved its
+//   entities that have no area of their own, a denied lock among them, unjudged. They are judged now.
 // - Held: a deny rule on the integration itself; an entry whose entities all pass (the failed
 //   weather entry has none); a read-only grant and a control grant without admin do not reach the
 //   tool at all (404), over REST and MCP.
@@ -117,6 +119,24 @@ describe('TOOLS_DENY keeps the lock out', () => {
     expect(dev.body.structuredContent?.error).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: ['lock.front_door'] } });
     expect(await simState(s)).toBe('loaded');
     expect(s.app.simulator!.hub.registries.devices.get(lockDevice(s))?.disabled_by ?? null).toBeNull();
+  });
+
+  test('moving its device to another area, which moves the lock (it has no area of its own), is refused naming the lock; a device whose moved entities all pass may move', async () => {
+    const registries = s.app.simulator!.hub.registries;
+    expect(registries.entities.get('lock.front_door')?.area_id ?? null).toBeNull();
+    const move = (id: string, area: string, extra: Body) =>
+      s.call('/api/tools/call', 'POST', {
+        name: 'admin_registry',
+        arguments: { operation: 'update', kind: 'device', id, fields: { area_id: area }, ...extra },
+      });
+    for (const extra of [{ dry_run: true }, { confirm: true, reason: 'tidy up' }]) {
+      const r = await move(lockDevice(s), 'kitchen', extra);
+      expect(r.body.structuredContent?.error, JSON.stringify(r.body)).toMatchObject({ code: 'FORBIDDEN', details: { entity_ids: ['lock.front_door'] } });
+    }
+    expect(registries.devices.get(lockDevice(s))?.area_id).toBe('hallway');
+    // The thermostat's device moves its climate entity and its temperature sensor, both allowed: a preview is offered.
+    const ok = await move('hallway_thermostat', 'kitchen', { dry_run: true });
+    expect(ok.body.structuredContent, JSON.stringify(ok.body)).toMatchObject({ dry_run: true });
   });
 });
 
