@@ -33,7 +33,7 @@ export type Meaning =
   | { k: 'snoun'; cls: string }
   /** `classes`: one word that names several device classes (Tor: a gate or a garage door), joined when resolving. */
   /** everyday: the domain's own everyday word, first in its list (light, Licht); the others name a kind of it more precisely (lamp, Lampe). */
-  | { k: 'domain'; domain: string; cls?: string; classes?: string[]; word: string; plural: boolean; everyday?: boolean }
+  | { k: 'domain'; domain: string; cls?: string; classes?: string[]; word: string; plural: boolean; everyday?: boolean; kin?: string[] }
   | { k: 'entity'; ids: string[]; name: string }
   | { k: 'area'; id: string; name: string }
   | { k: 'floor'; id: string; name: string }
@@ -227,8 +227,11 @@ export function languageLexicon(lang: LanguageData): Lexicon {
       const everyday = p === nouns[0] ? { everyday: true } : {};
       lex.addNoun(p, (plural) => ({ k: 'domain', domain, word: p.split('|')[0]!, plural, ...everyday }));
     }
-    for (const [cls, nouns] of Object.entries(w.classes ?? {}))
-      for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p.split('|')[0]!, plural }));
+    for (const [cls, nouns] of Object.entries(w.classes ?? {})) {
+      // Every word of the class: a thing with no device class whose name carries one of them is of it.
+      const kin = nouns.map((n) => n.split('|')[0]!);
+      for (const p of nouns) lex.addNoun(p, (plural) => ({ k: 'domain', domain, cls, word: p.split('|')[0]!, plural, kin }));
+    }
   }
   for (const p of lang.negation) lex.add(p, { k: 'negation' });
   for (const p of [...lang.time, ...lang.time_units]) lex.add(p, { k: 'time' });

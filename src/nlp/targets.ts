@@ -361,11 +361,13 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
   const union: HomeEntity[] = [];
   for (const o of options) {
     let list = entitiesOfKind(home, o);
-    // A word for a kind of thing with a device class ("curtains", "Rollos") means that class, and the things
-    // of its domain with no class whose name carries the word; never every cover (issue 39).
+    // A word for a kind of thing with a device class ("curtains", "Rollos", "the radio") means that class,
+    // and the things of its domain with no class whose name carries a word of it ("TV" for "the
+    // television"); never every cover, nor a TV for "the radio" (issue 39).
     if (o.k === 'domain' && o.cls) {
-      const w = filters.fold?.(o.word) ?? o.word.toLowerCase();
-      list = [...list, ...(home.byDomain.get(o.domain) ?? []).filter((e) => !e.cls && (filters.fold?.(e.name) ?? e.name.toLowerCase()).includes(w))];
+      const fold = (t: string) => filters.fold?.(t) ?? t.toLowerCase();
+      const words = (o.kin ?? [o.word]).map(fold);
+      list = [...list, ...(home.byDomain.get(o.domain) ?? []).filter((e) => !e.cls && words.some((w) => fold(e.name).includes(w)))];
     }
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)) && placed(e, f.positions, filters));
     if (!scope.explicit && scope.soft) {
