@@ -25,6 +25,11 @@ export interface BinaryClassWords {
 
 export type QuestionKind = 'count' | 'list' | 'where' | 'who' | 'value' | 'yesno';
 export type Amount = 'small' | 'large';
+/** What a question about the past asks of the recorder: whether, how long, how often, or when last. */
+export type HistoryMeasure = 'whether' | 'how_long' | 'how_often' | 'when';
+/** The recorder's windows a question may ask about; latest is the last week, read for the last change. */
+export const HISTORY_WINDOWS = ['today', 'yesterday', 'last_night', 'this_week', 'last_week', 'this_month', 'last_month', 'latest'] as const;
+export type HistoryWindow = (typeof HISTORY_WINDOWS)[number];
 
 export interface LanguageData {
   language: string;
@@ -137,6 +142,10 @@ export interface LanguageData {
   advice: string[];
   /** Periods a question may ask about (today, this month), each with the words a sensor's name carries for it. */
   periods: Record<string, string[]>;
+  /** What a question about the past measures, by its words: how long, how often, when (last). Others ask whether. */
+  history_measures: Partial<Record<HistoryMeasure, string[]>>;
+  /** The window of the recorder a period word asks about (today, yesterday, last night): the periods' phrases by window. */
+  history_windows: Partial<Record<HistoryWindow, string[]>>;
   /** Positions said of a thing (left, linke), each with every form a name may carry for it. */
   positions: Record<string, string[]>;
   /** Words that stand for things said before: the same things (it, them), or the same kind (the one, the ones). */
@@ -247,6 +256,8 @@ const WORDS = v.object({
   history: opt(list, []),
   advice: opt(list, []),
   periods: opt(lists, {}),
+  history_measures: opt(v.object({ how_long: v.optional(list), how_often: v.optional(list), when: v.optional(list) }), {}),
+  history_windows: opt(v.record(v.picklist(HISTORY_WINDOWS), list, `must map windows (${HISTORY_WINDOWS.join(', ')}) to phrases`), {}),
   positions: opt(lists, {}),
   pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list), other: v.optional(list) }), {}),
   place_prepositions: opt(list, []),

@@ -3,7 +3,7 @@
 // floors, here, everywhere, outdoors), what is left out ("except"), which states and values, and
 // every word that forbids acting now (a negation, a time, a condition). No home-specific choice is
 // made here.
-import type { Amount, QuestionKind } from './language.js';
+import type { Amount, HistoryMeasure, HistoryWindow, QuestionKind } from './language.js';
 import type { Lexeme, Meaning } from './lexicon.js';
 
 export type { QuestionKind };
@@ -80,7 +80,11 @@ export interface Frame {
   /** Parts of a list that are "the one(s)" of a kind said in another part, with whether one is meant. */
   kindParts: { group: number; one: boolean }[];
   /** A period a question asks about (today, this month): its words and the words a name carries for it. */
-  period?: { words: string[]; names: string[] };
+  period?: { words: string[]; names: string[]; window?: HistoryWindow };
+  /** A question about the past ("when did", "how long", "wie oft"): what it measures, answered from the recorder. */
+  history?: { words: string[]; measure: HistoryMeasure };
+  /** Verbs said in a question ("when was the door unlocked"): what happened, asked about, never done. */
+  done: string[];
   /** Said as what the speaker did ("I left the lamp on"): it answers alone, and is only what a later part's "it" stands for otherwise. */
   statement?: boolean;
   /** Unknown words where a place is said ("in the sauna"): a place the home does not have. */
@@ -115,6 +119,7 @@ export function emptyFrame(): Frame {
     kindParts: [],
     places: [],
     nouns: [],
+    done: [],
   };
 }
 
@@ -365,12 +370,13 @@ function askedOf(
   }
   const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
   if (
-    !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement'))) ||
+    !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement') || (has(l, 'history') && !l.meanings.some((m) => NAMES.has(m.k))))) ||
     lexemes.some((l) => has(l, 'request')) ||
     (has(last, 'tag_request') && !has(last, 'tag_question'))
   )
     return undefined;
-  if (imperative) return 'act';
+  // "when did someone last lock the door": a verb after a question about the past says what happened, not what to do.
+  if (imperative && !lexemes.some((l) => has(l, 'history') && !l.meanings.some((m) => NAMES.has(m.k)))) return 'act';
   const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   return { q: 'yesno', at: at - 1 };
 }
@@ -441,7 +447,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
     // "how often was the door opened", "wie lange lief die Heizung": what the states cannot tell.
     if (has(l, 'history') && !ms.some((m) => NAMES.has(m.k))) {
-      block('history', l.text);
+      const said = ms.find((m): m is Extract<Meaning, { k: 'history' }> => m.k === 'history')!;
+      // A question about the past is answered from the recorder; said in a command it forbids acting.
+      if (asking) f.history = { words: [...(f.history?.words ?? []), l.text], measure: f.history?.measure ?? said.measure ?? 'when' };
+      else block('history', l.text);
       continue;
     }
     // "should I", "soll ich", "what would happen if": a question about an act never acts.
@@ -459,7 +468,11 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     // "how much gas did we use today": a period asked about, not a time to act at.
     const period = ms.find((m): m is Extract<Meaning, { k: 'period' }> => m.k === 'period');
     if (period && asking && !ms.some((m) => NAMES.has(m.k))) {
-      f.period = { words: [...(f.period?.words ?? []), l.text], names: [...(f.period?.names ?? []), ...period.names] };
+      f.period = {
+        words: [...(f.period?.words ?? []), l.text],
+        names: [...(f.period?.names ?? []), ...period.names],
+        window: f.period?.window ?? period.window,
+      };
       continue;
     }
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
@@ -622,6 +635,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
         continue;
       }
       f.mentions.push({ text: l.text, index: i, meanings: targets, group });
+      // "when did someone last lock the door": a verb that is also a kind of thing says what happened too.
+      if (asking && f.history) for (const m of ms) if (m.k === 'action') f.done.push(m.action);
       groupHasThing = true;
       for (const m of ms) {
         if (m.k === 'prop') f.props.push(m.prop);
@@ -632,6 +647,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       switch (m.k) {
         case 'action':
           if (!asking) f.actions.push(m.action);
+          else f.done.push(m.action);
           break;
         case 'particle':
           if (asking) {

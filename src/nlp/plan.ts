@@ -7,7 +7,7 @@
 import type { HubState } from '../hub/types.js';
 import { actOf, impliedDomains, outOfRange, serviceFor, temperatureOutOfRange, type Act, type Units } from './act.js';
 import type { Home, HomeEntity } from './home.js';
-import type { LanguageData } from './language.js';
+import type { HistoryMeasure, HistoryWindow, LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
 import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
 import { Recoverer, type Recovery } from './recover.js';
@@ -67,7 +67,15 @@ export type Outcome =
   | { kind: 'act'; steps: Step[]; what: string }
   | { kind: 'scene'; key: string; name: string }
   | { kind: 'group'; key: string; name: string; action: string; parameters: Record<string, unknown> }
-  | { kind: 'query'; question: QuestionKind; entities: string[]; matching: string[]; answer: string }
+  | {
+      kind: 'query';
+      question: QuestionKind;
+      entities: string[];
+      matching: string[];
+      answer: string;
+      /** A question about the past: answered from the recorder (history-answer.ts), not from the states. */
+      history?: PastQuestion;
+    }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
   | {
       kind: 'not_understood';
@@ -78,6 +86,14 @@ export type Outcome =
       /** The act asked for, the things named, a guess, a range: what the reply needs to say why. */
       detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[]; message?: string };
     };
+
+/** What a question about the past asks the recorder: over which window, what of which state (a binary sensor's on/off where bstate is set). */
+export interface PastQuestion {
+  window: HistoryWindow;
+  measure: HistoryMeasure;
+  state: string;
+  bstate?: boolean;
+}
 
 const ORDER: BlockerKind[] = ['history', 'asked', 'negation', 'time', 'condition'];
 
@@ -588,9 +604,14 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
         .filter((e) => !e.background && forPeriod(e) && carries(e) && (!scope.explicit || scope.areas.has(e.area ?? '') || scope.floors.has(e.floor ?? '')))
         .map((e) => e.id);
     }
-    if (!kept.length) return { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
+    if (!kept.length) {
+      // "was the door open yesterday": no reading kept for the period, so the recorder answers it.
+      // "how much gas today" asks a reading, never whether the gas detector was on.
+      const past = f.period.window && (q === 'yesno' || f.history) ? pastQuery(f, r.ids, deps) : undefined;
+      return past ?? { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
+    }
     r = { ...r, ids: kept };
-  }
+  } else if (f.history) return pastQuery(f, r.ids, deps) ?? { kind: 'not_understood', words: f.history.words, reason: 'history', part: f.text };
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
   const implicitOn = q === 'yesno' && !words.length && !dropped && !f.unknown.length;
@@ -613,5 +634,52 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     entities: r.ids,
     matching: matching.map((e) => e.id),
     answer: answer({ question: q, all: f.all, entities, matching, hasTest }, deps.state, lang),
+  };
+}
+
+/** The state a verb said in a question about the past comes to ("when was it unlocked": unlocked). */
+const DONE: Record<string, string> = {
+  turn_on: 'on',
+  turn_off: 'off',
+  open: 'open',
+  close: 'closed',
+  lock: 'locked',
+  unlock: 'unlocked',
+  start: 'cleaning',
+  play: 'playing',
+  pause: 'paused',
+  stop: 'off',
+};
+/** The state a question about the past means when it names none ("when did the washer run"): each domain's active one. */
+const ACTIVE: Record<string, string> = { lock: 'unlocked', cover: 'open', valve: 'open', vacuum: 'cleaning', person: 'home', device_tracker: 'home' };
+
+/**
+ * A question about things' past states, for the recorder: the window said (else the latest change for
+ * "when", today otherwise), what it measures, and the state asked of, from a state word, a verb or the
+ * things' active state. Readings (sensors) have no state to count, so they are not asked this way.
+ */
+function pastQuery(f: Frame, ids: string[], deps: PlanDeps): Outcome | undefined {
+  const { home } = deps;
+  const entities = ids.map((id) => home.entities.get(id)!);
+  if (!entities.length || entities.some((e) => e.domain === 'sensor' || e.domain === 'weather')) return undefined;
+  const measure = f.history?.measure ?? 'whether';
+  const window = f.period?.window ?? (measure === 'when' ? 'latest' : 'today');
+  const b = f.bstates.find((x) => entities.every((e) => e.domain === 'binary_sensor' && e.cls === x.cls));
+  // A door that is a lock was opened when it was unlocked.
+  const asLock = (w: string) => (entities.every((e) => e.domain === 'lock') ? ({ open: 'unlocked', closed: 'locked' }[w] ?? w) : w);
+  const said = [...f.states, ...f.done.map((a) => DONE[a]).filter((x): x is string => Boolean(x))].map(asLock);
+  const fitting = said.find((w) => entities.every((e) => stateApplies(w, e)));
+  // A state said that fits none of them ("when was the lamp locked") is not read as another.
+  if (!b && !fitting && said.length && f.states.length) return undefined;
+  const first = entities[0]!;
+  const active = ACTIVE[first.domain] ?? 'on';
+  const state = b ? (b.on ? 'on' : 'off') : (fitting ?? (entities.every((e) => stateApplies(active, e) || e.domain === first.domain) ? active : 'on'));
+  return {
+    kind: 'query',
+    question: f.question!,
+    entities: ids,
+    matching: [],
+    answer: '',
+    history: { window, measure, state, ...(b ? { bstate: b.on } : {}) },
   };
 }
