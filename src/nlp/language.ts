@@ -99,6 +99,8 @@ export interface LanguageData {
   negation: string[];
   /** Words of time (tomorrow, at 6 pm, in 10 minutes): the bridge acts now or not at all. */
   time: string[];
+  /** Words a speech recogniser writes for a digit after a tens word ("seventy too": 72?): the number is asked, never guessed. */
+  number_homophones: Record<string, number>;
   /** Time units; with a number they make a delay or a duration. */
   time_units: string[];
   /** Words that make a bare number after them a delay or a duration ("in ten", "for 20"). */
@@ -206,6 +208,7 @@ const opt = <T extends v.GenericSchema>(s: T, d: v.InferOutput<T>) => v.optional
 const WORDS = v.object({
   fractions: opt(numbersOf, {}),
   units: opt(lists, {}),
+  number_homophones: opt(v.record(v.string(), v.number()), {}),
   actions: opt(lists, {}),
   particles: opt(lists, {}),
   relative: opt(lists, {}),

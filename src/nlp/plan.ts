@@ -11,7 +11,7 @@ import type { HistoryMeasure, HistoryWindow, LanguageData } from './language.js'
 import { THING, type Lexicon } from './lexicon.js';
 import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
 import { Recoverer, type Recovery } from './recover.js';
-import { absent, answer } from './reply.js';
+import { absent, answer, say } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
 import { EVERYTHING, kindsOf, resolve, scopeOf } from './targets.js';
 import { fold, numbers, words } from './text.js';
@@ -113,9 +113,11 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   };
   const frames: Frame[] = [];
   let unsure: { word: string; guess: string } | undefined;
+  let doubt: { word: string; guess: string } | undefined;
   const guessed: Recovery['guesses'] = [];
   // Each sentence on its own: one that ends in a question mark asks in its last part.
   for (const sentence of input.command.split(/(?<=\?)/)) {
+    doubt ??= doubtfulNumber(words(sentence, lang), lang);
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
@@ -182,6 +184,9 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       .map((x) => guessed.find((g) => g.as === x)?.word ?? x)
       .join(' ');
   for (const o of out) if (o.kind === 'not_understood') o.words = o.words.map(typed);
+  // A number heard two ways ("seventy too"): nothing is done with either; the person is asked.
+  if (doubt && out.some((o) => o.kind !== 'query' && o.kind !== 'not_understood'))
+    return [{ kind: 'not_understood', reason: 'unsure', words: [doubt.word], part: input.command, detail: { guess: doubt.guess } }];
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -682,4 +687,21 @@ function pastQuery(f: Frame, ids: string[], deps: PlanDeps): Outcome | undefined
     answer: '',
     history: { window, measure, state, ...(b ? { bstate: b.on } : {}) },
   };
+}
+
+/**
+ * "set it to seventy too": a tens word then a word that sounds like a digit, at the end or before a
+ * unit, is 72 or 70 misheard; which is asked, never guessed.
+ */
+function doubtfulNumber(tokens: readonly string[], lang: LanguageData): { word: string; guess: string } | undefined {
+  const after = new Set([...Object.values(lang.units).flat(), ...lang.filler, ...lang.tag_requests, '%', '°', ',', '.', '!', '?']);
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const tens = lang.numbers[tokens[i]!] ?? (/^[2-9]0$/.test(tokens[i]!) ? Number(tokens[i]) : undefined);
+    const digit = lang.number_homophones[tokens[i + 1]!];
+    if (tens === undefined || digit === undefined || tens < 20 || tens > 90 || tens % 10 !== 0) continue;
+    const next = tokens[i + 2];
+    if (next === undefined || after.has(next))
+      return { word: `${tokens[i]} ${tokens[i + 1]}`, guess: say(lang, 'list_or', { rest: String(tens + digit), last: String(tens) }) };
+  }
+  return undefined;
 }

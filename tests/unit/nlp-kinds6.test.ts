@@ -44,3 +44,17 @@ describe('a kind word with a name word', () => {
     expect(calls(en, "it's far too bright, switch off the ceiling light", 'Kitchen')).toEqual(['light.kitchen_ceiling turn_off']);
   });
 });
+
+describe('a number a speech recogniser may have misheard', () => {
+  test('"sixty for", "thirty to": asked which, never acted on', () => {
+    for (const c of ['set the thermostat to sixty for', 'bring the heat to seventy too degrees please', 'dim the garage light to thirty to']) {
+      const out = en.plan(c);
+      expect(out, c).toEqual([expect.objectContaining({ kind: 'not_understood', reason: 'unsure' })]);
+    }
+    expect(en.plan('set the thermostat to sixty for')[0]).toMatchObject({ words: ['sixty for'], detail: { guess: '64 or 60' } });
+  });
+  test('a plain number, or "to" before what follows, is no doubt', () => {
+    expect(calls(en, 'set the thermostat to seventy eight')).toEqual(['climate.thermostat set_temperature']);
+    expect(calls(en, 'turn the thermostat from sixty to seventy')).toEqual(['climate.thermostat set_temperature']);
+  });
+});
