@@ -376,7 +376,8 @@ function askedOf(
   )
     return undefined;
   // "when did someone last lock the door": a verb after a question about the past says what happened, not what to do.
-  if (imperative && !lexemes.some((l) => has(l, 'history') && !l.meanings.some((m) => NAMES.has(m.k)))) return 'act';
+  // "you didn't leave the tv on, did you": a verb after what someone did is told, not asked to be done.
+  if (imperative && !lexemes.some((l) => (has(l, 'history') || has(l, 'statement')) && !l.meanings.some((m) => NAMES.has(m.k)))) return 'act';
   const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   return { q: 'yesno', at: at - 1 };
 }
@@ -418,9 +419,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const l = lexemes[i]!;
     const ms = l.meanings;
     if (i === notExcept?.skip) continue;
-    // "ist die Markise draußen", "is the awning out": after a cover, at the end of a yes/no question, out is its state (extended).
+    // "ist die Markise draußen", "is the awning out": after a cover, at the end of a question, out is its state (extended);
+    // "wie weit ist die Markise draußen" asks how far, never the weather outdoors.
     if (
-      question === 'yesno' &&
+      asking &&
       has(l, 'outdoors') &&
       !ms.some((m) => NAMES.has(m.k)) &&
       f.mentions.some((m) =>
@@ -428,7 +430,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       ) &&
       lexemes.slice(i + 1).every((x) => x.text === ',' || has(x, 'tag_question') || only(x, 'filler'))
     ) {
-      f.states.push('open');
+      if (question === 'yesno') f.states.push('open');
       continue;
     }
     if (i === notExcept?.at) {
@@ -509,7 +511,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const blocker = blockerOf(l, lexemes[i - 1]);
     // "is the fan not on", "the tv isn't on, is it": a question never acts, so its "not" forbids nothing;
     // before a verb ("any reason not to open …") it is about an act, and refused as one.
-    if (blocker === 'negation' && asking && how !== 'act' && !lexemes.slice(i + 1).some(actVerb)) continue;
+    if (blocker === 'negation' && asking && how !== 'act' && (f.statement || !lexemes.slice(i + 1).some(actVerb))) continue;
     if (blocker) {
       block(blocker, l.text);
       continue;

@@ -58,3 +58,39 @@ describe('a number a speech recogniser may have misheard', () => {
     expect(calls(en, 'turn the thermostat from sixty to seventy')).toEqual(['climate.thermostat set_temperature']);
   });
 });
+
+const de = plannerFor(loadHome(fixture('de/home.yaml')), 'de');
+
+/** The one outcome of a command that plans no action. */
+function asked(p: Planner, command: string) {
+  const out = p.plan(command);
+  expect(
+    out.some((o) => o.kind === 'act'),
+    command,
+  ).toBe(false);
+  return out[0]!;
+}
+
+describe('polite openings are requests', () => {
+  test('English and German, as data', () => {
+    expect(calls(en, 'any chance you could switch the garage light off')).toEqual(['light.garage turn_off']);
+    expect(calls(en, 'be a love and close the bedroom curtain')).toEqual(['cover.bedroom close_cover']);
+    expect(calls(en, "I'd like you to turn the tv off")).toEqual(['media_player.tv turn_off']);
+    expect(calls(de, 'sei so lieb und mach die Schreibtischlampe an')).toEqual(['light.bedroom_desk_lamp turn_on']);
+    expect(calls(de, 'tu mir den Gefallen und mach den Fernseher aus')).toEqual(['media_player.tv turn_off']);
+  });
+});
+
+describe('what someone did, told with a tag or without, is answered, never done', () => {
+  test('"you didn\'t leave … on, did you", "du hast … doch abgeschlossen, oder"', () => {
+    expect(asked(en, "you didn't leave the garage light on, did you?")).toMatchObject({ kind: 'query', entities: ['light.garage'] });
+    expect(asked(en, "you did lock the back door, didn't you?")).toMatchObject({ kind: 'query', entities: ['lock.back_door'] });
+    expect(asked(en, "we didn't leave the tv on")).toMatchObject({ kind: 'query', entities: ['media_player.tv'] });
+    expect(asked(de, 'du hast die Haustür doch abgeschlossen, oder?')).toMatchObject({ kind: 'query', entities: ['lock.front_door'] });
+    expect(asked(de, 'du hast den Fernseher nicht angelassen, oder?')).toMatchObject({ kind: 'query', entities: ['media_player.tv'] });
+  });
+  test('"how far out" of a cover asks the cover, not the weather outdoors', () => {
+    expect(asked(de, 'wie weit ist die Markise draußen')).toMatchObject({ kind: 'query', entities: ['cover.terrasse_markise'] });
+    expect(asked(de, 'wie warm ist es draußen')).toMatchObject({ kind: 'query', entities: ['sensor.outside_temperature'] });
+  });
+});
