@@ -377,7 +377,10 @@ function askedOf(
     return undefined;
   // "when did someone last lock the door": a verb after a question about the past says what happened, not what to do.
   // "you didn't leave the tv on, did you": a verb after what someone did is told, not asked to be done.
-  if (imperative && !lexemes.some((l) => (has(l, 'history') || has(l, 'statement')) && !l.meanings.some((m) => NAMES.has(m.k)))) return 'act';
+  // "has the washer run today?": asked with a period, a verb says what happened.
+  const past = (l: Lexeme) =>
+    (has(l, 'history') || has(l, 'statement') || l.meanings.some((m) => m.k === 'period' && m.window !== undefined)) && !l.meanings.some((m) => NAMES.has(m.k));
+  if (imperative && !lexemes.some(past)) return 'act';
   const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   return { q: 'yesno', at: at - 1 };
 }

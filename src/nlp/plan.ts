@@ -151,6 +151,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   }
   if (!frames.length) return [{ kind: 'not_understood', words: [], reason: 'empty', part: input.command }];
   const recovered = { unsure };
+  dropContrasted(frames, input.context?.area, deps);
   // A word that forbids acting anywhere refuses the whole command, whatever the other parts say.
   for (const kind of ORDER) {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
@@ -704,4 +705,35 @@ function doubtfulNumber(tokens: readonly string[], lang: LanguageData): { word: 
       return { word: `${tokens[i]} ${tokens[i + 1]}`, guess: say(lang, 'list_or', { rest: String(tens + digit), last: String(tens) }) };
   }
   return undefined;
+}
+
+/** The things a planned part would act on or ask between. */
+function thingsOf(o: Outcome): string[] | undefined {
+  if (o.kind === 'act') return o.steps.flatMap((s) => s.entity_ids);
+  if (o.kind === 'ambiguous') return o.candidates;
+  return undefined;
+}
+
+/**
+ * "don't close the left curtain, close the right one", "nicht den Vorhang, sondern das Rollo runter":
+ * a part that only says what not to touch, before a part that acts on other things, is left out;
+ * the other part acts. Where the two may share a thing, or either is unclear, the negation refuses all.
+ */
+function dropContrasted(frames: Frame[], area: string | undefined, deps: PlanDeps): void {
+  for (let i = frames.length - 2; i >= 0; i--) {
+    const f = frames[i]!;
+    const next = frames[i + 1]!;
+    if (f.question || next.question || f.blockers.length !== 1 || f.blockers[0]!.kind !== 'negation' || next.blockers.length) continue;
+    if (!f.mentions.length || !next.mentions.length || (!next.actions.length && !next.particles.length) || next.all || next.everything) continue;
+    const acts = planClause(next, area, deps);
+    const spared = planClause(
+      { ...f, blockers: [], actions: f.actions.length ? f.actions : next.actions, particles: f.particles.length ? f.particles : next.particles },
+      area,
+      deps,
+    );
+    const a = thingsOf(acts);
+    const b = thingsOf(spared);
+    if (acts.kind !== 'act' || !a || !b || a.some((id) => b.includes(id))) continue;
+    frames.splice(i, 1);
+  }
 }

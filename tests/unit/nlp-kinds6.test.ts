@@ -94,3 +94,20 @@ describe('what someone did, told with a tag or without, is answered, never done'
     expect(asked(de, 'wie warm ist es draußen')).toMatchObject({ kind: 'query', entities: ['sensor.outside_temperature'] });
   });
 });
+
+describe('"not this, that": the part that spares a thing is left out only when the other acts on other things', () => {
+  test('acts on the other thing', () => {
+    expect(calls(en, "don't close the left curtain, close the right one")).toEqual(['cover.curtain_right close_cover']);
+    expect(calls(en, 'do not switch off the tv, switch off the garage light')).toEqual(['light.garage turn_off']);
+  });
+  test('refuses where the two may share a thing', () => {
+    expect(asked(en, "don't turn off the garage light, turn off the lights in the garage")).toMatchObject({ kind: 'not_understood', reason: 'negation' });
+    expect(asked(en, "don't unlock the front door, it's late")).toMatchObject({ kind: 'not_understood', reason: 'negation' });
+  });
+});
+
+describe('asked with a period, a verb says what happened', () => {
+  test('"did the vacuum run yesterday?" reads the recorder, never starts it', () => {
+    expect(asked(en, 'did the vacuum run yesterday?')).toMatchObject({ kind: 'query', entities: ['vacuum.rover'], history: { window: 'yesterday' } });
+  });
+});
