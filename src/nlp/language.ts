@@ -25,6 +25,11 @@ export interface BinaryClassWords {
 
 export type QuestionKind = 'count' | 'list' | 'where' | 'who' | 'value' | 'yesno';
 export type Amount = 'small' | 'large';
+/** What a question about the past asks of the recorder: whether, how long, how often, or when last. */
+export type HistoryMeasure = 'whether' | 'how_long' | 'how_often' | 'when';
+/** The recorder's windows a question may ask about; latest is the last week, read for the last change. */
+export const HISTORY_WINDOWS = ['today', 'yesterday', 'last_night', 'this_week', 'last_week', 'this_month', 'last_month', 'latest'] as const;
+export type HistoryWindow = (typeof HISTORY_WINDOWS)[number];
 
 export interface LanguageData {
   language: string;
@@ -94,6 +99,8 @@ export interface LanguageData {
   negation: string[];
   /** Words of time (tomorrow, at 6 pm, in 10 minutes): the bridge acts now or not at all. */
   time: string[];
+  /** Words a speech recogniser writes for a digit after a tens word ("seventy too": 72?): the number is asked, never guessed. */
+  number_homophones: Record<string, number>;
   /** Time units; with a number they make a delay or a duration. */
   time_units: string[];
   /** Words that make a bare number after them a delay or a duration ("in ten", "for 20"). */
@@ -137,6 +144,10 @@ export interface LanguageData {
   advice: string[];
   /** Periods a question may ask about (today, this month), each with the words a sensor's name carries for it. */
   periods: Record<string, string[]>;
+  /** What a question about the past measures, by its words: how long, how often, when (last). Others ask whether. */
+  history_measures: Partial<Record<HistoryMeasure, string[]>>;
+  /** The window of the recorder a period word asks about (today, yesterday, last night): the periods' phrases by window. */
+  history_windows: Partial<Record<HistoryWindow, string[]>>;
   /** Positions said of a thing (left, linke), each with every form a name may carry for it. */
   positions: Record<string, string[]>;
   /** Words that stand for things said before: the same things (it, them), or the same kind (the one, the ones). */
@@ -197,6 +208,7 @@ const opt = <T extends v.GenericSchema>(s: T, d: v.InferOutput<T>) => v.optional
 const WORDS = v.object({
   fractions: opt(numbersOf, {}),
   units: opt(lists, {}),
+  number_homophones: opt(v.record(v.string(), v.number()), {}),
   actions: opt(lists, {}),
   particles: opt(lists, {}),
   relative: opt(lists, {}),
@@ -247,6 +259,8 @@ const WORDS = v.object({
   history: opt(list, []),
   advice: opt(list, []),
   periods: opt(lists, {}),
+  history_measures: opt(v.object({ how_long: v.optional(list), how_often: v.optional(list), when: v.optional(list) }), {}),
+  history_windows: opt(v.record(v.picklist(HISTORY_WINDOWS), list, `must map windows (${HISTORY_WINDOWS.join(', ')}) to phrases`), {}),
   positions: opt(lists, {}),
   pronouns: opt(v.object({ same: v.optional(list), kind: v.optional(list), kinds: v.optional(list), other: v.optional(list) }), {}),
   place_prepositions: opt(list, []),

@@ -1,7 +1,7 @@
 // A phrase table over words: every phrase the parser knows (the language's words, the plugins' domain
 // words, and the home's names) with what it can mean. Matching takes the longest phrase at each
 // place and keeps all its meanings; choosing among them is the planner's business.
-import type { Amount, LanguageData, QuestionKind } from './language.js';
+import type { Amount, HistoryMeasure, HistoryWindow, LanguageData, QuestionKind } from './language.js';
 import { pluralOf, tokenize } from './text.js';
 
 export type Meaning =
@@ -55,9 +55,9 @@ export type Meaning =
   | { k: 'tag_request' }
   | { k: 'asks' }
   | { k: 'statement' }
-  | { k: 'history' }
+  | { k: 'history'; measure?: HistoryMeasure }
   | { k: 'advice' }
-  | { k: 'period'; names: string[] }
+  | { k: 'period'; names: string[]; window?: HistoryWindow }
   | { k: 'position'; forms: string[] }
   | { k: 'pronoun'; p: 'same' | 'kind' | 'kinds' | 'other' };
 
@@ -249,8 +249,10 @@ export function languageLexicon(lang: LanguageData): Lexicon {
   for (const p of lang.advice) lex.add(p, { k: 'advice' });
   for (const p of lang.asks) lex.add(p, { k: 'asks' });
   for (const p of lang.statements) lex.add(p, { k: 'statement' });
-  for (const p of lang.history) lex.add(p, { k: 'history' });
-  for (const [p, names] of Object.entries(lang.periods)) lex.add(p, { k: 'period', names: names.map((n) => tokenize(n, lang).join(' ')) });
+  const measureOf = (p: string) => (Object.keys(lang.history_measures) as HistoryMeasure[]).find((m) => lang.history_measures[m]?.includes(p));
+  const windowOf = (p: string) => (Object.keys(lang.history_windows) as HistoryWindow[]).find((w) => lang.history_windows[w]?.includes(p));
+  for (const p of lang.history) lex.add(p, { k: 'history', measure: measureOf(p) });
+  for (const [p, names] of Object.entries(lang.periods)) lex.add(p, { k: 'period', names: names.map((n) => tokenize(n, lang).join(' ')), window: windowOf(p) });
   for (const forms of Object.values(lang.positions)) {
     const folded = forms.map((x) => tokenize(x, lang).join(' '));
     for (const x of forms) lex.add(x, { k: 'position', forms: folded });

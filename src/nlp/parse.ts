@@ -3,7 +3,7 @@
 // floors, here, everywhere, outdoors), what is left out ("except"), which states and values, and
 // every word that forbids acting now (a negation, a time, a condition). No home-specific choice is
 // made here.
-import type { Amount, QuestionKind } from './language.js';
+import type { Amount, HistoryMeasure, HistoryWindow, QuestionKind } from './language.js';
 import type { Lexeme, Meaning } from './lexicon.js';
 
 export type { QuestionKind };
@@ -80,7 +80,11 @@ export interface Frame {
   /** Parts of a list that are "the one(s)" of a kind said in another part, with whether one is meant. */
   kindParts: { group: number; one: boolean }[];
   /** A period a question asks about (today, this month): its words and the words a name carries for it. */
-  period?: { words: string[]; names: string[] };
+  period?: { words: string[]; names: string[]; window?: HistoryWindow };
+  /** A question about the past ("when did", "how long", "wie oft"): what it measures, answered from the recorder. */
+  history?: { words: string[]; measure: HistoryMeasure };
+  /** Verbs said in a question ("when was the door unlocked"): what happened, asked about, never done. */
+  done: string[];
   /** Said as what the speaker did ("I left the lamp on"): it answers alone, and is only what a later part's "it" stands for otherwise. */
   statement?: boolean;
   /** Unknown words where a place is said ("in the sauna"): a place the home does not have. */
@@ -115,6 +119,7 @@ export function emptyFrame(): Frame {
     kindParts: [],
     places: [],
     nouns: [],
+    done: [],
   };
 }
 
@@ -365,12 +370,17 @@ function askedOf(
   }
   const tagged = has(last, 'tag_question') && !has(last, 'tag_request') && (marked || lexemes[lexemes.indexOf(last!) - 1]?.text === ',' || plainTag || stated);
   if (
-    !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement'))) ||
+    !(marked || tagged || lexemes.some((l) => has(l, 'asks') || has(l, 'statement') || (has(l, 'history') && !l.meanings.some((m) => NAMES.has(m.k))))) ||
     lexemes.some((l) => has(l, 'request')) ||
     (has(last, 'tag_request') && !has(last, 'tag_question'))
   )
     return undefined;
-  if (imperative) return 'act';
+  // "when did someone last lock the door": a verb after a question about the past says what happened, not what to do.
+  // "you didn't leave the tv on, did you": a verb after what someone did is told, not asked to be done.
+  // "has the washer run today?": asked with a period, a verb says what happened.
+  const past = (l: Lexeme) =>
+    (has(l, 'history') || has(l, 'statement') || l.meanings.some((m) => m.k === 'period' && m.window !== undefined)) && !l.meanings.some((m) => NAMES.has(m.k));
+  if (imperative && !lexemes.some(past)) return 'act';
   const at = lexemes.findIndex((l) => l.text !== ',' && !hesitations.includes(l.text));
   return { q: 'yesno', at: at - 1 };
 }
@@ -412,9 +422,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const l = lexemes[i]!;
     const ms = l.meanings;
     if (i === notExcept?.skip) continue;
-    // "ist die Markise draußen", "is the awning out": after a cover, at the end of a yes/no question, out is its state (extended).
+    // "ist die Markise draußen", "is the awning out": after a cover, at the end of a question, out is its state (extended);
+    // "wie weit ist die Markise draußen" asks how far, never the weather outdoors.
     if (
-      question === 'yesno' &&
+      asking &&
       has(l, 'outdoors') &&
       !ms.some((m) => NAMES.has(m.k)) &&
       f.mentions.some((m) =>
@@ -422,7 +433,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       ) &&
       lexemes.slice(i + 1).every((x) => x.text === ',' || has(x, 'tag_question') || only(x, 'filler'))
     ) {
-      f.states.push('open');
+      if (question === 'yesno') f.states.push('open');
       continue;
     }
     if (i === notExcept?.at) {
@@ -441,7 +452,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     }
     // "how often was the door opened", "wie lange lief die Heizung": what the states cannot tell.
     if (has(l, 'history') && !ms.some((m) => NAMES.has(m.k))) {
-      block('history', l.text);
+      const said = ms.find((m): m is Extract<Meaning, { k: 'history' }> => m.k === 'history')!;
+      // A question about the past is answered from the recorder; said in a command it forbids acting.
+      if (asking) f.history = { words: [...(f.history?.words ?? []), l.text], measure: f.history?.measure ?? said.measure ?? 'when' };
+      else block('history', l.text);
       continue;
     }
     // "should I", "soll ich", "what would happen if": a question about an act never acts.
@@ -459,7 +473,11 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     // "how much gas did we use today": a period asked about, not a time to act at.
     const period = ms.find((m): m is Extract<Meaning, { k: 'period' }> => m.k === 'period');
     if (period && asking && !ms.some((m) => NAMES.has(m.k))) {
-      f.period = { words: [...(f.period?.words ?? []), l.text], names: [...(f.period?.names ?? []), ...period.names] };
+      f.period = {
+        words: [...(f.period?.words ?? []), l.text],
+        names: [...(f.period?.names ?? []), ...period.names],
+        window: f.period?.window ?? period.window,
+      };
       continue;
     }
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
@@ -496,7 +514,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     const blocker = blockerOf(l, lexemes[i - 1]);
     // "is the fan not on", "the tv isn't on, is it": a question never acts, so its "not" forbids nothing;
     // before a verb ("any reason not to open …") it is about an act, and refused as one.
-    if (blocker === 'negation' && asking && how !== 'act' && !lexemes.slice(i + 1).some(actVerb)) continue;
+    if (blocker === 'negation' && asking && how !== 'act' && (f.statement || !lexemes.slice(i + 1).some(actVerb))) continue;
     if (blocker) {
       block(blocker, l.text);
       continue;
@@ -622,6 +640,8 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
         continue;
       }
       f.mentions.push({ text: l.text, index: i, meanings: targets, group });
+      // "when did someone last lock the door": a verb that is also a kind of thing says what happened too.
+      if (asking && f.history) for (const m of ms) if (m.k === 'action') f.done.push(m.action);
       groupHasThing = true;
       for (const m of ms) {
         if (m.k === 'prop') f.props.push(m.prop);
@@ -632,6 +652,7 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
       switch (m.k) {
         case 'action':
           if (!asking) f.actions.push(m.action);
+          else f.done.push(m.action);
           break;
         case 'particle':
           if (asking) {

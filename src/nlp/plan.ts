@@ -7,11 +7,11 @@
 import type { HubState } from '../hub/types.js';
 import { actOf, impliedDomains, outOfRange, serviceFor, temperatureOutOfRange, type Act, type Units } from './act.js';
 import type { Home, HomeEntity } from './home.js';
-import type { LanguageData } from './language.js';
+import type { HistoryMeasure, HistoryWindow, LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
 import { clauses, frameOf, inherit, type BlockerKind, type Frame, type QuestionKind } from './parse.js';
 import { Recoverer, type Recovery } from './recover.js';
-import { absent, answer } from './reply.js';
+import { absent, answer, say } from './reply.js';
 import { stateApplies, stateIs } from './states.js';
 import { EVERYTHING, kindsOf, resolve, scopeOf } from './targets.js';
 import { fold, numbers, words } from './text.js';
@@ -67,7 +67,15 @@ export type Outcome =
   | { kind: 'act'; steps: Step[]; what: string }
   | { kind: 'scene'; key: string; name: string }
   | { kind: 'group'; key: string; name: string; action: string; parameters: Record<string, unknown> }
-  | { kind: 'query'; question: QuestionKind; entities: string[]; matching: string[]; answer: string }
+  | {
+      kind: 'query';
+      question: QuestionKind;
+      entities: string[];
+      matching: string[];
+      answer: string;
+      /** A question about the past: answered from the recorder (history-answer.ts), not from the states. */
+      history?: PastQuestion;
+    }
   | { kind: 'ambiguous'; noun: string; candidates: string[] }
   | {
       kind: 'not_understood';
@@ -78,6 +86,14 @@ export type Outcome =
       /** The act asked for, the things named, a guess, a range: what the reply needs to say why. */
       detail?: { verb?: string; ids?: string[]; guess?: string; value?: number; min?: number; max?: number; where?: string[]; message?: string };
     };
+
+/** What a question about the past asks the recorder: over which window, what of which state (a binary sensor's on/off where bstate is set). */
+export interface PastQuestion {
+  window: HistoryWindow;
+  measure: HistoryMeasure;
+  state: string;
+  bstate?: boolean;
+}
 
 const ORDER: BlockerKind[] = ['history', 'asked', 'negation', 'time', 'condition'];
 
@@ -97,9 +113,11 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   };
   const frames: Frame[] = [];
   let unsure: { word: string; guess: string } | undefined;
+  let doubt: { word: string; guess: string } | undefined;
   const guessed: Recovery['guesses'] = [];
   // Each sentence on its own: one that ends in a question mark asks in its last part.
   for (const sentence of input.command.split(/(?<=\?)/)) {
+    doubt ??= doubtfulNumber(words(sentence, lang), lang);
     const recovered = recoverer.recover(recoverer.shareNoun(numbers(recoverer.numberWords(words(sentence, lang)), lang), home.names));
     unsure ??= recovered.unsure;
     // A guessed word names a thing, never an act: "lokc" may be a lock, never the verb lock; nor all things ("schön" is not "Sachen").
@@ -133,6 +151,7 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
   }
   if (!frames.length) return [{ kind: 'not_understood', words: [], reason: 'empty', part: input.command }];
   const recovered = { unsure };
+  dropContrasted(frames, input.context?.area, deps);
   // A word that forbids acting anywhere refuses the whole command, whatever the other parts say.
   for (const kind of ORDER) {
     const f = frames.find((x) => x.blockers.some((b) => b.kind === kind));
@@ -166,6 +185,9 @@ export function plan(input: PlanInput, deps: PlanDeps): Outcome[] {
       .map((x) => guessed.find((g) => g.as === x)?.word ?? x)
       .join(' ');
   for (const o of out) if (o.kind === 'not_understood') o.words = o.words.map(typed);
+  // A number heard two ways ("seventy too"): nothing is done with either; the person is asked.
+  if (doubt && out.some((o) => o.kind !== 'query' && o.kind !== 'not_understood'))
+    return [{ kind: 'not_understood', reason: 'unsure', words: [doubt.word], part: input.command, detail: { guess: doubt.guess } }];
   // Not sure of the one word not understood: ask about it rather than say it was not understood.
   if (recovered.unsure) {
     const i = out.findIndex((o) => o.kind === 'not_understood' && o.reason !== 'no_place' && o.words.length === 1 && o.words[0] === recovered.unsure!.word);
@@ -588,9 +610,14 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
         .filter((e) => !e.background && forPeriod(e) && carries(e) && (!scope.explicit || scope.areas.has(e.area ?? '') || scope.floors.has(e.floor ?? '')))
         .map((e) => e.id);
     }
-    if (!kept.length) return { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
+    if (!kept.length) {
+      // "was the door open yesterday": no reading kept for the period, so the recorder answers it.
+      // "how much gas today" asks a reading, never whether the gas detector was on.
+      const past = f.period.window && (q === 'yesno' || f.history) ? pastQuery(f, r.ids, deps) : undefined;
+      return past ?? { kind: 'not_understood', words: f.period.words, reason: 'period', part: f.text };
+    }
     r = { ...r, ids: kept };
-  }
+  } else if (f.history) return pastQuery(f, r.ids, deps) ?? { kind: 'not_understood', words: f.history.words, reason: 'history', part: f.text };
   const entities = r.ids.map((id) => home.entities.get(id)!);
   // "is there smoke?" asks whether it is detected; a question with words we do not know gets the state itself.
   const implicitOn = q === 'yesno' && !words.length && !dropped && !f.unknown.length;
@@ -614,4 +641,99 @@ function planQuestion(f: Frame, scope: ReturnType<typeof scopeOf>, contextArea: 
     matching: matching.map((e) => e.id),
     answer: answer({ question: q, all: f.all, entities, matching, hasTest }, deps.state, lang),
   };
+}
+
+/** The state a verb said in a question about the past comes to ("when was it unlocked": unlocked). */
+const DONE: Record<string, string> = {
+  turn_on: 'on',
+  turn_off: 'off',
+  open: 'open',
+  close: 'closed',
+  lock: 'locked',
+  unlock: 'unlocked',
+  start: 'cleaning',
+  play: 'playing',
+  pause: 'paused',
+  stop: 'off',
+};
+/** The state a question about the past means when it names none ("when did the washer run"): each domain's active one. */
+const ACTIVE: Record<string, string> = { lock: 'unlocked', cover: 'open', valve: 'open', vacuum: 'cleaning', person: 'home', device_tracker: 'home' };
+
+/**
+ * A question about things' past states, for the recorder: the window said (else the latest change for
+ * "when", today otherwise), what it measures, and the state asked of, from a state word, a verb or the
+ * things' active state. Readings (sensors) have no state to count, so they are not asked this way.
+ */
+function pastQuery(f: Frame, ids: string[], deps: PlanDeps): Outcome | undefined {
+  const { home } = deps;
+  const entities = ids.map((id) => home.entities.get(id)!);
+  if (!entities.length || entities.some((e) => e.domain === 'sensor' || e.domain === 'weather')) return undefined;
+  const measure = f.history?.measure ?? 'whether';
+  const window = f.period?.window ?? (measure === 'when' ? 'latest' : 'today');
+  const b = f.bstates.find((x) => entities.every((e) => e.domain === 'binary_sensor' && e.cls === x.cls));
+  // A door that is a lock was opened when it was unlocked.
+  const asLock = (w: string) => (entities.every((e) => e.domain === 'lock') ? ({ open: 'unlocked', closed: 'locked' }[w] ?? w) : w);
+  const said = [...f.states, ...f.done.map((a) => DONE[a]).filter((x): x is string => Boolean(x))].map(asLock);
+  const fitting = said.find((w) => entities.every((e) => stateApplies(w, e)));
+  // A state said that fits none of them ("when was the lamp locked") is not read as another.
+  if (!b && !fitting && said.length && f.states.length) return undefined;
+  const first = entities[0]!;
+  const active = ACTIVE[first.domain] ?? 'on';
+  const state = b ? (b.on ? 'on' : 'off') : (fitting ?? (entities.every((e) => stateApplies(active, e) || e.domain === first.domain) ? active : 'on'));
+  return {
+    kind: 'query',
+    question: f.question!,
+    entities: ids,
+    matching: [],
+    answer: '',
+    history: { window, measure, state, ...(b ? { bstate: b.on } : {}) },
+  };
+}
+
+/**
+ * "set it to seventy too": a tens word then a word that sounds like a digit, at the end or before a
+ * unit, is 72 or 70 misheard; which is asked, never guessed.
+ */
+function doubtfulNumber(tokens: readonly string[], lang: LanguageData): { word: string; guess: string } | undefined {
+  const after = new Set([...Object.values(lang.units).flat(), ...lang.filler, ...lang.tag_requests, '%', '°', ',', '.', '!', '?']);
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const tens = lang.numbers[tokens[i]!] ?? (/^[2-9]0$/.test(tokens[i]!) ? Number(tokens[i]) : undefined);
+    const digit = lang.number_homophones[tokens[i + 1]!];
+    if (tens === undefined || digit === undefined || tens < 20 || tens > 90 || tens % 10 !== 0) continue;
+    const next = tokens[i + 2];
+    if (next === undefined || after.has(next))
+      return { word: `${tokens[i]} ${tokens[i + 1]}`, guess: say(lang, 'list_or', { rest: String(tens + digit), last: String(tens) }) };
+  }
+  return undefined;
+}
+
+/** The things a planned part would act on or ask between. */
+function thingsOf(o: Outcome): string[] | undefined {
+  if (o.kind === 'act') return o.steps.flatMap((s) => s.entity_ids);
+  if (o.kind === 'ambiguous') return o.candidates;
+  return undefined;
+}
+
+/**
+ * "don't close the left curtain, close the right one", "nicht den Vorhang, sondern das Rollo runter":
+ * a part that only says what not to touch, before a part that acts on other things, is left out;
+ * the other part acts. Where the two may share a thing, or either is unclear, the negation refuses all.
+ */
+function dropContrasted(frames: Frame[], area: string | undefined, deps: PlanDeps): void {
+  for (let i = frames.length - 2; i >= 0; i--) {
+    const f = frames[i]!;
+    const next = frames[i + 1]!;
+    if (f.question || next.question || f.blockers.length !== 1 || f.blockers[0]!.kind !== 'negation' || next.blockers.length) continue;
+    if (!f.mentions.length || !next.mentions.length || (!next.actions.length && !next.particles.length) || next.all || next.everything) continue;
+    const acts = planClause(next, area, deps);
+    const spared = planClause(
+      { ...f, blockers: [], actions: f.actions.length ? f.actions : next.actions, particles: f.particles.length ? f.particles : next.particles },
+      area,
+      deps,
+    );
+    const a = thingsOf(acts);
+    const b = thingsOf(spared);
+    if (acts.kind !== 'act' || !a || !b || a.some((id) => b.includes(id))) continue;
+    frames.splice(i, 1);
+  }
 }

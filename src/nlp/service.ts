@@ -27,6 +27,7 @@ import { guard } from './command-guard.js';
 import { planParts } from './command-parts.js';
 import { type CommandAction, runParts } from './command-run.js';
 import { CommandWords } from './command-words.js';
+import { answerPast, type PastDeps } from './history-answer.js';
 import { runSaying, type ToolAnswer } from './saying-run.js';
 import { dateWordsOf, matchSaying, type Named } from './sayings.js';
 
@@ -254,6 +255,8 @@ export class CommandService {
       throw new AppError(first.code, first.status, sentences.join(' '), { ...first.details, actions: out }, first.headers);
     }
     const { queries } = planned;
+    // Questions about the past: read from the recorder through the history tool, for the caller.
+    for (const q of queries) if (q.history) Object.assign(q, await answerPast(q.history, q.entities, this.pastDeps(code, principal)));
     const answers = queries.map((q) => q.answer);
     const plannedText =
       dry && planned.parts.length
@@ -278,6 +281,21 @@ export class CommandService {
       result.query = { question: queries[0]!.question, entities, matching, answer: answers.join(' ') };
     }
     return result;
+  }
+
+  /** What answering a question about the past needs: the tool call for the caller, the home's names and zone, the clock. */
+  private pastDeps(code: string, principal?: Principal): PastDeps {
+    const p = this.parser(code);
+    const home = this.currentHome(code, p);
+    const call = this.deps.tools;
+    return {
+      call: call && ((tool, args) => call(tool, args, principal)),
+      entity: (id) => home.entities.get(id),
+      name: (id) => home.entities.get(id)?.name ?? id,
+      zone: typeof this.deps.hub.config?.time_zone === 'string' ? this.deps.hub.config.time_zone : 'UTC',
+      lang: p.lang,
+      now: Date.now(),
+    };
   }
 
   /**

@@ -113,12 +113,24 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
   return r;
 }
 
+/**
+ * A name carries a kind word said of it: the whole word ("lamp" in "Bedroom Lamp"), or for a word of
+ * several ("ceiling light") the words before the kind's own ("Kitchen ceiling"), each a word of the name.
+ */
+function carries(name: string, word: string, filters: Filters): boolean {
+  const n = filters.fold?.(name) ?? name.toLowerCase();
+  const w = word.toLowerCase();
+  if (n.includes(w)) return true;
+  const parts = w.split(' ');
+  if (parts.length < 2) return false;
+  const tokens = n.split(/[^\p{L}\p{N}]+/u);
+  return parts.slice(0, -1).every((p) => tokens.some((t) => t === p || t === `${p}s` || p === `${t}s`));
+}
+
 /** Of several things, the one whose name carries the word of the kind said ("the one" after "the bedroom lamp": a lamp), else all. */
 function carryingWord(ids: string[], mentions: Mention[], home: Home, filters: Filters): string[] {
   const words = mentions.flatMap((m) => m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : [])));
-  const carrying = ids.filter((id) =>
-    words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)),
-  );
+  const carrying = ids.filter((id) => words.some((w) => carries(home.entities.get(id)!.name, w, filters)));
   return carrying.length === 1 ? carrying : ids;
 }
 
@@ -219,7 +231,14 @@ function without(
     known = true;
     for (const id of ids) out.add(id);
   }
-  for (const m of ex.positions.length ? [] : ex.mentions) {
+  // "except the countertop light": a kind word right after a name that is of that kind only says what the named thing is.
+  const idsOf = (m: Mention) => m.meanings.flatMap((x) => (x.k === 'entity' ? x.ids : []));
+  const qualifies = (m: Mention) =>
+    ex.mentions.some(
+      (o) =>
+        o.index === m.index - 1 && idsOf(o).length > 0 && idsOf(o).every((id) => m.meanings.some((k) => KINDS.has(k.k) && kindFits(k, home.entities.get(id)!))),
+    );
+  for (const m of ex.positions.length ? [] : ex.mentions.filter((x) => !qualifies(x))) {
     const found = resolveGroup(
       { ...emptyFrame(), mentions: [{ ...m, group: 0 }], question: 'list' },
       home,
@@ -239,9 +258,7 @@ function without(
     if (!ids.length && ofKind.length) ids = ofKind;
     // "except the lamp": of the things meant, those that carry the word said, if any do.
     const words = m.meanings.flatMap((x) => (x.k === 'domain' && x.word !== x.domain ? [x.word] : []));
-    const carrying = ids.filter((id) =>
-      words.some((w) => (filters.fold?.(home.entities.get(id)!.name) ?? home.entities.get(id)!.name.toLowerCase()).includes(w)),
-    );
+    const carrying = ids.filter((id) => words.some((w) => carries(home.entities.get(id)!.name, w, filters)));
     if (carrying.length) ids = carrying;
     if (!ids.length && !(found.kind === 'entities' && found.ids.length)) return { kind: 'no_exception', words: [m.text] };
     known = true;
@@ -390,7 +407,7 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
   const m = best.meaning;
   // "the lamp" in the speaker's room: the lamp there, when the room has one by that word.
   if (singular && list.length > 1 && !scope.explicit && scope.soft && m.k === 'domain' && m.word !== m.domain) {
-    const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
+    const withWord = list.filter((e) => carries(e.name, m.word, filters));
     if (withWord.length) list = withWord;
   }
   // "the lamp in the living room", a room said: the one thing there whose name carries the precise word, when one does.
@@ -405,7 +422,7 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
     !m.cls &&
     !m.classes
   ) {
-    const withWord = list.filter((e) => e.name.toLowerCase().includes(m.word.toLowerCase()));
+    const withWord = list.filter((e) => carries(e.name, m.word, filters));
     if (withWord.length === 1) list = withWord;
   }
   // In the speaker's room the everyday word for a kind ("das Licht", "the light") means all of it there, as in Home
@@ -415,8 +432,7 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
     // "the lamp": the entities that carry the word in their name, if that settles it (not for a word of several
     // kinds: "das Tor" is the gate or the garage door, whichever name carries "Tor").
     if (m.k === 'domain' && m.word !== m.domain && !m.classes) {
-      const w = m.word.toLowerCase();
-      const withWord = list.filter((e) => e.name.toLowerCase().includes(w));
+      const withWord = list.filter((e) => carries(e.name, m.word, filters));
       if (withWord.length === 1) list = withWord;
       else if (withWord.length > 1 && (f.question === undefined || f.question === 'yesno'))
         return { kind: 'ambiguous', noun: word ?? m.word, candidates: withWord.map((e) => e.id) };

@@ -8,14 +8,15 @@
 // "lock up the door", "the tv is on", a bare "start"): floors at the score after (en 152, 1 wrong
 // answer; de 132, 2 wrong answers; no wrong action in either). Judge the next round on a newer set.
 // Fifth round (branch nl6, kinds of miss taught as rules with sentences of its own): en 165, no wrong; de 138, 1 wrong.
+// Sixth round (branch nl7: history answered from the recorder, kinds taught as rules): en 167, no wrong; de 142, 1 wrong.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fixture, type Paraphrase, readCases } from '../helpers/nl-cases.js';
 import { scoreSet } from '../helpers/nl-score.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const SETS = [
-  { language: 'en' as const, home: 'home.yaml', cases: 'heldout4/en.jsonl', minCorrect: 0.92, maxWrong: 0 },
-  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout4/de.jsonl', minCorrect: 0.93, maxWrong: 1 },
+  { language: 'en' as const, home: 'home.yaml', cases: 'heldout4/en.jsonl', minCorrect: 0.93, maxWrong: 0 },
+  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout4/de.jsonl', minCorrect: 0.96, maxWrong: 1 },
 ];
 
 describe.each(SETS)('the $language fourth held-out phrasings', ({ language, home, cases, minCorrect, maxWrong }) => {

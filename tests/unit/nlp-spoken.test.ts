@@ -73,19 +73,21 @@ describe('statements and questions never act', () => {
   test('"was ... left": after a whole name, before a state, left is the verb', () => {
     expect(only(en, 'was the front door left unlocked')).toMatchObject({ kind: 'query', entities: ['lock.front_door'] });
   });
-  test('how often and how long are refused, naming what is missing', () => {
-    for (const [p, c] of [
-      [en, 'how often did the front door open this week'],
-      [en, 'how long has the tv been on today'],
-      [de, 'wie lange war der fernseher heute an'],
-      [de, 'wie oft ging die haustür heute auf'],
+  test('how often and how long are asked of the recorder (issue 39, sixth round), never acted on', () => {
+    for (const [p, c, id, measure] of [
+      [en, 'how often did the front door open this week', 'lock.front_door', 'how_often'],
+      [en, 'how long has the tv been on today', 'media_player.tv', 'how_long'],
+      [de, 'wie lange war der fernseher heute an', 'media_player.tv', 'how_long'],
+      [de, 'wie oft ging die haustür heute auf', 'lock.front_door', 'how_often'],
     ] as const) {
-      expect(only(p, c), c).toMatchObject({ kind: 'not_understood', reason: 'history' });
+      expect(only(p, c), c).toMatchObject({ kind: 'query', entities: [id], history: { measure } });
     }
   });
   test('a reading kept for the period answers, found by its name even of another class', () => {
     expect(only(en, 'how much water did the pump use today')).toMatchObject({ kind: 'query', entities: ['sensor.water_pump_usage_today'] });
-    expect(only(en, 'was the back door opened today')).toMatchObject({ reason: 'period' });
+    // No reading kept for today: whether it was opened is the recorder's to answer.
+    expect(only(en, 'was the back door opened today')).toMatchObject({ kind: 'query', entities: ['lock.back_door'], history: { window: 'today' } });
+    expect(only(en, 'how much gas did we use today')).toMatchObject({ reason: 'period' });
   });
 });
 
@@ -314,9 +316,17 @@ describe('everyday words for floors', () => {
 });
 
 describe('when things last happened', () => {
-  test('"when did", "wann war … zuletzt" ask the history: refused naming what is missing, never acted on', () => {
-    expect(only(en, 'when did the garage light last go on')).toMatchObject({ kind: 'not_understood', reason: 'history' });
-    expect(only(de, 'wann wurde das Garagentor zuletzt geöffnet')).toMatchObject({ kind: 'not_understood', reason: 'history' });
+  test('"when did", "wann war … zuletzt" ask the recorder for the latest change, never acted on', () => {
+    expect(only(en, 'when did the garage light last go on')).toMatchObject({
+      kind: 'query',
+      entities: ['light.garage'],
+      history: { measure: 'when', window: 'latest', state: 'on' },
+    });
+    expect(only(de, 'wann wurde das Garagentor zuletzt geöffnet')).toMatchObject({
+      kind: 'query',
+      entities: ['binary_sensor.garage_door'],
+      history: { measure: 'when' },
+    });
   });
 });
 
