@@ -48,6 +48,16 @@ describe('history and logbook of a light switched through the bridge', () => {
     });
   });
 
+  test('a question about the past through POST /api/command is answered from the recorder, and nothing is done', async () => {
+    const r = await eventually(
+      () => s.call('/api/command', 'POST', { command: 'were the ceiling lights off today?', language: 'en' }),
+      (x) => x.status === 200 && /^Yes: Ceiling Lights was off today/.test(x.body.query?.answer ?? ''),
+      'the answer about the ceiling lights',
+    );
+    expect(r.body.actions).toEqual([]);
+    expect(r.body.query.answer).toMatch(/\d\d:\d\d/);
+  });
+
   test('get_logbook: the change and the service call behind it', async () => {
     const r = await eventually(
       () => tool('get_logbook', { entity_ids: [LIGHT], start: from }),
