@@ -126,3 +126,10 @@ describe('a kind word after a name, before "left"', () => {
     expect(asked(en, 'was the kitchen ceiling light left on')).toMatchObject({ kind: 'query', entities: ['light.kitchen_ceiling'] });
   });
 });
+
+describe('a cover held: "stopp die Markise", "halt das Rollo an"', () => {
+  test('stops it where it is', () => {
+    expect(calls(de, 'halt das Rollo links an')).toEqual(['cover.wohnzimmer_rollo_links stop_cover']);
+    expect(calls(de, 'stopp den Schirm')).toEqual(['cover.terrasse_schirm stop_cover']);
+  });
+});
