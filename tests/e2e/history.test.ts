@@ -1,7 +1,6 @@
 // The history tools against the real Home Assistant with its recorder, history and logbook: a
 // change made through the bridge comes back from what Home Assistant recorded; its raw answers
-// have the shapes the simulator's recorder gives (src/sim/tests/recorder.test.ts); a question about the
-// past through /api/command is answered from it.
+// have the shapes the simulator's recorder gives (src/sim/tests/recorder.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RawClient } from '@home-mcp-bridge/sim/testing';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -47,19 +46,6 @@ describe('history and logbook of a light switched through the bridge', () => {
       when: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/),
       state: 'on',
     });
-  });
-
-  test('a question about the past through /api/command is answered from the recorder, and nothing is done', async () => {
-    const r = await eventually(
-      () => s.call('/api/command', 'POST', { command: 'were the ceiling lights off today?', language: 'en' }),
-      (x) => x.status === 200 && /^Yes: /.test(x.body.query?.answer ?? ''),
-      'the command answer',
-    );
-    expect(r.body).toMatchObject({ actions: [], query: { entities: [LIGHT], matching: [LIGHT] } });
-    expect(r.body.query.answer).toMatch(/^Yes: Ceiling Lights was off today, .*\d\d:\d\d/);
-    const when = await s.call('/api/command', 'POST', { command: 'when were the ceiling lights last off', language: 'en' });
-    expect(when.body.query.answer).toMatch(/^Ceiling Lights was last off at \d\d:\d\d, until \d\d:\d\d\.$/);
-    expect(s.app.hub.cache.get(LIGHT)?.state).toBe('on');
   });
 
   test('get_logbook: the change and the service call behind it', async () => {
