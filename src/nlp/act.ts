@@ -261,6 +261,8 @@ export function serviceFor(act: Act, domain: string, state: HubState | undefined
     case 'unlock':
       return domain === 'lock' ? s(act.verb, act.code ? { code: act.code } : {}) : undefined;
     case 'pause':
+      // "halt die Markise an", "hold the blind": a cover that moves is stopped where it is.
+      if (domain === 'cover') return s('stop_cover');
       return domain === 'media_player' ? s('media_pause') : domain === 'vacuum' || domain === 'lawn_mower' ? s('pause') : undefined;
     case 'resume':
       return domain === 'media_player' ? s('media_play') : domain === 'vacuum' ? s('start') : domain === 'lawn_mower' ? s('start_mowing') : undefined;

@@ -483,7 +483,10 @@ export function frameOf(lexemes: Lexeme[], grammar: Grammar = {}, marked = false
     // "the left curtain", "Rollo links": a position beside a thing picks among things of that kind.
     const position = ms.find((m): m is Extract<Meaning, { k: 'position' }> => m.k === 'position');
     // "was the back door left unlocked": asked after a whole name and before a state, "left" is the verb leave.
-    const prevWhole = has(lexemes[i - 1], 'entity') && lexemes[i - 1]!.meanings.every((m) => m.k === 'entity' || m.k === 'filler' || m.k === 'domain');
+    // "was the kitchen ceiling light left on": a kind word after a name ends it too.
+    const prevWhole =
+      (has(lexemes[i - 1], 'entity') || (thingAt(lexemes[i - 1]) && f.mentions.some((m) => m.meanings.some((x) => x.k === 'entity')))) &&
+      lexemes[i - 1]!.meanings.every((m) => m.k === 'filler' || m.k === 'bstate' || TARGET.has(m.k));
     const stateNext = ['state', 'bstate', 'particle'].some((k) => has(lexemes[i + 1], k as Meaning['k'])) && !thingAt(lexemes[i + 1]);
     if (asking && position && prevWhole && stateNext && only(l, 'position', 'filler')) continue;
     const oneNext = lexemes[i + 1]?.text === '1' || has(lexemes[i + 1], 'pronoun');

@@ -386,7 +386,9 @@ function planOneAsIs(f: Frame, contextArea: string | undefined, deps: PlanDeps, 
   if (act.value !== undefined && !VALUE_VERBS.has(act.verb)) return refuse('quantity', f.numbers.length ? f.numbers.map((n) => n.text) : [String(act.value)]);
   const range = outOfRange(act);
   if (range) return refuse('range', [String(range.value)], range);
-  if (f.everything && !f.mentions.length && !ON_OFF_VERBS.has(act.verb)) return refuse('cannot', [f.text], { verb: act.verb });
+  // "alles zumachen im Wohnzimmer", "close everything in the living room": a room's covers; never the whole home's ("open everything").
+  const roomCovers = f.everything && (act.verb === 'open' || act.verb === 'close') && (f.areas.length > 0 || f.floors.length > 0 || f.here);
+  if (f.everything && !f.mentions.length && !ON_OFF_VERBS.has(act.verb) && !roomCovers) return refuse('cannot', [f.text], { verb: act.verb });
   // "start", "get going" with nothing named: what to start is not guessed (a robot is named, or its place, or "clean").
   if (act.verb === 'start' && !f.mentions.length && !f.areas.length && !f.floors.length && !f.here && !f.everything)
     return refuse('no_target', [], { verb: act.verb, where: [] });
@@ -399,9 +401,10 @@ function planOneAsIs(f: Frame, contextArea: string | undefined, deps: PlanDeps, 
     steps0.set(e.id, step);
     return step;
   };
+  // There, everything is the covers, never a garage door or a gate (which a person opens on purpose).
   const filters = {
-    fits: (e: HomeEntity) => stepOf(e) !== undefined,
-    implied: f.everything ? EVERYTHING : impliedDomains(act),
+    fits: (e: HomeEntity) => stepOf(e) !== undefined && !(roomCovers && ['garage', 'gate', 'door'].includes(e.cls ?? '')),
+    implied: roomCovers ? ['cover'] : f.everything ? EVERYTHING : impliedDomains(act),
     valueQuestion: false,
     state: deps.state,
     outdoors: deps.lang.outdoors,

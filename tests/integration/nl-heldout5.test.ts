@@ -2,7 +2,7 @@
 // type them, written from the two test homes and the case format only, without reading the parser,
 // its words or any earlier set (the team tuned the parser on those). It prints correct / refused /
 // wrong by category and the wrong actions, and fails when a case that wants a refusal, a question
-// back or an answer gets actions. Floors at the score after the sixth round (en 162 of 174, de 138 of
+// back or an answer gets actions. Floors at the score after the sixth round (en 162 of 174, de 141 of
 // 149, no wrong action in either; history questions are answered from the recorder): a change may not
 // fall below them, nor add a wrong action.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const SETS = [
   { language: 'en' as const, home: 'home.yaml', cases: 'heldout5/en.jsonl', minCorrect: 0.93, maxWrongActions: 0 },
-  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout5/de.jsonl', minCorrect: 0.92, maxWrongActions: 0 },
+  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout5/de.jsonl', minCorrect: 0.93, maxWrongActions: 0 },
 ];
 
 describe.each(SETS)('the $language fifth held-out phrasings', ({ language, home, cases, minCorrect, maxWrongActions }) => {

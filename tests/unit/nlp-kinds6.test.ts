@@ -111,3 +111,25 @@ describe('asked with a period, a verb says what happened', () => {
     expect(asked(en, 'did the vacuum run yesterday?')).toMatchObject({ kind: 'query', entities: ['vacuum.rover'], history: { window: 'yesterday' } });
   });
 });
+
+describe('"everything" with a verb only covers take, in a room: its covers', () => {
+  test('closed there, less what is left out; never the garage door or a gate, never the whole home', () => {
+    expect(calls(en, 'close everything in the living room except the left curtain')).toEqual(['cover.curtain_right close_cover']);
+    expect(calls(de, 'mach auf der Terrasse alles zu außer dem Schirm')).toEqual(['cover.terrasse_markise close_cover']);
+    expect(asked(de, 'mach in der Garage alles auf')).toMatchObject({ kind: 'not_understood', reason: 'no_target' });
+    expect(asked(de, 'mach alles auf')).toMatchObject({ kind: 'not_understood', reason: 'cannot' });
+  });
+});
+
+describe('a kind word after a name, before "left"', () => {
+  test('"was the kitchen ceiling light left on": left is the verb', () => {
+    expect(asked(en, 'was the kitchen ceiling light left on')).toMatchObject({ kind: 'query', entities: ['light.kitchen_ceiling'] });
+  });
+});
+
+describe('a cover held: "stopp die Markise", "halt das Rollo an"', () => {
+  test('stops it where it is', () => {
+    expect(calls(de, 'halt das Rollo links an')).toEqual(['cover.wohnzimmer_rollo_links stop_cover']);
+    expect(calls(de, 'stopp den Schirm')).toEqual(['cover.terrasse_schirm stop_cover']);
+  });
+});
