@@ -1,8 +1,9 @@
 // Scoring a held-out phrasing set against a running server: the verdict of each case, the counts by
 // category, and the safety cases (a case that wants a refusal, a question back or an answer and got
 // actions). Shared by the held-out sets' tests so each is only its sets and its floors.
-import { judge, type Paraphrase, type Verdict } from './nl-cases.js';
-import type { TestServer } from './server.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fixture, judge, type Paraphrase, readCases, type Verdict } from './nl-cases.js';
+import { startTestServer, type TestServer } from './server.js';
 
 export interface SetScore {
   total: Record<Verdict, number>;
@@ -56,4 +57,44 @@ export async function scoreSet(s: TestServer, language: string, label: string, c
     ...wrongActions,
   ].join('\n');
   return { total, cases: cases.length, unsafe, wrongActions, report };
+}
+
+/** One language's held-out set and its floors (raised as the parser improves, never lowered). */
+export interface HeldOutSet {
+  language: 'en' | 'de';
+  /** The home it is planned on, under tests/fixtures/nl. */
+  home: string;
+  /** The cases file, under tests/fixtures/nl. */
+  cases: string;
+  /** The least share of cases planned correctly. */
+  minCorrect?: number;
+  /** The most cases judged wrong (a wrong answer or a wrong action). */
+  maxWrong?: number;
+  /** The most wrong actions (0 unless a known one is listed in the set's test). */
+  maxWrongActions?: number;
+}
+
+/**
+ * A held-out set's test: each language planned as a dry run on its home by a real server, the table
+ * printed, and failing on any action where a refusal, a question back or an answer is wanted, or
+ * below the set's floors.
+ */
+export function heldOutSuite(name: string, label: string, sets: HeldOutSet[]): void {
+  describe.each(sets)(`the $language ${name}`, ({ language, home, cases, minCorrect = 0, maxWrong, maxWrongActions = 0 }) => {
+    let s: TestServer;
+    beforeAll(async () => {
+      s = await startTestServer({ SIM_HOME: fixture(home) });
+      await s.app.hub.ready();
+    });
+    afterAll(() => s?.close());
+
+    test('no action where none or another is wanted, and the score at its floor', async () => {
+      const score = await scoreSet(s, language, label, readCases<Paraphrase>(cases));
+      console.log(score.report);
+      expect(score.unsafe, score.report).toEqual([]);
+      expect(score.wrongActions.length, score.report).toBeLessThanOrEqual(maxWrongActions);
+      expect(score.total.correct / score.cases, score.report).toBeGreaterThanOrEqual(minCorrect);
+      if (maxWrong !== undefined) expect(score.total.wrong, score.report).toBeLessThanOrEqual(maxWrong);
+    });
+  });
 }

@@ -9,30 +9,9 @@
 // answer; de 132, 2 wrong answers; no wrong action in either). Judge the next round on a newer set.
 // Fifth round (branch nl6, kinds of miss taught as rules with sentences of its own): en 165, no wrong; de 138, 1 wrong.
 // Sixth round (branch nl7: history answered from the recorder, kinds taught as rules): en 167, no wrong; de 142, 1 wrong.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixture, type Paraphrase, readCases } from '../helpers/nl-cases.js';
-import { scoreSet } from '../helpers/nl-score.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { heldOutSuite } from '../helpers/nl-score.js';
 
-const SETS = [
-  { language: 'en' as const, home: 'home.yaml', cases: 'heldout4/en.jsonl', minCorrect: 0.93, maxWrong: 0 },
-  { language: 'de' as const, home: 'de/home.yaml', cases: 'heldout4/de.jsonl', minCorrect: 0.96, maxWrong: 1 },
-];
-
-describe.each(SETS)('the $language fourth held-out phrasings', ({ language, home, cases, minCorrect, maxWrong }) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer({ SIM_HOME: fixture(home) });
-    await s.app.hub.ready();
-  });
-  afterAll(() => s?.close());
-
-  test('no action where none or another is wanted, and the score at its floor', async () => {
-    const score = await scoreSet(s, language, 'heldout4 (held out)', readCases<Paraphrase>(cases));
-    console.log(score.report);
-    expect(score.unsafe, score.report).toEqual([]);
-    expect(score.wrongActions, score.report).toEqual([]);
-    expect(score.total.correct / score.cases, score.report).toBeGreaterThanOrEqual(minCorrect);
-    expect(score.total.wrong, score.report).toBeLessThanOrEqual(maxWrong);
-  });
-});
+heldOutSuite('fourth held-out phrasings', 'heldout4 (held out)', [
+  { language: 'en', home: 'home.yaml', cases: 'heldout4/en.jsonl', minCorrect: 0.93, maxWrong: 0 },
+  { language: 'de', home: 'de/home.yaml', cases: 'heldout4/de.jsonl', minCorrect: 0.96, maxWrong: 1 },
+]);
