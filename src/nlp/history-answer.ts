@@ -153,7 +153,13 @@ export async function answerPast(q: PastQuestion, ids: string[], deps: PastDeps)
   const read = await changes(deps, ids, w);
   if (typeof read === 'string') return { answer: read, matching: [] };
   const windowWords = say(lang, `past.window.${q.window}`);
-  const stateWords = say(lang, `state.${q.state}`);
+  // A binary sensor's on and off are its class's words: a door was open, not on.
+  const stateWordsOf = (e: HomeEntity | undefined): string => {
+    const words = e?.domain === 'binary_sensor' && e.cls ? lang.binary_sensor_classes[e.cls] : undefined;
+    const on = q.bstate ?? (q.state === 'on' ? true : q.state === 'off' ? false : undefined);
+    const word = words && on !== undefined ? (on ? words.on : words.off)[0] : undefined;
+    return word ? word.split('|')[0]! : say(lang, `state.${q.state}`);
+  };
   const at = (ms: number) => clock(ms, now, zone);
   const matching: string[] = [];
   const sentences = ids.map((id) => {
@@ -165,8 +171,10 @@ export async function answerPast(q: PastQuestion, ids: string[], deps: PastDeps)
       read.filter((r) => r.entity_id === id),
       w,
     ).filter((s) => fits(s.state));
-    const vars = { name, state: stateWords, window: windowWords };
-    if (!spans.length) return say(lang, q.measure === 'when' ? 'past.never' : q.measure === 'how_often' ? 'past.how_often_none' : 'past.no', vars);
+    const vars = { name, state: stateWordsOf(e), window: windowWords };
+    // "How long" or "how often" of a state never taken is "never", not a yes/no.
+    if (!spans.length)
+      return say(lang, q.measure === 'when' ? 'past.never' : q.measure === 'how_often' || q.measure === 'how_long' ? 'past.how_often_none' : 'past.no', vars);
     matching.push(id);
     const current = (s: Span) => s.to >= w.end && w.end >= now - 1000;
     const spanText = (s: Span) =>

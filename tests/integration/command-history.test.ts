@@ -20,6 +20,8 @@ describe.each([
       ['when was the bedroom lamp last on', new RegExp(`^Bedroom Lamp was last on at ${TIME}, until ${TIME}\\.$`)],
       ['how long was the bedroom lamp on today', /^Bedroom Lamp was on for (less than a minute|\d+ min) today\.$/],
       ['was the bedroom switch on today', /^No: Bedroom Switch was not on today\.$/],
+      // A binary sensor's state in its class's words; "how long" of a state never taken is "never".
+      ['how long was the pet door open today', /^Pet Door was never open today\.$/],
     ],
   },
   {
@@ -32,6 +34,7 @@ describe.each([
       ['War die Schreibtischlampe heute an?', new RegExp(`^Ja: Schreibtischlampe war heute an, .*von ${TIME} bis ${TIME}\\.$`)],
       ['Wie oft war die Schreibtischlampe heute an?', /^Schreibtischlampe war heute einmal an\.$/],
       ['Wann war die Schreibtischlampe zuletzt an?', new RegExp(`^Schreibtischlampe war zuletzt um ${TIME} an, bis ${TIME}\\.$`)],
+      ['Wie lange war die Küchentür heute offen?', /^Küchentür war heute .+ offen\.$/],
       ['Wann war die Schlafzimmerlampe zuletzt aus?', /^Schlafzimmerlampe war in den letzten 7 Tagen nicht aus, soweit der Recorder es festhält\.$/],
     ],
   },
