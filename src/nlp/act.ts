@@ -73,13 +73,21 @@ const STEPS: Record<string, Record<Amount | 'normal', number>> = {
   speed: { small: 10, normal: 20, large: 40 },
 };
 
+/** The value said: the only number, or of several the last, said after "to" when no other is; undefined where several leave it open. */
+export function valueSaid(f: Frame): Frame['numbers'][number] | undefined {
+  if (f.numbers.length <= 1) return f.numbers[0];
+  const last = f.numbers[f.numbers.length - 1]!;
+  return last.to && f.numbers.filter((n) => n.to).length === 1 ? last : undefined;
+}
+
 /** The act a command's words ask for, or undefined when they name no act at all. */
 export function actOf(f: Frame): Act | undefined {
   const said = f.actions.find((a) => a !== 'set');
   const particle0 = f.particles.find((p) => p === 'on' || p === 'off');
   // "flip the lights back on": the particle says which way, so it is not a toggle; "shut the tv off" is off, not closed.
   const strong = said === 'toggle' && particle0 ? (particle0 === 'on' ? 'turn_on' : 'turn_off') : said === 'close' && particle0 === 'off' ? 'turn_off' : said;
-  const num = f.numbers[0];
+  // "from sixty to seventy", "von 80 auf 30": of several values, the one said after "to" is the one wanted.
+  const num = valueSaid(f);
   const prop =
     f.props.find((p) => CHANGE_PROPS.includes(p)) ?? (num?.unit && DEGREES.has(num.unit) ? 'temperature' : num?.unit === 'kelvin' ? 'kelvin' : undefined);
   const value = num?.value ?? f.fraction ?? f.fanSpeed;

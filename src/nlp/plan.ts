@@ -5,7 +5,7 @@
 // compound that cannot be planned refuses the whole command. Pure: the hub's states and services
 // come in as functions.
 import type { HubState } from '../hub/types.js';
-import { actOf, impliedDomains, outOfRange, serviceFor, temperatureOutOfRange, type Act, type Units } from './act.js';
+import { actOf, impliedDomains, outOfRange, serviceFor, temperatureOutOfRange, valueSaid, type Act, type Units } from './act.js';
 import type { Home, HomeEntity } from './home.js';
 import type { HistoryMeasure, HistoryWindow, LanguageData } from './language.js';
 import { THING, type Lexicon } from './lexicon.js';
@@ -381,6 +381,12 @@ function planOneAsIs(f: Frame, contextArea: string | undefined, deps: PlanDeps, 
     return refuse(
       'quantity',
       loose.map((n) => n.text),
+    );
+  // Several values with none said after "to" ("set the lamp 30 50"): which is meant is not guessed.
+  if (f.numbers.length > 1 && !valueSaid(f))
+    return refuse(
+      'quantity',
+      f.numbers.map((n) => n.text),
     );
   // A value said to an act that takes none ("lock the doors at 11") is not dropped.
   if (act.value !== undefined && !VALUE_VERBS.has(act.verb)) return refuse('quantity', f.numbers.length ? f.numbers.map((n) => n.text) : [String(act.value)]);

@@ -22,3 +22,14 @@ export function pluginWords(): WordsByLanguage[] {
 }
 
 export const plannerFor = (home: Home, language = 'en'): OfflinePlanner => offlinePlanner(home, pluginWords(), language);
+
+/** Each call a command plans, as "entity service data" (data only when there is some), sorted; throws on anything but actions. */
+export function plannedCalls(p: OfflinePlanner, command: string, area?: string): string[] {
+  return p
+    .plan(command, area)
+    .flatMap((o) => {
+      if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
+      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`));
+    })
+    .sort();
+}

@@ -4,21 +4,10 @@
 import { describe, expect, test } from 'vitest';
 import { loadHome } from '@home-mcp-bridge/sim/testing';
 import { fixture } from '../helpers/nl-cases.js';
-import { plannerFor } from '../helpers/nlp-home.js';
+import { plannedCalls as calls, plannerFor } from '../helpers/nlp-home.js';
 
 const en = plannerFor(loadHome(fixture('home.yaml')));
 type Planner = typeof en;
-
-/** Each planned call as "entity service", sorted; throws on anything but actions. */
-function calls(p: Planner, command: string, area?: string): string[] {
-  return p
-    .plan(command, area)
-    .flatMap((o) => {
-      if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
-      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}`));
-    })
-    .sort();
-}
 
 describe('a kind word with a name word', () => {
   test('leaves out only the things whose names carry the name word', () => {
@@ -54,8 +43,22 @@ describe('a number a speech recogniser may have misheard', () => {
     expect(en.plan('set the thermostat to sixty for')[0]).toMatchObject({ words: ['sixty for'], detail: { guess: '64 or 60' } });
   });
   test('a plain number, or "to" before what follows, is no doubt', () => {
-    expect(calls(en, 'set the thermostat to seventy eight')).toEqual(['climate.thermostat set_temperature']);
-    expect(calls(en, 'turn the thermostat from sixty to seventy')).toEqual(['climate.thermostat set_temperature']);
+    expect(calls(en, 'set the thermostat to seventy eight')).toEqual(['climate.thermostat set_temperature {"temperature":78}']);
+    expect(calls(en, 'turn the thermostat from sixty to seventy')).toEqual(['climate.thermostat set_temperature {"temperature":70}']);
+  });
+  test('"from" one value "to" another is the second; several values with none said after "to", or one after it, are refused', () => {
+    // Before, the first number said was taken: the thermostat went to 60, the lamp to 80%.
+    expect(calls(en, 'dim the bedroom lamp from 80% to 30%')).toEqual(['light.bedroom_lamp turn_on {"brightness_pct":30}']);
+    expect(calls(de, 'dimm die Schreibtischlampe von 80 auf 30 Prozent')).toEqual(['light.bedroom_desk_lamp turn_on {"brightness_pct":30}']);
+    for (const [p, c] of [
+      [en, 'set the bedroom lamp 30 50'],
+      [en, 'set the bedroom lamp to 30 to 50'],
+      [de, 'stell die Schreibtischlampe auf 30 50'],
+    ] as const)
+      expect(
+        p.plan(c).some((o) => o.kind === 'act'),
+        c,
+      ).toBe(false);
   });
 });
 
