@@ -7,23 +7,12 @@ import type { Outcome } from '../../src/nlp/plan.js';
 import { confidence, distance } from '../../src/nlp/recover.js';
 import { loadHome } from '@home-mcp-bridge/sim/testing';
 import { fixture } from '../helpers/nl-cases.js';
-import { plannerFor } from '../helpers/nlp-home.js';
+import { plannedCalls as calls, plannerFor } from '../helpers/nlp-home.js';
 
 const en = plannerFor(loadHome(fixture('home.yaml')));
 const de = plannerFor(loadHome(fixture('de/home.yaml')), 'de');
 
 type Planner = typeof en;
-
-/** Each planned call as "entity service data", sorted; throws on anything but actions. */
-function calls(p: Planner, command: string, area?: string): string[] {
-  return p
-    .plan(command, area)
-    .flatMap((o) => {
-      if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
-      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`));
-    })
-    .sort();
-}
 
 const reasonOf = (p: Planner, command: string) =>
   p.plan(command).find((o): o is Extract<Outcome, { kind: 'not_understood' }> => o.kind === 'not_understood')?.reason;

@@ -7,22 +7,11 @@ import { describe, expect, test } from 'vitest';
 import { loadHome } from '@home-mcp-bridge/sim/testing';
 import type { Outcome } from '../../src/nlp/plan.js';
 import { fixture } from '../helpers/nl-cases.js';
-import { plannerFor } from '../helpers/nlp-home.js';
+import { plannedCalls as calls, plannerFor } from '../helpers/nlp-home.js';
 
 const en = plannerFor(loadHome(fixture('home.yaml')));
 const de = plannerFor(loadHome(fixture('de/home.yaml')), 'de');
 type Planner = typeof en;
-
-/** Each planned call as "entity service data", sorted; throws on anything but actions. */
-function calls(p: Planner, command: string, area?: string): string[] {
-  return p
-    .plan(command, area)
-    .flatMap((o) => {
-      if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
-      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`));
-    })
-    .sort();
-}
 
 /** The one outcome of a command that plans no action. */
 function only(p: Planner, command: string, area?: string): Outcome {
