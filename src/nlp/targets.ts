@@ -45,6 +45,9 @@ export interface Filters {
   fold?: (text: string) => string;
 }
 
+/** Text as names are compared: the language's folding, else lower case. */
+const folded = (filters: Filters, text: string): string => filters.fold?.(text) ?? text.toLowerCase();
+
 /** What "everything" switches: the things people turn on and off, not heating, locks or covers. */
 export const EVERYTHING = ['light', 'switch', 'fan', 'media_player', 'input_boolean'];
 
@@ -118,7 +121,7 @@ export function resolve(f: Frame, home: Home, scope: Scope, filters: Filters, co
  * several ("ceiling light") the words before the kind's own ("Kitchen ceiling"), each a word of the name.
  */
 function carries(name: string, word: string, filters: Filters): boolean {
-  const n = filters.fold?.(name) ?? name.toLowerCase();
+  const n = folded(filters, name);
   const w = word.toLowerCase();
   if (n.includes(w)) return true;
   const parts = w.split(' ');
@@ -159,7 +162,7 @@ export function kindsOf(mentions: Mention[], home: Home): Mention[] {
 /** Whether an entity's name carries every position said (left, linke: "Curtain Left", "Rollo links"). */
 function placed(e: HomeEntity, positions: Frame['positions'], filters: Filters): boolean {
   if (!positions.length) return true;
-  const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
+  const words = folded(filters, e.name).split(/[^\p{L}\p{N}]+/u);
   return positions.every((p) => p.forms.some((form) => words.includes(form)));
 }
 
@@ -274,7 +277,10 @@ function outdoors(f: Frame, home: Home, filters: Filters): Resolution | undefine
   const cls = f.mentions.flatMap((m) => m.meanings).find((m) => m.k === 'snoun')?.cls ?? 'temperature';
   // A name of the outdoors word, or written with it (Außentemperatur).
   const words = (filters.outdoors ?? []).filter((w) => !w.includes(' ')).map((w) => filters.fold?.(w) ?? w);
-  const outdoor = (name: string) => (filters.fold?.(name) ?? name.toLowerCase()).split(/[^\p{L}\p{N}]+/u).some((t) => words.some((w) => t.startsWith(w)));
+  const outdoor = (name: string) =>
+    folded(filters, name)
+      .split(/[^\p{L}\p{N}]+/u)
+      .some((t) => words.some((w) => t.startsWith(w)));
   const named = (e: HomeEntity) => outdoor(e.name) || outdoor(home.areas.get(e.area ?? '')?.name ?? '');
   const sensors = (home.byDomain.get('sensor') ?? []).filter((e) => e.cls === cls && named(e));
   if (sensors.length) return { kind: 'entities', ids: sensors.map((e) => e.id), singular: sensors.length === 1 };
@@ -303,7 +309,9 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
     // name carries the name said (less its determiners: my, the), over the thing of that name.
     const sensed = (e: HomeEntity) => kinds.some((k) => kindFits(k, e)) || f.bstates.some((b) => e.domain === 'binary_sensor' && e.cls === b.cls);
     if (f.question !== undefined && !list.some(sensed)) {
-      const said = (filters.fold?.(m.text) ?? m.text.toLowerCase()).split(' ').filter((w) => !filters.determiners?.includes(w));
+      const said = folded(filters, m.text)
+        .split(' ')
+        .filter((w) => !filters.determiners?.includes(w));
       const wanted = [
         ...kinds.filter((k) => k.k === 'snoun' || k.k === 'bnoun'),
         ...f.bstates.map((b) => ({ k: 'bnoun', cls: b.cls, plural: false }) as const),
@@ -311,7 +319,7 @@ function resolveGroup(f: Frame, home: Home, scope: Scope, filters: Filters): Res
       const carrying = wanted
         .flatMap((k) => entitiesOfKind(home, k))
         .filter((e) => {
-          const words = (filters.fold?.(e.name) ?? e.name.toLowerCase()).split(/[^\p{L}\p{N}]+/u);
+          const words = folded(filters, e.name).split(/[^\p{L}\p{N}]+/u);
           return said.length > 0 && said.every((w) => words.includes(w));
         });
       if (carrying.length) list = [...new Set(carrying)];
@@ -382,9 +390,12 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
     // and the things of its domain with no class whose name carries a word of it ("TV" for "the
     // television"); never every cover, nor a TV for "the radio" (issue 39).
     if (o.k === 'domain' && o.cls) {
-      const fold = (t: string) => filters.fold?.(t) ?? t.toLowerCase();
-      const words = (o.kin ?? [o.word]).map(fold);
-      list = [...list, ...(home.byDomain.get(o.domain) ?? []).filter((e) => !e.cls && words.some((w) => fold(e.name).includes(w)))];
+      const words = (o.kin ?? [o.word]).map((w) => folded(filters, w));
+      const carriesOne = (e: HomeEntity) => {
+        const name = folded(filters, e.name);
+        return words.some((w) => name.includes(w));
+      };
+      list = [...list, ...(home.byDomain.get(o.domain) ?? []).filter((e) => !e.cls && carriesOne(e))];
     }
     list = list.filter((e) => !e.background && (!scope.explicit || inScope(e, scope)) && placed(e, f.positions, filters));
     if (!scope.explicit && scope.soft) {
@@ -443,7 +454,7 @@ function resolveKinds(f: Frame, home: Home, scope: Scope, filters: Filters, give
   return { kind: 'entities', ids: list.map((e) => e.id), noun: word, singular: list.length === 1 };
 }
 
-const oneName = (list: HomeEntity[], filters: Filters) => new Set(list.map((e) => filters.fold?.(e.name) ?? e.name.toLowerCase())).size === 1;
+const oneName = (list: HomeEntity[], filters: Filters) => new Set(list.map((e) => folded(filters, e.name))).size === 1;
 
 const classesOf = (m: Extract<TargetMeaning, { k: 'domain' }>) => m.classes ?? (m.cls ? [m.cls] : []);
 
