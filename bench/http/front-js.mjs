@@ -86,6 +86,8 @@ async function mount(checkout) {
     getQuery: () => '',
     getCaseSensitiveMethod: () => 'GET '.trimEnd(),
   };
+  // uWS writes "200 OK" itself when no status is written.
+  status = '200 OK';
   handler(res, req);
   if (!status.startsWith('200')) throw new Error(`${checkout}: the stand-in request was answered ${status}, not 200`);
   return () => handler(res, req);
