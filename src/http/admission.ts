@@ -38,6 +38,8 @@ export interface Caller {
   params?: Record<string, string>;
   method?: string;
   path?: string;
+  /** When the request arrived (Date.now()), if the transport read the clock already. */
+  arrived?: number;
 }
 
 export interface Admitted {
@@ -48,9 +50,21 @@ export interface Admitted {
 
 export type Admit = (caller: Caller, policy: AdmissionPolicy) => Admitted | Promise<Admitted>;
 
+// A client sends the same Authorization header request after request: the token taken from the
+// last one is handed on as the same string, which the token cache then compares by identity.
+let lastHeader: string | undefined;
+let lastToken: string | undefined;
+
 function tokenOf(caller: Caller, policy: AdmissionPolicy): string | AppError | undefined {
   const header = caller.headers.authorization;
-  if (header !== undefined) return bearerToken(header) ?? unauthorized('The Authorization header must be "Bearer <token>"');
+  if (header !== undefined) {
+    if (header === lastHeader) return lastToken!;
+    const token = bearerToken(header);
+    if (token === undefined) return unauthorized('The Authorization header must be "Bearer <token>"');
+    lastHeader = header;
+    lastToken = token;
+    return token;
+  }
   if (policy.queryToken) {
     // Only `token=` as written: a percent-encoded name (%74oken) is another parameter, which the
     // log's redaction would not know to hide.
@@ -170,8 +184,8 @@ export function createAdmission(tokens: TokenService, limiter: RateLimiter, refu
   };
 
   return (caller, policy) => {
-    // One clock read serves the token cache and the rate limiter.
-    const now = Date.now();
+    // One clock read serves the token cache, the rate limiter and the server's books.
+    const now = caller.arrived ?? Date.now();
     // A capability link: the key in the path is the only credential looked at.
     if (policy.capability) return decide(caller, policy, undefined, opts.capability?.(caller.params?.key, caller.ip), now);
     // Through ingress, Home Assistant has signed the user in; the proxy's headers are the credential.

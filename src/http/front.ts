@@ -246,11 +246,16 @@ const longLived = (route: Route): boolean => (route.kind === 'stream' ? route.lo
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
 // Clients send the same few Host values again and again: the ones found good are remembered.
 const goodHosts = new Set<string>();
+// A client sends one Host on every request: the last good one is compared, not hashed again.
+let lastGoodHost = '';
 function hostIsMalformed(host: string): boolean {
-  if (host === '' || goodHosts.has(host)) return false;
-  if (!HOST.test(host) || !URL.canParse(`http://${host}/`)) return true;
-  if (goodHosts.size >= 256) goodHosts.clear();
-  goodHosts.add(host);
+  if (host === lastGoodHost || host === '') return false;
+  if (!goodHosts.has(host)) {
+    if (!HOST.test(host) || !URL.canParse(`http://${host}/`)) return true;
+    if (goodHosts.size >= 256) goodHosts.clear();
+    goodHosts.add(host);
+  }
+  lastGoodHost = host;
   return false;
 }
 

@@ -24,6 +24,9 @@ export class Router {
   // scanned once per path (and no key string is built per request).
   private readonly fixed = new Map<string, Map<string, Route>>();
   private remembered = 0;
+  private lastPath?: string;
+  private lastMethod?: string;
+  private lastRoute?: Route;
 
   constructor(routes: RouteTable) {
     for (const route of routes.routes()) this.table.add(route.method, route.path, route);
@@ -38,9 +41,13 @@ export class Router {
     const q = url.indexOf('?');
     const path = (req.path = q === -1 ? url : url.slice(0, q));
     req.query = q === -1 ? {} : (parseQueryString(url.slice(q + 1)) as Query);
-    const known = this.fixed.get(req.method)?.get(path);
+    // The path of the last request found is compared before any map is asked (clients repeat paths).
+    const known = path === this.lastPath && req.method === this.lastMethod ? this.lastRoute : this.fixed.get(req.method)?.get(path);
     if (known) {
       req.params = {};
+      this.lastPath = path;
+      this.lastMethod = req.method;
+      this.lastRoute = known;
       return known;
     }
     const { params, handlers } = this.table.find(req.method, path);

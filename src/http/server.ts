@@ -48,7 +48,7 @@ export function startHttpServer(opts: ServerOptions): Promise<HttpServer> {
     },
     sockets: new Set<WebSocket<SocketData>>(),
     begin(response: ResponseAdapter) {
-      lastActivity = Date.now();
+      lastActivity = response.request!.arrived;
       response.tracked = true;
       if (accessLog) {
         response.request!.started = performance.now();

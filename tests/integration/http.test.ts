@@ -264,7 +264,19 @@ describe('routing and errors', () => {
       for (const path of [route.path, versioned(route.path)]) {
         if (!path) continue;
         const url = path.replace(/:(\w+)/g, 'x');
-        const req = { method: route.method, url, originalUrl: url, headers: {}, ip: '', id: '', aborted: false, path: '', query: {}, params: {} };
+        const req = {
+          method: route.method,
+          url,
+          originalUrl: url,
+          headers: {},
+          ip: '',
+          id: '',
+          aborted: false,
+          arrived: Date.now(),
+          path: '',
+          query: {},
+          params: {},
+        };
         expect([route.method, path, router.route(req) === route]).toEqual([route.method, path, true]);
       }
     }

@@ -29,6 +29,7 @@ const request = (method: string, url: string): BridgeRequest => ({
   ip: '127.0.0.1',
   id: '1',
   aborted: false,
+  arrived: Date.now(),
   path: '',
   query: {},
   params: {},
@@ -104,6 +105,23 @@ describe('the router', () => {
     }
     // The same path by another method is another entry.
     expect(router.route(request('POST', '/api/things'))).toBeUndefined();
+  });
+
+  test('the path found last is not taken for another method, nor for a path with parameters', () => {
+    const sequence: [string, string, Route | undefined, Record<string, string>][] = [
+      ['GET', '/mcp', routes.mcpGet, {}],
+      ['HEAD', '/mcp', undefined, {}],
+      ['POST', '/mcp', routes.mcpPost, {}],
+      ['GET', '/mcp', routes.mcpGet, {}],
+      ['POST', '/api/thing/capture', routes.capture, {}],
+      ['GET', '/api/thing/capture', routes.thing, { id: 'capture' }],
+      ['POST', '/api/thing/capture', routes.capture, {}],
+      ['PUT', '/api/thing/capture', routes.putThing, { id: 'capture' }],
+    ];
+    for (const [method, url, route, params] of sequence) {
+      const req = request(method, url);
+      expect([method, url, router.route(req), req.params]).toEqual([method, url, route, params]);
+    }
   });
 });
 
