@@ -131,6 +131,27 @@ describe('the table walk', () => {
   });
 });
 
+test('each request is judged by its own Authorization header, whatever the one before it carried', async () => {
+  // Admission keeps the token of the last header it read: a different header right after must not be taken for it.
+  const good = `Bearer ${s.token}`;
+  const sequence: [string | undefined, number][] = [
+    [good, 200],
+    [`${good}x`, 401],
+    [good, 200],
+    [`Basic ${s.token}`, 401],
+    [good, 200],
+    [undefined, 401],
+    [`bearer ${s.token}`, 200],
+    [good.slice(0, -1), 401],
+    [good, 200],
+  ];
+  for (const [auth, status] of sequence) {
+    const res = await fetch(`${s.url}/api/config`, { headers: auth === undefined ? {} : { authorization: auth } });
+    expect([auth?.slice(0, 12), auth?.slice(-4), res.status]).toEqual([auth?.slice(0, 12), auth?.slice(-4), status]);
+    await res.arrayBuffer();
+  }
+});
+
 describe('native routes behind the same admission', () => {
   test('a stream route answers with a token, at its path and its /api/v1 alias, with params and query', async () => {
     for (const path of ['/api/test/stream/kitchen?q=1', '/api/v1/test/stream/kitchen?q=1']) {
