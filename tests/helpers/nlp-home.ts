@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { offlinePlanner, type OfflinePlanner, type WordsByLanguage } from '../../src/nlp/offline.js';
+import type { Step } from '../../src/nlp/plan.js';
 import type { Home } from '@home-mcp-bridge/sim/testing';
 
 const PLUGINS = fileURLToPath(new URL('../../plugins/', import.meta.url));
@@ -23,13 +24,16 @@ export function pluginWords(): WordsByLanguage[] {
 
 export const plannerFor = (home: Home, language = 'en'): OfflinePlanner => offlinePlanner(home, pluginWords(), language);
 
-/** Each call a command plans, as "entity service data" (data only when there is some), sorted; throws on anything but actions. */
+/** A planned step's calls, one per entity, as "entity service data" (data only when there is some). */
+export const stepCalls = (s: Step): string[] => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`);
+
+/** Each call a command plans, as "entity service data", sorted; throws on anything but actions. */
 export function plannedCalls(p: OfflinePlanner, command: string, area?: string): string[] {
   return p
     .plan(command, area)
     .flatMap((o) => {
       if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
-      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`));
+      return o.steps.flatMap(stepCalls);
     })
     .sort();
 }

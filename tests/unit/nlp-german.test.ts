@@ -8,20 +8,13 @@ import type { Outcome } from '../../src/nlp/plan.js';
 import { tokenize } from '../../src/nlp/text.js';
 import { loadHome } from '@home-mcp-bridge/sim/testing';
 import { fixture } from '../helpers/nl-cases.js';
-import { plannerFor } from '../helpers/nlp-home.js';
+import { plannedCalls, plannerFor } from '../helpers/nlp-home.js';
 
 const p = plannerFor(loadHome(fixture('de/home.yaml')), 'de');
 const de = readLanguages().get('de')!;
 
-function calls(command: string, area?: string): string[] {
-  return p
-    .plan(command, area)
-    .flatMap((o) => {
-      if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
-      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`));
-    })
-    .sort();
-}
+/** Each planned call as "entity service data", sorted; throws on anything but actions. */
+const calls = (command: string, area?: string): string[] => plannedCalls(p, command, area);
 const reason = (command: string) =>
   (p.plan(command).find((o) => o.kind === 'not_understood') as Extract<Outcome, { kind: 'not_understood' }> | undefined)?.reason;
 const BEDROOM = ['light.bedroom_desk_lamp', 'light.bedroom_lamp'];

@@ -3,20 +3,12 @@
 import { describe, expect, test } from 'vitest';
 import type { Outcome } from '../../src/nlp/plan.js';
 import { demoHome } from '@home-mcp-bridge/sim/testing';
-import { plannerFor } from '../helpers/nlp-home.js';
+import { plannedCalls, plannerFor } from '../helpers/nlp-home.js';
 
 const p = plannerFor(demoHome());
 
-/** Each planned call as "entity service data", sorted. */
-function calls(command: string, area?: string): string[] {
-  const out = p.plan(command, area);
-  return out
-    .flatMap((o) => {
-      if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
-      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`));
-    })
-    .sort();
-}
+/** Each planned call as "entity service data", sorted; throws on anything but actions. */
+const calls = (command: string, area?: string): string[] => plannedCalls(p, command, area);
 const one = (command: string, area?: string): Outcome => {
   const out = p.plan(command, area);
   expect(out).toHaveLength(1);

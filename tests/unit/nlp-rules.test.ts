@@ -5,20 +5,12 @@ import { describe, expect, test } from 'vitest';
 import type { Outcome } from '../../src/nlp/plan.js';
 import { loadHome } from '@home-mcp-bridge/sim/testing';
 import { fixture } from '../helpers/nl-cases.js';
-import { plannerFor } from '../helpers/nlp-home.js';
+import { plannedCalls, plannerFor } from '../helpers/nlp-home.js';
 
 const p = plannerFor(loadHome(fixture('home.yaml')));
 
 /** Each planned call as "entity service data", sorted; throws on anything but actions. */
-function calls(command: string, area?: string): string[] {
-  return p
-    .plan(command, area)
-    .flatMap((o) => {
-      if (o.kind !== 'act') throw new Error(`${command}: ${JSON.stringify(o)}`);
-      return o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`));
-    })
-    .sort();
-}
+const calls = (command: string, area?: string): string[] => plannedCalls(p, command, area);
 
 /** The refusal of a command (the first outcome that is one), or the outcomes when none is. */
 function refusal(command: string, area?: string): Extract<Outcome, { kind: 'not_understood' }> {

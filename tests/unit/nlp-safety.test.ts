@@ -7,7 +7,7 @@ import { loadHome } from '@home-mcp-bridge/sim/testing';
 import { temperatureRange } from '../../src/nlp/act.js';
 import type { Outcome } from '../../src/nlp/plan.js';
 import { fixture } from '../helpers/nl-cases.js';
-import { plannerFor } from '../helpers/nlp-home.js';
+import { plannerFor, stepCalls } from '../helpers/nlp-home.js';
 
 const en = plannerFor(loadHome(fixture('home.yaml')));
 const de = plannerFor(loadHome(fixture('de/home.yaml')), 'de');
@@ -29,11 +29,7 @@ const asked = (p: Planner, command: string, area?: string) => {
 const acted = (p: Planner, command: string, area?: string) =>
   p
     .plan(command, area)
-    .flatMap((o) =>
-      o.kind === 'act'
-        ? o.steps.flatMap((s) => s.entity_ids.map((id) => `${id} ${s.service}${Object.keys(s.data).length ? ` ${JSON.stringify(s.data)}` : ''}`))
-        : [o.kind],
-    )
+    .flatMap((o) => (o.kind === 'act' ? o.steps.flatMap(stepCalls) : [o.kind]))
     .sort();
 
 describe('a question that opens with a preposition still asks', () => {
